@@ -1,0 +1,44 @@
+import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * The bare baseline for `npm run bench:meter`: node:http and pg doing only the one INSERT of a
+ * meter event, with no framework, validation, auth or outbox. Usage: baseline-server.js URL PORT.
+ */
+const [url, port] = process.argv.slice(2);
+const pool = new pg.Pool({ connectionString: url, max: 10 });
+
+await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline_events (
+  id uuid PRIMARY KEY, identifier text NOT NULL UNIQUE, payload jsonb NOT NULL, created_at timestamptz NOT NULL)`);
+
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    let body: { identifier?: string; payload?: unknown };
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const id = randomUUID();
+    pool
+      .query('INSERT INTO bench_baseline_events (id, identifier, payload, created_at) VALUES ($1, $2, $3, now())', [
+        id,
+        body.identifier ?? id,
+        JSON.stringify(body.payload ?? {}),
+      ])
+      .then(
+        () => {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
+        },
+        () => {
+          res.writeHead(500).end();
+        },
+      );
+  });
+});
+server.listen(Number(port), '127.0.0.1', () => process.send?.('listening'));
+process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));

@@ -1,0 +1,141 @@
+import { execFile, fork } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { BUILD_ROOT, createDatabase, dropDatabase, printTable, startServer, writeResults } from './support.js';
+
+/**
+ * `npm run bench:meter`: meter event ingestion on real PostgreSQL, with autocannon as the load
+ * generator in its own process, 64 connections:
+ *   (a) POST /meter_events, Basic auth, a unique identifier per request, through the whole service;
+ *   (b) a bare node:http + pg server doing only the INSERT (bench/baseline-server.ts), same run;
+ *   (c) POST /meter_events/batch with 100 events per request.
+ * Targets: (a)/(b) >= 0.6 in events/s with (a) p99 <= 50 ms; (c) >= 3x (b) in events/s.
+ */
+const run = promisify(execFile);
+const DATABASE = 'wallet_bench_meter_test';
+const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
+const CONNECTIONS = 64;
+const AUTOCANNON = join(BUILD_ROOT, '..', '..', 'node_modules', 'autocannon', 'autocannon.js');
+
+interface Load {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(url: string, body: string, headers: Record<string, string>, seconds = DURATION): Promise<Load> {
+  const args = [AUTOCANNON, '-c', String(CONNECTIONS), '-d', String(seconds), '-m', 'POST', '-I', '-j', '-b', body];
+  for (const [k, v] of Object.entries({ 'content-type': 'application/json', ...headers })) args.push('-H', `${k}=${v}`);
+  args.push(url);
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
+  const result = JSON.parse(stdout.trim().split('\n').pop()!);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function main(): Promise<void> {
+  const url = await createDatabase(DATABASE);
+  const server = await startServer(url, 3810);
+  const baseline = fork(join(BUILD_ROOT, 'bench', 'baseline-server.js'), [url, '3811'], { stdio: 'inherit' });
+  await new Promise<void>((resolve) => baseline.once('message', () => resolve()));
+  try {
+    const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error', RUN_JOBS: 'false' };
+    const cli = join(BUILD_ROOT, 'src', 'cli', 'main.js');
+    const { stdout } = await run(
+      process.execPath,
+      [cli, 'apps:create', '--slug', 'bench', '--countries', 'TH', '--json'],
+      { env },
+    );
+    const key: string = JSON.parse(stdout).keys.test;
+    const headers = {
+      authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+      'x-test-mode': 'true',
+      'x-country': 'TH',
+    };
+    const api = `${server.base}/api/v1/bench/platform/wallet`;
+    const post = async (path: string, body: object) => {
+      const res = await fetch(`${api}${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: string };
+    };
+    const customer = await post('/customers', { name: 'Bench' });
+    await post('/meters', {
+      display_name: 'API calls',
+      event_name: 'api_call',
+      value_settings: { event_payload_key: 'calls' },
+    });
+    const event = (id: string) => ({
+      event_name: 'api_call',
+      customer_id: customer.id,
+      payload: { calls: '1' },
+      identifier: id,
+    });
+    const single = JSON.stringify(event('[<id>]'));
+    const batch = JSON.stringify({ events: Array.from({ length: 100 }, (_, i) => event(`[<id>]-${i}`)) });
+
+    // Warm both servers (JIT, caches, pools) before measuring.
+    await load(`${api}/meter_events`, single, headers, 3);
+    await load('http://127.0.0.1:3811/', single, {}, 3);
+
+    const a = await load(`${api}/meter_events`, single, headers);
+    const b = await load('http://127.0.0.1:3811/', single, {});
+    const c = await load(`${api}/meter_events/batch`, batch, headers);
+    const rows = [
+      {
+        run: '(a) POST /meter_events',
+        events_per_s: Math.round(a.requestsPerSecond),
+        p50_ms: a.p50,
+        p99_ms: a.p99,
+        non_2xx: a.non2xx,
+      },
+      {
+        run: '(b) bare node:http + pg',
+        events_per_s: Math.round(b.requestsPerSecond),
+        p50_ms: b.p50,
+        p99_ms: b.p99,
+        non_2xx: b.non2xx,
+      },
+      {
+        run: '(c) batches of 100',
+        events_per_s: Math.round(c.requestsPerSecond * 100),
+        p50_ms: c.p50,
+        p99_ms: c.p99,
+        non_2xx: c.non2xx,
+      },
+    ];
+    printTable(rows);
+    const ratio = a.requestsPerSecond / b.requestsPerSecond;
+    const batchRatio = (c.requestsPerSecond * 100) / b.requestsPerSecond;
+    console.log(
+      `(a)/(b) = ${ratio.toFixed(2)} (target >= 0.6), (a) p99 = ${a.p99} ms (target <= 50), (c)/(b) = ${batchRatio.toFixed(2)} (target >= 3)`,
+    );
+    const path = writeResults('meter.json', {
+      measured_at: new Date().toISOString(),
+      connections: CONNECTIONS,
+      seconds: DURATION,
+      results: rows,
+      ratio_a_b: Number(ratio.toFixed(3)),
+      ratio_c_b: Number(batchRatio.toFixed(3)),
+      targets: { ratio_a_b: 0.6, a_p99_ms: 50, ratio_c_b: 3 },
+      met: { ratio_a_b: ratio >= 0.6, a_p99: a.p99 <= 50, ratio_c_b: batchRatio >= 3 },
+    });
+    console.log(`written to ${path}`);
+  } finally {
+    baseline.kill('SIGTERM');
+    await server.stop();
+    await dropDatabase(DATABASE);
+  }
+}
+
+await main();

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { migrationDataSource } from '../ormconfig.js';
+
+/** The compiled tree (dist/bench-build), and the source tree's bench/results. */
+export const BUILD_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const RESULTS_DIR = join(BUILD_ROOT, '..', '..', 'bench', 'results');
+
+export const BENCH_SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgresql://postgres@127.0.0.1:5432';
+
+export function databaseUrl(name: string): string {
+  return `${BENCH_SERVER}/${name}`;
+}
+
+async function admin(work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl('postgres') });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, migrated database whose name says it is for tests and benchmarks. */
+export async function createDatabase(name: string): Promise<string> {
+  if (!/^wallet_bench_[a-z_]+_test$/.test(name)) throw new Error(`refusing benchmark database name ${name}`);
+  await admin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await c.query(`CREATE DATABASE "${name}"`);
+  });
+  const source = migrationDataSource(databaseUrl(name));
+  await source.initialize();
+  try {
+    await source.runMigrations({ transaction: 'each' });
+  } finally {
+    await source.destroy();
+  }
+  return databaseUrl(name);
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)];
+}
+
+export function summarize(samples: number[]): { n: number; p50: number; p99: number; max: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return {
+    n: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted[sorted.length - 1]),
+  };
+}
+
+export function printTable(rows: Array<Record<string, string | number | boolean>>): void {
+  const columns = Object.keys(rows[0]);
+  const width = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(width[i])).join(' | ');
+  console.log(line(columns));
+  console.log(width.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const row of rows) console.log(line(columns.map((c) => String(row[c]))));
+}
+
+export function writeResults(file: string, data: unknown): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const path = join(RESULTS_DIR, file);
+  writeFileSync(path, JSON.stringify(data, null, 2) + '\n');
+  return path;
+}
+
+/** The real service (compiled main.js) in its own process: the load generator never shares its event loop. */
+export async function startServer(url: string, port: number): Promise<{ base: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [join(BUILD_ROOT, 'src', 'main.js')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      RATE_LIMIT: '0',
+      LOG_LEVEL: 'warn',
+      RUN_JOBS: 'false',
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,16 @@
+import { Foundation1763800000000 } from './1763800000000-Foundation.js';
+import { Customers1763800000100 } from './1763800000100-Customers.js';
+import { Auth1763800300000 } from './1763800300000-Auth.js';
+import { IdempotencyKeys1763800200000 } from './1763800200000-IdempotencyKeys.js';
+import { Ledger1763800400000 } from './1763800400000-Ledger.js';
+import { Metering1763800790000 } from './1763800790000-Metering.js';
+
+/** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
+export const MIGRATIONS = [
+  Foundation1763800000000,
+  Customers1763800000100,
+  IdempotencyKeys1763800200000,
+  Auth1763800300000,
+  Ledger1763800400000,
+  Metering1763800790000,
+];

@@ -1,0 +1,97 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import express from 'express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module.js';
+import { contentTypeMiddleware } from './common/http/content-type.js';
+import { requestIdMiddleware } from './common/http/request-id.js';
+import { loadAppConfig } from './config/app.config.js';
+
+export function buildOpenApi(app: INestApplication) {
+  const config = new DocumentBuilder()
+    .setTitle('Wallet Payments Service')
+    .setDescription(
+      'Multi-application, multi-country payment wallet API. Every wallet path is relative to `/api/v1/{app}/platform/wallet`. ' +
+        'Errors are the flat error object `{object, code, key, i18n_key, message, request_id}`; `GET /errors/catalog` lists every code.',
+    )
+    .setVersion('1')
+    .addBasicAuth(
+      {
+        type: 'http',
+        scheme: 'basic',
+        description: 'Secret key as the username, empty password: `base64(<SECRET_KEY>:)`. Privilege `machine`.',
+      },
+      'secret_key',
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token. Privilege `user` or `superuser`.' },
+      'bearer',
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Session-Token',
+        description: 'One-time session from a hosted flow. Privilege `none`.',
+      },
+      'session',
+    )
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  for (const [path, item] of Object.entries(document.paths)) {
+    // Every wallet path carries {app}: declare it wherever a controller did not.
+    if (path.includes('{app}')) {
+      for (const op of [item.get, item.post, item.put, item.patch, item.delete]) {
+        if (op && !op.parameters?.some((p) => 'name' in p && p.name === 'app' && p.in === 'path')) {
+          op.parameters = [
+            {
+              name: 'app',
+              in: 'path',
+              required: true,
+              description: 'The application slug.',
+              schema: { type: 'string' },
+            },
+            ...(op.parameters ?? []),
+          ];
+        }
+      }
+    }
+    if (!item.post || !path.startsWith('/api/v1/')) continue;
+    item.post.parameters = [
+      ...(item.post.parameters ?? []),
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006.',
+        schema: { type: 'string', maxLength: 255 },
+      },
+    ];
+  }
+  return document;
+}
+
+/** Everything main.ts and the tests share, so tests run exactly the production pipeline. */
+export async function createApp(): Promise<NestExpressApplication> {
+  const config = loadAppConfig();
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.set('query parser', 'simple');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
+  app.use(contentTypeMiddleware);
+  app.use(express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(express.urlencoded({ limit: config.bodyLimitBytes, extended: false }));
+  app.enableShutdownHooks();
+
+  const document = buildOpenApi(app);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    customSiteTitle: 'Wallet Payments Service API',
+  });
+  return app;
+}

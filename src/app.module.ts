@@ -1,0 +1,85 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { ClsModule } from 'nestjs-cls';
+import { LoggerModule } from 'nestjs-pino';
+import type { Request } from 'express';
+import { AuthGuard } from './common/auth/auth.guard.js';
+import { CommonModule } from './common/common.module.js';
+import { DatabaseModule } from './common/database/database.module.js';
+import { ErrorFilter } from './common/errors/error.filter.js';
+import { requestIdOf } from './common/http/request-id.js';
+import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
+import { createValidationPipe } from './common/http/validation.js';
+import { RateLimitGuard } from './common/rate-limit/rate-limit.guard.js';
+import { ModeInterceptor } from './common/tenancy/mode.interceptor.js';
+import { TenancyGuard } from './common/tenancy/tenancy.guard.js';
+import { type AllConfig, appConfig } from './config/app.config.js';
+import { ApplicationsModule } from './modules/applications/index.js';
+import { AuthModule } from './modules/auth/index.js';
+import { CustomersModule } from './modules/customers/index.js';
+import { ErrorsModule } from './modules/errors/errors.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+import { LedgerModule } from './modules/ledger/index.js';
+import { DisputesModule } from './modules/disputes/index.js';
+import { MeteringModule } from './modules/metering/index.js';
+
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-session-token"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+@Module({
+  imports: [
+    ConfigModule.forRoot({ isGlobal: true, ignoreEnvFile: true, load: [appConfig] }),
+    LoggerModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AllConfig, true>) => ({
+        pinoHttp: {
+          level: config.get('app.logLevel', { infer: true }),
+          // One line per request at info and below; above that, no per-request logging work at all.
+          autoLogging: ['info', 'debug', 'trace'].includes(config.get('app.logLevel', { infer: true })),
+          genReqId: (req) => requestIdOf(req as Request),
+          redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+          // The URL fragment never reaches the server; query strings of hosted pages carry no secrets.
+          serializers: {
+            req: (req: { id: string; method: string; url: string }) => ({
+              id: req.id,
+              method: req.method,
+              url: req.url,
+            }),
+          },
+        },
+      }),
+    }),
+    ClsModule.forRoot({
+      global: true,
+      middleware: {
+        mount: true,
+        setup: (cls, req: Request) => cls.set('requestId', requestIdOf(req)),
+      },
+    }),
+    CommonModule,
+    DatabaseModule.forRoot(),
+    ApplicationsModule,
+    AuthModule,
+    ErrorsModule,
+    HealthModule,
+    CustomersModule,
+    LedgerModule,
+    DisputesModule,
+    MeteringModule,
+  ],
+  providers: [
+    { provide: APP_FILTER, useClass: ErrorFilter },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_GUARD, useClass: TenancyGuard },
+    { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
+    { provide: APP_INTERCEPTOR, useClass: ModeInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,16 @@
+import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { Clock } from './clock.js';
+import { RequestContext } from './context/request-context.js';
+import { Metrics, MetricsController, MetricsMiddleware } from './observability/metrics.js';
+
+@Global()
+@Module({
+  controllers: [MetricsController],
+  providers: [RequestContext, Clock, Metrics, MetricsMiddleware],
+  exports: [RequestContext, Clock, Metrics],
+})
+export class CommonModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(MetricsMiddleware).forRoutes('*');
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { ClsService, type ClsStore } from 'nestjs-cls';
+import type { ApplicationRef, Mode, Principal } from './principal.js';
+
+export interface WalletStore extends ClsStore {
+  requestId?: string;
+  application?: ApplicationRef;
+  /** X-Test-Mode as sent: undefined when the header was absent. */
+  requestedMode?: Mode;
+  country?: string;
+  principal?: Principal;
+  /** The mode the request is bound to; set by the mode-binding interceptor. */
+  mode?: Mode;
+}
+
+/**
+ * Typed access to the per-request context (AsyncLocalStorage through nestjs-cls).
+ * Getters fail loudly when the step that sets a value did not run, instead of guessing.
+ */
+@Injectable()
+export class RequestContext {
+  constructor(private readonly cls: ClsService<WalletStore>) {}
+
+  get active(): boolean {
+    return this.cls.isActive();
+  }
+
+  get requestId(): string | undefined {
+    return this.cls.isActive() ? this.cls.get('requestId') : undefined;
+  }
+
+  get application(): ApplicationRef {
+    return this.required('application');
+  }
+
+  get optionalApplication(): ApplicationRef | undefined {
+    return this.cls.get('application');
+  }
+
+  get principal(): Principal {
+    return this.required('principal');
+  }
+
+  get mode(): Mode {
+    return this.required('mode');
+  }
+
+  get livemode(): boolean {
+    return this.mode === 'live';
+  }
+
+  get country(): string {
+    return this.required('country');
+  }
+
+  get optionalCountry(): string | undefined {
+    return this.cls.get('country');
+  }
+
+  get requestedMode(): Mode | undefined {
+    return this.cls.get('requestedMode');
+  }
+
+  set<K extends keyof WalletStore>(key: K, value: WalletStore[K]): void {
+    this.cls.set(key, value);
+  }
+
+  /** Runs `fn` with its own context bound to `mode`: for jobs, the CLI and tests outside a request. */
+  runInMode<T>(mode: Mode, fn: () => Promise<T>, extra: Partial<WalletStore> = {}): Promise<T> {
+    return this.cls.run(async () => {
+      this.cls.set('mode', mode);
+      for (const [k, v] of Object.entries(extra)) this.cls.set(k as keyof WalletStore, v as never);
+      return fn();
+    });
+  }
+
+  private required<K extends keyof WalletStore>(key: K): NonNullable<WalletStore[K]> {
+    const value = this.cls.isActive() ? this.cls.get(key) : undefined;
+    if (value === undefined || value === null) {
+      throw new Error(`request context has no ${String(key)}: the step that sets it did not run`);
+    }
+    return value as NonNullable<WalletStore[K]>;
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import type { Mode } from '../context/principal.js';
+import { RequestContext } from '../context/request-context.js';
+
+/**
+ * The per-mode database of the current request. The mode comes from the request context (bound by
+ * the mode interceptor), never from a parameter, so a repository cannot reach the other schema.
+ */
+@Injectable()
+export class ModeDb {
+  private readonly sources: Record<Mode, DataSource>;
+
+  constructor(
+    @InjectDataSource('wallet_test') test: DataSource,
+    @InjectDataSource('wallet_live') live: DataSource,
+    private readonly context: RequestContext,
+  ) {
+    this.sources = { test, live };
+  }
+
+  get dataSource(): DataSource {
+    return this.sources[this.context.mode];
+  }
+
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  get schema(): string {
+    return this.context.mode === 'live' ? 'wallet_live' : 'wallet_test';
+  }
+
+  /** `"wallet_test"."table"` of the current mode, for hand-written SQL. */
+  table(name: string): string {
+    return `"${this.schema}"."${name}"`;
+  }
+
+  repository<T extends ObjectLiteral>(entity: EntityTarget<T>, manager?: EntityManager): Repository<T> {
+    return (manager ?? this.manager).getRepository(entity);
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+}

@@ -1,0 +1,55 @@
+import pg from 'pg';
+import { EmbeddedPostgres } from './embedded-postgres.js';
+
+describe('embedded PostgreSQL server', () => {
+  let embedded: EmbeddedPostgres;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    embedded = await EmbeddedPostgres.start('memory://');
+    pool = new pg.Pool({ connectionString: embedded.url, max: 8 });
+    await pool.query('CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)');
+    await pool.query('INSERT INTO counter VALUES (1, 0)');
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await embedded.stop();
+  });
+
+  it('keeps concurrent extended-protocol queries of different shapes apart', async () => {
+    const queries = Array.from({ length: 200 }, (_, i) =>
+      i % 2 === 0
+        ? pool.query('SELECT $1::int + $2::int AS v', [i, 1]).then((r) => r.rows[0].v === i + 1)
+        : pool
+            .query('SELECT $1::int * $2::int + $3::int + $4::int - $5::int - $6::int AS v', [i, 2, 3, 4, 3, 4])
+            .then((r) => r.rows[0].v === i * 2),
+    );
+    expect((await Promise.all(queries)).every(Boolean)).toBe(true);
+  });
+
+  it('isolates transactions of concurrent connections', async () => {
+    const increments = Array.from({ length: 40 }, async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query('SELECT n FROM counter WHERE id = $1', [1]);
+        await client.query('UPDATE counter SET n = $1 WHERE id = $2', [rows[0].n + 1, 1]);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    });
+    await Promise.all(increments);
+    expect((await pool.query('SELECT n FROM counter WHERE id = 1')).rows[0].n).toBe(40);
+  });
+
+  it('rolls back the transaction of a client that disconnects inside it', async () => {
+    const client = new pg.Client({ connectionString: embedded.url });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('UPDATE counter SET n = -1 WHERE id = 1');
+    await client.end();
+    expect((await pool.query('SELECT n FROM counter WHERE id = 1')).rows[0].n).toBe(40);
+  });
+});

@@ -1,0 +1,120 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppError } from './app-error.js';
+import { type ErrorDefinition, Errors } from './error-catalog.js';
+import { requestIdOf } from '../http/request-id.js';
+import { Metrics } from '../observability/metrics.js';
+
+export interface ErrorBody {
+  object: 'error';
+  code: string;
+  key: string;
+  i18n_key: string;
+  message: string;
+  request_id: string;
+}
+
+const BY_STATUS: Record<number, ErrorDefinition> = {
+  400: Errors.E2000,
+  401: Errors.E1200,
+  403: Errors.E1300,
+  404: Errors.E4040,
+  405: Errors.E4040,
+  409: Errors.E4090,
+  413: Errors.E2003,
+  415: Errors.E2002,
+  429: Errors.E2429,
+};
+
+/** Errors raised by the body parsers before any controller runs carry a `type`. */
+function fromBodyParser(error: { type?: string; status?: number }): AppError | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new AppError(Errors.E2001);
+    case 'entity.too.large':
+      return new AppError(Errors.E2003);
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new AppError(Errors.E2002, 'The request body uses a charset or encoding the service does not accept.');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new AppError(Errors.E2000, 'The request body could not be read.');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What an unexpected error may put in the log: its name, message, code and stack, never the
+ * properties drivers attach (TypeORM's `parameters` and `query`, pg's `detail` with row values),
+ * which can carry account numbers or other secrets.
+ */
+export function describeForLog(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { value: typeof error };
+  const code = (error as { code?: unknown }).code;
+  return {
+    name: error.name,
+    message: error.message,
+    ...(typeof code === 'string' ? { code } : {}),
+    stack: error.stack,
+  };
+}
+
+/**
+ * Every error leaves as the spec's flat error object with a request id; anything unknown becomes
+ * an opaque 500 whose cause is logged, never sent.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  constructor(private readonly metrics: Metrics) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const error = this.toAppError(exception);
+    if (error.status >= 500) {
+      this.logger.error(
+        { err: describeForLog(exception), request_id: requestIdOf(request) },
+        `unhandled error on ${request.method} ${request.path}`,
+      );
+    }
+    if (response.headersSent) return;
+    this.metrics.errors.inc({ status: String(error.status), code: error.definition.code });
+
+    const requestId = requestIdOf(request);
+    const body: ErrorBody = {
+      object: 'error',
+      code: error.definition.code,
+      key: error.definition.key,
+      i18n_key: error.definition.i18n_key,
+      message: error.message,
+      request_id: requestId,
+    };
+    response.setHeader('X-Request-Id', requestId);
+    if (error.status === 401 && !error.headers['WWW-Authenticate']) {
+      response.setHeader('WWW-Authenticate', 'Basic realm="wallet", Bearer realm="wallet"');
+    }
+    for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
+    response.status(error.status).json(body);
+  }
+
+  private toAppError(exception: unknown): AppError {
+    if (exception instanceof AppError) return exception;
+    if (exception && typeof exception === 'object') {
+      // Express hands body-parser errors over wrapped in an HttpException, with the original as cause.
+      const raw = exception instanceof HttpException && exception.cause ? exception.cause : exception;
+      const parsed = fromBodyParser(raw as { type?: string });
+      if (parsed) return parsed;
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const definition = BY_STATUS[status];
+      if (definition) return new AppError(definition);
+    }
+    return new AppError(Errors.E5000);
+  }
+}

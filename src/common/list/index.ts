@@ -1,0 +1,3 @@
+export * from './list-query.js';
+export * from './list-engine.js';
+export { ListQueryParams, ApiListQuery, ApiListResponse } from './list-query.decorator.js';

@@ -1,0 +1,58 @@
+import { Controller, Get, Header, Injectable, type NestMiddleware } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { NextFunction, Request, Response } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { Public } from '../http/decorators.js';
+
+/** One registry per application instance (tests start several in one process). */
+@Injectable()
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly requestDuration = new Histogram({
+    name: 'wallet_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route template and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  readonly errors = new Counter({
+    name: 'wallet_http_errors_total',
+    help: 'Error responses by status and error code.',
+    labelNames: ['status', 'code'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'wallet_' });
+  }
+}
+
+/** Times every request; the route label is Express's route template, so ids never become labels. */
+@Injectable()
+export class MetricsMiddleware implements NestMiddleware {
+  constructor(private readonly metrics: Metrics) {}
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    const end = this.metrics.requestDuration.startTimer();
+    res.once('finish', () => {
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      end({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  }
+}
+
+@ApiExcludeController()
+@Controller()
+@Public()
+export class MetricsController {
+  constructor(private readonly metrics: Metrics) {}
+
+  @Get('metrics')
+  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  scrape(): Promise<string> {
+    return this.metrics.registry.metrics();
+  }
+}

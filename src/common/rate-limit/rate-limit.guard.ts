@@ -1,0 +1,72 @@
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { Response } from 'express';
+import type { AllConfig } from '../../config/app.config.js';
+import { Clock } from '../clock.js';
+import type { Principal } from '../context/principal.js';
+import { AppError } from '../errors/app-error.js';
+import { Errors } from '../errors/error-catalog.js';
+
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+const MAX_TRACKED = 100_000;
+
+/**
+ * Per-credential rate limit on wallet endpoints, a fixed window per key or user (the client
+ * address when unauthenticated). Runs after authentication. Over the limit: E2429 (429) with
+ * Retry-After in seconds. Counters live in the process: with N replicas the effective limit is N
+ * times the setting (a shared store is the next step when that matters).
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  private readonly windows = new Map<string, Window>();
+  private readonly limit: number;
+  private readonly windowMs: number;
+
+  constructor(
+    config: ConfigService<AllConfig, true>,
+    private readonly clock: Clock,
+  ) {
+    this.limit = config.get('app.rateLimit', { infer: true });
+    this.windowMs = config.get('app.rateLimitWindowMs', { infer: true });
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    if (this.limit <= 0 || context.getType() !== 'http') return true;
+    const http = context.switchToHttp();
+    const req = http.getRequest<{ params?: Record<string, string>; principal?: Principal; ip?: string }>();
+    if (typeof req.params?.app !== 'string') return true;
+
+    const tracker = req.principal ? `${req.principal.method}:${req.principal.subject}` : `ip:${req.ip ?? 'unknown'}`;
+    const now = this.clock.nowMs();
+    let window = this.windows.get(tracker);
+    if (!window || window.resetAt <= now) {
+      if (this.windows.size >= MAX_TRACKED) this.evictExpired(now);
+      window = { count: 0, resetAt: now + this.windowMs };
+      this.windows.set(tracker, window);
+    }
+    window.count += 1;
+    const res = http.getResponse<Response>();
+    res.setHeader('X-RateLimit-Limit', String(this.limit));
+    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, this.limit - window.count)));
+    if (window.count > this.limit) {
+      const seconds = String(Math.max(1, Math.ceil((window.resetAt - now) / 1000)));
+      throw new AppError(
+        Errors.E2429,
+        `Rate limit of ${this.limit} requests per ${this.windowMs / 1000} s exceeded; retry after ${seconds} s.`,
+        {
+          'Retry-After': seconds,
+        },
+      );
+    }
+    return true;
+  }
+
+  private evictExpired(now: number): void {
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    if (this.windows.size >= MAX_TRACKED) this.windows.clear();
+  }
+}

@@ -1,0 +1,113 @@
+import { isAbsolute, resolve } from 'node:path';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Set: use that PostgreSQL. Unset: start the embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  /** Base of every link the service hands out (checkout urls, bank account intent links). */
+  publicUrl: string;
+  logLevel: LogLevel;
+  /** Where the embedded database keeps its files; `memory://` keeps nothing. */
+  dataDir: string;
+  dbPoolSize: number;
+  bodyLimitBytes: number;
+  /** Apply pending migrations on boot (always on for the embedded database). */
+  migrateOnBoot: boolean;
+  /** Run background jobs (hold release, outbox delivery) in this process. Off in the CLI and in tests. */
+  runJobs: boolean;
+  /** Requests per window per credential on wallet endpoints; 0 turns rate limiting off. */
+  rateLimit: number;
+  rateLimitWindowMs: number;
+  /** Billing provider per application country (`*` for any other): e.g. `TH=sandbox,*=sandbox`. */
+  billingProviders: Record<string, string>;
+}
+
+export interface AllConfig {
+  app: AppConfig;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function url(name: string, raw: string, protocols: string[]): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+/** `TH=sandbox,SG=acme,*=sandbox` -> { TH: 'sandbox', SG: 'acme', '*': 'sandbox' } */
+function providerMap(env: Env, name: string, fallback: string): Record<string, string> {
+  const raw = env[name] || fallback;
+  const map: Record<string, string> = {};
+  for (const part of raw.split(',')) {
+    const match = /^\s*([A-Z]{2}|\*)\s*=\s*([a-z][a-z0-9_-]*)\s*$/.exec(part);
+    if (!match) throw new ConfigError(`${name} must look like "TH=sandbox,*=sandbox", got "${raw}"`);
+    map[match[1]] = match[2];
+  }
+  return map;
+}
+
+/** The only reader of process.env: validates everything at boot and fails with a message naming the variable. */
+export function loadAppConfig(env: Env = process.env): AppConfig {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '0.0.0.0';
+  const databaseUrl = env.DATABASE_URL
+    ? url('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'])
+    : undefined;
+  const publicUrl = url('PUBLIC_URL', (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''), [
+    'http:',
+    'https:',
+  ]);
+  const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const rawDataDir = env.DATA_DIR || './.data';
+  const dataDir = rawDataDir.startsWith('memory://') || isAbsolute(rawDataDir) ? rawDataDir : resolve(rawDataDir);
+  return {
+    port,
+    host,
+    databaseUrl,
+    publicUrl,
+    logLevel,
+    dataDir,
+    dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 200),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
+    migrateOnBoot: boolean(env, 'MIGRATE_ON_BOOT', databaseUrl === undefined),
+    runJobs: boolean(env, 'RUN_JOBS', true),
+    rateLimit: integer(env, 'RATE_LIMIT', 100, 0, 1_000_000),
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 1000, 10, 3_600_000),
+    billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),
+  };
+}
+
+export const appConfig = () => ({ app: loadAppConfig() });

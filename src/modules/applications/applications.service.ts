@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock.js';
+import type { ApplicationRef, Mode } from '../../common/context/principal.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { newId } from '../../common/ids.js';
+import { ApplicationResolver } from '../../common/tenancy/application-resolver.js';
+import { ApplicationsRepository } from './applications.repository.js';
+import { ApplicationHooks } from './application-hooks.js';
+import { generateSecretKey, parseSecretKey, sameHash } from './secret-key.js';
+
+export interface CreatedApplication {
+  application: ApplicationRef;
+  keys: Record<Mode, string>;
+}
+
+export interface VerifiedKey {
+  keyId: string;
+  applicationId: string;
+  mode: Mode;
+}
+
+const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
+const COUNTRY = /^[A-Z]{2}$/;
+const CACHE_MS = 5_000;
+export const KEY_CACHE_MS = 5_000;
+
+@Injectable()
+export class ApplicationsService extends ApplicationResolver {
+  private readonly cache = new Map<string, { value: ApplicationRef | null; until: number }>();
+
+  /** Verified keys by hash, for KEY_CACHE_MS: a revoked key stops working within that time. */
+  private readonly verified = new Map<string, { value: VerifiedKey; until: number }>();
+
+  constructor(
+    private readonly repository: ApplicationsRepository,
+    private readonly hooks: ApplicationHooks,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  /** Application lookups are cached for a few seconds: every request resolves its slug. */
+  async bySlug(slug: string): Promise<ApplicationRef | null> {
+    const hit = this.cache.get(slug);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const row = SLUG.test(slug) ? await this.repository.findBySlug(slug) : null;
+    const value = row && { id: row.id, slug: row.slug, name: row.name, countries: row.countries };
+    this.cache.set(slug, { value, until: Date.now() + CACHE_MS });
+    return value;
+  }
+
+  async create(input: { slug: string; name?: string; countries: string[] }): Promise<CreatedApplication> {
+    const slug = input.slug.toLowerCase();
+    if (!SLUG.test(slug)) {
+      throw new AppError(
+        Errors.E2000,
+        'slug must be 2-63 characters of a-z, 0-9 and "-", starting with a letter or digit.',
+      );
+    }
+    const countries = [...new Set(input.countries.map((c) => c.trim().toUpperCase()))];
+    if (countries.length === 0 || !countries.every((c) => COUNTRY.test(c))) {
+      throw new AppError(Errors.E2000, 'countries must be a non-empty list of two-letter country codes.');
+    }
+    if (await this.repository.findBySlug(slug))
+      throw new AppError(Errors.E4090, `An application with slug "${slug}" exists.`);
+
+    const test = generateSecretKey('test');
+    const live = generateSecretKey('live');
+    const application = await this.repository.transaction(async (manager) => {
+      const app = await this.repository.insertApplication(manager, {
+        id: newId(),
+        slug,
+        name: input.name ?? slug,
+        countries,
+      });
+      for (const [mode, key] of [
+        ['test', test],
+        ['live', live],
+      ] as const) {
+        await this.repository.insertKey(manager, {
+          id: newId(),
+          application_id: app.id,
+          mode,
+          prefix: key.prefix,
+          secret_hash: key.hash,
+          last4: key.last4,
+          status: 'active',
+        });
+      }
+      return app;
+    });
+    const ref: ApplicationRef = { id: application.id, slug, name: application.name, countries };
+    await this.hooks.applicationCreated(ref);
+    this.cache.delete(slug);
+    return { application: ref, keys: { test: test.key, live: live.key } };
+  }
+
+  async createKey(slug: string, mode: Mode): Promise<{ key: string; prefix: string }> {
+    const application = await this.repository.findBySlug(slug);
+    if (!application) throw new AppError(Errors.E3001, `No application has the slug "${slug}".`);
+    const generated = generateSecretKey(mode);
+    await this.repository.transaction((manager) =>
+      this.repository.insertKey(manager, {
+        id: newId(),
+        application_id: application.id,
+        mode,
+        prefix: generated.prefix,
+        secret_hash: generated.hash,
+        last4: generated.last4,
+        status: 'active',
+      }),
+    );
+    return { key: generated.key, prefix: generated.prefix };
+  }
+
+  /** Revokes by the key itself or by its public prefix. */
+  async revokeKey(keyOrPrefix: string): Promise<{ prefix: string; revoked: boolean }> {
+    const prefix = parseSecretKey(keyOrPrefix)?.prefix ?? keyOrPrefix;
+    const revoked = await this.repository.revokeKey(prefix);
+    return { prefix, revoked: revoked !== null };
+  }
+
+  /**
+   * Every request verifies its key, so a verified key is remembered for KEY_CACHE_MS (keyed by its
+   * hash, never the key); unknown or revoked keys are not cached, so a new key works at once.
+   */
+  async verifyKey(key: string): Promise<VerifiedKey | null> {
+    const parsed = parseSecretKey(key);
+    if (!parsed) return null;
+    const cacheKey = parsed.hash.toString('base64');
+    const now = this.clock.nowMs();
+    const hit = this.verified.get(cacheKey);
+    if (hit && hit.until > now) return hit.value;
+    const row = await this.repository.findKeyByPrefix(parsed.prefix);
+    if (!row || row.status !== 'active' || row.mode !== parsed.mode || !sameHash(row.secret_hash, parsed.hash)) {
+      this.verified.delete(cacheKey);
+      return null;
+    }
+    const value: VerifiedKey = { keyId: row.id, applicationId: row.application_id, mode: row.mode };
+    if (this.verified.size >= 10_000) this.verified.clear();
+    this.verified.set(cacheKey, { value, until: now + KEY_CACHE_MS });
+    return value;
+  }
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
+import { BasicStrategy } from 'passport-http';
+import type { Principal } from '../../../common/context/principal.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { ApplicationsService } from '../../applications/index.js';
+
+/** What Passport adds to a strategy while it authenticates a request. */
+interface PassportOutcomes {
+  success(user: unknown): void;
+  fail(challenge: string, status: number): void;
+  error(err: unknown): void;
+  _challenge(): string;
+}
+
+/**
+ * HTTP Basic with the secret key as the username and an empty password (`base64("<key>:")`).
+ * passport-http's parser refuses an empty password (and decodes with the deprecated Buffer
+ * constructor on every request), so authenticate() reads the header itself and keeps the
+ * strategy's realm, challenge and Passport outcomes (success / fail / error).
+ */
+@Injectable()
+export class SecretKeyStrategy extends PassportStrategy(BasicStrategy, 'secret-key') {
+  constructor(private readonly applications: ApplicationsService) {
+    super({ realm: 'wallet' });
+  }
+
+  override authenticate(req: Request): void {
+    const strategy = this as unknown as PassportOutcomes;
+    const [scheme, encoded] = (req.headers.authorization ?? '').split(' ');
+    const decoded = /^basic$/i.test(scheme) && encoded ? Buffer.from(encoded, 'base64').toString('utf8') : '';
+    const colon = decoded.indexOf(':');
+    const username = colon === -1 ? decoded : decoded.slice(0, colon);
+    if (!username) return strategy.fail(strategy._challenge(), 401);
+    this.validate(username).then(
+      (principal) => strategy.success(principal),
+      (err: unknown) => strategy.error(err),
+    );
+  }
+
+  async validate(username: string): Promise<Principal> {
+    const verified = await this.applications.verifyKey(username);
+    if (!verified) throw new AppError(Errors.E1211);
+    return {
+      applicationId: verified.applicationId,
+      mode: verified.mode,
+      privilege: 'machine',
+      method: 'secret_key',
+      subject: verified.keyId,
+    };
+  }
+}

@@ -1,0 +1,117 @@
+import 'reflect-metadata';
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { ClsService } from 'nestjs-cls';
+import { SessionStrategy } from './session.strategy.js';
+import type { SessionsService, VerifiedSession } from '../sessions.service.js';
+import type { ApplicationRef, Principal } from '../../../common/context/principal.js';
+import { RequestContext, type WalletStore } from '../../../common/context/request-context.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Auth, SessionPurposes } from '../../../common/http/decorators.js';
+import { AuthGuard } from '../../../common/auth/auth.guard.js';
+
+class Endpoints {
+  @Auth('none')
+  @SessionPurposes('checkout')
+  checkoutOnly() {}
+
+  @Auth('machine', 'user', 'superuser', 'none')
+  anyCaller() {}
+
+  @Auth('machine')
+  machineOnly() {}
+}
+
+const APP: ApplicationRef = { id: 'app-1', slug: 'app-1', name: 'App', countries: ['TH'] };
+const SESSIONS: Record<string, VerifiedSession> = {
+  'wss-checkout': { sessionId: 's1', applicationId: 'app-1', mode: 'test', purpose: 'checkout', targetId: 'co_1' },
+  'wss-intent': {
+    sessionId: 's2',
+    applicationId: 'app-1',
+    mode: 'test',
+    purpose: 'bank_account_intent',
+    targetId: 'bai_1',
+  },
+  'wss-other-app': { sessionId: 's3', applicationId: 'app-2', mode: 'test', purpose: 'checkout', targetId: 'co_1' },
+};
+
+/** The guard with the real session strategy; the session lookup answers from the table above. */
+function setup(requestedMode?: 'test' | 'live') {
+  const store = new Map<string, unknown>([
+    ['application', APP],
+    ['requestedMode', requestedMode],
+  ]);
+  const cls = {
+    isActive: () => true,
+    get: (key: string) => store.get(key),
+    set: (key: string, value: unknown) => store.set(key, value),
+  } as unknown as ClsService<WalletStore>;
+  const context = new RequestContext(cls);
+  new SessionStrategy({ verify: async (token: string) => SESSIONS[token] ?? null } as unknown as SessionsService);
+  const guard = new AuthGuard(new Reflector(), context);
+  const call = async (handler: keyof Endpoints, headers: Record<string, string>) => {
+    const req = { headers, query: {}, params: {} } as {
+      headers: Record<string, string>;
+      principal?: Principal;
+      walletMode?: string;
+    };
+    const ctx = {
+      getType: () => 'http',
+      getHandler: () => Endpoints.prototype[handler],
+      getClass: () => Endpoints,
+      switchToHttp: () => ({ getRequest: () => req, getResponse: () => ({}) }),
+    } as unknown as ExecutionContext;
+    await guard.canActivate(ctx);
+    return req;
+  };
+  return { call, store };
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (err) {
+    if (err instanceof AppError) return err.definition.code;
+    throw err;
+  }
+}
+
+describe('AuthGuard with one-time sessions', () => {
+  it('admits a session of the declared purpose with privilege none, in the session mode', async () => {
+    const { call, store } = setup();
+    const req = await call('checkoutOnly', { 'x-session-token': 'wss-checkout' });
+    expect(req.principal).toEqual({
+      applicationId: 'app-1',
+      mode: 'test',
+      privilege: 'none',
+      method: 'session',
+      subject: 's1',
+      session: { purpose: 'checkout', targetId: 'co_1' },
+    });
+    expect(req.walletMode).toBe('test');
+    expect(store.get('principal')).toBe(req.principal);
+  });
+
+  it('refuses a session of another purpose, another application or the other mode with E1300', async () => {
+    expect(await codeOf(setup().call('checkoutOnly', { 'x-session-token': 'wss-intent' }))).toBe('E1300');
+    expect(await codeOf(setup().call('checkoutOnly', { 'x-session-token': 'wss-other-app' }))).toBe('E1300');
+    expect(await codeOf(setup('live').call('checkoutOnly', { 'x-session-token': 'wss-checkout' }))).toBe('E1300');
+  });
+
+  it('accepts any purpose where none is declared, and refuses sessions where the endpoint takes none', async () => {
+    expect(await codeOf(setup().call('anyCaller', { 'x-session-token': 'wss-intent' }))).toBe('ok');
+    expect(await codeOf(setup().call('machineOnly', { 'x-session-token': 'wss-checkout' }))).toBe('E1200');
+  });
+
+  it('answers E1212 for an unknown token and E1213 without any credential', async () => {
+    expect(await codeOf(setup().call('checkoutOnly', { 'x-session-token': 'wss-nope' }))).toBe('E1212');
+    expect(await codeOf(setup().call('checkoutOnly', {}))).toBe('E1213');
+  });
+
+  it('looks at Authorization first, so a bad Basic header beats a good session', async () => {
+    expect(
+      await codeOf(setup().call('anyCaller', { authorization: 'Digest x', 'x-session-token': 'wss-checkout' })),
+    ).toBe('E1200');
+  });
+});

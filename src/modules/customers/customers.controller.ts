@@ -1,0 +1,43 @@
+import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Principal } from '../../common/context/principal.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
+import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
+import { CUSTOMER_LIST, CustomersService } from './customers.service.js';
+import { CreateCustomerDto } from './dto/create-customer.dto.js';
+import { CustomerDto } from './dto/customer.dto.js';
+
+@WalletController('customers')
+export class CustomersController {
+  constructor(private readonly customers: CustomersService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Create a customer' })
+  @ApiOkResponse({ type: CustomerDto })
+  @ApiErrors(Errors.E2000)
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateCustomerDto) {
+    return this.customers.create(principal, dto);
+  }
+
+  @Get(':id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Retrieve a customer' })
+  @ApiOkResponse({ type: CustomerDto })
+  @ApiErrors(Errors.E4004)
+  retrieve(@Param('id') id: string) {
+    return this.customers.retrieve(id);
+  }
+
+  @Get()
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'List customers' })
+  @ApiListQuery(CUSTOMER_LIST)
+  @ApiListResponse(CustomerDto)
+  @ApiErrors(Errors.E2004)
+  list(@ListQueryParams(CUSTOMER_LIST) query: ListQuery) {
+    return this.customers.list(query);
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { isUuid } from '../../common/ids.js';
+import { Customer } from './entities/customer.entity.js';
+
+/** Every read is scoped to the application; the mode is the request's (ModeDb). */
+@Injectable()
+export class CustomersRepository {
+  constructor(private readonly db: ModeDb) {}
+
+  async insert(customer: Partial<Customer>, manager?: EntityManager): Promise<Customer> {
+    const repo = this.db.repository(Customer, manager);
+    return repo.save(repo.create(customer));
+  }
+
+  findById(applicationId: string, id: string, manager?: EntityManager): Promise<Customer | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.db.repository(Customer, manager).findOneBy({ application_id: applicationId, id });
+  }
+
+  async update(applicationId: string, id: string, changes: Partial<Customer>, manager?: EntityManager): Promise<void> {
+    await this.db
+      .repository(Customer, manager)
+      .update({ application_id: applicationId, id }, changes as QueryDeepPartialEntity<Customer>);
+  }
+
+  query(applicationId: string): SelectQueryBuilder<Customer> {
+    return this.db
+      .repository(Customer)
+      .createQueryBuilder('c')
+      .where('c.application_id = :applicationId', { applicationId });
+  }
+}

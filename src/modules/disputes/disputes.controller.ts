@@ -1,0 +1,48 @@
+import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { ApiErrors, Auth, WalletController } from '../../common/http/decorators.js';
+import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
+import { DisputeErrors } from './disputes.errors.js';
+import { DISPUTE_LIST, DisputesService } from './disputes.service.js';
+import { DisputeDto } from './dto/dispute.dto.js';
+import { OpenDisputeDto } from './dto/open-dispute.dto.js';
+
+@WalletController('disputes')
+export class DisputesController {
+  constructor(private readonly disputes: DisputesService) {}
+
+  @Get()
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'List the disputes of the application country (X-Country)' })
+  @ApiListQuery(DISPUTE_LIST)
+  @ApiListResponse(DisputeDto)
+  @ApiErrors(Errors.E2004)
+  list(@ListQueryParams(DISPUTE_LIST) query: ListQuery) {
+    return this.disputes.list(query);
+  }
+
+  @Get(':id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Retrieve a dispute of the application country' })
+  @ApiOkResponse({ type: DisputeDto })
+  @ApiErrors(Errors.E4004)
+  retrieve(@Param('id') id: string) {
+    return this.disputes.retrieve(id);
+  }
+}
+
+@WalletController('test_helpers/disputes', { tag: 'test helpers' })
+export class DisputeTestHelpersController {
+  constructor(private readonly disputes: DisputesService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Test mode only: open a dispute on a paid charge, as a provider would' })
+  @ApiOkResponse({ type: DisputeDto })
+  @ApiErrors(Errors.E2000, Errors.E4004, Errors.E4040, DisputeErrors.E9501, DisputeErrors.E9502)
+  open(@Body() dto: OpenDisputeDto) {
+    return this.disputes.openForTest(dto);
+  }
+}

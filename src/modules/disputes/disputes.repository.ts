@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { isUuid } from '../../common/ids.js';
+import { Dispute } from './entities/dispute.entity.js';
+
+@Injectable()
+export class DisputesRepository {
+  constructor(private readonly db: ModeDb) {}
+
+  /** Disputes of one application in one application country. */
+  query(applicationId: string, country: string): SelectQueryBuilder<Dispute> {
+    return this.db
+      .repository(Dispute)
+      .createQueryBuilder('d')
+      .where('d.application_id = :applicationId AND d.country = :country', { applicationId, country });
+  }
+
+  findById(applicationId: string, country: string, id: string): Promise<Dispute | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.db.repository(Dispute).findOneBy({ application_id: applicationId, country, id });
+  }
+
+  findByCharge(applicationId: string, chargeId: string, manager: EntityManager): Promise<Dispute | null> {
+    return this.db.repository(Dispute, manager).findOneBy({ application_id: applicationId, charge_id: chargeId });
+  }
+
+  async insert(dispute: Dispute, manager: EntityManager): Promise<Dispute> {
+    const repo = this.db.repository(Dispute, manager);
+    return repo.save(repo.create(dispute));
+  }
+}

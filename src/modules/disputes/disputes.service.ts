@@ -1,0 +1,246 @@
+import { randomInt } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { newId } from '../../common/ids.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import {
+  BalancesService,
+  LedgerChargesService,
+  PostingService,
+  type Charge,
+  type ChargeResponse,
+} from '../ledger/index.js';
+import { DisputeErrors } from './disputes.errors.js';
+import { DisputesRepository } from './disputes.repository.js';
+import type { OpenDisputeDto } from './dto/open-dispute.dto.js';
+import { Dispute } from './entities/dispute.entity.js';
+
+const CURRENCY = { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' };
+const WORD = { regex: /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, description: 'letters, digits and . _ : -' };
+
+export const DISPUTE_LIST: ListSpec = {
+  filters: {
+    amount: { type: 'integer' },
+    charge_id: { type: 'uuid' },
+    closed_at: { type: 'timestamp' },
+    created_at: { type: 'timestamp' },
+    currency: { type: 'text', pattern: CURRENCY },
+    evidence_due_by: { type: 'timestamp' },
+    id: { type: 'uuid' },
+    labels: { type: 'labels', pattern: WORD },
+    network_reason_code: { type: 'text', pattern: WORD },
+    number: { type: 'text', pattern: WORD },
+    opened_at: { type: 'timestamp' },
+    provider_id: { type: 'text', pattern: WORD },
+    reason: { type: 'text', pattern: WORD },
+    reference_id: { type: 'text', pattern: WORD },
+    reinstated: { type: 'boolean' },
+    settled: { type: 'boolean' },
+    status: { type: 'text', pattern: WORD },
+    updated_at: { type: 'timestamp' },
+  },
+  sortable: ['created_at', 'amount'],
+  search: ['id', 'number', 'reference_id', 'provider_id', 'reason', 'charge_id'],
+  // Must stay the expression of the disputes_search_idx index.
+  searchVector: `to_tsvector('simple', regexp_replace(lower(coalesce(d.number, '') || ' ' || coalesce(d.reference_id, '') || ' ' || coalesce(d.provider_id, '') || ' ' || coalesce(d.reason, '')), '[^[:alnum:]]+', ' ', 'g'))`,
+  searchIds: ['charge_id'],
+};
+
+/** Card-network reason codes (Visa) of the sandbox provider's disputes. */
+const NETWORK_REASON: Record<string, string> = {
+  fraudulent: '10.4',
+  duplicate: '12.6.1',
+  product_not_received: '13.1',
+  product_unacceptable: '13.3',
+  subscription_canceled: '13.2',
+  credit_not_processed: '13.6',
+  unrecognized: '10.4',
+  general: '13.7',
+};
+
+const EVIDENCE_WINDOW_MS = 7 * 24 * 3600 * 1000;
+const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+export function toDisputeResponse(d: Dispute, charge: ChargeResponse) {
+  return {
+    id: d.id,
+    object: 'dispute' as const,
+    livemode: d.livemode,
+    number: d.number,
+    charge_id: d.charge_id,
+    payment_intent: d.payment_intent,
+    currency: d.currency,
+    status: d.status,
+    reason: d.reason,
+    network_reason_code: d.network_reason_code,
+    idempotency_key: d.idempotency_key,
+    provider: d.provider,
+    provider_id: d.provider_id,
+    reference_id: d.reference_id,
+    forex_quote_id: d.forex_quote_id,
+    country: d.country,
+    settled: d.settled,
+    reinstated: d.reinstated,
+    amount_from_merchant: Number(d.amount_from_merchant),
+    amount_from_app: Number(d.amount_from_app),
+    amount: Number(d.amount),
+    scaling_factor: d.scaling_factor,
+    created_at: d.created_at.toISOString(),
+    updated_at: d.updated_at.toISOString(),
+    evidence_due_by: d.evidence_due_by ? d.evidence_due_by.toISOString() : null,
+    opened_at: d.opened_at.toISOString(),
+    closed_at: d.closed_at ? d.closed_at.toISOString() : null,
+    evidence: d.evidence,
+    metadata: d.metadata,
+    labels: d.labels,
+    charge,
+  };
+}
+
+export type DisputeResponse = ReturnType<typeof toDisputeResponse>;
+
+@Injectable()
+export class DisputesService {
+  constructor(
+    private readonly disputes: DisputesRepository,
+    private readonly charges: LedgerChargesService,
+    private readonly balances: BalancesService,
+    private readonly posting: PostingService,
+    private readonly db: ModeDb,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+  ) {}
+
+  async retrieve(id: string): Promise<DisputeResponse> {
+    const dispute = await this.disputes.findById(this.context.application.id, this.context.country, id);
+    if (!dispute) throw new AppError(Errors.E4004, `No dispute with id "${id}" in this country.`);
+    return (await this.embed([dispute]))[0];
+  }
+
+  async list(query: ListQuery): Promise<ListEnvelope<DisputeResponse>> {
+    const qb = this.disputes.query(this.context.application.id, this.context.country);
+    const page = await runList(qb, DISPUTE_LIST, query, (d) => d);
+    return { ...page, data: await this.embed(page.data) };
+  }
+
+  /**
+   * Test helper: the cardholder disputes a paid charge. The disputed amount leaves the charge's
+   * balance for the application's `disputes` balance in one posting, in the same transaction as
+   * the dispute and the charge's dispute fields.
+   */
+  async openForTest(dto: OpenDisputeDto): Promise<DisputeResponse> {
+    if (this.context.mode !== 'test') {
+      throw new AppError(Errors.E4040, 'Test helpers exist in test mode only (X-Test-Mode: true).');
+    }
+    const applicationId = this.context.application.id;
+    const country = this.context.country;
+    const dispute = await this.db.transaction(async (manager) => {
+      const charge = await this.charges.lockById(applicationId, dto.charge_id, manager);
+      if (!charge) throw new AppError(Errors.E4004, `No charge with id "${dto.charge_id}".`);
+      if (charge.disputed || (await this.disputes.findByCharge(applicationId, charge.id, manager))) {
+        throw new AppError(DisputeErrors.E9501, `Charge "${charge.id}" already has a dispute.`);
+      }
+      const amount = dto.amount ?? Number(charge.amount);
+      if (!charge.paid || amount > Number(charge.amount)) {
+        throw new AppError(
+          DisputeErrors.E9502,
+          `Charge "${charge.id}" is ${charge.paid ? `of ${charge.amount}, less than amount` : 'not paid'}.`,
+        );
+      }
+      const now = this.clock.now();
+      const reason = dto.reason ?? 'fraudulent';
+      const created = await this.disputes.insert(
+        Object.assign(new Dispute(), {
+          id: newId(),
+          application_id: applicationId,
+          country,
+          number: disputeNumber(now),
+          charge_id: charge.id,
+          payment_intent: charge.payment_intent,
+          currency: charge.currency,
+          status: 'needs_response',
+          reason,
+          network_reason_code: NETWORK_REASON[reason],
+          idempotency_key: null,
+          provider: charge.provider,
+          provider_id: `dp_${charge.provider ?? 'sandbox'}_${newId().slice(-12)}`,
+          reference_id: charge.reference_id,
+          forex_quote_id: null,
+          settled: false,
+          reinstated: false,
+          amount_from_merchant: amount,
+          amount_from_app: 0,
+          amount,
+          scaling_factor: charge.scaling_factor,
+          evidence: {},
+          metadata: {},
+          labels: [],
+          evidence_due_by: new Date(now.getTime() + EVIDENCE_WINDOW_MS),
+          opened_at: now,
+          closed_at: null,
+          created_at: now,
+          updated_at: now,
+        }),
+        manager,
+      );
+      await this.postWithdrawal(created, charge, manager);
+      await this.charges.update(
+        applicationId,
+        charge.id,
+        {
+          disputed: true,
+          dispute_id: created.id,
+          dispute_status: created.status,
+          dispute_reason: reason,
+          dispute_amount: amount,
+        },
+        manager,
+      );
+      return created;
+    });
+    return (await this.embed([dispute]))[0];
+  }
+
+  private async postWithdrawal(
+    dispute: Dispute,
+    charge: Charge,
+    manager: Parameters<PostingService['post']>[1],
+  ): Promise<void> {
+    if (!charge.balance_id) return;
+    const held = await this.balances.getOrCreate({ account: 'disputes', currency: charge.currency }, manager);
+    const entry = { currency: charge.currency, state: 'available' as const, type: 'dispute', source: 'dispute' };
+    await this.posting.post(
+      {
+        description: `Dispute ${dispute.number} on charge ${charge.id}`,
+        event_type: 'dispute.opened',
+        event_id: dispute.id,
+        entries: [
+          { ...entry, balance_id: charge.balance_id, amount: -Number(dispute.amount), category: 'dispute' },
+          { ...entry, balance_id: held.id, amount: Number(dispute.amount), category: 'dispute' },
+        ],
+      },
+      manager,
+    );
+  }
+
+  private async embed(disputes: Dispute[]): Promise<DisputeResponse[]> {
+    if (disputes.length === 0) return [];
+    const charges = await this.charges.chargesById(
+      this.context.application.id,
+      disputes.map((d) => d.charge_id),
+    );
+    const list = [...charges.values()];
+    const responses = new Map((await this.charges.toResponses(list)).map((c) => [c.id, c]));
+    return disputes.map((d) => toDisputeResponse(d, responses.get(d.charge_id)!));
+  }
+}
+
+function disputeNumber(now: Date): string {
+  const day = now.toISOString().slice(0, 10).replaceAll('-', '');
+  const tail = Array.from({ length: 6 }, () => NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)]).join('');
+  return `DP-${day}-${tail}`;
+}

@@ -1,0 +1,40 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ChargeDto } from '../../ledger/index.js';
+
+const UUID = '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b';
+const TS = '2026-11-22T16:30:30.583Z';
+
+/** The Dispute record of the contract. */
+export class DisputeDto {
+  @ApiProperty({ example: UUID }) id: string;
+  @ApiProperty({ example: 'dispute' }) object: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({ example: 'DP-20261122-7K3M9Q' }) number: string;
+  @ApiProperty({ example: UUID }) charge_id: string;
+  @ApiProperty({ example: null, nullable: true }) payment_intent: string;
+  @ApiProperty({ example: 'THB' }) currency: string;
+  @ApiProperty({ example: 'needs_response' }) status: string;
+  @ApiProperty({ example: 'fraudulent' }) reason: string;
+  @ApiProperty({ example: '10.4', nullable: true }) network_reason_code: string;
+  @ApiProperty({ example: null, nullable: true }) idempotency_key: string;
+  @ApiProperty({ example: 'sandbox', nullable: true }) provider: string;
+  @ApiProperty({ example: 'dp_sbx_1', nullable: true }) provider_id: string;
+  @ApiProperty({ example: null, nullable: true }) reference_id: string;
+  @ApiProperty({ example: null, nullable: true }) forex_quote_id: string;
+  @ApiProperty({ example: 'TH' }) country: string;
+  @ApiProperty({ example: false }) settled: boolean;
+  @ApiProperty({ example: false }) reinstated: boolean;
+  @ApiProperty({ example: 10000 }) amount_from_merchant: number;
+  @ApiProperty({ example: 0 }) amount_from_app: number;
+  @ApiProperty({ example: 10000 }) amount: number;
+  @ApiProperty({ example: 100 }) scaling_factor: number;
+  @ApiProperty({ example: TS }) created_at: string;
+  @ApiProperty({ example: TS }) updated_at: string;
+  @ApiProperty({ example: TS, nullable: true }) evidence_due_by: string;
+  @ApiProperty({ example: TS }) opened_at: string;
+  @ApiProperty({ example: null, nullable: true }) closed_at: string;
+  @ApiProperty({ example: {} }) evidence: Record<string, unknown>;
+  @ApiProperty({ example: {} }) metadata: Record<string, unknown>;
+  @ApiProperty({ example: [], type: [String] }) labels: string[];
+  @ApiProperty({ type: ChargeDto }) charge: ChargeDto;
+}

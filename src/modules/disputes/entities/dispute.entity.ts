@@ -1,0 +1,36 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { ModeRecord } from '../../../common/database/mode-record.js';
+
+/** A dispute against a charge, in the application country it was opened in. */
+@Entity({ name: 'disputes' })
+export class Dispute extends ModeRecord {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') application_id: string;
+  @Column('text') country: string;
+  @Column('text') number: string;
+  @Column('uuid') charge_id: string;
+  @Column('text', { nullable: true }) payment_intent: string | null;
+  @Column('text') currency: string;
+  @Column('text') status: string;
+  @Column('text') reason: string;
+  @Column('text', { nullable: true }) network_reason_code: string | null;
+  @Column('text', { nullable: true }) idempotency_key: string | null;
+  @Column('text', { nullable: true }) provider: string | null;
+  @Column('text', { nullable: true }) provider_id: string | null;
+  @Column('text', { nullable: true }) reference_id: string | null;
+  @Column('text', { nullable: true }) forex_quote_id: string | null;
+  @Column('boolean') settled: boolean;
+  @Column('boolean') reinstated: boolean;
+  @Column('bigint') amount_from_merchant: number;
+  @Column('bigint') amount_from_app: number;
+  @Column('bigint') amount: number;
+  @Column('integer') scaling_factor: number;
+  @Column('jsonb') evidence: Record<string, unknown>;
+  @Column('jsonb') metadata: Record<string, unknown>;
+  @Column('jsonb') labels: string[];
+  @Column('timestamptz', { nullable: true }) evidence_due_by: Date | null;
+  @Column('timestamptz') opened_at: Date;
+  @Column('timestamptz', { nullable: true }) closed_at: Date | null;
+  @Column('timestamptz') created_at: Date;
+  @Column('timestamptz') updated_at: Date;
+}

@@ -1,0 +1,3 @@
+export { DisputesModule } from './disputes.module.js';
+export { DisputesService, toDisputeResponse, type DisputeResponse } from './disputes.service.js';
+export { DisputeErrors } from './disputes.errors.js';

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { ErrorsController } from './errors.controller.js';
+
+@Module({ controllers: [ErrorsController] })
+export class ErrorsModule {}

@@ -1,0 +1,39 @@
+import { Controller, Get, HttpCode } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { Public } from '../../common/http/decorators.js';
+
+const READY_TIMEOUT_MS = 2_000;
+
+/** Probes for Kubernetes: liveness never touches the database, readiness does. */
+@ApiExcludeController()
+@Controller()
+@Public()
+export class HealthController {
+  constructor(@InjectDataSource('platform') private readonly db: DataSource) {}
+
+  @Get('healthz')
+  @HttpCode(200)
+  healthz() {
+    return { status: 'ok' };
+  }
+
+  @Get('readyz')
+  async readyz() {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new AppError(Errors.E5001)), READY_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([this.db.query('SELECT 1'), timeout]);
+      return { status: 'ready' };
+    } catch {
+      throw new AppError(Errors.E5001);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

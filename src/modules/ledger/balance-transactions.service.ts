@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { RequestContext } from '../../common/context/request-context.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import type { BalanceTransaction } from './entities/balance-transaction.entity.js';
+import { LedgerRepository } from './ledger.repository.js';
+import { toBalanceTransactionResponse, type BalanceTransactionResponse } from './ledger.responses.js';
+
+const CURRENCY = { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' };
+const NAME = { regex: /^[a-z][a-z0-9_.]{0,63}$/, description: 'a lower-case name such as payment' };
+const STATES = ['available', 'hold'] as const;
+
+export const BALANCE_TRANSACTION_LIST: ListSpec = {
+  filters: {
+    amount: { type: 'integer' },
+    balance_id: { type: 'uuid' },
+    created_at: { type: 'timestamp' },
+    currency: { type: 'text', pattern: CURRENCY },
+    id: { type: 'uuid' },
+    original_amount: { type: 'integer' },
+    original_currency: { type: 'text', pattern: CURRENCY },
+    record_only: { type: 'boolean' },
+    running_balance: { type: 'integer' },
+    source: { type: 'text', pattern: NAME },
+    state: { type: 'text', values: STATES },
+    type: { type: 'text', pattern: NAME },
+    updated_at: { type: 'timestamp' },
+  },
+  sortable: ['created_at', 'amount'],
+  search: ['id', 'description', 'event_id', 'parent_event_id', 'transfer_id', 'journal_id', 'balance_id'],
+  // Must stay the expression of the bt_search_idx index.
+  searchVector: `to_tsvector('simple', regexp_replace(lower(coalesce(bt.description, '') || ' ' || coalesce(bt.event_id, '') || ' ' || coalesce(bt.parent_event_id, '') || ' ' || coalesce(bt.transfer_id, '')), '[^[:alnum:]]+', ' ', 'g'))`,
+  searchIds: ['journal_id', 'balance_id'],
+  params: {
+    balance_id: { type: 'uuid' },
+    customer_id: { type: 'uuid' },
+    state: { type: 'text', values: STATES },
+    process_type: { type: 'text', values: ['credit', 'debit'] },
+  },
+};
+
+@Injectable()
+export class BalanceTransactionsService {
+  constructor(
+    private readonly ledger: LedgerRepository,
+    private readonly context: RequestContext,
+  ) {}
+
+  async retrieve(id: string): Promise<BalanceTransactionResponse> {
+    const entry = await this.ledger.findEntry(this.context.application.id, id);
+    if (!entry) throw new AppError(Errors.E4004, `No balance transaction with id "${id}".`);
+    return (await this.embed([entry]))[0];
+  }
+
+  async list(query: ListQuery): Promise<ListEnvelope<BalanceTransactionResponse>> {
+    const qb = this.ledger.entries(this.context.application.id);
+    const { balance_id, customer_id, state, process_type } = query.params;
+    if (balance_id !== undefined) qb.andWhere('bt.balance_id = :pBalance', { pBalance: balance_id });
+    if (customer_id !== undefined) qb.andWhere('bt.customer_id = :pCustomer', { pCustomer: customer_id });
+    if (state !== undefined) qb.andWhere('bt.state = :pState', { pState: state });
+    if (process_type === 'credit') qb.andWhere('bt.amount > 0');
+    if (process_type === 'debit') qb.andWhere('bt.amount < 0');
+    const page = await runList(qb, BALANCE_TRANSACTION_LIST, query, (e) => e);
+    return { ...page, data: await this.embed(page.data) };
+  }
+
+  private async embed(entries: BalanceTransaction[]): Promise<BalanceTransactionResponse[]> {
+    const balances = await this.ledger.balanceResponses(
+      this.context.application.id,
+      entries.map((e) => e.balance_id),
+    );
+    // Transfers belong to the payouts module, which has no records yet: every transfer is null.
+    return entries.map((e) => toBalanceTransactionResponse(e, balances.get(e.balance_id)!, null));
+  }
+}

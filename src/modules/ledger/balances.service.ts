@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { newId } from '../../common/ids.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { Balance } from './entities/balance.entity.js';
+import { LedgerRepository } from './ledger.repository.js';
+import { toBalanceResponse, type BalanceResponse } from './ledger.responses.js';
+import { scalingFactorOf } from './money.js';
+
+const CURRENCY = { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' };
+const NAME = { regex: /^[a-z][a-z0-9_]{0,63}$/, description: 'a lower-case name such as customer' };
+
+export const BALANCE_LIST: ListSpec = {
+  filters: {
+    id: { type: 'uuid' },
+    customer_id: { type: 'uuid' },
+    account: { type: 'text', pattern: NAME },
+    currency: { type: 'text', pattern: CURRENCY },
+    available: { type: 'integer' },
+    hold: { type: 'integer' },
+    created_at: { type: 'timestamp' },
+    updated_at: { type: 'timestamp' },
+  },
+  sortable: ['created_at'],
+  search: ['id', 'customer_id', 'name', 'description', 'account'],
+};
+
+export interface BalanceOwner {
+  account: string;
+  customer_id?: string | null;
+  currency: string;
+  name?: string | null;
+  description?: string | null;
+  /** Defaults to the request's application (jobs and the CLI pass it). */
+  application_id?: string;
+}
+
+@Injectable()
+export class BalancesService {
+  constructor(
+    private readonly db: ModeDb,
+    private readonly ledger: LedgerRepository,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The balance of `account` (and customer) in `currency`, created with zero amounts on first use. */
+  async getOrCreate(owner: BalanceOwner, manager?: EntityManager): Promise<Balance> {
+    const applicationId = owner.application_id ?? this.context.application.id;
+    const currency = owner.currency.toUpperCase();
+    const customerId = owner.customer_id ?? null;
+    const m = manager ?? this.db.manager;
+    const now = this.clock.now();
+    await m.query(
+      `INSERT INTO ${this.db.table('balances')}
+        (id, application_id, customer_id, account, currency, name, description, available, hold, scaling_factor, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, $8, $9, $9) ON CONFLICT DO NOTHING`,
+      [
+        newId(),
+        applicationId,
+        customerId,
+        owner.account,
+        currency,
+        owner.name ?? null,
+        owner.description ?? null,
+        scalingFactorOf(currency),
+        now,
+      ],
+    );
+    const balance = await this.db
+      .repository(Balance, m)
+      .createQueryBuilder('b')
+      .where('b.application_id = :applicationId AND b.account = :account AND b.currency = :currency', {
+        applicationId,
+        account: owner.account,
+        currency,
+      })
+      .andWhere(customerId ? 'b.customer_id = :customerId' : 'b.customer_id IS NULL', { customerId })
+      .getOne();
+    if (!balance) throw new Error('balance vanished right after its upsert');
+    return balance;
+  }
+
+  async retrieve(id: string): Promise<BalanceResponse> {
+    const applicationId = this.context.application.id;
+    const balance = await this.ledger.findBalance(applicationId, id);
+    if (!balance) throw new AppError(Errors.E4004, `No balance with id "${id}".`);
+    const customers = await this.ledger.customersById(applicationId, [balance.customer_id]);
+    return toBalanceResponse(balance, customers.get(balance.customer_id ?? '') ?? null);
+  }
+
+  async list(query: ListQuery): Promise<ListEnvelope<BalanceResponse>> {
+    const applicationId = this.context.application.id;
+    const page = await runList(this.ledger.balances(applicationId), BALANCE_LIST, query, (b) => b);
+    const customers = await this.ledger.customersById(
+      applicationId,
+      page.data.map((b) => b.customer_id),
+    );
+    return { ...page, data: page.data.map((b) => toBalanceResponse(b, customers.get(b.customer_id ?? '') ?? null)) };
+  }
+}

@@ -1,0 +1,132 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Clock } from '../../common/clock.js';
+import type { Mode } from '../../common/context/principal.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { ModeDb } from '../../common/database/mode-db.js';
+import type { AllConfig } from '../../config/app.config.js';
+import { PostingService } from './posting.service.js';
+
+interface DueHold {
+  entry_id: string;
+  application_id: string;
+  balance_id: string;
+  amount: number | string;
+  currency: string;
+  type: string;
+  source: string;
+  event_type: string;
+  event_id: string | null;
+}
+
+const INTERVAL_MS = 10_000;
+const BATCH = 200;
+
+/**
+ * Releases held funds when their `available_on` has come: for every due hold entry, a journal of
+ * two entries on the same balance (-amount hold, +amount available). Safe with several replicas:
+ * each batch claims its queue rows with FOR UPDATE SKIP LOCKED and deletes them in the same
+ * transaction as the release postings.
+ */
+@Injectable()
+export class HoldReleaseService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(HoldReleaseService.name);
+  private timer?: NodeJS.Timeout;
+  private running = false;
+
+  constructor(
+    private readonly db: ModeDb,
+    private readonly posting: PostingService,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+    private readonly config: ConfigService<AllConfig, true>,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.get('app.runJobs', { infer: true })) return;
+    this.timer = setInterval(() => void this.tick(), INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.releaseDue(this.clock.now());
+    } catch (error) {
+      this.logger.error({ err: error }, 'hold release failed');
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Releases every hold due at `now` in both modes; returns how many entries were released. */
+  async releaseDue(now: Date): Promise<number> {
+    let released = 0;
+    for (const mode of ['test', 'live'] as Mode[]) {
+      released += await this.context.runInMode(mode, async () => {
+        let total = 0;
+        for (;;) {
+          const n = await this.releaseBatch(now);
+          total += n;
+          if (n < BATCH) return total;
+        }
+      });
+    }
+    return released;
+  }
+
+  private releaseBatch(now: Date): Promise<number> {
+    return this.db.transaction(async (manager) => {
+      const due: DueHold[] = await manager.query(
+        `SELECT r.entry_id, r.application_id, e.balance_id, e.amount, e.currency, e.type, e.source, e.event_type, e.event_id
+           FROM ${this.db.table('hold_releases')} r
+           JOIN ${this.db.table('balance_transactions')} e ON e.id = r.entry_id
+          WHERE r.available_on <= $1
+          ORDER BY r.available_on, r.entry_id
+          LIMIT ${BATCH}
+          FOR UPDATE OF r SKIP LOCKED`,
+        [now],
+      );
+      for (const hold of due) {
+        const amount = Number(hold.amount);
+        const common = { balance_id: hold.balance_id, currency: hold.currency, type: hold.type, source: hold.source };
+        await this.posting.post(
+          {
+            application_id: hold.application_id,
+            description: 'Held funds released',
+            event_type: 'hold_release',
+            event_id: hold.entry_id,
+            entries: [
+              {
+                ...common,
+                amount: -amount,
+                state: 'hold',
+                parent_event_type: hold.event_type,
+                parent_event_id: hold.event_id,
+              },
+              {
+                ...common,
+                amount,
+                state: 'available',
+                parent_event_type: hold.event_type,
+                parent_event_id: hold.event_id,
+              },
+            ],
+          },
+          manager,
+        );
+      }
+      if (due.length > 0) {
+        await manager.query(`DELETE FROM ${this.db.table('hold_releases')} WHERE entry_id = ANY($1::uuid[])`, [
+          due.map((d) => d.entry_id),
+        ]);
+      }
+      return due.length;
+    });
+  }
+}

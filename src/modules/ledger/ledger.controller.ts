@@ -1,0 +1,56 @@
+import { Get, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { ApiErrors, Auth, WalletController } from '../../common/http/decorators.js';
+import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
+import { BALANCE_TRANSACTION_LIST, BalanceTransactionsService } from './balance-transactions.service.js';
+import { BALANCE_LIST, BalancesService } from './balances.service.js';
+import { BalanceDto, BalanceTransactionDto } from './dto/ledger.dto.js';
+
+@WalletController('balance_transactions')
+export class BalanceTransactionsController {
+  constructor(private readonly entries: BalanceTransactionsService) {}
+
+  @Get()
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'List balance transactions (ledger entries)' })
+  @ApiListQuery(BALANCE_TRANSACTION_LIST)
+  @ApiListResponse(BalanceTransactionDto)
+  @ApiErrors(Errors.E2004)
+  list(@ListQueryParams(BALANCE_TRANSACTION_LIST) query: ListQuery) {
+    return this.entries.list(query);
+  }
+
+  @Get(':id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Retrieve a balance transaction' })
+  @ApiOkResponse({ type: BalanceTransactionDto })
+  @ApiErrors(Errors.E4004)
+  retrieve(@Param('id') id: string) {
+    return this.entries.retrieve(id);
+  }
+}
+
+@WalletController('balances')
+export class BalancesController {
+  constructor(private readonly balances: BalancesService) {}
+
+  @Get()
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'List balances' })
+  @ApiListQuery(BALANCE_LIST)
+  @ApiListResponse(BalanceDto)
+  @ApiErrors(Errors.E2004)
+  list(@ListQueryParams(BALANCE_LIST) query: ListQuery) {
+    return this.balances.list(query);
+  }
+
+  @Get(':id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Retrieve a balance' })
+  @ApiOkResponse({ type: BalanceDto })
+  @ApiErrors(Errors.E4004)
+  retrieve(@Param('id') id: string) {
+    return this.balances.retrieve(id);
+  }
+}

@@ -1,0 +1,85 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsArray, IsObject, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+
+export class CreateMeterEventDto {
+  @ApiProperty({ example: 'api_call', description: 'Name of the meter event: the event_name of an active meter.' })
+  @IsString()
+  @Length(1, 100)
+  event_name: string;
+
+  @ApiProperty({
+    example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b',
+    description: "The wallet's customer UUID; the service injects the provider's reference as payload.customer.",
+  })
+  @IsUUID()
+  customer_id: string;
+
+  @ApiPropertyOptional({
+    example: 'req_8f2c-001',
+    description:
+      'Caller-chosen id, unique per application and mode; a repeat returns the original response. Generated when absent.',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  identifier?: string;
+
+  @ApiProperty({
+    example: { api_calls: '25' },
+    description: "Only the meter's event_payload_key, its value a numeric string.",
+  })
+  @IsObject()
+  payload: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    example: '2026-11-22 10:15:00',
+    description: 'UTC, YYYY-MM-DD HH:MM:SS; at most 35 days past and 5 minutes ahead. Defaults to now.',
+  })
+  @IsOptional()
+  @IsString()
+  timestamp?: string;
+}
+
+export class MeterEventBatchDto {
+  @ApiProperty({
+    type: [CreateMeterEventDto],
+    description: '1 to 100 events; each is validated and answered on its own.',
+  })
+  @IsArray()
+  @IsObject({ each: true })
+  events: Array<Record<string, unknown>>;
+}
+
+class CreationErrorDto {
+  @ApiProperty({ example: 'E8020' }) code: string;
+  @ApiProperty({ example: 'The billing provider did not accept the event yet; it is retried.' }) message: string;
+}
+
+class NextActionDto {
+  @ApiProperty() type: string;
+  @ApiProperty() title: string;
+  @ApiProperty() description: string;
+  @ApiProperty() i18n_key: string;
+  @ApiProperty() url: string;
+  @ApiProperty() client_secret: string;
+  @ApiProperty() payment_method: string;
+  @ApiProperty() qr_data: string;
+}
+
+/** The contract's generic creation response. */
+export class CreationResponseDto {
+  @ApiProperty({ example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' }) id: string;
+  @ApiProperty({ example: 'meter_event' }) object: string;
+  @ApiProperty({
+    example: 'meter_events/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b',
+    description: 'Path of the stored record, relative to the base.',
+  })
+  resource: string;
+  @ApiProperty({ example: '2026-11-22T10:15:00.000Z' }) created_at: string;
+  @ApiProperty({
+    type: [CreationErrorDto],
+    description: 'What could not be done yet (e.g. forwarding to the provider).',
+  })
+  errors: CreationErrorDto[];
+  @ApiProperty({ type: [NextActionDto] }) next_action: NextActionDto[];
+}

@@ -1,0 +1,58 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+
+export class ValueSettingsDto {
+  @ApiProperty({ example: 'api_calls', description: 'The payload key that carries the metric value.' })
+  @Matches(/^[a-z][a-z0-9_]{0,63}$/, {
+    message: 'event_payload_key must be 1-64 characters of a-z, 0-9 and _, starting with a letter',
+  })
+  event_payload_key: string;
+}
+
+export class DefaultAggregationDto {
+  @ApiProperty({ enum: ['sum', 'count', 'last'], example: 'sum' })
+  @IsIn(['sum', 'count', 'last'])
+  formula: 'sum' | 'count' | 'last';
+}
+
+export class CreateMeterDto {
+  @ApiProperty({ example: 'API calls' }) @IsString() @Length(1, 200) display_name: string;
+
+  @ApiProperty({ example: 'api_call' })
+  @Matches(/^[A-Za-z0-9_.:-]{1,100}$/, { message: 'event_name must be 1-100 characters of letters, digits, _ . : -' })
+  event_name: string;
+
+  @ApiProperty({ type: ValueSettingsDto })
+  @ValidateNested()
+  @Type(() => ValueSettingsDto)
+  value_settings: ValueSettingsDto;
+
+  @ApiPropertyOptional({ type: DefaultAggregationDto, description: 'Defaults to sum.' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DefaultAggregationDto)
+  default_aggregation?: DefaultAggregationDto;
+}
+
+export class MeterDto {
+  @ApiProperty({ example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' }) id: string;
+  @ApiProperty({ example: 'billing.meter' }) object: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({ example: 'API calls' }) display_name: string;
+  @ApiProperty({ example: 'api_call' }) event_name: string;
+  @ApiProperty({ enum: ['active', 'inactive'] }) status: string;
+  @ApiProperty({ type: ValueSettingsDto }) value_settings: ValueSettingsDto;
+  @ApiProperty({ type: DefaultAggregationDto }) default_aggregation: DefaultAggregationDto;
+  @ApiProperty({ example: { event_payload_key: 'customer', type: 'by_id' } }) customer_mapping: Record<string, string>;
+  @ApiProperty({ example: '2026-11-22T16:30:30.583Z' }) created_at: string;
+  @ApiProperty({ example: '2026-11-22T16:30:30.583Z' }) updated_at: string;
+}
+
+export class SummaryQueryDto {
+  @ApiProperty({ description: 'Customer id.' }) @IsString() customer_id: string;
+  @ApiProperty({ example: '2026-11-01T00:00:00Z' }) @IsString() start_time: string;
+  @ApiProperty({ example: '2026-11-02T00:00:00Z' }) @IsString() end_time: string;
+  @ApiPropertyOptional({ enum: ['hour', 'day'] }) @IsOptional() @IsIn(['hour', 'day']) value_grouping_window?:
+    'hour' | 'day';
+}

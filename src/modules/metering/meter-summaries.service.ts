@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { RequestContext } from '../../common/context/request-context.js';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { isUuid } from '../../common/ids.js';
+import type { SummaryQueryDto } from './dto/meter.dto.js';
+import { MetersService } from './meters.service.js';
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
+const MAX_BUCKETS = 1_000;
+const WINDOW_MS = { hour: 3_600_000, day: 86_400_000 };
+
+function time(name: string, raw: string): Date {
+  const date = new Date(raw);
+  if (!RFC3339.test(raw) || Number.isNaN(date.getTime())) {
+    throw new AppError(Errors.E2004, `Invalid query parameter "${name}": must be an RFC 3339 timestamp.`);
+  }
+  return date;
+}
+
+/**
+ * Usage per customer over a time range, in hour or day windows (UTC), aggregated by the meter's
+ * formula: sum of values, count of events, or the last value in the window. Windows without events
+ * are left out.
+ */
+@Injectable()
+export class MeterSummariesService {
+  constructor(
+    private readonly db: ModeDb,
+    private readonly context: RequestContext,
+    private readonly meters: MetersService,
+  ) {}
+
+  async summarize(meterId: string, query: SummaryQueryDto) {
+    const meter = await this.meters.get(meterId);
+    if (!isUuid(query.customer_id))
+      throw new AppError(Errors.E2004, 'Invalid query parameter "customer_id": must be an id.');
+    const start = time('start_time', query.start_time);
+    const end = time('end_time', query.end_time);
+    const window = query.value_grouping_window ?? 'day';
+    if (end <= start) throw new AppError(Errors.E2004, 'Invalid query parameter "end_time": must be after start_time.');
+    if ((end.getTime() - start.getTime()) / WINDOW_MS[window] > MAX_BUCKETS) {
+      throw new AppError(
+        Errors.E2004,
+        `Invalid query parameter "value_grouping_window": the range spans more than ${MAX_BUCKETS} windows.`,
+      );
+    }
+    const aggregate =
+      meter.aggregation === 'sum'
+        ? 'sum(value)'
+        : meter.aggregation === 'count'
+          ? 'count(*)::numeric'
+          : '(array_agg(value ORDER BY occurred_at DESC, created_at DESC, id DESC))[1]';
+    const rows: Array<{ bucket: Date; value: string }> = await this.db.manager.query(
+      `SELECT date_trunc('${window}', occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket, ${aggregate} AS value
+       FROM ${this.db.table('meter_events')}
+       WHERE application_id = $1 AND meter_id = $2 AND customer_id = $3 AND occurred_at >= $4 AND occurred_at < $5
+       GROUP BY 1 ORDER BY 1`,
+      [this.context.application.id, meter.id, query.customer_id, start, end],
+    );
+    const data = rows.map((r) => {
+      const from = new Date(r.bucket);
+      return {
+        object: 'billing.meter_event_summary' as const,
+        livemode: this.context.livemode,
+        meter: meter.id,
+        customer_id: query.customer_id,
+        aggregated_value: Number(r.value),
+        start_time: from.toISOString(),
+        end_time: new Date(from.getTime() + WINDOW_MS[window]).toISOString(),
+      };
+    });
+    return { object: 'list' as const, data, page: 1, limit: data.length, total_items: data.length, total_pages: 1 };
+  }
+}

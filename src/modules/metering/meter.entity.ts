@@ -1,0 +1,17 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { ModeRecord } from '../../common/database/mode-record.js';
+
+export type MeterAggregation = 'sum' | 'count' | 'last';
+
+@Entity({ name: 'meters' })
+export class Meter extends ModeRecord {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') application_id: string;
+  @Column('text') display_name: string;
+  @Column('text') event_name: string;
+  @Column('text') event_payload_key: string;
+  @Column('text') aggregation: MeterAggregation;
+  @Column('text') status: 'active' | 'inactive';
+  @Column('timestamptz') created_at: Date;
+  @Column('timestamptz') updated_at: Date;
+}

@@ -1,0 +1,275 @@
+import type { Mode } from '../../../src/common/context/principal.js';
+import { findError } from '../../../src/common/errors/error-catalog.js';
+import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
+import { createUser, issueSession, tokensFor } from './auth-support.js';
+import { ledgerRecords } from '../ledger/matrix-fixtures.js';
+
+/**
+ * Every endpoint × every credential kind, with the exact status and code expected. To cover a new
+ * endpoint add a row to ENDPOINTS (the `expect` record must name every credential: the type says so).
+ * A row whose endpoint needs records of its own (a checkout, an intent) creates them in `setup`,
+ * which runs before the clock is moved; it may return the sessions to use for that row, e.g.
+ *
+ *   setup: async (t, f) => {
+ *     const checkout = (await t.http.post(f.tenant.path('/checkouts')).set(f.tenant.as('test')).send({...})).body;
+ *     const other = ...;  // a second checkout
+ *     return { ids: { checkout: checkout.id }, sessions: { right: checkout.session, otherTarget: other.session,
+ *              expired: (await issueSession(t, f.tenant, { purpose: 'checkout', targetId: checkout.id, ttlSeconds: 60 })).token } };
+ *   },
+ *   path: (f, _mode, row) => f.tenant.path(`/checkouts/${row.ids.checkout}`),
+ */
+
+const CREDENTIALS = [
+  'none',
+  'bad Basic',
+  'test key',
+  'live key',
+  "other app's key",
+  'bad bearer',
+  'user member',
+  'user non-member',
+  'superuser',
+  'session, right target',
+  'session, other target',
+  'session, other app',
+  'session, expired',
+] as const;
+type Credential = (typeof CREDENTIALS)[number];
+/** 200 for success, else the error code (its HTTP status comes from the catalog). */
+type Outcome = 200 | `E${number}`;
+
+interface Fixtures {
+  tenant: Tenant;
+  other: Tenant;
+  bearer: Record<'member' | 'nonMember' | 'superuser', string>;
+  sessions: Record<'right' | 'otherTarget' | 'otherApp' | 'expired', string>;
+  customers: Record<Mode, string>;
+  /** The target id a "right target" session is bound to. */
+  targetId: string;
+}
+
+/** What a row's `setup` made: ids for its path, and sessions replacing the shared ones. */
+interface RowFixtures {
+  ids: Record<string, string>;
+  sessions?: Partial<Fixtures['sessions']>;
+}
+
+interface EndpointCase {
+  name: string;
+  method: 'get' | 'post';
+  path(f: Fixtures, mode: Mode, row: RowFixtures): string;
+  body?: object;
+  /** Sessions with a ttl of at most 60 s are expired by the clock move after every setup. */
+  setup?(t: TestApp, f: Fixtures): Promise<RowFixtures>;
+  expect: Record<Credential, Outcome>;
+}
+
+const KEY_OR_USER: Record<Credential, Outcome> = {
+  none: 'E1213',
+  'bad Basic': 'E1211',
+  'test key': 200,
+  'live key': 200,
+  "other app's key": 'E1300',
+  'bad bearer': 'E1210',
+  'user member': 200,
+  'user non-member': 'E1300',
+  superuser: 200,
+  'session, right target': 'E1200',
+  'session, other target': 'E1200',
+  'session, other app': 'E1200',
+  'session, expired': 'E1200',
+};
+
+const ENDPOINTS: EndpointCase[] = [
+  {
+    name: 'GET /errors/catalog',
+    method: 'get',
+    path: (f) => f.tenant.path('/errors/catalog'),
+    expect: {
+      ...KEY_OR_USER,
+      'session, right target': 200,
+      'session, other target': 200,
+      'session, other app': 'E1300',
+      'session, expired': 'E1212',
+    },
+  },
+  {
+    name: 'POST /customers',
+    method: 'post',
+    path: (f) => f.tenant.path('/customers'),
+    body: { name: 'Matrix' },
+    expect: KEY_OR_USER,
+  },
+  { name: 'GET /customers', method: 'get', path: (f) => f.tenant.path('/customers'), expect: KEY_OR_USER },
+  {
+    name: 'GET /customers/:id',
+    method: 'get',
+    path: (f, mode) => f.tenant.path(`/customers/${f.customers[mode]}`),
+    expect: KEY_OR_USER,
+  },
+  { name: 'GET /balances', method: 'get', path: (f) => f.tenant.path('/balances'), expect: KEY_OR_USER },
+  {
+    name: 'GET /balance_transactions',
+    method: 'get',
+    path: (f) => f.tenant.path('/balance_transactions'),
+    expect: KEY_OR_USER,
+  },
+  { name: 'GET /disputes', method: 'get', path: (f) => f.tenant.path('/disputes'), expect: KEY_OR_USER },
+  ...(['balances', 'balance_transactions', 'disputes'] as const).map((list): EndpointCase => ({
+    name: `GET /${list}/:id`,
+    method: 'get',
+    setup: async (t, f) => ({ ids: await ledgerRecords(t, f.tenant) }),
+    path: (f, mode, row) =>
+      f.tenant.path(
+        `/${list}/${row.ids[`${{ balances: 'balance', balance_transactions: 'entry', disputes: 'dispute' }[list]}_${mode}`]}`,
+      ),
+    expect: KEY_OR_USER,
+  })),
+  {
+    // An unknown charge: authorized test-mode callers reach the handler (E4004); live mode has no test helpers.
+    name: 'POST /test_helpers/disputes',
+    method: 'post',
+    path: (f) => f.tenant.path('/test_helpers/disputes'),
+    body: { charge_id: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' },
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  { name: 'GET /meters', method: 'get', path: (f) => f.tenant.path('/meters'), expect: KEY_OR_USER },
+  {
+    // No meter has this event name: callers allowed to send meter events reach the handler (E8001).
+    name: 'POST /meter_events',
+    method: 'post',
+    path: (f) => f.tenant.path('/meter_events'),
+    body: { event_name: 'no_such_meter', customer_id: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b', payload: { n: '1' } },
+    expect: { ...KEY_OR_USER, 'test key': 'E8001', 'live key': 'E8001', 'user member': 'E1300', superuser: 'E8001' },
+  },
+  {
+    name: 'GET /oauth/me (root)',
+    method: 'get',
+    path: () => '/oauth/me',
+    expect: {
+      ...KEY_OR_USER,
+      'bad Basic': 'E1200',
+      'test key': 'E1200',
+      'live key': 'E1200',
+      "other app's key": 'E1200',
+      'user non-member': 200,
+    },
+  },
+  {
+    name: 'GET {base}/oauth/me',
+    method: 'get',
+    path: (f) => f.tenant.path('/oauth/me'),
+    expect: {
+      ...KEY_OR_USER,
+      'bad Basic': 'E1200',
+      'test key': 'E1200',
+      'live key': 'E1200',
+      "other app's key": 'E1200',
+    },
+  },
+];
+
+function credentialHeaders(
+  f: Fixtures,
+  credential: Credential,
+  row: RowFixtures,
+): { mode: Mode; headers: Record<string, string> } {
+  const sessions = { ...f.sessions, ...row.sessions };
+  const test = { 'X-Test-Mode': 'true', 'X-Country': 'TH' };
+  const bearer = (token: string) => ({ mode: 'test' as Mode, headers: { ...test, Authorization: `Bearer ${token}` } });
+  const session = (token: string) => ({ mode: 'test' as Mode, headers: { ...test, 'X-Session-Token': token } });
+  switch (credential) {
+    case 'none':
+      return { mode: 'test', headers: test };
+    case 'bad Basic':
+      return {
+        mode: 'test',
+        headers: { ...test, Authorization: `Basic ${Buffer.from('sk_test_not-a-key:').toString('base64')}` },
+      };
+    case 'test key':
+      return { mode: 'test', headers: f.tenant.as('test') };
+    case 'live key':
+      return { mode: 'live', headers: f.tenant.as('live') };
+    case "other app's key":
+      return { mode: 'test', headers: { ...test, Authorization: f.other.basic('test') } };
+    case 'bad bearer':
+      return bearer('wat_' + 'A'.repeat(43));
+    case 'user member':
+      return bearer(f.bearer.member);
+    case 'user non-member':
+      return bearer(f.bearer.nonMember);
+    case 'superuser':
+      return bearer(f.bearer.superuser);
+    case 'session, right target':
+      return session(sessions.right);
+    case 'session, other target':
+      return session(sessions.otherTarget);
+    case 'session, other app':
+      return session(sessions.otherApp);
+    case 'session, expired':
+      return session(sessions.expired);
+  }
+}
+
+describe('endpoint × credential matrix', () => {
+  let t: TestApp;
+  const f = {} as Fixtures;
+  const rows = new Map<string, RowFixtures>();
+
+  beforeAll(async () => {
+    t = await startApp();
+    f.tenant = await createTenant(t);
+    f.other = await createTenant(t);
+    const [member, nonMember, superuser] = await Promise.all([
+      createUser(t, { member: f.tenant }),
+      createUser(t, { member: f.other }),
+      createUser(t, { superuser: true }),
+    ]);
+    f.bearer = {
+      member: (await tokensFor(t, member)).access_token,
+      nonMember: (await tokensFor(t, nonMember)).access_token,
+      superuser: (await tokensFor(t, superuser)).access_token,
+    };
+    f.targetId = 'target-right';
+    f.sessions = {
+      right: (await issueSession(t, f.tenant, { targetId: f.targetId, ttlSeconds: 3600 })).token,
+      otherTarget: (await issueSession(t, f.tenant, { targetId: 'target-other', ttlSeconds: 3600 })).token,
+      otherApp: (await issueSession(t, f.other, { targetId: f.targetId, ttlSeconds: 3600 })).token,
+      expired: (await issueSession(t, f.tenant, { targetId: f.targetId, ttlSeconds: 60 })).token,
+    };
+    f.customers = {
+      test: (await t.http.post(f.tenant.path('/customers')).set(f.tenant.as('test')).send({ name: 'T' })).body.id,
+      live: (await t.http.post(f.tenant.path('/customers')).set(f.tenant.as('live')).send({ name: 'L' })).body.id,
+    };
+    for (const endpoint of ENDPOINTS)
+      rows.set(endpoint.name, endpoint.setup ? await endpoint.setup(t, f) : { ids: {} });
+    // Expire the 60-second session by moving the clock, not by waiting (it worked until then).
+    const before = await t.http
+      .get(f.tenant.path('/errors/catalog'))
+      .set({ 'X-Test-Mode': 'true', 'X-Session-Token': f.sessions.expired });
+    expect(before.status).toBe(200);
+    t.clock.advance(61_000);
+  });
+  afterAll(() => t.close());
+
+  const cases = ENDPOINTS.flatMap((endpoint) =>
+    CREDENTIALS.map((credential) => [endpoint.name, credential, endpoint] as const),
+  );
+
+  it.each(cases)('%s with %s', async (_name, credential, endpoint) => {
+    const expected = endpoint.expect[credential];
+    const row = rows.get(endpoint.name)!;
+    const { mode, headers } = credentialHeaders(f, credential, row);
+    let req = t.http[endpoint.method](endpoint.path(f, mode, row)).set(headers);
+    if (endpoint.body) req = req.send(endpoint.body);
+    const res = await req;
+    if (expected === 200) {
+      expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
+      return;
+    }
+    const definition = findError(expected)!;
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: definition.http_status, code: expected });
+    expectErrorObject(res.body, expected);
+    if (res.status === 401) expect(res.headers['www-authenticate']).toBeTruthy();
+  });
+});
