@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
 import { ModeDb } from '../../../common/database/mode-db.js';
-import type { BillingProvider, ForwardedMeterEvent } from './billing-provider.js';
-import { BillingProviderError } from './billing-provider.js';
+import type { BillingProvider, ForwardedMeterEvent } from './billing.types.js';
+import { BillingProviderError } from './billing.types.js';
 
 /**
  * The built-in, deterministic billing provider. It keeps what it was sent in its own tables
