@@ -26,7 +26,7 @@ export interface ListSpec {
   /**
    * For large tables: a `tsvector` SQL expression (with a matching GIN index) over the searchable
    * text, lower-cased with every run of non-alphanumerics replaced by a space. When set, `q`
-   * matches records having, for each word of `q`, a word starting with it, and a `q` that
+   * matches records having each word of `q` (the last one as a prefix), and a `q` that
    * is an id matches `id` and the `searchIds` columns exactly, instead of a substring scan of `search`.
    */
   searchVector?: string;

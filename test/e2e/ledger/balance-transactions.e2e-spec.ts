@@ -290,6 +290,11 @@ describe('GET /balance_transactions and /balances', () => {
       pick((r) => /order 1003/.test(r.description as string)),
     );
     expect(await ids(t, tenant, LIST, { q: 'ord_1002' })).toEqual(pick((r) => r.event_id === 'ord_1002'));
+    // Search as you type: the last word may be a word's beginning, the others are whole words.
+    expect(await ids(t, tenant, LIST, { q: 'Order 100' })).toEqual(
+      pick((r) => /order 100/.test(r.description as string)),
+    );
+    expect(await ids(t, tenant, LIST, { q: 'orde 1003' })).toEqual([]);
     expect(await ids(t, tenant, LIST, { q: rows[2].id })).toEqual([rows[2].id]);
     expect(await ids(t, tenant, LIST, { q: rows[2].journal_id as string })).toEqual(
       pick((r) => r.journal_id === rows[2].journal_id),
