@@ -15,6 +15,7 @@ import { RateLimitGuard } from './common/rate-limit/rate-limit.guard.js';
 import { ModeInterceptor } from './common/tenancy/mode.interceptor.js';
 import { TenancyGuard } from './common/tenancy/tenancy.guard.js';
 import { type AllConfig, appConfig } from './config/app.config.js';
+import { AccountsModule } from './modules/accounts/index.js';
 import { ApplicationsModule } from './modules/applications/index.js';
 import { AuthModule } from './modules/auth/index.js';
 import { CustomersModule } from './modules/customers/index.js';
@@ -64,6 +65,7 @@ export const REDACTED_PATHS = [
     CommonModule,
     DatabaseModule.forRoot(),
     ApplicationsModule,
+    AccountsModule,
     AuthModule,
     ErrorsModule,
     HealthModule,

@@ -1,0 +1,31 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { RequestContext } from '../../common/context/request-context.js';
+import { DatabaseModule } from '../../common/database/database.module.js';
+import { ApplicationHooks } from '../applications/index.js';
+import { AccountsController, AccountTestHelpersController } from './accounts.controller.js';
+import { AccountsRepository } from './accounts.repository.js';
+import { AccountsService } from './accounts.service.js';
+import { AccountRecord } from './entities/account.entity.js';
+
+@Module({
+  imports: [...DatabaseModule.forModeEntities([AccountRecord])],
+  controllers: [AccountsController, AccountTestHelpersController],
+  providers: [AccountsRepository, AccountsService],
+  exports: [AccountsService],
+})
+export class AccountsModule implements OnModuleInit {
+  constructor(
+    private readonly hooks: ApplicationHooks,
+    private readonly accounts: AccountsService,
+    private readonly context: RequestContext,
+  ) {}
+
+  /** Every new application gets its own account in both modes. */
+  onModuleInit(): void {
+    this.hooks.onApplicationCreated(async (application) => {
+      for (const mode of ['test', 'live'] as const) {
+        await this.context.runInMode(mode, () => this.accounts.createOwnAccount(application), { application });
+      }
+    });
+  }
+}

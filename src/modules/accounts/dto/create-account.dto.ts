@@ -1,0 +1,51 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsEmail,
+  IsObject,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  MaxLength,
+} from 'class-validator';
+
+/** A connected account: a business the application pays out to on its behalf. */
+export class CreateAccountDto {
+  @ApiPropertyOptional({ example: 'Baan Somchai' }) @IsOptional() @IsString() @Length(1, 200) name?: string;
+  @ApiPropertyOptional({ example: 'Baan Somchai Co., Ltd.' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 200)
+  business_name?: string;
+  @ApiPropertyOptional({ example: 'finance@baansomchai.co.th' })
+  @IsOptional()
+  @IsEmail()
+  @MaxLength(320)
+  email?: string;
+  @ApiPropertyOptional({ example: 'TH', description: 'Defaults to the request X-Country.' })
+  @IsOptional()
+  @Matches(/^[A-Z]{2}$/, { message: 'country must be an upper-case ISO 3166-1 alpha-2 code' })
+  country?: string;
+  @ApiPropertyOptional({ example: 'THB' })
+  @IsOptional()
+  @Matches(/^[A-Z]{3}$/, { message: 'default_currency must be an upper-case ISO 4217 code' })
+  default_currency?: string;
+  @ApiPropertyOptional({ example: { crm_id: '42' } }) @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+  @ApiPropertyOptional({ example: ['marketplace'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @Length(1, 100, { each: true })
+  labels?: string[];
+}
+
+export class RejectAccountDto {
+  @ApiPropertyOptional({ example: 'documents_unreadable' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
+  reason?: string;
+}
