@@ -18,6 +18,7 @@ import { type AllConfig, appConfig } from './config/app.config.js';
 import { AccountsModule } from './modules/accounts/index.js';
 import { ApplicationsModule } from './modules/applications/index.js';
 import { AuthModule } from './modules/auth/index.js';
+import { CollectionModule } from './modules/collection/index.js';
 import { CustomersModule } from './modules/customers/index.js';
 import { ErrorsModule } from './modules/errors/errors.module.js';
 import { HealthModule } from './modules/health/health.module.js';
@@ -73,6 +74,7 @@ export const REDACTED_PATHS = [
     LedgerModule,
     DisputesModule,
     MeteringModule,
+    CollectionModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ErrorFilter },

@@ -24,6 +24,12 @@ export interface AppConfig {
   rateLimitWindowMs: number;
   /** Billing provider per application country (`*` for any other): e.g. `TH=sandbox,*=sandbox`. */
   billingProviders: Record<string, string>;
+  /** Transfer provider per application country (`*` for any other); `none` disables it: e.g. `TH=sandbox,*=none`. */
+  transferProviders: Record<string, string>;
+  /** Collection provider per application country (`*` for any other): e.g. `TH=sandbox,*=sandbox`. */
+  collectionProviders: Record<string, string>;
+  /** How long a succeeded charge's funds stay on hold before they become available. */
+  settlementDelayHours: number;
 }
 
 export interface AllConfig {
@@ -107,6 +113,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     rateLimit: integer(env, 'RATE_LIMIT', 100, 0, 1_000_000),
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 1000, 10, 3_600_000),
     billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),
+    transferProviders: providerMap(env, 'TRANSFER_PROVIDERS', '*=sandbox'),
+    collectionProviders: providerMap(env, 'COLLECTION_PROVIDERS', '*=sandbox'),
+    settlementDelayHours: integer(env, 'SETTLEMENT_DELAY_HOURS', 48, 0, 24 * 90),
   };
 }
 

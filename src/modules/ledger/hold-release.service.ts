@@ -64,14 +64,17 @@ export class HoldReleaseService implements OnApplicationBootstrap, OnApplication
     }
   }
 
-  /** Releases every hold due at `now` in both modes; returns how many entries were released. */
-  async releaseDue(now: Date): Promise<number> {
+  /**
+   * Releases every hold due at `now` in both modes; returns how many entries were released.
+   * `scope` narrows it to one application and/or mode (the test helper that releases funds early).
+   */
+  async releaseDue(now: Date, scope: { applicationId?: string; modes?: Mode[] } = {}): Promise<number> {
     let released = 0;
-    for (const mode of ['test', 'live'] as Mode[]) {
+    for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {
       released += await this.context.runInMode(mode, async () => {
         let total = 0;
         for (;;) {
-          const n = await this.releaseBatch(now);
+          const n = await this.releaseBatch(now, scope.applicationId ?? null);
           total += n;
           if (n < BATCH) return total;
         }
@@ -80,17 +83,17 @@ export class HoldReleaseService implements OnApplicationBootstrap, OnApplication
     return released;
   }
 
-  private releaseBatch(now: Date): Promise<number> {
+  private releaseBatch(now: Date, applicationId: string | null): Promise<number> {
     return this.db.transaction(async (manager) => {
       const due: DueHold[] = await manager.query(
         `SELECT r.entry_id, r.application_id, e.balance_id, e.amount, e.currency, e.type, e.source, e.event_type, e.event_id
            FROM ${this.db.table('hold_releases')} r
            JOIN ${this.db.table('balance_transactions')} e ON e.id = r.entry_id
-          WHERE r.available_on <= $1
+          WHERE r.available_on <= $1 AND ($2::uuid IS NULL OR r.application_id = $2::uuid)
           ORDER BY r.available_on, r.entry_id
           LIMIT ${BATCH}
           FOR UPDATE OF r SKIP LOCKED`,
-        [now],
+        [now, applicationId],
       );
       for (const hold of due) {
         const amount = Number(hold.amount);

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { isUuid } from '../../common/ids.js';
+import type { Charge } from '../ledger/index.js';
+
+type Owned = ObjectLiteral & { id: string; application_id: string };
+type EntityClass<T> = new () => T;
+
+/** Every read is scoped to the application; the mode is the request's (ModeDb). */
+@Injectable()
+export class CollectionRepository {
+  constructor(private readonly db: ModeDb) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  async insert<T extends Owned>(entity: EntityClass<T>, record: Partial<T>, manager?: EntityManager): Promise<T> {
+    const repo = this.db.repository(entity, manager);
+    return repo.save(repo.create(record as T));
+  }
+
+  async update<T extends Owned>(
+    entity: EntityClass<T>,
+    applicationId: string,
+    id: string,
+    changes: Partial<T>,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await this.db
+      .repository(entity, manager)
+      .update({ application_id: applicationId, id } as never, changes as QueryDeepPartialEntity<T>);
+  }
+
+  /** The record of this application, or null; `lock` holds it FOR UPDATE until `manager`'s transaction ends. */
+  find<T extends Owned>(
+    entity: EntityClass<T>,
+    applicationId: string,
+    id: string,
+    manager?: EntityManager,
+    lock = false,
+  ): Promise<T | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.db.repository(entity, manager).findOne({
+      where: { application_id: applicationId, id } as never,
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+
+  query<T extends Owned>(entity: EntityClass<T>, alias: string, applicationId: string): SelectQueryBuilder<T> {
+    return this.db
+      .repository(entity)
+      .createQueryBuilder(alias)
+      .where(`${alias}.application_id = :applicationId`, { applicationId });
+  }
+
+  async byIds<T extends Owned>(entity: EntityClass<T>, applicationId: string, ids: Array<string | null>) {
+    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+    if (wanted.length === 0) return new Map<string, T>();
+    const rows = await this.query(entity, 'r', applicationId).andWhere('r.id IN (:...wanted)', { wanted }).getMany();
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** The ledger's charges table, read by name (the ledger owns the entity; writes go through LedgerChargesService). */
+  charges(applicationId: string): SelectQueryBuilder<Charge> {
+    return this.db
+      .repository<Charge>('charges')
+      .createQueryBuilder('c')
+      .where('c.application_id = :applicationId', { applicationId });
+  }
+}

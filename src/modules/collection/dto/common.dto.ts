@@ -1,0 +1,69 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { MAX_AMOUNT, PAYMENT_METHOD_TYPES } from '../collection-rules.js';
+
+export const CURRENCY_MESSAGE = { message: 'currency must be an upper-case ISO 4217 code such as THB' };
+
+export class TransferDataDto {
+  @ApiProperty({
+    description: 'A connected account of this application (same mode) that receives the payment.',
+    example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b',
+  })
+  @IsUUID()
+  destination: string;
+}
+
+/** The fields payment intents and invoices share: how they may be paid and who receives the money. */
+export class CollectionTermsDto {
+  @ApiPropertyOptional({ enum: PAYMENT_METHOD_TYPES, isArray: true, example: ['card', 'promptpay'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayUnique()
+  @IsIn(PAYMENT_METHOD_TYPES, { each: true })
+  payment_method_types?: string[];
+
+  @ApiPropertyOptional({ type: TransferDataDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TransferDataDto)
+  transfer_data?: TransferDataDto;
+
+  @ApiPropertyOptional({
+    description: 'Kept by the application from a payment to transfer_data.destination (minor units).',
+    example: 500,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_AMOUNT)
+  application_fee_amount?: number;
+
+  @ApiPropertyOptional({ example: { order_id: '1001' } }) @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ example: ['web'] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @Length(1, 100, { each: true })
+  labels?: string[];
+}
+
+export const CURRENCY_PATTERN = /^[A-Z]{3}$/;

@@ -1,0 +1,155 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ChargeDto } from '../../ledger/index.js';
+
+const UUID = '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b';
+const TS = '2026-11-22T16:30:30.583Z';
+const OBJECT = { type: 'object', additionalProperties: true } as const;
+
+class TransferDataDto {
+  @ApiProperty({ example: UUID }) destination: string;
+}
+
+class PaymentErrorDto {
+  @ApiProperty({ example: 'card_declined' }) code: string;
+  @ApiProperty({ example: 'Your card was declined.' }) message: string;
+  @ApiProperty({ example: UUID }) charge: string;
+}
+
+export class PaymentIntentDto {
+  @ApiProperty({ example: UUID }) id: string;
+  @ApiProperty({ example: 'payment_intent' }) object: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({ enum: ['requires_payment_method', 'processing', 'succeeded', 'canceled'] }) status: string;
+  @ApiProperty({ example: 125000 }) amount: number;
+  @ApiProperty({ example: 0 }) amount_received: number;
+  @ApiProperty({ example: 'THB' }) currency: string;
+  @ApiProperty({ example: 100 }) scaling_factor: number;
+  @ApiProperty({ example: UUID, nullable: true }) customer_id: string;
+  @ApiProperty({ example: 'Order 1001', nullable: true }) description: string;
+  @ApiProperty({ example: 'TH' }) country: string;
+  @ApiProperty({ example: ['card', 'promptpay'] }) payment_method_types: string[];
+  @ApiProperty({ type: TransferDataDto, nullable: true }) transfer_data: TransferDataDto;
+  @ApiProperty({ example: 0 }) application_fee_amount: number;
+  @ApiProperty({ example: null, nullable: true }) latest_charge: string;
+  @ApiProperty({ type: PaymentErrorDto, nullable: true }) last_payment_error: PaymentErrorDto;
+  @ApiProperty({ example: null, nullable: true }) cancellation_reason: string;
+  @ApiProperty({ example: null, nullable: true }) canceled_at: string;
+  @ApiProperty({ example: null, nullable: true }) succeeded_at: string;
+  @ApiProperty(OBJECT) metadata: Record<string, unknown>;
+  @ApiProperty({ example: [] }) labels: string[];
+  @ApiProperty({ example: TS }) created_at: string;
+  @ApiProperty({ example: TS }) updated_at: string;
+}
+
+class InvoiceLineDto {
+  @ApiProperty({ example: 'Consulting, March' }) description: string;
+  @ApiProperty({ example: 50000 }) amount: number;
+  @ApiProperty({ example: 2 }) quantity: number;
+  @ApiProperty({ example: 100000 }) total: number;
+}
+
+export class InvoiceDto {
+  @ApiProperty({ example: UUID }) id: string;
+  @ApiProperty({ example: 'invoice' }) object: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({ example: 'INV-20261122-7K3M9QXA' }) number: string;
+  @ApiProperty({ enum: ['draft', 'open', 'paid', 'void'] }) status: string;
+  @ApiProperty({ example: UUID }) customer_id: string;
+  @ApiProperty({ example: 'THB' }) currency: string;
+  @ApiProperty({ example: 100 }) scaling_factor: number;
+  @ApiProperty({ example: 'TH' }) country: string;
+  @ApiProperty({ example: null, nullable: true }) description: string;
+  @ApiProperty({ type: [InvoiceLineDto] }) line_items: InvoiceLineDto[];
+  @ApiProperty({ example: 100000 }) subtotal: number;
+  @ApiProperty({ example: 100000 }) total: number;
+  @ApiProperty({ example: 100000 }) amount_due: number;
+  @ApiProperty({ example: 0 }) amount_paid: number;
+  @ApiProperty({ example: 100000 }) amount_remaining: number;
+  @ApiProperty({ example: null, nullable: true }) due_date: string;
+  @ApiProperty({ example: ['card', 'promptpay'] }) payment_method_types: string[];
+  @ApiProperty({ type: TransferDataDto, nullable: true }) transfer_data: TransferDataDto;
+  @ApiProperty({ example: 0 }) application_fee_amount: number;
+  @ApiProperty({ example: null, nullable: true }) charge_id: string;
+  @ApiProperty({ example: false }) paid: boolean;
+  @ApiProperty({ example: null, nullable: true }) finalized_at: string;
+  @ApiProperty({ example: null, nullable: true }) paid_at: string;
+  @ApiProperty({ example: null, nullable: true }) voided_at: string;
+  @ApiProperty(OBJECT) metadata: Record<string, unknown>;
+  @ApiProperty({ example: [] }) labels: string[];
+  @ApiProperty({ example: TS }) created_at: string;
+  @ApiProperty({ example: TS }) updated_at: string;
+}
+
+export class CheckoutDto {
+  @ApiProperty({ example: UUID }) id: string;
+  @ApiProperty({ example: 'checkout' }) object: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({
+    example: `https://wallet.example/pay/demo/checkouts/${UUID}#session=wss_…`,
+    description: 'The hosted page; in the creation response its fragment carries the session.',
+  })
+  url: string;
+  @ApiProperty({
+    example: 'wss_…',
+    nullable: true,
+    description: 'The one-time session (X-Session-Token) of the page: shown once, at creation; null afterwards.',
+  })
+  session: string;
+  @ApiProperty({ enum: ['open', 'complete', 'expired'] }) status: string;
+  @ApiProperty({ enum: ['unpaid', 'paid'] }) payment_status: string;
+  @ApiProperty({ enum: ['invoice', 'payment_intent'] }) target_type: string;
+  @ApiProperty({ example: UUID }) target_id: string;
+  @ApiProperty({ example: null, nullable: true }) payment_link_id: string;
+  @ApiProperty({ example: 125000 }) amount: number;
+  @ApiProperty({ example: 'THB' }) currency: string;
+  @ApiProperty({ example: 100 }) scaling_factor: number;
+  @ApiProperty({ example: UUID, nullable: true }) customer_id: string;
+  @ApiProperty({ example: 'TH' }) country: string;
+  @ApiProperty({ type: TransferDataDto, nullable: true }) transfer_data: TransferDataDto;
+  @ApiProperty({ example: 0 }) application_fee_amount: number;
+  @ApiProperty({ example: ['card', 'promptpay'] }) payment_method_types: string[];
+  @ApiProperty({ example: 'https://shop.example/thanks', nullable: true }) success_url: string;
+  @ApiProperty({ example: 'https://shop.example/cart', nullable: true }) cancel_url: string;
+  @ApiProperty({ example: 'payment' }) mode: string;
+  @ApiProperty({ example: [] }) line_items: Array<{ price: string; quantity: number }>;
+  @ApiProperty({ example: false }) allow_promotion_codes: boolean;
+  @ApiProperty({ example: null, nullable: true }) payment_method_collection: string;
+  @ApiProperty({ ...OBJECT, nullable: true }) subscription_data: Record<string, unknown>;
+  @ApiProperty({ example: null, nullable: true }) charge_id: string;
+  @ApiProperty(OBJECT) metadata: Record<string, unknown>;
+  @ApiProperty({ example: TS }) expires_at: string;
+  @ApiProperty({ example: null, nullable: true }) completed_at: string;
+  @ApiProperty({ example: null, nullable: true }) expired_at: string;
+  @ApiProperty({ example: TS }) created_at: string;
+  @ApiProperty({ example: TS }) updated_at: string;
+}
+
+export class CheckoutPaymentDto {
+  @ApiProperty({ example: 'checkout_payment' }) object: string;
+  @ApiProperty({ type: CheckoutDto }) checkout: CheckoutDto;
+  @ApiProperty({ type: ChargeDto }) charge: ChargeDto;
+  @ApiProperty({ example: 'https://shop.example/thanks', nullable: true }) redirect_url: string;
+}
+
+export class PaymentLinkDto {
+  @ApiProperty({ example: UUID }) id: string;
+  @ApiProperty({ example: 'payment_link' }) object: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({ example: `https://wallet.example/pay/demo/links/${UUID}` }) url: string;
+  @ApiProperty({ example: true }) active: boolean;
+  @ApiProperty({ enum: ['invoice', 'payment_intent'] }) target_type: string;
+  @ApiProperty({ example: UUID }) target_id: string;
+  @ApiProperty({ example: 'TH' }) country: string;
+  @ApiProperty({ example: null, nullable: true }) success_url: string;
+  @ApiProperty({ example: null, nullable: true }) cancel_url: string;
+  @ApiProperty(OBJECT) metadata: Record<string, unknown>;
+  @ApiProperty({ example: TS }) created_at: string;
+  @ApiProperty({ example: TS }) updated_at: string;
+}
+
+export class HoldReleaseDto {
+  @ApiProperty({ example: 'hold_release' }) object: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({ example: 3, description: 'How many held entries were released.' }) released: number;
+  @ApiProperty({ example: TS }) released_at: string;
+}

@@ -1,0 +1,41 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { ModeRecord } from '../../../common/database/mode-record.js';
+
+export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void';
+
+export interface InvoiceLineItem {
+  description: string;
+  /** Unit amount in minor units; negative for a discount line. */
+  amount: number;
+  quantity: number;
+}
+
+/** An invoice to a customer: line items, a total, a due date; a collection target once open. */
+@Entity({ name: 'invoices' })
+export class Invoice extends ModeRecord {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') application_id: string;
+  @Column('text') country: string;
+  @Column('text') number: string;
+  @Column('text') status: InvoiceStatus;
+  @Column('uuid') customer_id: string;
+  @Column('text') currency: string;
+  @Column('integer') scaling_factor: number;
+  @Column('jsonb') line_items: InvoiceLineItem[];
+  @Column('bigint') subtotal: number;
+  @Column('bigint') total: number;
+  @Column('bigint') amount_paid: number;
+  @Column('text', { nullable: true }) description: string | null;
+  @Column('timestamptz', { nullable: true }) due_date: Date | null;
+  @Column('jsonb') payment_method_types: string[];
+  @Column('uuid', { nullable: true }) transfer_destination: string | null;
+  @Column('bigint') application_fee_amount: number;
+  @Column('uuid', { nullable: true }) charge_id: string | null;
+  @Column('timestamptz', { nullable: true }) finalized_at: Date | null;
+  @Column('timestamptz', { nullable: true }) paid_at: Date | null;
+  @Column('timestamptz', { nullable: true }) voided_at: Date | null;
+  @Column('jsonb') metadata: Record<string, unknown>;
+  @Column('jsonb') labels: string[];
+  @Column('timestamptz') created_at: Date;
+  @Column('timestamptz') updated_at: Date;
+}

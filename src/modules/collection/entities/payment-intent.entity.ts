@@ -1,0 +1,37 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { ModeRecord } from '../../../common/database/mode-record.js';
+
+export type PaymentIntentStatus = 'requires_payment_method' | 'processing' | 'succeeded' | 'canceled';
+
+export interface PaymentError {
+  code: string;
+  message: string;
+  charge: string;
+}
+
+/** A payment intent: an amount to collect from a customer, a collection target. */
+@Entity({ name: 'payment_intents' })
+export class PaymentIntent extends ModeRecord {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') application_id: string;
+  @Column('text') country: string;
+  @Column('text') status: PaymentIntentStatus;
+  @Column('bigint') amount: number;
+  @Column('bigint') amount_received: number;
+  @Column('text') currency: string;
+  @Column('integer') scaling_factor: number;
+  @Column('uuid', { nullable: true }) customer_id: string | null;
+  @Column('text', { nullable: true }) description: string | null;
+  @Column('jsonb') payment_method_types: string[];
+  @Column('uuid', { nullable: true }) transfer_destination: string | null;
+  @Column('bigint') application_fee_amount: number;
+  @Column('uuid', { nullable: true }) latest_charge: string | null;
+  @Column('jsonb', { nullable: true }) last_payment_error: PaymentError | null;
+  @Column('text', { nullable: true }) cancellation_reason: string | null;
+  @Column('timestamptz', { nullable: true }) canceled_at: Date | null;
+  @Column('timestamptz', { nullable: true }) succeeded_at: Date | null;
+  @Column('jsonb') metadata: Record<string, unknown>;
+  @Column('jsonb') labels: string[];
+  @Column('timestamptz') created_at: Date;
+  @Column('timestamptz') updated_at: Date;
+}

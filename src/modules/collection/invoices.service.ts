@@ -1,0 +1,145 @@
+import { randomInt } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { newId } from '../../common/ids.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { scalingFactorOf } from '../ledger/index.js';
+import { CollectionErrors } from './collection.errors.js';
+import { CollectionRepository } from './collection.repository.js';
+import { toInvoiceResponse, type InvoiceResponse } from './collection.responses.js';
+import { MAX_AMOUNT } from './collection-rules.js';
+import type { CreateInvoiceDto } from './dto/invoice.dto.js';
+import { Invoice, type InvoiceStatus } from './entities/invoice.entity.js';
+import { checkTerms } from './payment-intents.service.js';
+import { CollectionProviders } from './providers/collection-providers.js';
+import { TargetsService } from './targets.service.js';
+
+const CURRENCY = { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' };
+const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+export const INVOICE_LIST: ListSpec = {
+  filters: {
+    id: { type: 'uuid' },
+    number: { type: 'text' },
+    status: { type: 'text', values: ['draft', 'open', 'paid', 'void'] },
+    customer_id: { type: 'uuid' },
+    currency: { type: 'text', pattern: CURRENCY },
+    total: { type: 'integer' },
+    due_date: { type: 'timestamp' },
+    created_at: { type: 'timestamp' },
+    updated_at: { type: 'timestamp' },
+    labels: { type: 'labels' },
+  },
+  sortable: ['created_at', 'total', 'due_date'],
+  search: ['id', 'number', 'description', 'customer_id'],
+};
+
+@Injectable()
+export class InvoicesService {
+  constructor(
+    private readonly repository: CollectionRepository,
+    private readonly targets: TargetsService,
+    private readonly providers: CollectionProviders,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A draft invoice: its total is the sum of its lines; `POST /invoices/:id/finalize` makes it payable. */
+  async create(dto: CreateInvoiceDto): Promise<InvoiceResponse> {
+    await this.targets.chargeableCustomer(dto.customer_id);
+    const lines = dto.line_items.map((l) => ({
+      description: l.description,
+      amount: l.amount,
+      quantity: l.quantity ?? 1,
+    }));
+    const total = lines.reduce((sum, l) => sum + l.amount * l.quantity, 0);
+    if (total < 1 || total > MAX_AMOUNT) {
+      throw new AppError(
+        CollectionErrors.E7019,
+        `The line items total ${total}; an invoice totals 1 to ${MAX_AMOUNT}.`,
+      );
+    }
+    const terms = await checkTerms(this.targets, this.providers, dto, total, dto.currency, this.context.country);
+    const now = this.clock.now();
+    const invoice = await this.repository.insert(Invoice, {
+      id: newId(),
+      application_id: this.context.application.id,
+      country: this.context.country,
+      number: invoiceNumber(now),
+      status: 'draft',
+      customer_id: dto.customer_id,
+      currency: dto.currency,
+      scaling_factor: scalingFactorOf(dto.currency),
+      line_items: lines,
+      subtotal: total,
+      total,
+      amount_paid: 0,
+      description: dto.description ?? null,
+      due_date: dto.due_date ? new Date(dto.due_date) : null,
+      ...terms,
+      charge_id: null,
+      finalized_at: null,
+      paid_at: null,
+      voided_at: null,
+      metadata: dto.metadata ?? {},
+      labels: dto.labels ?? [],
+      created_at: now,
+      updated_at: now,
+    });
+    return toInvoiceResponse(invoice);
+  }
+
+  async retrieve(id: string): Promise<InvoiceResponse> {
+    return toInvoiceResponse(await this.get(id));
+  }
+
+  list(query: ListQuery): Promise<ListEnvelope<InvoiceResponse>> {
+    const qb = this.repository.query(Invoice, 'inv', this.context.application.id);
+    return runList(qb, INVOICE_LIST, query, toInvoiceResponse);
+  }
+
+  /** draft -> open: the invoice can now be paid through checkouts and payment links. */
+  finalize(id: string): Promise<InvoiceResponse> {
+    return this.transition(id, ['draft'], 'open', { finalized_at: this.clock.now() });
+  }
+
+  /** draft or open -> void: it can never be paid. */
+  void(id: string): Promise<InvoiceResponse> {
+    return this.transition(id, ['draft', 'open'], 'void', { voided_at: this.clock.now() });
+  }
+
+  private async get(id: string): Promise<Invoice> {
+    const invoice = await this.repository.find(Invoice, this.context.application.id, id);
+    if (!invoice) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
+    return invoice;
+  }
+
+  private async transition(
+    id: string,
+    from: InvoiceStatus[],
+    to: InvoiceStatus,
+    changes: Partial<Invoice>,
+  ): Promise<InvoiceResponse> {
+    const applicationId = this.context.application.id;
+    const invoice = await this.repository.transaction(async (manager) => {
+      const found = await this.repository.find(Invoice, applicationId, id, manager, true);
+      if (!found) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
+      if (!from.includes(found.status)) {
+        throw new AppError(CollectionErrors.E7015, `Invoice "${id}" is ${found.status}; it cannot become ${to}.`);
+      }
+      const all = { ...changes, status: to, updated_at: this.clock.now() };
+      await this.repository.update(Invoice, applicationId, id, all, manager);
+      return Object.assign(found, all);
+    });
+    return toInvoiceResponse(invoice);
+  }
+}
+
+function invoiceNumber(now: Date): string {
+  const day = now.toISOString().slice(0, 10).replaceAll('-', '');
+  const tail = Array.from({ length: 8 }, () => NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)]).join('');
+  return `INV-${day}-${tail}`;
+}
