@@ -191,12 +191,6 @@ export class PaymentsService {
         throw new AppError(CollectionErrors.E7018, `Checkout "${id}" has no pending PromptPay charge.`);
       }
       if (pending.expires_at && pending.expires_at.getTime() <= this.clock.nowMs()) {
-        await this.charges.update(
-          applicationId,
-          pending.id,
-          { status: 'failed', failure_code: 'expired', failure_message: 'The QR code expired before it was paid.' },
-          manager,
-        );
         throw new AppError(CollectionErrors.E7018, `The QR code of charge "${pending.id}" has expired.`);
       }
       const target = await this.lockTarget(checkout, manager);
