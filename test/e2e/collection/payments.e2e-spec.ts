@@ -13,6 +13,9 @@ import {
 
 const HOUR = 3600 * 1000;
 
+/** A record of a response, as the tests read it. */
+type Entry = Record<string, unknown>;
+
 /** EMVCo QR: CRC-16/CCITT-FALSE over the payload up to and including "6304". */
 function crc16(text: string): string {
   let crc = 0xffff;
@@ -56,7 +59,7 @@ describe('paying checkouts: charges, targets and the ledger', () => {
   const entriesOf = async (chargeId: string, tn = tenant) =>
     (
       (await get(`/balance_transactions?limit=100&q=${encodeURIComponent(`Charge ${chargeId}`)}`, tn)).body
-        .data as Array<Record<string, any>>
+        .data as Array<Entry>
     ).filter((e) => e.event_type === 'charge.succeeded' && e.event_id === chargeId);
 
   it('a 4242 card payment completes the checkout and the payment intent and books gross, fee and net on hold', async () => {
@@ -316,7 +319,7 @@ describe('paying checkouts: charges, targets and the ledger', () => {
     expect(disputes.body).toMatchObject({ total_items: 1, data: [{ amount: 30000, charge_id: charge.id }] });
     const withdrawal = (
       await get(`/balance_transactions?filter[balance_id]=${charge.balance.id}&limit=100`)
-    ).body.data.find((e: Record<string, any>) => e.event_type === 'dispute.opened' && e.event_id === charge.dispute_id);
+    ).body.data.find((e: Entry) => e.event_type === 'dispute.opened' && e.event_id === charge.dispute_id);
     expect(withdrawal).toMatchObject({ amount: -30000, state: 'available', account: 'merchant' });
   });
 
@@ -401,19 +404,18 @@ describe('paying checkouts: charges, targets and the ledger', () => {
     expect(released.status).toBe(200);
     expect(released.body).toMatchObject({ object: 'hold_release', released: 1 });
     const fee = Math.floor((20000 * 365 + 5000) / 10000);
-    const merchant = (tn: Tenant) =>
-      get('/balances?filter[account]=merchant', tn).then((r) => r.body.data[0] as Record<string, any>);
+    const merchant = (tn: Tenant) => get('/balances?filter[account]=merchant', tn).then((r) => r.body.data[0]);
     expect(await merchant(own)).toMatchObject({ available: 20000 - fee, hold: 0 });
     expect(await merchant(bystander)).toMatchObject({ available: 0, hold: 20000 - fee });
     const releases = await get('/balance_transactions?filter[state]=available&limit=100', own);
-    expect(releases.body.data.some((e: Record<string, any>) => e.event_type === 'hold_release')).toBe(true);
+    expect(releases.body.data.some((e: Entry) => e.event_type === 'hold_release')).toBe(true);
   });
 
   it('lists charges with filters, and payment intents, invoices and checkouts with the list engine', async () => {
     const charges = await get('/charges?filter[status]=succeeded&sort=amount:desc&limit=2');
     expect(charges.status).toBe(200);
     expect(charges.body).toMatchObject({ object: 'list', page: 1, limit: 2 });
-    expect(charges.body.data.every((c: Record<string, any>) => c.status === 'succeeded')).toBe(true);
+    expect(charges.body.data.every((c: Entry) => c.status === 'succeeded')).toBe(true);
     expect(charges.body.data[0].amount).toBeGreaterThanOrEqual(charges.body.data[1].amount);
     const cursor = await get('/charges?use-cursor=true&limit=1');
     expect(cursor.body).toMatchObject({ has_more: true, data: [expect.any(Object)] });
