@@ -1,0 +1,174 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../../support/browser.js';
+import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
+import {
+  CARDS,
+  createCheckout,
+  createCustomer,
+  createOpenInvoice,
+  createPaymentIntent,
+  expectLedgerInvariants,
+} from './collection-support.js';
+
+/**
+ * The hosted checkout page in Debian's Chromium: the buyer opens the checkout `url` (session in
+ * the fragment), pays, and lands on success_url; the API then shows what happened.
+ */
+describe('hosted checkout page in a real browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    t = await startApp({ listen: true });
+    browser = await launchBrowser();
+    tenant = await createTenant(t);
+  });
+  afterAll(async () => {
+    await expectLedgerInvariants(t, [tenant.applicationId]);
+    await browser?.close();
+    await t?.close();
+  });
+
+  const get = (path: string) => t.http.get(tenant.path(path)).set(tenant.as('test'));
+  /** The checkout url is on PUBLIC_URL; the test server listens on its own port. */
+  const onTestServer = (url: string) => {
+    const u = new URL(url);
+    return `${t.url}${u.pathname}${u.hash}`;
+  };
+  const successUrl = () => `${t.url}/healthz?checkout={CHECKOUT_ID}`;
+
+  async function fillCard(page: Page, number: string) {
+    await page.getByLabel('Card number').fill(number);
+    await page.getByLabel('Expiry').fill('12/34');
+    await page.getByLabel('CVC').fill('123');
+  }
+
+  it('pays an invoice with 4242 and lands on success_url; the API shows checkout, charge, invoice and ledger', async () => {
+    const invoice = await createOpenInvoice(t, tenant);
+    const checkout = await createCheckout(t, tenant, {
+      target_type: 'invoice',
+      target_id: invoice.id,
+      success_url: successUrl(),
+      cancel_url: `${t.url}/healthz?canceled=1`,
+    });
+    const page = await browser.newPage();
+    await page.goto(onTestServer(checkout.url));
+    expect(page.url()).not.toContain('session=');
+    expect(await page.locator('#amount').textContent()).toBe('THB 950.00');
+    expect(await page.locator('h1').textContent()).toContain('Pay ');
+    expect(await page.getByRole('link', { name: /Cancel/ }).getAttribute('href')).toBe(`${t.url}/healthz?canceled=1`);
+    await fillCard(page, CARDS.visa);
+    await Promise.all([
+      page.waitForURL(`${t.url}/healthz?checkout=${checkout.id}`),
+      page.getByRole('button', { name: 'Pay', exact: true }).click(),
+    ]);
+    await page.close();
+
+    const after = (await get(`/checkouts/${checkout.id}`)).body;
+    expect(after).toMatchObject({ status: 'complete', payment_status: 'paid' });
+    const charge = (await get(`/charges/${after.charge_id}`)).body;
+    expect(charge).toMatchObject({
+      status: 'succeeded',
+      paid: true,
+      amount: 95000,
+      payment_method: { last4: '4242' },
+      invoice: { id: invoice.id, status: 'paid' },
+    });
+    expect((await get(`/invoices/${invoice.id}`)).body.status).toBe('paid');
+    const entries = await get(`/balance_transactions?q=${encodeURIComponent(`Charge ${charge.id}`)}`);
+    expect(entries.body.data.map((e: { account: string }) => e.account).sort()).toEqual([
+      'fees',
+      'merchant',
+      'provider_clearing',
+    ]);
+    const merchant = entries.body.data.find((e: { account: string }) => e.account === 'merchant');
+    expect(merchant).toMatchObject({ state: 'hold', gross_amount: 95000, fee: charge.provider_fee_amount });
+    expect(merchant.net).toBe(95000 - charge.provider_fee_amount);
+    expect(merchant.fee_details).toEqual([
+      { type: 'provider_fee', amount: charge.provider_fee_amount, currency: 'THB', application: null },
+    ]);
+
+    const reopened = await browser.newPage();
+    await reopened.goto(onTestServer(checkout.url));
+    expect(await reopened.getByRole('status').textContent()).toContain('has been paid');
+    expect(await reopened.getByRole('button', { name: 'Pay', exact: true }).count()).toBe(0);
+    await reopened.close();
+  });
+
+  it('shows the decline of 4000…0002 on the page and leaves a failed charge', async () => {
+    const pi = await createPaymentIntent(t, tenant, { customer_id: (await createCustomer(t, tenant)).id });
+    const checkout = await createCheckout(t, tenant, {
+      target_type: 'payment_intent',
+      target_id: pi.id,
+      success_url: successUrl(),
+    });
+    const page = await browser.newPage();
+    await page.goto(onTestServer(checkout.url));
+    await fillCard(page, CARDS.declined);
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('Your card was declined.');
+    expect(page.url()).toBe(`${t.url}${new URL(checkout.url).pathname}`);
+
+    await page.getByLabel('Card number').fill(CARDS.invalid);
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.getByText('card.number is not a valid card number.').waitFor();
+    await page.close();
+
+    const charges = (await get(`/charges?filter[payment_intent]=${pi.id}`)).body;
+    expect(charges.total_items).toBe(1);
+    expect(charges.data[0]).toMatchObject({
+      status: 'failed',
+      failure_code: 'card_declined',
+      failure_message: 'Your card was declined.',
+    });
+    expect((await get(`/checkouts/${checkout.id}`)).body.status).toBe('open');
+    expect((await get(`/payment_intents/${pi.id}`)).body.status).toBe('requires_payment_method');
+  });
+
+  it('pays with PromptPay: shows the QR code, the test-mode payment completes the checkout', async () => {
+    const pi = await createPaymentIntent(t, tenant, { amount: 35000 });
+    const checkout = await createCheckout(t, tenant, {
+      target_type: 'payment_intent',
+      target_id: pi.id,
+      success_url: successUrl(),
+    });
+    const page = await browser.newPage();
+    await page.goto(onTestServer(checkout.url));
+    await page.getByRole('button', { name: 'Pay with PromptPay' }).click();
+    const qr = page.getByRole('img', { name: /PromptPay QR code/ });
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    const width = await qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+    expect(width).toBeGreaterThan(100);
+    const payload = (await page.locator('#promptpay-payload').textContent()) ?? '';
+    expect(payload.startsWith('000201')).toBe(true);
+    for (const field of ['5303764', '5406350.00', '5802TH']) expect(payload).toContain(field);
+    await Promise.all([
+      page.waitForURL(`${t.url}/healthz?checkout=${checkout.id}`),
+      page.getByRole('button', { name: 'Simulate PromptPay payment (test mode)' }).click(),
+    ]);
+    await page.close();
+    expect((await get(`/checkouts/${checkout.id}`)).body.status).toBe('complete');
+    const charges = (await get(`/charges?filter[payment_intent]=${pi.id}`)).body;
+    expect(charges.data[0]).toMatchObject({ status: 'succeeded', payment_method: { type: 'promptpay' } });
+    expect((await get(`/payment_intents/${pi.id}`)).body.status).toBe('succeeded');
+  });
+
+  it('shows an expired checkout as expired, with nothing to pay', async () => {
+    const pi = await createPaymentIntent(t, tenant);
+    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    t.clock.advance(24 * 3600 * 1000 + 1000);
+    try {
+      const page = await browser.newPage();
+      await page.goto(onTestServer(checkout.url));
+      expect(await page.getByRole('alert').textContent()).toContain('has expired');
+      expect(await page.getByRole('button').count()).toBe(0);
+      await page.close();
+    } finally {
+      t.clock.reset();
+    }
+  });
+});
