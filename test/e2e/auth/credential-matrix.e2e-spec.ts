@@ -3,6 +3,7 @@ import { findError } from '../../../src/common/errors/error-catalog.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { createUser, issueSession, tokensFor } from './auth-support.js';
 import { ledgerRecords } from '../ledger/matrix-fixtures.js';
+import { checkoutSessions, collectionRecords } from '../collection/matrix-fixtures.js';
 
 /**
  * Every endpoint × every credential kind, with the exact status and code expected. To cover a new
@@ -80,6 +81,25 @@ const KEY_OR_USER: Record<Credential, Outcome> = {
   'session, expired': 'E1200',
 };
 
+const UNKNOWN_ID = '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b';
+
+/** An endpoint that accepts only a one-time session: every other credential kind is E1200. */
+const SESSION_ONLY: Record<Credential, Outcome> = {
+  none: 'E1213',
+  'bad Basic': 'E1200',
+  'test key': 'E1200',
+  'live key': 'E1200',
+  "other app's key": 'E1200',
+  'bad bearer': 'E1200',
+  'user member': 'E1200',
+  'user non-member': 'E1200',
+  superuser: 'E1200',
+  'session, right target': 200,
+  'session, other target': 200,
+  'session, other app': 200,
+  'session, expired': 200,
+};
+
 const ENDPOINTS: EndpointCase[] = [
   {
     name: 'GET /errors/catalog',
@@ -132,6 +152,100 @@ const ENDPOINTS: EndpointCase[] = [
     path: (f) => f.tenant.path('/test_helpers/disputes'),
     body: { charge_id: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' },
     expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  ...(['payment_intents', 'invoices', 'checkouts', 'charges', 'payment_links'] as const).flatMap(
+    (resource): EndpointCase[] => [
+      { name: `GET /${resource}`, method: 'get', path: (f) => f.tenant.path(`/${resource}`), expect: KEY_OR_USER },
+      {
+        name: `GET /${resource}/:id`,
+        method: 'get',
+        setup: async (t, f) => ({ ids: await collectionRecords(t, f.tenant) }),
+        path: (f, mode, row) =>
+          f.tenant.path(
+            `/${resource}/${row.ids[`${{ payment_intents: 'intent', invoices: 'invoice', checkouts: 'checkout', charges: 'charge', payment_links: 'link' }[resource]}_${mode}`]}`,
+          ),
+        expect: KEY_OR_USER,
+      },
+    ],
+  ),
+  {
+    name: 'POST /payment_intents',
+    method: 'post',
+    path: (f) => f.tenant.path('/payment_intents'),
+    body: { amount: 10000, currency: 'THB' },
+    expect: KEY_OR_USER,
+  },
+  ...(
+    [
+      // Bodies naming records that do not exist: authorized callers reach the handler and get its code.
+      [
+        'POST /invoices',
+        '/invoices',
+        { customer_id: UNKNOWN_ID, currency: 'THB', line_items: [{ description: 'x', amount: 100 }] },
+        'E7014',
+      ],
+      ['POST /checkouts', '/checkouts', { target_type: 'payment_intent', target_id: UNKNOWN_ID }, 'E7001'],
+      ['POST /payment_links', '/payment_links', { target_type: 'invoice', target_id: UNKNOWN_ID }, 'E7001'],
+      ['POST /payment_intents/:id/cancel', `/payment_intents/${UNKNOWN_ID}/cancel`, {}, 'E4004'],
+      ['POST /invoices/:id/finalize', `/invoices/${UNKNOWN_ID}/finalize`, {}, 'E4004'],
+      ['POST /invoices/:id/void', `/invoices/${UNKNOWN_ID}/void`, {}, 'E4004'],
+      ['POST /payment_links/:id/deactivate', `/payment_links/${UNKNOWN_ID}/deactivate`, {}, 'E4004'],
+    ] as const
+  ).map(([name, path, body, code]): EndpointCase => ({
+    name,
+    method: 'post',
+    path: (f) => f.tenant.path(path),
+    body,
+    expect: { ...KEY_OR_USER, 'test key': code, 'live key': code, 'user member': code, superuser: code },
+  })),
+  {
+    // Test helpers: test mode reaches the handler (unknown checkout: E4004); live mode has none (E4040).
+    name: 'POST /test_helpers/checkouts/:id/expire',
+    method: 'post',
+    path: (f) => f.tenant.path(`/test_helpers/checkouts/${UNKNOWN_ID}/expire`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
+    name: 'POST /test_helpers/holds/release',
+    method: 'post',
+    path: (f) => f.tenant.path('/test_helpers/holds/release'),
+    expect: { ...KEY_OR_USER, 'live key': 'E4040' },
+  },
+  {
+    // The hosted page's endpoint: only the checkout's own session (a declined card keeps it usable).
+    name: 'POST /checkouts/:id/confirm',
+    method: 'post',
+    setup: (t, f) => checkoutSessions(t, f.tenant),
+    path: (f, _mode, row) => f.tenant.path(`/checkouts/${row.ids.checkout}/confirm`),
+    body: {
+      payment_method_type: 'card',
+      card: { number: '4000000000000002', exp_month: 12, exp_year: 2099, cvc: '123' },
+    },
+    expect: {
+      ...SESSION_ONLY,
+      'session, right target': 200,
+      'session, other target': 'E1300',
+      'session, other app': 'E1300',
+      'session, expired': 'E1212',
+    },
+  },
+  {
+    // Merchant or hosted page; the checkout has no pending PromptPay charge, so allowed callers get E7018.
+    name: 'POST /test_helpers/checkouts/:id/pay_promptpay',
+    method: 'post',
+    setup: (t, f) => checkoutSessions(t, f.tenant),
+    path: (f, _mode, row) => f.tenant.path(`/test_helpers/checkouts/${row.ids.checkout}/pay_promptpay`),
+    expect: {
+      ...KEY_OR_USER,
+      'test key': 'E7018',
+      'live key': 'E4040',
+      'user member': 'E7018',
+      superuser: 'E7018',
+      'session, right target': 'E7018',
+      'session, other target': 'E1300',
+      'session, other app': 'E1300',
+      'session, expired': 'E1212',
+    },
   },
   { name: 'GET /meters', method: 'get', path: (f) => f.tenant.path('/meters'), expect: KEY_OR_USER },
   {
