@@ -5,6 +5,7 @@ import { IdempotencyKeys1763800200000 } from './1763800200000-IdempotencyKeys.js
 import { Ledger1763800400000 } from './1763800400000-Ledger.js';
 import { Metering1763800790000 } from './1763800790000-Metering.js';
 import { Accounts1763801000000 } from './1763801000000-Accounts.js';
+import { Payouts1763801100000 } from './1763801100000-Payouts.js';
 import { Collection1763801200000 } from './1763801200000-Collection.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
@@ -16,5 +17,6 @@ export const MIGRATIONS = [
   Ledger1763800400000,
   Metering1763800790000,
   Accounts1763801000000,
+  Payouts1763801100000,
   Collection1763801200000,
 ];

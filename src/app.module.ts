@@ -25,6 +25,7 @@ import { HealthModule } from './modules/health/health.module.js';
 import { LedgerModule } from './modules/ledger/index.js';
 import { DisputesModule } from './modules/disputes/index.js';
 import { MeteringModule } from './modules/metering/index.js';
+import { PayoutsModule } from './modules/payouts/index.js';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -74,6 +75,7 @@ export const REDACTED_PATHS = [
     LedgerModule,
     DisputesModule,
     MeteringModule,
+    PayoutsModule,
     CollectionModule,
   ],
   providers: [

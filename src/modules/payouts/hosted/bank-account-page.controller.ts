@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { Public } from '../../../common/http/decorators.js';
+import { ApplicationResolver } from '../../../common/tenancy/application-resolver.js';
+import { AccountsService } from '../../accounts/index.js';
+import { BankAccountIntentsService } from '../bank-account-intents.service.js';
+import { bankAccountPage, notFoundPage, pagePolicy } from './bank-account-page.js';
+
+/**
+ * The hosted create-bank-account page of a bank account intent's `link`. Outside the wallet
+ * pipeline (a browser sends no credential or wallet headers): the slug and `test_mode` select the
+ * application and mode, the page's script authenticates its save with the link's session. A used
+ * or expired link goes to the intent's `refresh_url`, as a partner expects from hosted onboarding.
+ */
+@ApiExcludeController()
+@Controller('connect')
+export class BankAccountPageController {
+  constructor(
+    private readonly applications: ApplicationResolver,
+    private readonly intents: BankAccountIntentsService,
+    private readonly accounts: AccountsService,
+    private readonly context: RequestContext,
+  ) {}
+
+  @Get(':slug/bank_account_intents/:id')
+  @Public()
+  async page(
+    @Param('slug') slug: string,
+    @Param('id') id: string,
+    @Query('test_mode') testMode: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    const application =
+      testMode === undefined || testMode === 'true' || testMode === 'false'
+        ? await this.applications.bySlug(slug)
+        : null;
+    if (!application) {
+      res.status(404).type('html').send(notFoundPage());
+      return;
+    }
+    const mode = testMode === 'true' ? 'test' : 'live';
+    await this.context.runInMode(
+      mode,
+      async () => {
+        const intent = await this.intents.find(id);
+        if (!intent) {
+          res.status(404).type('html').send(notFoundPage());
+          return;
+        }
+        if (this.intents.status(intent) !== 'open') {
+          res.redirect(303, intent.refresh_url);
+          return;
+        }
+        const account = await this.accounts.findById(intent.account_id);
+        const nonce = randomBytes(16).toString('base64');
+        res.setHeader('Content-Security-Policy', pagePolicy(nonce));
+        res
+          .status(200)
+          .type('html')
+          .send(
+            bankAccountPage({
+              nonce,
+              payer: application.name,
+              accountName: account?.type === 'connected' ? (account.business_name ?? account.name) : null,
+              slug: application.slug,
+              intentId: intent.id,
+              accountId: intent.account_id,
+              country: intent.country,
+              livemode: mode === 'live',
+              returnUrl: intent.return_url,
+              refreshUrl: intent.refresh_url,
+            }),
+          );
+      },
+      { application },
+    );
+  }
+}

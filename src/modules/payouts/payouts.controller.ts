@@ -1,0 +1,103 @@
+import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Principal } from '../../common/context/principal.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { ApiErrors, Auth, CurrentPrincipal, SessionPurposes, WalletController } from '../../common/http/decorators.js';
+import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
+import { BankAccountIntentsService } from './bank-account-intents.service.js';
+import { BANK_ACCOUNT_INTENT_PURPOSE, BANK_ACCOUNT_LIST, BankAccountsService } from './bank-accounts.service.js';
+import {
+  BankAccountCreationDto,
+  BankAccountDto,
+  BankAccountIntentDto,
+  BankAccountIntentLinkDto,
+} from './dto/bank-account.dto.js';
+import { CreateBankAccountDto, CreateBankAccountIntentDto } from './dto/create-bank-account.dto.js';
+import { PayoutErrors } from './payouts.errors.js';
+
+const P = PayoutErrors;
+
+@WalletController('bank_accounts')
+export class BankAccountsController {
+  constructor(private readonly bankAccounts: BankAccountsService) {}
+
+  /** The body is validated by the service: E6422 on `customer_id` comes before any shape error. */
+  @Post()
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser', 'none')
+  @SessionPurposes(BANK_ACCOUNT_INTENT_PURPOSE)
+  @ApiOperation({
+    summary: 'Create a bank account',
+    description:
+      "For your own account (a payout destination, also sent to the country's transfer provider when one is enabled) " +
+      'or a KYB-verified connected account (reference only). A bank account intent session may create one bank account for its account.',
+  })
+  @ApiBody({ type: CreateBankAccountDto })
+  @ApiOkResponse({ type: BankAccountCreationDto })
+  @ApiErrors(
+    Errors.E1304,
+    Errors.E2000,
+    Errors.E6422,
+    P.E6101,
+    P.E6102,
+    P.E6103,
+    P.E6104,
+    P.E6105,
+    P.E6106,
+    P.E6107,
+    P.E6108,
+    P.E6109,
+    P.E6202,
+  )
+  create(@CurrentPrincipal() principal: Principal, @Body() body: Record<string, unknown>) {
+    return this.bankAccounts.create(principal, body);
+  }
+
+  @Get(':id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Retrieve a bank account of the application country (numbers masked)' })
+  @ApiOkResponse({ type: BankAccountDto })
+  @ApiErrors(Errors.E4004)
+  retrieve(@Param('id') id: string) {
+    return this.bankAccounts.retrieve(id);
+  }
+
+  @Get()
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'List the bank accounts of the application country (numbers masked)' })
+  @ApiListQuery(BANK_ACCOUNT_LIST)
+  @ApiListResponse(BankAccountDto)
+  @ApiErrors(Errors.E2004)
+  list(@ListQueryParams(BANK_ACCOUNT_LIST) query: ListQuery) {
+    return this.bankAccounts.list(query);
+  }
+}
+
+@WalletController('bank_account_intents')
+export class BankAccountIntentsController {
+  constructor(private readonly intents: BankAccountIntentsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({
+    summary: 'Create a hosted bank-account link',
+    description:
+      'Answers `session` and `link`. The link opens a page that saves one bookbank account for `account`, then goes to ' +
+      '`return_url`; a used or expired link (30 minutes) goes to `refresh_url`.',
+  })
+  @ApiOkResponse({ type: BankAccountIntentLinkDto })
+  @ApiErrors(Errors.E1304, Errors.E2000, P.E6101, P.E6102, P.E6201)
+  create(@Body() dto: CreateBankAccountIntentDto) {
+    return this.intents.create(dto);
+  }
+
+  @Get(':id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Retrieve a bank account intent (never its session or link)' })
+  @ApiOkResponse({ type: BankAccountIntentDto })
+  @ApiErrors(Errors.E4004)
+  retrieve(@Param('id') id: string) {
+    return this.intents.retrieve(id);
+  }
+}
