@@ -7,13 +7,13 @@ import { Public } from '../../../common/http/decorators.js';
 import { ApplicationResolver } from '../../../common/tenancy/application-resolver.js';
 import { AccountsService } from '../../accounts/index.js';
 import { BankAccountIntentsService } from '../bank-account-intents.service.js';
-import { bankAccountPage, notFoundPage, pagePolicy } from './bank-account-page.js';
+import { bankAccountPage, notFoundPage, pagePolicy, refreshPage } from './bank-account-page.js';
 
 /**
  * The hosted create-bank-account page of a bank account intent's `link`. Outside the wallet
  * pipeline (a browser sends no credential or wallet headers): the slug and `test_mode` select the
  * application and mode, the page's script authenticates its save with the link's session. A used
- * or expired link goes to the intent's `refresh_url`, as a partner expects from hosted onboarding.
+ * or expired link goes on to the intent's `refresh_url`, as a partner expects from hosted onboarding.
  */
 @ApiExcludeController()
 @Controller('connect')
@@ -53,13 +53,13 @@ export class BankAccountPageController {
           res.status(404).type('html').send(notFoundPage());
           return;
         }
+        const nonce = randomBytes(16).toString('base64');
+        res.setHeader('Content-Security-Policy', pagePolicy(nonce));
         if (this.intents.status(intent) !== 'open') {
-          res.redirect(303, intent.refresh_url);
+          res.status(200).type('html').send(refreshPage(nonce, intent.refresh_url));
           return;
         }
         const account = await this.accounts.findById(intent.account_id);
-        const nonce = randomBytes(16).toString('base64');
-        res.setHeader('Content-Security-Policy', pagePolicy(nonce));
         res
           .status(200)
           .type('html')

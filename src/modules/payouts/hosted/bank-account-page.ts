@@ -177,3 +177,15 @@ export function notFoundPage(): string {
 <body><main><h1>Link not found</h1><p role="alert">This bank account link does not exist. Ask for a new link.</p></main></body></html>
 `;
 }
+
+/**
+ * Sends a used or expired link on to `refresh_url`. A script navigation, not an HTTP redirect:
+ * browsers carry the fragment (the spent session) across a 3xx to the partner's page.
+ */
+export function refreshPage(nonce: string, refreshUrl: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>Link expired</title></head>
+<body><main><h1>This link has expired</h1><p>Taking you back to get a new one… <a id="refresh" href="${escape(refreshUrl)}">Continue</a></p></main>
+<script nonce="${nonce}">location.replace(${scriptJson(refreshUrl)});</script></body></html>
+`;
+}
