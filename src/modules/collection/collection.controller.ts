@@ -197,7 +197,19 @@ export class CheckoutsController {
       'A card is charged at once (`succeeded` or `failed` with failure_code); PromptPay answers a `pending` charge with its QR code.',
   })
   @ApiOkResponse({ type: CheckoutPaymentDto })
-  @ApiErrors(Errors.E2000, Errors.E4004, E.E7001, E.E7002, E.E7003, E.E7004, E.E7005, E.E7006, E.E7007, E.E7008)
+  @ApiErrors(
+    Errors.E2000,
+    Errors.E4004,
+    E.E7001,
+    E.E7002,
+    E.E7003,
+    E.E7004,
+    E.E7005,
+    E.E7006,
+    E.E7007,
+    E.E7008,
+    Errors.E5002,
+  )
   confirm(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() dto: ConfirmCheckoutDto) {
     return this.payments.confirm(principal, id, dto);
   }

@@ -18,7 +18,7 @@ import type { CardDto, ConfirmCheckoutDto } from './dto/checkout.dto.js';
 import { Checkout } from './entities/checkout.entity.js';
 import { Invoice } from './entities/invoice.entity.js';
 import { PaymentIntent } from './entities/payment-intent.entity.js';
-import type { CardDetails, ProviderPayment } from './providers/collection-provider.js';
+import { CollectionProviderError, type CardDetails, type ProviderPayment } from './providers/collection-provider.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { SettlementService } from './settlement.service.js';
 import { TargetsService, type Target } from './targets.service.js';
@@ -121,9 +121,9 @@ export class PaymentsService {
         manager,
       );
       const qrExpiry = new Date(now.getTime() + PROMPTPAY_QR_LIFETIME_MS);
-      const result: ProviderPayment = card
-        ? await provider.chargeCard(request, card)
-        : await provider.createPromptPay(request, qrExpiry);
+      const result: ProviderPayment = await reachProvider(() =>
+        card ? provider.chargeCard(request, card) : provider.createPromptPay(request, qrExpiry),
+      );
       let charge = await this.charges.create(
         {
           id: chargeId,
@@ -195,7 +195,7 @@ export class PaymentsService {
       }
       const target = await this.lockTarget(checkout, manager);
       const provider = this.providers.named(pending.provider ?? 'sandbox');
-      const result = await provider.confirmPromptPay(pending.reference_id ?? '');
+      const result = await reachProvider(() => provider.confirmPromptPay(pending.reference_id ?? ''));
       if (result.status !== 'succeeded') {
         throw new AppError(CollectionErrors.E7018, `Charge "${pending.id}" is not paid yet.`);
       }
@@ -368,6 +368,16 @@ export class PaymentsService {
       charge: await this.charges.toResponse(fresh, invoice ? toInvoiceResponse(invoice) : null),
       redirect_url: redirect,
     };
+  }
+}
+
+/** A provider that fails to answer is a 502 E5002 (the attempt's transaction is rolled back: no charge). */
+async function reachProvider<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof CollectionProviderError) throw new AppError(Errors.E5002, err.message);
+    throw err;
   }
 }
 
