@@ -4,6 +4,7 @@ import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } 
 import { createUser, issueSession, tokensFor } from './auth-support.js';
 import { ledgerRecords } from '../ledger/matrix-fixtures.js';
 import { checkoutSessions, collectionRecords } from '../collection/matrix-fixtures.js';
+import { bankAccountIntentSessions, payoutRecords } from '../payouts/matrix-fixtures.js';
 
 /**
  * Every endpoint × every credential kind, with the exact status and code expected. To cover a new
@@ -59,7 +60,7 @@ interface EndpointCase {
   name: string;
   method: 'get' | 'post';
   path(f: Fixtures, mode: Mode, row: RowFixtures): string;
-  body?: object;
+  body?: object | ((f: Fixtures, mode: Mode, row: RowFixtures) => object);
   /** Sessions with a ttl of at most 60 s are expired by the clock move after every setup. */
   setup?(t: TestApp, f: Fixtures): Promise<RowFixtures>;
   expect: Record<Credential, Outcome>;
@@ -247,6 +248,75 @@ const ENDPOINTS: EndpointCase[] = [
       'session, expired': 'E1212',
     },
   },
+  {
+    name: 'POST /accounts',
+    method: 'post',
+    path: (f) => f.tenant.path('/accounts'),
+    body: { name: 'Matrix' },
+    expect: KEY_OR_USER,
+  },
+  { name: 'GET /accounts', method: 'get', path: (f) => f.tenant.path('/accounts'), expect: KEY_OR_USER },
+  {
+    name: 'GET /accounts/:id',
+    method: 'get',
+    setup: async (t, f) => ({ ids: await payoutRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/accounts/${row.ids[`account_${mode}`]}`),
+    expect: KEY_OR_USER,
+  },
+  ...(['verify', 'reject'] as const).map((action): EndpointCase => ({
+    // Test helpers: test mode reaches the handler (unknown account: E4004); live mode has none (E4040).
+    name: `POST /test_helpers/accounts/:id/${action}`,
+    method: 'post',
+    path: (f) => f.tenant.path(`/test_helpers/accounts/${UNKNOWN_ID}/${action}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
+  })),
+  {
+    // Keys and users create one for the own account of their mode; a session only for its intent's account.
+    name: 'POST /bank_accounts',
+    method: 'post',
+    setup: (t, f) => bankAccountIntentSessions(t, f.tenant, f.other),
+    path: (f) => f.tenant.path('/bank_accounts'),
+    body: (_f, mode, row) => ({
+      account: row.ids[`account_${mode}`],
+      type: 'promptpay_phone',
+      account_holder_name: 'Matrix',
+      phone_number: '0812345678',
+    }),
+    expect: {
+      ...KEY_OR_USER,
+      'session, right target': 200,
+      'session, other target': 'E1300',
+      'session, other app': 'E1300',
+      'session, expired': 'E1212',
+    },
+  },
+  { name: 'GET /bank_accounts', method: 'get', path: (f) => f.tenant.path('/bank_accounts'), expect: KEY_OR_USER },
+  {
+    name: 'GET /bank_accounts/:id',
+    method: 'get',
+    setup: async (t, f) => ({ ids: await payoutRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/bank_accounts/${row.ids[`bank_account_${mode}`]}`),
+    expect: KEY_OR_USER,
+  },
+  {
+    name: 'POST /bank_account_intents',
+    method: 'post',
+    setup: async (t, f) => ({ ids: await payoutRecords(t, f.tenant) }),
+    path: (f) => f.tenant.path('/bank_account_intents'),
+    body: (_f, mode, row) => ({
+      account: row.ids[`account_${mode}`],
+      return_url: 'https://partner.example/done',
+      refresh_url: 'https://partner.example/refresh',
+    }),
+    expect: KEY_OR_USER,
+  },
+  {
+    name: 'GET /bank_account_intents/:id',
+    method: 'get',
+    setup: async (t, f) => ({ ids: await payoutRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/bank_account_intents/${row.ids[`intent_${mode}`]}`),
+    expect: KEY_OR_USER,
+  },
   { name: 'GET /meters', method: 'get', path: (f) => f.tenant.path('/meters'), expect: KEY_OR_USER },
   {
     // No meter has this event name: callers allowed to send meter events reach the handler (E8001).
@@ -375,7 +445,8 @@ describe('endpoint × credential matrix', () => {
     const row = rows.get(endpoint.name)!;
     const { mode, headers } = credentialHeaders(f, credential, row);
     let req = t.http[endpoint.method](endpoint.path(f, mode, row)).set(headers);
-    if (endpoint.body) req = req.send(endpoint.body);
+    if (endpoint.body)
+      req = req.send(typeof endpoint.body === 'function' ? endpoint.body(f, mode, row) : endpoint.body);
     const res = await req;
     if (expected === 200) {
       expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
