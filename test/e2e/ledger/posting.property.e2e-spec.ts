@@ -11,6 +11,7 @@ import {
   type PostingEntry,
 } from '../../../src/modules/ledger/index.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
+import { expectLedgerInvariants } from '../../support/ledger-invariants.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -100,46 +101,9 @@ describe('PostingService (property tests over random postings)', () => {
       ).map((r) => [r.id as string, JSON.stringify(r)]),
     );
 
+  /** The ledger invariants (test/support/ledger-invariants.ts), and no entry changed since `before`. */
   async function expectLedgerConsistent(before: Map<string, string>): Promise<void> {
-    const unbalanced = await ds.query(
-      `SELECT journal_id, currency, sum(amount) AS total FROM wallet_test.balance_transactions
-        WHERE application_id = $1 GROUP BY journal_id, currency HAVING sum(amount) <> 0`,
-      [tenant.applicationId],
-    );
-    expect(unbalanced).toEqual([]);
-    const drift = await ds.query(
-      `SELECT b.id, b.available, b.hold, coalesce(s.available, 0) AS entries_available, coalesce(s.hold, 0) AS entries_hold
-         FROM wallet_test.balances b
-         LEFT JOIN (SELECT balance_id,
-                           sum(amount) FILTER (WHERE state = 'available') AS available,
-                           sum(amount) FILTER (WHERE state = 'hold') AS hold
-                      FROM wallet_test.balance_transactions WHERE application_id = $1 GROUP BY balance_id) s
-           ON s.balance_id = b.id
-        WHERE b.application_id = $1
-          AND (b.available <> coalesce(s.available, 0) OR b.hold <> coalesce(s.hold, 0))`,
-      [tenant.applicationId],
-    );
-    expect(drift).toEqual([]);
-    // Postings on a balance are serialized by its lock, so its entries' running balances form one
-    // chain from 0: the values before the entries are 0 and every running balance but the last.
-    const chain: Array<{ balance_id: string; amount: string; running_balance: string; total: string }> = await ds.query(
-      `SELECT e.balance_id, e.amount::text, e.running_balance::text, (b.available + b.hold)::text AS total
-           FROM wallet_test.balance_transactions e JOIN wallet_test.balances b ON b.id = e.balance_id
-          WHERE e.application_id = $1`,
-      [tenant.applicationId],
-    );
-    const perBalance = new Map<string, { before: bigint[]; after: bigint[]; total: bigint }>();
-    for (const r of chain) {
-      const entry = perBalance.get(r.balance_id) ?? { before: [], after: [0n], total: BigInt(r.total) };
-      entry.before.push(BigInt(r.running_balance) - BigInt(r.amount));
-      entry.after.push(BigInt(r.running_balance));
-      perBalance.set(r.balance_id, entry);
-    }
-    for (const { before, after, total } of perBalance.values()) {
-      after.splice(after.indexOf(total, 1), 1);
-      const sort = (xs: bigint[]) => xs.map(String).sort();
-      expect(sort(before)).toEqual(sort(after));
-    }
+    await expectLedgerInvariants(t, [tenant.applicationId]);
     const after = await snapshot();
     for (const [id, row] of before) expect(after.get(id)).toBe(row);
   }

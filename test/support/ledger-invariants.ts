@@ -1,0 +1,62 @@
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { Mode } from '../../src/common/context/principal.js';
+import type { TestApp } from './harness.js';
+
+/**
+ * The ledger invariants of decisions.md, checked by the ledger's property tests and after the
+ * collection tests, for the given applications in both modes: every journal sums to zero per currency, every
+ * balance's available and hold equal the sums of its entries, and the running balances of each
+ * balance form one chain from zero.
+ */
+export async function expectLedgerInvariants(t: TestApp, applicationIds: string[]): Promise<void> {
+  for (const mode of ['test', 'live'] as Mode[]) {
+    const schema = `wallet_${mode}`;
+    const ds = t.app.get<DataSource>(getDataSourceToken(schema));
+    const unbalanced = await ds.query(
+      `SELECT journal_id, currency, sum(amount) AS total FROM ${schema}.balance_transactions
+        WHERE application_id = ANY($1::uuid[]) GROUP BY journal_id, currency HAVING sum(amount) <> 0`,
+      [applicationIds],
+    );
+    expect(unbalanced).toEqual([]);
+    const drift = await ds.query(
+      `SELECT b.id FROM ${schema}.balances b
+         LEFT JOIN (SELECT balance_id,
+                           sum(amount) FILTER (WHERE state = 'available') AS available,
+                           sum(amount) FILTER (WHERE state = 'hold') AS hold
+                      FROM ${schema}.balance_transactions WHERE application_id = ANY($1::uuid[]) GROUP BY balance_id) s
+           ON s.balance_id = b.id
+        WHERE b.application_id = ANY($1::uuid[])
+          AND (b.available <> coalesce(s.available, 0) OR b.hold <> coalesce(s.hold, 0))`,
+      [applicationIds],
+    );
+    expect(drift).toEqual([]);
+    // Postings on a balance are serialized by its lock, so its entries' running balances form one
+    // chain from 0: the values before the entries are 0 and every running balance but the last.
+    const chain: Array<{ balance_id: string; amount: string; running_balance: string; total: string }> = await ds.query(
+      `SELECT e.balance_id, e.amount::text, e.running_balance::text, (b.available + b.hold)::text AS total
+           FROM ${schema}.balance_transactions e JOIN ${schema}.balances b ON b.id = e.balance_id
+          WHERE e.application_id = ANY($1::uuid[])`,
+      [applicationIds],
+    );
+    const perBalance = new Map<string, { before: bigint[]; after: bigint[]; total: bigint }>();
+    for (const r of chain) {
+      const entry = perBalance.get(r.balance_id) ?? { before: [], after: [0n], total: BigInt(r.total) };
+      entry.before.push(BigInt(r.running_balance) - BigInt(r.amount));
+      entry.after.push(BigInt(r.running_balance));
+      perBalance.set(r.balance_id, entry);
+    }
+    for (const { before, after, total } of perBalance.values()) {
+      after.splice(after.indexOf(total, 1), 1);
+      const sort = (xs: bigint[]) => xs.map(String).sort();
+      expect(sort(before)).toEqual(sort(after));
+    }
+    // The hold queue never outlives its entries' journals: every queued release is a positive hold.
+    const badQueue = await ds.query(
+      `SELECT r.entry_id FROM ${schema}.hold_releases r JOIN ${schema}.balance_transactions e ON e.id = r.entry_id
+        WHERE r.application_id = ANY($1::uuid[]) AND (e.state <> 'hold' OR e.amount <= 0)`,
+      [applicationIds],
+    );
+    expect(badQueue).toEqual([]);
+  }
+}
