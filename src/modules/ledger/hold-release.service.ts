@@ -1,9 +1,10 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { ModeDb } from '../../common/database/mode-db.js';
+import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { PostingService } from './posting.service.js';
 
@@ -29,39 +30,19 @@ const BATCH = 200;
  * transaction as the release postings.
  */
 @Injectable()
-export class HoldReleaseService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(HoldReleaseService.name);
-  private timer?: NodeJS.Timeout;
-  private running = false;
-
+export class HoldReleaseService extends PeriodicJob {
   constructor(
     private readonly db: ModeDb,
     private readonly posting: PostingService,
     private readonly context: RequestContext,
     private readonly clock: Clock,
-    private readonly config: ConfigService<AllConfig, true>,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.config.get('app.runJobs', { infer: true })) return;
-    this.timer = setInterval(() => void this.tick(), INTERVAL_MS);
-    this.timer.unref();
+    config: ConfigService<AllConfig, true>,
+  ) {
+    super(config, INTERVAL_MS);
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      await this.releaseDue(this.clock.now());
-    } catch (error) {
-      this.logger.error({ err: error }, 'hold release failed');
-    } finally {
-      this.running = false;
-    }
+  protected runOnce(): Promise<unknown> {
+    return this.releaseDue(this.clock.now());
   }
 
   /**

@@ -1,9 +1,10 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { ModeDb } from '../../common/database/mode-db.js';
+import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { BillingProviders } from './billing/billing-provider.js';
 import { MeteringErrors } from './metering.errors.js';
@@ -37,39 +38,19 @@ export function backoffMs(attempts: number): number {
  * delivery and before the bookkeeping costs a repeat, never a lost or doubled event.
  */
 @Injectable()
-export class MeterEventForwarder implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('MeterEventForwarder');
-  private timer: NodeJS.Timeout | undefined;
-  private running = false;
-
+export class MeterEventForwarder extends PeriodicJob {
   constructor(
     private readonly db: ModeDb,
     private readonly context: RequestContext,
     private readonly clock: Clock,
     private readonly providers: BillingProviders,
-    private readonly config: ConfigService<AllConfig, true>,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.config.get('app.runJobs', { infer: true })) return;
-    this.timer = setInterval(() => void this.tick(), INTERVAL_MS);
-    this.timer.unref();
+    config: ConfigService<AllConfig, true>,
+  ) {
+    super(config, INTERVAL_MS);
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      for (const mode of ['live', 'test'] as const) await this.drainOnce(mode);
-    } catch (err) {
-      this.logger.warn(`outbox delivery failed: ${(err as Error).message}`);
-    } finally {
-      this.running = false;
-    }
+  protected async runOnce(): Promise<void> {
+    for (const mode of ['live', 'test'] as const) await this.drainOnce(mode);
   }
 
   /** Delivers what is due in one mode; returns how many events were delivered. */

@@ -1,0 +1,45 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { ConfigService } from '@nestjs/config';
+import type { AllConfig } from '../../config/app.config.js';
+
+/**
+ * A background job that runs every `intervalMs` in each replica when `RUN_JOBS` is true (tests and
+ * benchmarks turn it off and call the work directly). A run never overlaps the previous one in the
+ * same process; across replicas the work itself must be safe (claim rows with FOR UPDATE SKIP
+ * LOCKED). A failed run is logged and retried at the next tick.
+ */
+export abstract class PeriodicJob implements OnApplicationBootstrap, OnApplicationShutdown {
+  protected readonly logger = new Logger(this.constructor.name);
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+
+  protected constructor(
+    private readonly jobConfig: ConfigService<AllConfig, true>,
+    private readonly intervalMs: number,
+  ) {}
+
+  /** One run of the job. */
+  protected abstract runOnce(): Promise<unknown>;
+
+  onApplicationBootstrap(): void {
+    if (!this.jobConfig.get('app.runJobs', { infer: true })) return;
+    this.timer = setInterval(() => void this.tick(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      await this.runOnce();
+    } catch (error) {
+      this.logger.error({ err: error }, `${this.constructor.name} run failed`);
+    } finally {
+      this.running = false;
+    }
+  }
+}
