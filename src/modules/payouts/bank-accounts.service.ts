@@ -57,6 +57,7 @@ export const BANK_ACCOUNT_LIST: ListSpec = {
   search: ['id', 'account_holder_name', 'last4', 'recipient_reference'],
 };
 
+/** The only form in which an account number, phone number or national ID is stored or returned. */
 const mask = (value: string | null) => (value === null ? null : `******${value.slice(-4)}`);
 
 export function toBankAccountResponse(b: BankAccount) {
@@ -102,7 +103,10 @@ export interface BankAccountCreation {
   next_action: never[];
 }
 
-/** The columns derived from the submitted fields, plus what goes only to a provider. */
+/**
+ * The columns derived from the submitted fields (the number columns hold only the masked form),
+ * plus what goes only to a provider and is never stored: the whole number and unknown extra_fields.
+ */
 interface Destination {
   columns: Pick<
     BankAccount,
@@ -118,6 +122,7 @@ interface Destination {
     | 'last4'
   >;
   passthrough: Record<string, unknown>;
+  secret: { accountNumber?: string; phoneNumber?: string; nationalId?: string };
 }
 
 const invalid = (field: string, why: string) => new AppError(Errors.E2000, `Invalid parameter "${field}": ${why}.`);
@@ -204,7 +209,7 @@ export class BankAccountsService {
     });
     if (intentId) await this.sessions.complete(principal.subject);
 
-    const errors = provider ? await this.createRecipient(provider, stored, destination.passthrough) : [];
+    const errors = provider ? await this.createRecipient(provider, stored, destination) : [];
     return {
       id: stored.id,
       object: 'bank_account',
@@ -243,7 +248,7 @@ export class BankAccountsService {
   private async createRecipient(
     provider: TransferProvider,
     row: BankAccount,
-    passthrough: Record<string, unknown>,
+    { passthrough, secret }: Destination,
   ): Promise<Array<{ code: string; message: string }>> {
     const providerType = provider.providerType(row.country, row.type);
     try {
@@ -256,11 +261,11 @@ export class BankAccountsService {
         currency: row.currency,
         accountHolderName: row.account_holder_name,
         bankCode: row.bank_code ?? undefined,
-        accountNumber: row.account_number ?? undefined,
+        accountNumber: secret.accountNumber,
         branchCode: row.branch_code ?? undefined,
         accountType: row.account_type ?? undefined,
-        phoneNumber: row.phone_number ?? undefined,
-        nationalId: row.primary_identify_id ?? undefined,
+        phoneNumber: secret.phoneNumber,
+        nationalId: secret.nationalId,
         passthrough,
       });
       const changes = {
@@ -312,12 +317,20 @@ export class BankAccountsService {
     if (type === 'promptpay_phone') {
       const phone = normaliseThaiMobile(dto.phone_number!);
       if (!phone) throw new AppError(PayoutErrors.E6105);
-      return { columns: { ...base, phone_number: phone, last4: phone.slice(-4) }, passthrough: {} };
+      return {
+        columns: { ...base, phone_number: mask(phone), last4: phone.slice(-4) },
+        passthrough: {},
+        secret: { phoneNumber: phone },
+      };
     }
     if (type === 'promptpay_primary_identify_id') {
       const id = normaliseThaiNationalId(dto.primary_identify_id!);
       if (!id) throw new AppError(PayoutErrors.E6106);
-      return { columns: { ...base, primary_identify_id: id, last4: id.slice(-4) }, passthrough: {} };
+      return {
+        columns: { ...base, primary_identify_id: mask(id), last4: id.slice(-4) },
+        passthrough: {},
+        secret: { nationalId: id },
+      };
     }
     return this.bookbank(dto.extra_fields!, base);
   }
@@ -370,10 +383,11 @@ export class BankAccountsService {
         bank_code: bank.code,
         branch_code: branchCode ?? null,
         account_type: accountType ?? null,
-        account_number: accountNumber,
+        account_number: mask(accountNumber),
         last4: accountNumber.slice(-4),
       },
       passthrough,
+      secret: { accountNumber },
     };
   }
 }

@@ -76,7 +76,7 @@ describe('hosted bank account page in a real browser', () => {
     );
     expect(JSON.stringify(list.body)).not.toContain('1234567890');
     const saved = list.body.data.find((b: { intent: string }) => b.intent === intent.id);
-    expect(await storedRow(t, saved.id)).toMatchObject({ account_number: '1234567890' });
+    expect(await storedRow(t, saved.id)).toMatchObject({ account_number: '******7890', last4: '7890' });
   });
 
   it('sends an expired link to refresh_url', async () => {

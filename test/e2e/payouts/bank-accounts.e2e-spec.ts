@@ -36,16 +36,16 @@ const EXPECTED_COLUMNS: Record<TypeName, Record<string, unknown>> = {
     bank_code: '004',
     branch_code: '0123',
     account_type: 'savings',
-    account_number: KBANK.accountNumber,
+    account_number: '******7890',
     phone_number: null,
     primary_identify_id: null,
     last4: '7890',
   },
-  promptpay_phone: { bank_code: null, account_number: null, phone_number: MOBILE, last4: '5678' },
+  promptpay_phone: { bank_code: null, account_number: null, phone_number: '******5678', last4: '5678' },
   promptpay_primary_identify_id: {
     bank_code: null,
     phone_number: null,
-    primary_identify_id: NATIONAL_ID,
+    primary_identify_id: '******0708',
     last4: '0708',
   },
 };
@@ -128,7 +128,9 @@ describe('bank accounts with the sandbox transfer provider enabled', () => {
 
       const row = await storedRow(t, res.body.id);
       expect(row).toMatchObject(EXPECTED_COLUMNS[type]);
+      expectMasked(row, ...SECRETS); // masked at rest too: only the provider gets the whole number
       const received = (await sandboxReceived(t, tenant)).filter((r) => r.bank_account_id === res.body.id);
+      expectMasked(received, ...SECRETS);
       expect(received).toEqual([
         {
           reference: got.body.recipient_reference,
@@ -283,9 +285,19 @@ describe('bank accounts with the sandbox transfer provider enabled', () => {
       extra_fields: { bankCode: '030', accountNumber: '0201-2345-6789' },
     });
     expect(res.status).toBe(200);
-    expect(await storedRow(t, res.body.id)).toMatchObject({ bank_code: '030', account_number: '020123456789' });
+    expect(await storedRow(t, res.body.id)).toMatchObject({ bank_code: '030', account_number: '******6789' });
     const phone = await create({ account: own, ...BODIES.promptpay_phone, phone_number: '+66 91 234 5678' });
-    expect(await storedRow(t, phone.body.id)).toMatchObject({ phone_number: '0912345678', last4: '5678' });
+    expect(await storedRow(t, phone.body.id)).toMatchObject({ phone_number: '******5678', last4: '5678' });
+    // The provider got the normalised numbers (it keeps only their last 4 digits and length).
+    const received = await sandboxReceived(t, tenant);
+    expect(received.find((r) => r.bank_account_id === res.body.id)!.received).toMatchObject({
+      account_number: '****6789',
+      account_number_length: 12,
+    });
+    expect(received.find((r) => r.bank_account_id === phone.body.id)!.received).toMatchObject({
+      phone_number: '****5678',
+      phone_number_length: 10,
+    });
   });
 
   it('refuses an unknown account or another application’s account with E6101', async () => {

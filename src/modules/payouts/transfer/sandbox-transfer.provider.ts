@@ -60,9 +60,13 @@ export class SandboxTransferProvider implements TransferProvider {
       bank_code: request.bankCode,
       branch_code: request.branchCode,
       account_type: request.accountType,
+      // What it received, as far as a test needs to see it: never the whole number.
       account_number: last4(request.accountNumber),
+      account_number_length: request.accountNumber?.length,
       phone_number: last4(request.phoneNumber),
+      phone_number_length: request.phoneNumber?.length,
       national_id: last4(request.nationalId),
+      national_id_length: request.nationalId?.length,
       ...request.passthrough,
     };
     await this.db.manager.query(
