@@ -1,15 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsEmail,
-  IsObject,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  MaxLength,
-} from 'class-validator';
+import { IsEmail, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { LabelsField, MetadataField } from '../../../common/http/fields.js';
 
 /** A connected account: a business the application pays out to on its behalf. */
 export class CreateAccountDto {
@@ -32,14 +23,8 @@ export class CreateAccountDto {
   @IsOptional()
   @Matches(/^[A-Z]{3}$/, { message: 'default_currency must be an upper-case ISO 4217 code' })
   default_currency?: string;
-  @ApiPropertyOptional({ example: { crm_id: '42' } }) @IsOptional() @IsObject() metadata?: Record<string, unknown>;
-  @ApiPropertyOptional({ example: ['marketplace'] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @Length(1, 100, { each: true })
-  labels?: string[];
+  @MetadataField({ crm_id: '42' }) metadata?: Record<string, unknown>;
+  @LabelsField(['marketplace']) labels?: string[];
 }
 
 export class RejectAccountDto {

@@ -9,7 +9,6 @@ import {
   IsIn,
   IsInt,
   IsISO8601,
-  IsObject,
   IsOptional,
   IsString,
   IsUrl,
@@ -19,6 +18,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { MetadataField } from '../../../common/http/fields.js';
 import { PAYMENT_METHOD_TYPES } from '../collection-rules.js';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
@@ -62,7 +62,7 @@ export class SubscriptionDataDto {
   @ValidateNested()
   @Type(() => PaymentSettingsDto)
   payment_settings?: PaymentSettingsDto;
-  @ApiPropertyOptional() @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+  @MetadataField() metadata?: Record<string, unknown>;
 }
 
 export class CreateCheckoutDto {
@@ -90,7 +90,7 @@ export class CreateCheckoutDto {
   @MaxLength(2048)
   cancel_url?: string;
 
-  @ApiPropertyOptional({ example: { order_id: '1001' } }) @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+  @MetadataField({ order_id: '1001' }) metadata?: Record<string, unknown>;
 
   @ApiPropertyOptional({
     enum: ['payment', 'setup', 'subscription'],
@@ -190,5 +190,5 @@ export class CreatePaymentLinkDto {
   @MaxLength(2048)
   cancel_url?: string;
 
-  @ApiPropertyOptional() @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+  @MetadataField() metadata?: Record<string, unknown>;
 }

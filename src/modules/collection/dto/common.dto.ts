@@ -1,21 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
   ArrayMinSize,
   ArrayUnique,
   IsArray,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
-  IsString,
   IsUUID,
-  Length,
   Max,
   Min,
   ValidateNested,
 } from 'class-validator';
+import { LabelsField, MetadataField } from '../../../common/http/fields.js';
 import { MAX_AMOUNT, PAYMENT_METHOD_TYPES } from '../collection-rules.js';
 
 export const CURRENCY_MESSAGE = { message: 'currency must be an upper-case ISO 4217 code such as THB' };
@@ -55,15 +52,9 @@ export class CollectionTermsDto {
   @Max(MAX_AMOUNT)
   application_fee_amount?: number;
 
-  @ApiPropertyOptional({ example: { order_id: '1001' } }) @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+  @MetadataField({ order_id: '1001' }) metadata?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ example: ['web'] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @Length(1, 100, { each: true })
-  labels?: string[];
+  @LabelsField(['web']) labels?: string[];
 }
 
 export const CURRENCY_PATTERN = /^[A-Z]{3}$/;

@@ -9,11 +9,11 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  Length,
   Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { LabelsField, MetadataField } from '../../../common/http/fields.js';
 
 export class AddressDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) city?: string;
@@ -81,14 +81,8 @@ export class CreateCustomerDto {
   @ValidateNested({ each: true })
   @Type(() => TaxIdDto)
   tax_ids?: TaxIdDto[];
-  @ApiPropertyOptional({ example: { crm_id: '42' } }) @IsOptional() @IsObject() metadata?: Record<string, unknown>;
-  @ApiPropertyOptional({ example: ['vip'] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @Length(1, 100, { each: true })
-  labels?: string[];
+  @MetadataField({ crm_id: '42' }) metadata?: Record<string, unknown>;
+  @LabelsField(['vip']) labels?: string[];
   @ApiPropertyOptional() @IsOptional() @IsObject() invoice_settings?: Record<string, unknown>;
   @ApiPropertyOptional({ example: ['th-TH'] })
   @IsOptional()

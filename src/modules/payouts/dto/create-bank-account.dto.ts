@@ -1,16 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  Length,
-  Matches,
-  MaxLength,
-} from 'class-validator';
+import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { LabelsField, MetadataField } from '../../../common/http/fields.js';
 import { BANK_ACCOUNT_TYPES } from '../transfer/transfer.types.js';
 
 /** POST /bank_accounts, as the contract has it. Which fields a type needs is checked by the service. */
@@ -73,15 +63,9 @@ export class CreateBankAccountDto {
   @MaxLength(40)
   provider?: string;
 
-  @ApiPropertyOptional({ example: { payee: '42' } }) @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+  @MetadataField({ payee: '42' }) metadata?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ example: ['primary'] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsString({ each: true })
-  @Length(1, 100, { each: true })
-  labels?: string[];
+  @LabelsField(['primary']) labels?: string[];
 }
 
 export class CreateBankAccountIntentDto {
@@ -106,5 +90,5 @@ export class CreateBankAccountIntentDto {
   @MaxLength(2048)
   refresh_url: string;
 
-  @ApiPropertyOptional({ example: { payee: '42' } }) @IsOptional() @IsObject() metadata?: Record<string, unknown>;
+  @MetadataField({ payee: '42' }) metadata?: Record<string, unknown>;
 }
