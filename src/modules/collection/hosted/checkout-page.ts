@@ -1,7 +1,11 @@
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-/** JSON for an inline script: `<` escaped so no value can close the script element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+import {
+  escapeHtml as escape,
+  hostedPage,
+  scriptJson,
+  scriptRedirectPage,
+  sessionFromFragmentScript,
+  testModeBanner,
+} from '../../../common/http/hosted-page.js';
 
 export interface CheckoutPageInput {
   nonce: string;
@@ -31,19 +35,13 @@ export function formatAmount(amount: number, currency: string, scalingFactor: nu
 }
 
 const STYLE = `
-  body { font-family: system-ui, sans-serif; background: #f4f5f7; display: flex; justify-content: center; padding: 6vh 1rem; margin: 0; color: #111; }
   main { background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px rgba(0,0,0,.12); width: 100%; max-width: 24rem; }
   h1 { font-size: 1.1rem; margin: 0; color: #444; font-weight: 600; }
   .amount { font-size: 2rem; font-weight: 700; margin: .25rem 0 1rem; }
-  .test { background: #fff7e6; color: #8a5300; padding: .25rem .5rem; border-radius: 4px; display: inline-block; font-size: .8rem; margin-bottom: 1rem; }
-  label { display: block; font-weight: 600; margin-top: .9rem; }
   input { width: 100%; box-sizing: border-box; padding: .55rem; margin-top: .25rem; font-size: 1rem; border: 1px solid #bbb; border-radius: 4px; }
   .row { display: flex; gap: .75rem; } .row > div { flex: 1; }
-  button { margin-top: 1.25rem; width: 100%; padding: .65rem; font-size: 1rem; background: #1a56db; color: #fff; border: 0; border-radius: 4px; cursor: pointer; }
   button.secondary { background: #0f766e; }
-  button:disabled { opacity: .6; cursor: default; }
   .or { text-align: center; color: #777; margin: 1.25rem 0 0; }
-  .error { color: #b91c1c; background: #fef2f2; padding: .5rem; border-radius: 4px; }
   .done { color: #065f46; background: #ecfdf5; padding: .75rem; border-radius: 4px; }
   #promptpay-qr img { display: block; margin: 1rem auto; width: 16rem; height: 16rem; }
   #promptpay-qr code { display: block; word-break: break-all; font-size: .7rem; color: #555; }
@@ -59,7 +57,6 @@ export function checkoutPage(input: CheckoutPageInput): string {
   const amount = formatAmount(input.amount, input.currency, input.scalingFactor);
   const card = input.paymentMethodTypes.includes('card');
   const promptpay = input.paymentMethodTypes.includes('promptpay');
-  const banner = input.livemode ? '' : '<p class="test">Test mode: no real money moves.</p>';
   const cancel = input.cancelUrl
     ? `<a class="cancel" href="${escape(input.cancelUrl)}">Cancel and return to ${escape(input.merchant)}</a>`
     : '';
@@ -106,42 +103,23 @@ export function checkoutPage(input: CheckoutPageInput): string {
     country: input.country,
     successUrl: input.successUrl,
   };
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="no-referrer">
-  <title>Pay ${escape(input.merchant)}</title>
-  <style nonce="${input.nonce}">${STYLE}</style>
-</head>
-<body>
-  <main>
-    <h1>Pay ${escape(input.merchant)}</h1>
+  return hostedPage({
+    nonce: input.nonce,
+    title: `Pay ${input.merchant}`,
+    style: STYLE,
+    main: `    <h1>Pay ${escape(input.merchant)}</h1>
     <p class="amount" id="amount">${escape(amount)}</p>
     ${input.description ? `<p>${escape(input.description)}</p>` : ''}
-    ${banner}
-    ${body}
-  </main>
-  ${input.status === 'open' ? `<script nonce="${input.nonce}">${pageScript(config)}</script>` : ''}
-</body>
-</html>
-`;
+    ${testModeBanner(input.livemode)}
+    ${body}`,
+    script: input.status === 'open' ? pageScript(config) : undefined,
+  });
 }
 
 function pageScript(config: { api: string; checkout: string; country: string; successUrl: string | null }): string {
   return `
 (() => {
-  const config = ${scriptJson(config)};
-  const key = 'wallet-checkout-session:' + config.checkout;
-  const fragment = new URLSearchParams(location.hash.slice(1)).get('session');
-  if (fragment) {
-    sessionStorage.setItem(key, fragment);
-    history.replaceState(null, '', location.pathname + location.search);
-  }
-  const token = sessionStorage.getItem(key);
-  const message = document.getElementById('message');
-  const show = (text, kind) => { message.textContent = text; message.className = kind; message.hidden = false; };
+  const config = ${scriptJson(config)};${sessionFromFragmentScript(`wallet-checkout-session:${config.checkout}`)}
   const busy = (on) => document.querySelectorAll('button').forEach((b) => { b.disabled = on; });
   if (!token) show('This payment link is incomplete: open the full link you were given.', 'error');
 
@@ -215,18 +193,7 @@ function pageScript(config: { api: string; checkout: string; country: string; su
 `;
 }
 
-/** A page for a link that cannot be paid (unknown, paid, expired, deactivated). */
-export function hostedErrorPage(title: string, message: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title></head>
-<body><main><h1>${escape(title)}</h1><p role="alert">${escape(message)}</p></main></body></html>
-`;
-}
-
 /** Sends the browser on to the fresh checkout; the session stays in the fragment, out of logs and headers. */
 export function redirectPage(nonce: string, url: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>Opening checkout</title></head>
-<body><p>Opening the checkout…</p><script nonce="${nonce}">location.replace(${scriptJson(url)});</script></body></html>
-`;
+  return scriptRedirectPage(nonce, url, 'Opening checkout', '<p>Opening the checkout…</p>');
 }

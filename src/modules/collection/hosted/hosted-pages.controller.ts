@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -7,6 +6,7 @@ import type { ApplicationRef, Mode } from '../../../common/context/principal.js'
 import { RequestContext } from '../../../common/context/request-context.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Public } from '../../../common/http/decorators.js';
+import { HOSTED_PAGE_HEADERS, hostedErrorPage, hostedPagePolicy, newNonce } from '../../../common/http/hosted-page.js';
 import { ApplicationResolver } from '../../../common/tenancy/application-resolver.js';
 import { effectiveStatus } from '../checkouts.service.js';
 import { CollectionRepository } from '../collection.repository.js';
@@ -14,7 +14,7 @@ import { Checkout } from '../entities/checkout.entity.js';
 import { PaymentIntent } from '../entities/payment-intent.entity.js';
 import { Invoice } from '../entities/invoice.entity.js';
 import { PaymentLinksService } from '../payment-links.service.js';
-import { checkoutPage, hostedErrorPage, redirectPage } from './checkout-page.js';
+import { checkoutPage, redirectPage } from './checkout-page.js';
 
 const MODES: Mode[] = ['test', 'live'];
 
@@ -22,12 +22,11 @@ function send(res: Response, status: number, nonce: string, html: string): void 
   res
     .status(status)
     .set({
+      ...HOSTED_PAGE_HEADERS,
       'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'Referrer-Policy': 'no-referrer',
       'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`,
+      // The PromptPay QR code is a data: image.
+      'Content-Security-Policy': hostedPagePolicy(nonce, 'data:'),
     })
     .send(html);
 }
@@ -51,7 +50,7 @@ export class HostedPagesController {
   @Get(':slug/checkouts/:id')
   @Public()
   async checkout(@Param('slug') slug: string, @Param('id') id: string, @Res() res: Response): Promise<void> {
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = newNonce();
     const application = await this.applications.bySlug(slug);
     const found = application
       ? await this.inEitherMode(application, (m) => this.loadCheckout(application, id, m))
@@ -86,7 +85,7 @@ export class HostedPagesController {
   @Get(':slug/links/:id')
   @Public()
   async paymentLink(@Param('slug') slug: string, @Param('id') id: string, @Res() res: Response): Promise<void> {
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = newNonce();
     const application = await this.applications.bySlug(slug);
     const link = application
       ? await this.inEitherMode(application, async (mode) => {

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RequestContext } from '../../../common/context/request-context.js';
 import { Public } from '../../../common/http/decorators.js';
+import { HOSTED_PAGE_HEADERS, newNonce } from '../../../common/http/hosted-page.js';
 import { ApplicationResolver } from '../../../common/tenancy/application-resolver.js';
 import { AccountsService } from '../../accounts/index.js';
 import { BankAccountIntentsService } from '../bank-account-intents.service.js';
@@ -33,9 +33,7 @@ export class BankAccountPageController {
     @Query('test_mode') testMode: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.set(HOSTED_PAGE_HEADERS);
     const application =
       testMode === undefined || testMode === 'true' || testMode === 'false'
         ? await this.applications.bySlug(slug)
@@ -53,7 +51,7 @@ export class BankAccountPageController {
           res.status(404).type('html').send(notFoundPage());
           return;
         }
-        const nonce = randomBytes(16).toString('base64');
+        const nonce = newNonce();
         res.setHeader('Content-Security-Policy', pagePolicy(nonce));
         if (this.intents.status(intent) !== 'open') {
           res.status(200).type('html').send(refreshPage(nonce, intent.refresh_url));
