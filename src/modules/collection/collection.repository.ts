@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../common/database/mode-db.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
 import { isUuid } from '../../common/ids.js';
 import type { Charge } from '../ledger/index.js';
 
@@ -32,6 +34,27 @@ export class CollectionRepository {
     await this.db
       .repository(entity, manager)
       .update({ application_id: applicationId, id } as never, changes as QueryDeepPartialEntity<T>);
+  }
+
+  /**
+   * In one transaction: locks the application's record (E4004 with `notFound` when there is none),
+   * lets `change` check it and say what changes (or throw), writes that and returns the record with
+   * the changes applied.
+   */
+  updateLocked<T extends Owned>(
+    entity: EntityClass<T>,
+    applicationId: string,
+    id: string,
+    notFound: string,
+    change: (found: T) => Partial<T>,
+  ): Promise<T> {
+    return this.transaction(async (manager) => {
+      const found = await this.find(entity, applicationId, id, manager, true);
+      if (!found) throw new AppError(Errors.E4004, notFound);
+      const changes = change(found);
+      await this.update(entity, applicationId, id, changes, manager);
+      return Object.assign(found, changes);
+    });
   }
 
   /** The record of this application, or null; `lock` holds it FOR UPDATE until `manager`'s transaction ends. */

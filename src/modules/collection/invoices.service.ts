@@ -4,16 +4,14 @@ import { Clock } from '../../common/clock.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { newId } from '../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { scalingFactorOf } from '../ledger/index.js';
 import { CollectionErrors } from './collection.errors.js';
 import { CollectionRepository } from './collection.repository.js';
 import { toInvoiceResponse, type InvoiceResponse } from './collection.responses.js';
 import { MAX_AMOUNT } from './collection-rules.js';
 import type { CreateInvoiceDto } from './dto/invoice.dto.js';
 import { Invoice, type InvoiceStatus } from './entities/invoice.entity.js';
-import { checkTerms } from './payment-intents.service.js';
+import { newTargetFields } from './payment-intents.service.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
 
@@ -62,32 +60,21 @@ export class InvoicesService {
         `The line items total ${total}; an invoice totals 1 to ${MAX_AMOUNT}.`,
       );
     }
-    const terms = await checkTerms(this.targets, this.providers, dto, total, dto.currency, this.context.country);
     const now = this.clock.now();
     const invoice = await this.repository.insert(Invoice, {
-      id: newId(),
-      application_id: this.context.application.id,
-      country: this.context.country,
+      ...(await newTargetFields(this.targets, this.providers, this.context, dto, total, now)),
       number: invoiceNumber(now),
       status: 'draft',
       customer_id: dto.customer_id,
-      currency: dto.currency,
-      scaling_factor: scalingFactorOf(dto.currency),
       line_items: lines,
       subtotal: total,
       total,
       amount_paid: 0,
-      description: dto.description ?? null,
       due_date: dto.due_date ? new Date(dto.due_date) : null,
-      ...terms,
       charge_id: null,
       finalized_at: null,
       paid_at: null,
       voided_at: null,
-      metadata: dto.metadata ?? {},
-      labels: dto.labels ?? [],
-      created_at: now,
-      updated_at: now,
     });
     return toInvoiceResponse(invoice);
   }
@@ -123,16 +110,12 @@ export class InvoicesService {
     to: InvoiceStatus,
     changes: Partial<Invoice>,
   ): Promise<InvoiceResponse> {
-    const applicationId = this.context.application.id;
-    const invoice = await this.repository.transaction(async (manager) => {
-      const found = await this.repository.find(Invoice, applicationId, id, manager, true);
-      if (!found) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
+    const notFound = `No invoice with id "${id}".`;
+    const invoice = await this.repository.updateLocked(Invoice, this.context.application.id, id, notFound, (found) => {
       if (!from.includes(found.status)) {
         throw new AppError(CollectionErrors.E7015, `Invoice "${id}" is ${found.status}; it cannot become ${to}.`);
       }
-      const all = { ...changes, status: to, updated_at: this.clock.now() };
-      await this.repository.update(Invoice, applicationId, id, all, manager);
-      return Object.assign(found, all);
+      return { ...changes, status: to, updated_at: this.clock.now() };
     });
     return toInvoiceResponse(invoice);
   }

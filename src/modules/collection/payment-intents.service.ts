@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -53,29 +52,18 @@ export class PaymentIntentsService {
 
   async create(dto: CreatePaymentIntentDto): Promise<PaymentIntentResponse> {
     if (dto.customer_id) await this.targets.chargeableCustomer(dto.customer_id);
-    const terms = await checkTerms(this.targets, this.providers, dto, dto.amount, dto.currency, this.context.country);
     const now = this.clock.now();
     const pi = await this.repository.insert(PaymentIntent, {
-      id: newId(),
-      application_id: this.context.application.id,
-      country: this.context.country,
+      ...(await newTargetFields(this.targets, this.providers, this.context, dto, dto.amount, now)),
       status: 'requires_payment_method',
       amount: dto.amount,
       amount_received: 0,
-      currency: dto.currency,
-      scaling_factor: scalingFactorOf(dto.currency),
       customer_id: dto.customer_id ?? null,
-      description: dto.description ?? null,
-      ...terms,
       latest_charge: null,
       last_payment_error: null,
       cancellation_reason: null,
       canceled_at: null,
       succeeded_at: null,
-      metadata: dto.metadata ?? {},
-      labels: dto.labels ?? [],
-      created_at: now,
-      updated_at: now,
     });
     return toPaymentIntentResponse(pi);
   }
@@ -93,25 +81,49 @@ export class PaymentIntentsService {
 
   /** Cancels a payment intent that has not succeeded; its open checkouts can no longer be paid. */
   async cancel(id: string, dto: CancelPaymentIntentDto): Promise<PaymentIntentResponse> {
-    const applicationId = this.context.application.id;
-    const pi = await this.repository.transaction(async (manager: EntityManager) => {
-      const found = await this.repository.find(PaymentIntent, applicationId, id, manager, true);
-      if (!found) throw new AppError(Errors.E4004, `No payment intent with id "${id}".`);
+    const notFound = `No payment intent with id "${id}".`;
+    const pi = await this.repository.updateLocked(PaymentIntent, this.context.application.id, id, notFound, (found) => {
       if (found.status === 'succeeded' || found.status === 'canceled') {
         throw new AppError(CollectionErrors.E7016, `Payment intent "${id}" is ${found.status}.`);
       }
       const now = this.clock.now();
-      const changes = {
+      return {
         status: 'canceled' as const,
         canceled_at: now,
         cancellation_reason: dto.cancellation_reason ?? null,
         updated_at: now,
       };
-      await this.repository.update(PaymentIntent, applicationId, id, changes, manager);
-      return Object.assign(found, changes);
     });
     return toPaymentIntentResponse(pi);
   }
+}
+
+/**
+ * The fields a new target (payment intent or invoice) starts with besides its own: id and tenancy,
+ * the currency's scale, the checked terms, description, metadata, labels and timestamps.
+ */
+export async function newTargetFields(
+  targets: TargetsService,
+  providers: CollectionProviders,
+  context: RequestContext,
+  dto: CollectionTermsDto & { currency: string; description?: string },
+  amount: number,
+  now: Date,
+) {
+  const terms = await checkTerms(targets, providers, dto, amount, dto.currency, context.country);
+  return {
+    id: newId(),
+    application_id: context.application.id,
+    country: context.country,
+    currency: dto.currency,
+    scaling_factor: scalingFactorOf(dto.currency),
+    description: dto.description ?? null,
+    ...terms,
+    metadata: dto.metadata ?? {},
+    labels: dto.labels ?? [],
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /**
