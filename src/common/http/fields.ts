@@ -1,12 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, Length } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, Length, ValidateNested } from 'class-validator';
 
 /**
  * Applies decorators bottom-up, as a stack written above a property is applied, so class-validator
  * checks (and reports the first failing constraint) in the order the stack reads.
  */
-const stacked = (...decorators: PropertyDecorator[]) => applyDecorators(...decorators.reverse());
+export const stacked = (...decorators: PropertyDecorator[]) => applyDecorators(...decorators.reverse());
 
 /**
  * The optional `metadata` request field every writable record has: a JSON object the caller keeps
@@ -25,5 +26,15 @@ export function LabelsField(example: string[]) {
     ArrayMaxSize(50),
     IsString({ each: true }),
     Length(1, 100, { each: true }),
+  );
+}
+
+/** An optional nested object of class `type`, validated field by field. */
+export function NestedField(type: new () => object, description?: string) {
+  return stacked(
+    ApiPropertyOptional(description ? { type, description } : { type }),
+    IsOptional(),
+    ValidateNested(),
+    Type(() => type),
   );
 }

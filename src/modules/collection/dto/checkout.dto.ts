@@ -1,9 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  ArrayMinSize,
-  ArrayUnique,
   IsArray,
   IsBoolean,
   IsIn,
@@ -18,10 +16,15 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { MetadataField } from '../../../common/http/fields.js';
+import { MetadataField, NestedField, stacked } from '../../../common/http/fields.js';
 import { PAYMENT_METHOD_TYPES } from '../collection-rules.js';
+import { PaymentMethodTypesField } from './common.dto.js';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+/** Where the payer's browser goes afterwards: an optional http(s) URL. */
+const RedirectUrlField = (doc: ApiPropertyOptions) =>
+  stacked(ApiPropertyOptional(doc), IsOptional(), IsUrl(URL_OPTIONS), MaxLength(2048));
 
 export class CheckoutLineItemDto {
   @ApiProperty({ example: 'price_1001' }) @IsString() @Length(1, 200) price: string;
@@ -57,11 +60,7 @@ export class SubscriptionDataDto {
   @ArrayMaxSize(20)
   @IsString({ each: true })
   default_fees?: string[];
-  @ApiPropertyOptional({ type: PaymentSettingsDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => PaymentSettingsDto)
-  payment_settings?: PaymentSettingsDto;
+  @NestedField(PaymentSettingsDto) payment_settings?: PaymentSettingsDto;
   @MetadataField() metadata?: Record<string, unknown>;
 }
 
@@ -75,19 +74,13 @@ export class CreateCheckoutDto {
   @Length(1, 100)
   target_id: string;
 
-  @ApiPropertyOptional({
+  @RedirectUrlField({
     example: 'https://shop.example/thanks?checkout={CHECKOUT_ID}',
     description: 'Redirect after payment; `{CHECKOUT_ID}` is replaced by the checkout id.',
   })
-  @IsOptional()
-  @IsUrl(URL_OPTIONS)
-  @MaxLength(2048)
   success_url?: string;
 
-  @ApiPropertyOptional({ example: 'https://shop.example/cart' })
-  @IsOptional()
-  @IsUrl(URL_OPTIONS)
-  @MaxLength(2048)
+  @RedirectUrlField({ example: 'https://shop.example/cart' })
   cancel_url?: string;
 
   @MetadataField({ order_id: '1001' }) metadata?: Record<string, unknown>;
@@ -123,16 +116,9 @@ export class CreateCheckoutDto {
   @MaxLength(200)
   promotion_code?: string;
 
-  @ApiPropertyOptional({
-    enum: PAYMENT_METHOD_TYPES,
-    isArray: true,
+  @PaymentMethodTypesField({
     description: "Narrows the target's allowed payment method types; anything outside them is E7007.",
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayUnique()
-  @IsIn(PAYMENT_METHOD_TYPES, { each: true })
   payment_method_types?: string[];
 
   @ApiPropertyOptional({ enum: ['always', 'if_required'], description: 'Stored and returned.' })
@@ -140,11 +126,7 @@ export class CreateCheckoutDto {
   @IsIn(['always', 'if_required'])
   payment_method_collection?: string;
 
-  @ApiPropertyOptional({ type: SubscriptionDataDto, description: 'Only with mode `subscription` (E7009).' })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => SubscriptionDataDto)
-  subscription_data?: SubscriptionDataDto;
+  @NestedField(SubscriptionDataDto, 'Only with mode `subscription` (E7009).') subscription_data?: SubscriptionDataDto;
 }
 
 export class CardDto {
@@ -161,11 +143,7 @@ export class ConfirmCheckoutDto {
   @IsIn(PAYMENT_METHOD_TYPES)
   payment_method_type: string;
 
-  @ApiPropertyOptional({ type: CardDto, description: 'Required for `card`.' })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => CardDto)
-  card?: CardDto;
+  @NestedField(CardDto, 'Required for `card`.') card?: CardDto;
 }
 
 export class CreatePaymentLinkDto {
@@ -178,16 +156,10 @@ export class CreatePaymentLinkDto {
   @Length(1, 100)
   target_id: string;
 
-  @ApiPropertyOptional({ example: 'https://shop.example/thanks' })
-  @IsOptional()
-  @IsUrl(URL_OPTIONS)
-  @MaxLength(2048)
+  @RedirectUrlField({ example: 'https://shop.example/thanks' })
   success_url?: string;
 
-  @ApiPropertyOptional({ example: 'https://shop.example/cart' })
-  @IsOptional()
-  @IsUrl(URL_OPTIONS)
-  @MaxLength(2048)
+  @RedirectUrlField({ example: 'https://shop.example/cart' })
   cancel_url?: string;
 
   @MetadataField() metadata?: Record<string, unknown>;

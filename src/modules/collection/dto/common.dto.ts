@@ -1,21 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMinSize,
-  ArrayUnique,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsUUID,
-  Max,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-import { LabelsField, MetadataField } from '../../../common/http/fields.js';
+import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { LabelsField, MetadataField, NestedField, stacked } from '../../../common/http/fields.js';
 import { MAX_AMOUNT, PAYMENT_METHOD_TYPES } from '../collection-rules.js';
 
 export const CURRENCY_MESSAGE = { message: 'currency must be an upper-case ISO 4217 code such as THB' };
+
+/** Optional `payment_method_types`: distinct types from PAYMENT_METHOD_TYPES, at least one. */
+export function PaymentMethodTypesField(doc: { example?: string[]; description?: string }) {
+  return stacked(
+    ApiPropertyOptional({ enum: PAYMENT_METHOD_TYPES, isArray: true, ...doc }),
+    IsOptional(),
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayUnique(),
+    IsIn(PAYMENT_METHOD_TYPES, { each: true }),
+  );
+}
 
 export class TransferDataDto {
   @ApiProperty({
@@ -28,19 +28,9 @@ export class TransferDataDto {
 
 /** The fields payment intents and invoices share: how they may be paid and who receives the money. */
 export class CollectionTermsDto {
-  @ApiPropertyOptional({ enum: PAYMENT_METHOD_TYPES, isArray: true, example: ['card', 'promptpay'] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayUnique()
-  @IsIn(PAYMENT_METHOD_TYPES, { each: true })
-  payment_method_types?: string[];
+  @PaymentMethodTypesField({ example: ['card', 'promptpay'] }) payment_method_types?: string[];
 
-  @ApiPropertyOptional({ type: TransferDataDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => TransferDataDto)
-  transfer_data?: TransferDataDto;
+  @NestedField(TransferDataDto) transfer_data?: TransferDataDto;
 
   @ApiPropertyOptional({
     description: 'Kept by the application from a payment to transfer_data.destination (minor units).',

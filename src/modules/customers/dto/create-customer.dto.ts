@@ -13,7 +13,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { LabelsField, MetadataField } from '../../../common/http/fields.js';
+import { LabelsField, MetadataField, NestedField } from '../../../common/http/fields.js';
 
 export class AddressDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) city?: string;
@@ -27,11 +27,7 @@ export class AddressDto {
 export class ShippingDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) name?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(40) phone?: string;
-  @ApiPropertyOptional({ type: AddressDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => AddressDto)
-  address?: AddressDto;
+  @NestedField(AddressDto) address?: AddressDto;
 }
 
 export class CapabilitiesDto {
@@ -59,21 +55,9 @@ export class CreateCustomerDto {
   @IsOptional()
   @Matches(/^[A-Z]{3}$/, { message: 'currency must be an upper-case ISO 4217 code' })
   currency?: string;
-  @ApiPropertyOptional({ type: AddressDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => AddressDto)
-  address?: AddressDto;
-  @ApiPropertyOptional({ type: ShippingDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => ShippingDto)
-  shipping?: ShippingDto;
-  @ApiPropertyOptional({ type: CapabilitiesDto })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => CapabilitiesDto)
-  capabilities?: CapabilitiesDto;
+  @NestedField(AddressDto) address?: AddressDto;
+  @NestedField(ShippingDto) shipping?: ShippingDto;
+  @NestedField(CapabilitiesDto) capabilities?: CapabilitiesDto;
   @ApiPropertyOptional({ type: [TaxIdDto] })
   @IsOptional()
   @IsArray()
