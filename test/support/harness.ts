@@ -16,9 +16,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real service, with the production pipeline, on the run's database. One per test file. */
-export async function startApp(options: { listen?: boolean } = {}): Promise<TestApp> {
-  const app = await createApp();
+/**
+ * The real service, with the production pipeline, on the run's database. One per test file.
+ * `rateLimit: false` boots it without the per-credential rate limit, for files that make many calls.
+ */
+export async function startApp(options: { listen?: boolean; rateLimit?: boolean } = {}): Promise<TestApp> {
+  const app = options.rateLimit === false ? await withEnv({ RATE_LIMIT: '0' }, createApp) : await createApp();
   let url = '';
   if (options.listen) {
     await app.listen(0, '127.0.0.1');
@@ -38,6 +41,20 @@ export async function startApp(options: { listen?: boolean } = {}): Promise<Test
       await app.close();
     },
   };
+}
+
+/** Runs `fn` with `vars` set in the environment (config is read at boot), then puts back what was there. */
+async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }
 
 let counter = 0;

@@ -28,6 +28,20 @@ export async function ids(t: TestApp, tenant: Tenant, path: string, query: Recor
   return (await getList(t, tenant, path, { limit: '100', ...query })).data.map((r) => r.id);
 }
 
+/** Each filter query lists exactly the rows of `rows` its predicate picks, in the same order. */
+export async function expectFilters(
+  t: TestApp,
+  tenant: Tenant,
+  path: string,
+  rows: Row[],
+  cases: Array<[Record<string, string>, (r: Row) => boolean]>,
+): Promise<void> {
+  for (const [query, pred] of cases) {
+    const expected = rows.filter(pred).map((r) => r.id);
+    expect([JSON.stringify(query), await ids(t, tenant, path, query)]).toEqual([JSON.stringify(query), expected]);
+  }
+}
+
 /** Walks a list with cursors forwards, calling `between` after every page. */
 export async function walkForwards(
   t: TestApp,
