@@ -7,6 +7,7 @@ import {
   createCustomer,
   createOpenInvoice,
   createPaymentIntent,
+  paymentIntentCheckout,
   expectLedgerInvariants,
 } from './collection-support.js';
 
@@ -158,8 +159,7 @@ describe('hosted checkout page in a real browser', () => {
   });
 
   it('shows an expired checkout as expired, with nothing to pay', async () => {
-    const pi = await createPaymentIntent(t, tenant);
-    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { checkout } = await paymentIntentCheckout(t, tenant);
     t.clock.advance(24 * 3600 * 1000 + 1000);
     try {
       const page = await browser.newPage();

@@ -8,6 +8,7 @@ import {
   createCustomer,
   createOpenInvoice,
   createPaymentIntent,
+  paymentIntentCheckout,
   expectLedgerInvariants,
 } from './collection-support.js';
 
@@ -228,8 +229,7 @@ describe('POST /checkouts and the checkout lifecycle', () => {
   });
 
   it('refuses to replay a used session with E1212', async () => {
-    const pi = await createPaymentIntent(t, tenant);
-    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { pi, checkout } = await paymentIntentCheckout(t, tenant);
     const first = await confirm(t, tenant, checkout, card(CARDS.visa));
     expect(first.status).toBe(200);
     expect(first.body.checkout.status).toBe('complete');
@@ -270,8 +270,7 @@ describe('POST /checkouts and the checkout lifecycle', () => {
   });
 
   it('expires a checkout after 24 hours on the service clock: E7005, then E1212 once the session lapses', async () => {
-    const pi = await createPaymentIntent(t, tenant);
-    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { pi, checkout } = await paymentIntentCheckout(t, tenant);
     t.clock.advance(DAY - 1000);
     expect((await t.http.get(tenant.path(`/checkouts/${checkout.id}`)).set(tenant.as('test'))).body.status).toBe(
       'open',
@@ -294,8 +293,7 @@ describe('POST /checkouts and the checkout lifecycle', () => {
   });
 
   it('expires a checkout through the test helper (404 in live mode)', async () => {
-    const pi = await createPaymentIntent(t, tenant);
-    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { checkout } = await paymentIntentCheckout(t, tenant);
     const live = await t.http.post(tenant.path(`/test_helpers/checkouts/${checkout.id}/expire`)).set(tenant.as('live'));
     expect(live.status).toBe(404);
     expectErrorObject(live.body, 'E4040');
@@ -313,8 +311,7 @@ describe('POST /checkouts and the checkout lifecycle', () => {
   });
 
   it('checks the card before the provider sees it (E7008) and the payment method type (E7007)', async () => {
-    const pi = await createPaymentIntent(t, tenant, { payment_method_types: ['card'] });
-    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { checkout } = await paymentIntentCheckout(t, tenant, { payment_method_types: ['card'] });
     const cases: Array<[object, string, number]> = [
       [card(CARDS.invalid), 'E7008', 400],
       [card('4242'), 'E7008', 400],

@@ -60,6 +60,13 @@ export async function createCheckout(t: TestApp, tenant: Tenant, body: object, m
 }
 
 /** What the hosted page sends: the session and the country, nothing else. */
+/** A new payment intent (`body` sets its fields) and a checkout for it. */
+export async function paymentIntentCheckout(t: TestApp, tenant: Tenant, body: object = {}, mode: Mode = 'test') {
+  const pi = await createPaymentIntent(t, tenant, body, mode);
+  const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id }, mode);
+  return { pi, checkout };
+}
+
 export function asSession(session: string, country = 'TH') {
   return { 'X-Session-Token': session, 'X-Country': country };
 }

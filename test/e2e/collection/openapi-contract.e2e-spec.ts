@@ -4,9 +4,8 @@ import {
   CARDS,
   card,
   confirm,
-  createCheckout,
   createOpenInvoice,
-  createPaymentIntent,
+  paymentIntentCheckout,
   expectLedgerInvariants,
 } from './collection-support.js';
 
@@ -64,8 +63,7 @@ describe('collection responses match the OpenAPI document', () => {
     contract.assert('GET', `${BASE}/charges`, await get('/charges'));
     contract.assert('GET', `${BASE}/checkouts`, await get('/checkouts'));
 
-    const pi = await createPaymentIntent(t, tenant);
-    const qr = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { checkout: qr } = await paymentIntentCheckout(t, tenant);
     const pending = await confirm(t, tenant, qr, { payment_method_type: 'promptpay' });
     contract.assert('POST', `${BASE}/checkouts/{id}/confirm`, pending);
     const promptpayPaid = await t.http

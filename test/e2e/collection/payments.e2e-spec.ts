@@ -8,6 +8,7 @@ import {
   createCustomer,
   createOpenInvoice,
   createPaymentIntent,
+  paymentIntentCheckout,
   expectLedgerInvariants,
 } from './collection-support.js';
 
@@ -161,8 +162,7 @@ describe('paying checkouts: charges, targets and the ledger', () => {
   });
 
   it('a declined card leaves a failed charge and an open checkout that can be paid again', async () => {
-    const pi = await createPaymentIntent(t, tenant);
-    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { pi, checkout } = await paymentIntentCheckout(t, tenant);
     const declined = await confirm(t, tenant, checkout, card(CARDS.declined));
     expect(declined.status).toBe(200);
     expect(declined.body.redirect_url).toBeNull();
@@ -189,8 +189,7 @@ describe('paying checkouts: charges, targets and the ledger', () => {
   });
 
   it('PromptPay: a pending charge with a real EMVCo payload and PNG, paid through the test helper', async () => {
-    const pi = await createPaymentIntent(t, tenant, { amount: 45075 });
-    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { pi, checkout } = await paymentIntentCheckout(t, tenant, { amount: 45075 });
     const res = await confirm(t, tenant, checkout, { payment_method_type: 'promptpay' });
     expect(res.status).toBe(200);
     const charge = res.body.charge;
@@ -232,8 +231,7 @@ describe('paying checkouts: charges, targets and the ledger', () => {
   });
 
   it('PromptPay: a new QR cancels the previous one; an expired QR cannot be paid; live mode has no helper', async () => {
-    const pi = await createPaymentIntent(t, tenant);
-    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { checkout } = await paymentIntentCheckout(t, tenant);
     const noQr = await t.http
       .post(tenant.path(`/test_helpers/checkouts/${checkout.id}/pay_promptpay`))
       .set(tenant.as('test'));
@@ -309,8 +307,7 @@ describe('paying checkouts: charges, targets and the ledger', () => {
   });
 
   it('card 4000 0000 0000 0259 succeeds and is then disputed: the dispute withdraws from the merchant balance', async () => {
-    const pi = await createPaymentIntent(t, tenant, { amount: 30000 });
-    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { checkout } = await paymentIntentCheckout(t, tenant, { amount: 30000 });
     const res = await confirm(t, tenant, checkout, card(CARDS.disputed));
     expect(res.body.charge.status).toBe('succeeded');
     const charge = (await get(`/charges/${res.body.charge.id}`)).body;
@@ -481,8 +478,7 @@ describe('paying checkouts: charges, targets and the ledger', () => {
   });
 
   it('serves the hosted checkout page with the amount, the merchant and a strict CSP, and 404 for unknown ones', async () => {
-    const pi = await createPaymentIntent(t, tenant, { amount: 123450, description: 'Order <b>42</b>' });
-    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const { pi, checkout } = await paymentIntentCheckout(t, tenant, { amount: 123450, description: 'Order <b>42</b>' });
     const page = await t.http.get(new URL(checkout.url).pathname);
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
