@@ -38,6 +38,47 @@ function credentialKind(req: Request): CredentialKind {
   throw new AppError(Errors.E1213);
 }
 
+type PassportCallback = (err: unknown, user: Principal | false) => void;
+
+interface StrategyInstance {
+  authenticate(req: Request, options: object): void;
+  success(user: Principal | false): void;
+  fail(challenge?: unknown, status?: number): void;
+  redirect(url: string, status?: number): void;
+  pass(): void;
+  error(err: unknown): void;
+}
+
+/**
+ * What `passport.authenticate(name, { session: false }, callback)` does for one strategy, without
+ * the per-request work this service never uses (login/logout/isAuthenticated and the session
+ * manager added to every request, which also changes the request object's shape): the
+ * registered strategy, instantiated per request with the same actions and outcomes.
+ */
+function runStrategy(
+  name: string,
+  req: Request,
+  res: Response,
+  callback: PassportCallback,
+  next: (err?: unknown) => void,
+) {
+  const registry = passport as unknown as { _strategy(name: string): object | undefined };
+  const prototype = registry._strategy(name);
+  if (!prototype) return next(new Error(`Unknown authentication strategy "${name}"`));
+  const strategy = Object.create(prototype) as StrategyInstance;
+  strategy.success = (user) => callback(null, user);
+  strategy.fail = () => callback(null, false);
+  strategy.redirect = (url, status) => {
+    res.statusCode = status || 302;
+    res.setHeader('Location', url);
+    res.setHeader('Content-Length', '0');
+    res.end();
+  };
+  strategy.pass = () => next();
+  strategy.error = (err) => callback(err, false);
+  strategy.authenticate(req, { session: false });
+}
+
 /**
  * The one auth guard: picks the Passport strategy from the credential, then checks privilege,
  * application and mode against the endpoint's `@Auth(...)` declaration. No declaration: no access.
@@ -102,7 +143,7 @@ export class AuthGuard implements CanActivate {
         resolve(user);
       };
       try {
-        passport.authenticate(strategy.name, { session: false }, callback)(req, res, (err: unknown) => reject(err));
+        runStrategy(strategy.name, req, res, callback, (err: unknown) => reject(err));
       } catch (err) {
         reject(err);
       }
