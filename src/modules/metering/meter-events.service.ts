@@ -29,6 +29,11 @@ interface StoredEventRow {
   errors: Array<{ code: string; message: string }>;
 }
 
+interface CustomerReference {
+  reference: string;
+  provider: string;
+}
+
 /** A validated event, ready for one multi-row INSERT. */
 interface ValidEvent {
   id: string;
@@ -89,7 +94,7 @@ export function toCreationResponse(row: StoredEventRow): CreationResponse {
  */
 @Injectable()
 export class MeterEventsService {
-  private readonly references = new Map<string, { reference: string; provider: string; until: number }>();
+  private readonly references = new Map<string, { lookup: Promise<CustomerReference>; until: number }>();
 
   constructor(
     private readonly db: ModeDb,
@@ -239,11 +244,26 @@ export class MeterEventsService {
     };
   }
 
-  private async referenceOf(customerId: string): Promise<{ reference: string; provider: string }> {
+  private async referenceOf(customerId: string): Promise<CustomerReference> {
     const cacheKey = `${this.context.mode}:${this.applicationId}:${customerId}`;
     const now = this.clock.nowMs();
     const hit = this.references.get(cacheKey);
-    if (hit && hit.until > now) return hit;
+    if (hit && hit.until > now) return hit.lookup;
+    // The lookup itself is cached, so concurrent misses (a batch, many connections) share one
+    // query; a refused customer (E8008, E8009) is not kept.
+    const lookup = this.lookUpReference(customerId);
+    if (this.references.size >= 50_000) this.references.clear();
+    const entry = { lookup, until: now + CUSTOMER_CACHE_MS };
+    this.references.set(cacheKey, entry);
+    try {
+      return await lookup;
+    } catch (err) {
+      if (this.references.get(cacheKey) === entry) this.references.delete(cacheKey);
+      throw err;
+    }
+  }
+
+  private async lookUpReference(customerId: string): Promise<CustomerReference> {
     const customer = await this.customers.find(customerId);
     if (!customer) throw new AppError(MeteringErrors.E8008, `No customer with id "${customerId}".`);
     if (!customer.provider_reference || !customer.provider) {
@@ -252,14 +272,7 @@ export class MeterEventsService {
     // Which provider serves the event follows the customer's provider, so an event is always
     // forwarded where its reference means something.
     this.providers.named(customer.provider);
-    const entry = {
-      reference: customer.provider_reference,
-      provider: customer.provider,
-      until: now + CUSTOMER_CACHE_MS,
-    };
-    if (this.references.size >= 50_000) this.references.clear();
-    this.references.set(cacheKey, entry);
-    return entry;
+    return { reference: customer.provider_reference, provider: customer.provider };
   }
 
   /**

@@ -43,7 +43,7 @@ const CACHE_MS = 5_000;
 /** Meters of the current application and mode; active meters are cached briefly for ingestion. */
 @Injectable()
 export class MetersService {
-  private readonly cache = new Map<string, { meter: Meter | null; until: number }>();
+  private readonly cache = new Map<string, { meter: Promise<Meter | null>; until: number }>();
 
   constructor(
     private readonly db: ModeDb,
@@ -118,12 +118,18 @@ export class MetersService {
     const hit = this.cache.get(key);
     const now = this.clock.nowMs();
     if (hit && hit.until > now) return hit.meter;
-    const meter = await this.db
-      .repository(Meter)
-      .findOneBy({ application_id: this.applicationId, event_name: eventName });
+    // The lookup itself is cached, so concurrent misses (a batch of 100 events, or every
+    // connection when the entry expires) share one query instead of each sending its own.
+    const meter = this.db.repository(Meter).findOneBy({ application_id: this.applicationId, event_name: eventName });
     if (this.cache.size >= 10_000) this.cache.clear();
-    this.cache.set(key, { meter, until: now + CACHE_MS });
-    return meter;
+    const entry = { meter, until: now + CACHE_MS };
+    this.cache.set(key, entry);
+    try {
+      return await meter;
+    } catch (err) {
+      if (this.cache.get(key) === entry) this.cache.delete(key);
+      throw err;
+    }
   }
 
   private cacheKey(eventName: string): string {
