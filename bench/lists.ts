@@ -7,10 +7,22 @@
  * INSERT ... SELECT generate_series; then starts the real service (dist main.js, RATE_LIMIT=0,
  * LOG_LEVEL=warn) and measures p50/p99 of each query with one client and keep-alive.
  * Prints a table, writes bench/results/lists.json and drops the database.
+ *
+ * For query tuning: BENCH_KEEP_DATABASE=1 keeps the seeded database, BENCH_REUSE_DATABASE=1 measures
+ * again on it without seeding, and BENCH_ONLY=<text> runs only the cases whose name contains the
+ * text (and writes no results file).
  */
 import 'reflect-metadata';
 import pg from 'pg';
-import { createDatabase, dropDatabase, printTable, startServer, summarize, writeResults } from './support.js';
+import {
+  createDatabase,
+  databaseUrl,
+  dropDatabase,
+  printTable,
+  startServer,
+  summarize,
+  writeResults,
+} from './support.js';
 
 const DB = 'wallet_bench_lists_test';
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
@@ -116,7 +128,7 @@ async function seed(client: pg.Client, applicationId: string): Promise<void> {
   console.log(`VACUUM ANALYZE (${Date.now() - t3} ms); seeding took ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 
-async function createApplication(url: string): Promise<{ slug: string; id: string; key: string }> {
+async function createApplication(url: string, reuse: boolean): Promise<{ slug: string; id: string; key: string }> {
   process.env.DATABASE_URL = url;
   process.env.LOG_LEVEL = 'warn';
   process.env.RUN_JOBS = 'false';
@@ -125,7 +137,13 @@ async function createApplication(url: string): Promise<{ slug: string; id: strin
   const app = await createApp();
   await app.init();
   try {
-    const created = await app.get(ApplicationsService).create({ slug: 'bench', countries: ['TH'] });
+    const applications = app.get(ApplicationsService);
+    if (reuse) {
+      const existing = await applications.bySlug('bench');
+      if (!existing) throw new Error('BENCH_REUSE_DATABASE=1: no seeded benchmark database to reuse');
+      return { slug: 'bench', id: existing.id, key: (await applications.createKey('bench', 'test')).key };
+    }
+    const created = await applications.create({ slug: 'bench', countries: ['TH'] });
     return { slug: 'bench', id: created.application.id, key: created.keys.test };
   } finally {
     await app.close();
@@ -154,14 +172,16 @@ async function measure(base: string, headers: Record<string, string>, c: Case) {
 }
 
 async function main(): Promise<void> {
-  const url = await createDatabase(DB);
+  // BENCH_REUSE_DATABASE=1 measures again on the database a BENCH_KEEP_DATABASE=1 run left seeded.
+  const reuse = process.env.BENCH_REUSE_DATABASE === '1';
+  const url = reuse ? databaseUrl(DB) : await createDatabase(DB);
   const server: { stop?: () => Promise<void> } = {};
   try {
-    const app = await createApplication(url);
+    const app = await createApplication(url, reuse);
     const client = new pg.Client({ connectionString: url });
     client.on('error', (error) => console.error('seed connection:', error.message));
     await client.connect();
-    await seed(client, app.id);
+    if (!reuse) await seed(client, app.id);
     const anchor = (
       await client.query(
         `SELECT id FROM wallet_test.balance_transactions WHERE application_id = $1 ORDER BY created_at DESC, id DESC OFFSET 9989 LIMIT 1`,
@@ -232,7 +252,8 @@ async function main(): Promise<void> {
       { name: 'disputes page mode: page=500', target: 100, query: () => '/disputes?page=500' },
     ];
     const results = [];
-    for (const c of cases) {
+    const only = process.env.BENCH_ONLY;
+    for (const c of only ? cases.filter((k) => k.name.includes(only)) : cases) {
       const r = await measure(base, headers, c);
       results.push({
         query: c.name,
@@ -246,6 +267,7 @@ async function main(): Promise<void> {
       });
     }
     printTable(results);
+    if (only) return;
     const path = writeResults('lists.json', {
       benchmark: 'lists',
       measured_at: new Date().toISOString(),
@@ -258,7 +280,8 @@ async function main(): Promise<void> {
     console.log(`wrote ${path}`);
   } finally {
     if (server.stop) await server.stop();
-    await dropDatabase(DB);
+    // BENCH_KEEP_DATABASE=1 leaves the seeded database for EXPLAIN ANALYZE sessions.
+    if (process.env.BENCH_KEEP_DATABASE !== '1' && !reuse) await dropDatabase(DB);
   }
 }
 

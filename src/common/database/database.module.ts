@@ -41,7 +41,15 @@ function connection(name: string, schema: string, subscribers: Function[]) {
       subscribers,
       // Failed queries are logged by the error filter without their parameters (which may hold account numbers).
       logging: false,
-      extra: { max: endpoint.isEmbedded ? 4 : config.get('app.dbPoolSize', { infer: true }) },
+      extra: endpoint.isEmbedded
+        ? { max: 4 }
+        : {
+            max: config.get('app.dbPoolSize', { infer: true }),
+            // An API answers small queries: starting parallel workers costs more than it saves (tens
+            // of ms on a busy host when the planner overestimates a search's matches), so the
+            // service's sessions plan without them. Operators' own sessions keep the server default.
+            options: '-c max_parallel_workers_per_gather=0',
+          },
     }),
   });
 }

@@ -123,25 +123,24 @@ export async function runList<T extends ObjectLiteral, R>(
   const dir = query.sort.direction.toUpperCase() as 'ASC' | 'DESC';
   const reverse = dir === 'ASC' ? 'DESC' : 'ASC';
 
-  const total = await countItems(filtered);
   // A word search that matches few records is answered fastest from the search index and a sort of
   // the matches; walking the sort index and testing every row for the words can cost a full scan.
   // The planner misjudges how rare a searched prefix is, so the order expression is wrapped to keep
-  // it off the sort index when the (exact) count says the matches are few.
-  const fewMatches = query.q !== undefined && spec.searchVector !== undefined && total <= EXACT_COUNT_LIMIT;
-  const orderCol = fewMatches ? `COALESCE(${sortCol}, ${sortCol})` : sortCol;
-
-  let rows: T[];
-  let hasMore: boolean | undefined;
-  if (!query.useCursor) {
-    rows = await filtered
-      .clone()
-      .orderBy(orderCol, dir)
-      .addOrderBy(idCol, dir)
-      .offset((query.page - 1) * query.limit)
-      .limit(query.limit)
-      .getMany();
-  } else {
+  // it off the sort index when the (exact) count says the matches are few. That needs the count
+  // first; every other list counts and reads its page at the same time, on two connections.
+  const search = query.q !== undefined && spec.searchVector !== undefined;
+  const fetchPage = async (fewMatches: boolean): Promise<{ rows: T[]; hasMore?: boolean }> => {
+    const orderCol = fewMatches ? `COALESCE(${sortCol}, ${sortCol})` : sortCol;
+    if (!query.useCursor) {
+      const rows = await filtered
+        .clone()
+        .orderBy(orderCol, dir)
+        .addOrderBy(idCol, dir)
+        .offset((query.page - 1) * query.limit)
+        .limit(query.limit)
+        .getMany();
+      return { rows };
+    }
     const cursorId = query.startingAfter ?? query.endingBefore;
     const backwards = query.endingBefore !== undefined;
     const page = filtered.clone();
@@ -161,15 +160,25 @@ export async function runList<T extends ObjectLiteral, R>(
       page.andWhere(`(${sortCol}, ${idCol}) ${after} (:anchor, :cursorId)`, { anchor: anchor.v, cursorId });
     }
     const order = backwards ? reverse : dir;
-    rows = await page
+    const fetched = await page
       .orderBy(orderCol, order)
       .addOrderBy(idCol, order)
       .limit(query.limit + 1)
       .getMany();
-    hasMore = rows.length > query.limit;
-    rows = rows.slice(0, query.limit);
+    const rows = fetched.slice(0, query.limit);
     if (backwards) rows.reverse();
+    return { rows, hasMore: fetched.length > query.limit };
+  };
+
+  let total: number;
+  let result: { rows: T[]; hasMore?: boolean };
+  if (search) {
+    total = await countItems(filtered);
+    result = await fetchPage(total <= EXACT_COUNT_LIMIT);
+  } else {
+    [total, result] = await Promise.all([countItems(filtered), fetchPage(false)]);
   }
+  const { rows, hasMore } = result;
 
   return {
     object: 'list',

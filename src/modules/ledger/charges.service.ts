@@ -58,18 +58,24 @@ export class LedgerChargesService {
   ): Promise<ChargeResponse[]> {
     if (charges.length === 0) return [];
     const app = charges[0].application_id;
-    const pms = await this.ledger.paymentMethodsById(
-      app,
-      charges.map((c) => c.payment_method_id),
-    );
-    const customers = await this.ledger.customersById(app, [
-      ...charges.map((c) => c.customer_id),
-      ...[...pms.values()].map((pm) => pm.customer_id),
+    // The payment methods and then their customers, and the balances, on two connections at once.
+    const [{ pms, customers }, balances] = await Promise.all([
+      (async () => {
+        const pms = await this.ledger.paymentMethodsById(
+          app,
+          charges.map((c) => c.payment_method_id),
+        );
+        const customers = await this.ledger.customersById(app, [
+          ...charges.map((c) => c.customer_id),
+          ...[...pms.values()].map((pm) => pm.customer_id),
+        ]);
+        return { pms, customers };
+      })(),
+      this.ledger.balanceResponses(
+        app,
+        charges.map((c) => c.balance_id),
+      ),
     ]);
-    const balances = await this.ledger.balanceResponses(
-      app,
-      charges.map((c) => c.balance_id),
-    );
     return charges.map((charge) => {
       const pm = pms.get(charge.payment_method_id ?? '');
       return toChargeResponse(charge, {
