@@ -7,6 +7,7 @@ import { Metering1763800790000 } from './1763800790000-Metering.js';
 import { Accounts1763801000000 } from './1763801000000-Accounts.js';
 import { Payouts1763801100000 } from './1763801100000-Payouts.js';
 import { Collection1763801200000 } from './1763801200000-Collection.js';
+import { CollectionExpiry1763801210000 } from './1763801210000-CollectionExpiry.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Accounts1763801000000,
   Payouts1763801100000,
   Collection1763801200000,
+  CollectionExpiry1763801210000,
 ];

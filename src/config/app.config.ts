@@ -17,7 +17,7 @@ export interface AppConfig {
   bodyLimitBytes: number;
   /** Apply pending migrations on boot (always on for the embedded database). */
   migrateOnBoot: boolean;
-  /** Run background jobs (hold release, outbox delivery) in this process. Off in the CLI and in tests. */
+  /** Run background jobs (hold release, outbox delivery, checkout expiry) in this process. Off in the CLI and in tests. */
   runJobs: boolean;
   /** Requests per window per credential on wallet endpoints; 0 turns rate limiting off. */
   rateLimit: number;

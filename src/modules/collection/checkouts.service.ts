@@ -6,7 +6,7 @@ import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { SessionsService } from '../auth/index.js';
-import { LedgerChargesService } from '../ledger/index.js';
+import { CheckoutExpiryService } from './checkout-expiry.service.js';
 import { CollectionErrors } from './collection.errors.js';
 import { CollectionRepository } from './collection.repository.js';
 import { toCheckoutResponse, type CheckoutResponse } from './collection.responses.js';
@@ -24,6 +24,12 @@ export const CHECKOUT_LIST: ListSpec = {
     target_id: { type: 'uuid' },
     payment_link_id: { type: 'uuid' },
     customer_id: { type: 'uuid' },
+    // The status a read answers (effectiveStatus), so the filter is exact between expiry sweeps.
+    status: {
+      type: 'text',
+      values: ['open', 'complete', 'expired'],
+      column: `CASE WHEN co.status = 'open' AND co.expires_at <= :statusAsOf THEN 'expired' ELSE co.status END`,
+    },
     payment_status: { type: 'text', values: ['unpaid', 'paid'] },
     created_at: { type: 'timestamp' },
     expires_at: { type: 'timestamp' },
@@ -43,7 +49,7 @@ export class CheckoutsService {
     private readonly repository: CollectionRepository,
     private readonly targets: TargetsService,
     private readonly sessions: SessionsService,
-    private readonly charges: LedgerChargesService,
+    private readonly expiry: CheckoutExpiryService,
     private readonly urls: HostedUrls,
     private readonly context: RequestContext,
     private readonly clock: Clock,
@@ -125,37 +131,27 @@ export class CheckoutsService {
   }
 
   list(query: ListQuery): Promise<ListEnvelope<CheckoutResponse>> {
-    const qb = this.repository.query(Checkout, 'co', this.context.application.id);
+    const qb = this.repository
+      .query(Checkout, 'co', this.context.application.id)
+      .setParameter('statusAsOf', this.clock.now());
     return runList(qb, CHECKOUT_LIST, query, (c) => this.toResponse(c));
   }
 
-  /** Test helper: the checkout expires now, as it would after 24 hours; a pending QR code is canceled. */
+  /**
+   * Test helper: the checkout expires now, as it would after 24 hours (or as of its own expiry if
+   * that has passed), leaving exactly what the expiry sweep leaves (CheckoutExpiryService).
+   */
   async expireForTest(id: string): Promise<CheckoutResponse> {
     assertTestMode(this.context.mode);
     const applicationId = this.context.application.id;
     const checkout = await this.repository.transaction(async (manager) => {
       const found = await this.repository.find(Checkout, applicationId, id, manager, true);
       if (!found) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
-      const now = this.clock.now();
       if (found.status === 'complete') throw new AppError(CollectionErrors.E7006, `Checkout "${id}" is complete.`);
       if (found.status === 'expired') return found;
-      if (found.pending_charge_id) {
-        await this.charges.update(
-          applicationId,
-          found.pending_charge_id,
-          { status: 'canceled', canceled: true, canceled_at: now },
-          manager,
-        );
-      }
-      const changes = {
-        status: 'expired' as const,
-        expires_at: now,
-        expired_at: now,
-        pending_charge_id: null,
-        updated_at: now,
-      };
-      await this.repository.update(Checkout, applicationId, id, changes, manager);
-      return Object.assign(found, changes);
+      const now = this.clock.now();
+      await this.expiry.expireLocked(found, found.expires_at < now ? found.expires_at : now, manager);
+      return found;
     });
     return this.toResponse(checkout);
   }

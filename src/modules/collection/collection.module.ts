@@ -5,6 +5,7 @@ import { CustomersModule } from '../customers/index.js';
 import { DisputesModule } from '../disputes/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { ChargesService } from './charges.service.js';
+import { CheckoutExpiryService } from './checkout-expiry.service.js';
 import { CheckoutsService } from './checkouts.service.js';
 import {
   ChargesController,
@@ -54,6 +55,7 @@ import { CollectionTestHelpersService } from './test-helpers.service.js';
     PaymentIntentsService,
     InvoicesService,
     CheckoutsService,
+    CheckoutExpiryService,
     PaymentsService,
     ChargesService,
     PaymentLinksService,
