@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, loadAppConfig } from './app.config.js';
+
+/** Every variable name loadAppConfig reads from the environment it is given. */
+function variablesRead(): string[] {
+  const read = new Set<string>();
+  const env = new Proxy({} as Record<string, string | undefined>, {
+    get(_target, name) {
+      if (typeof name === 'string') read.add(name);
+      return undefined;
+    },
+  });
+  loadAppConfig(env);
+  return [...read].sort();
+}
+
+describe('configuration', () => {
+  it('has working defaults: no DATABASE_URL means the embedded database under ./.data', () => {
+    const config = loadAppConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      publicUrl: 'http://localhost:3000',
+      logLevel: 'info',
+      migrateOnBoot: true,
+      runJobs: true,
+      billingProviders: { '*': 'sandbox' },
+      transferProviders: { '*': 'sandbox' },
+      collectionProviders: { '*': 'sandbox' },
+      settlementDelayHours: 48,
+    });
+    expect(config.dataDir.endsWith('.data')).toBe(true);
+    expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' }).migrateOnBoot).toBe(false);
+  });
+
+  it('reads the documented values', () => {
+    const config = loadAppConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u@db:5432/wallet',
+      PUBLIC_URL: 'https://pay.example.com/',
+      LOG_LEVEL: 'warn',
+      RUN_JOBS: 'false',
+      TRANSFER_PROVIDERS: 'TH=none,*=sandbox',
+      RATE_LIMIT: '0',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      databaseUrl: 'postgres://u@db:5432/wallet',
+      publicUrl: 'https://pay.example.com',
+      logLevel: 'warn',
+      runJobs: false,
+      transferProviders: { TH: 'none', '*': 'sandbox' },
+      rateLimit: 0,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be a whole number, got "eighty"'],
+    [{ PORT: '70000' }, 'PORT must be between 0 and 65535, got 70000'],
+    [{ DB_POOL_SIZE: '0' }, 'DB_POOL_SIZE must be between 1 and 200, got 0'],
+    [{ DATABASE_URL: 'mysql://db/wallet' }, 'DATABASE_URL must use postgres: or postgresql:, got "mysql:"'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL must be a URL, got "not a url"'],
+    [{ PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL must use'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [{ RUN_JOBS: 'yes' }, 'RUN_JOBS must be true or false, got "yes"'],
+    [{ MIGRATE_ON_BOOT: 'sometimes' }, 'MIGRATE_ON_BOOT must be true or false'],
+    [{ COLLECTION_PROVIDERS: 'thailand:sandbox' }, 'COLLECTION_PROVIDERS must look like "TH=sandbox,*=sandbox"'],
+    [{ SETTLEMENT_DELAY_HOURS: '-1' }, 'SETTLEMENT_DELAY_HOURS must be a whole number, got "-1"'],
+  ])('refuses %j with a message naming the variable', (env, message) => {
+    expect(() => loadAppConfig(env)).toThrow(ConfigError);
+    expect(() => loadAppConfig(env)).toThrow(message);
+  });
+
+  it('documents every variable it reads in the README configuration table', () => {
+    const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
+    const documented = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]));
+    const read = variablesRead();
+    expect(read.length).toBeGreaterThanOrEqual(15);
+    expect(read.filter((name) => !documented.has(name))).toEqual([]);
+  });
+});
