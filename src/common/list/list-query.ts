@@ -16,6 +16,13 @@ export interface FieldSpec {
   pattern?: { regex: RegExp; description: string };
 }
 
+/** Shapes list filters share, so every list answers a bad value with the same message. */
+export const FilterPatterns = {
+  currency: { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' },
+  country: { regex: /^[A-Z]{2}$/, description: 'a two-letter country code' },
+  word: { regex: /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, description: 'letters, digits and . _ : -' },
+} as const satisfies Record<string, NonNullable<FieldSpec['pattern']>>;
+
 export interface ListSpec {
   /** Filterable fields (`filter[field]`, `filter[field][op]`): exactly the spec's allow-list. */
   filters: Record<string, FieldSpec>;

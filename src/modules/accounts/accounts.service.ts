@@ -6,7 +6,7 @@ import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { AccountErrors } from './accounts.errors.js';
 import { AccountsRepository } from './accounts.repository.js';
 import type { CreateAccountDto } from './dto/create-account.dto.js';
@@ -20,7 +20,7 @@ export const ACCOUNT_LIST: ListSpec = {
     name: { type: 'text' },
     business_name: { type: 'text' },
     email: { type: 'text' },
-    country: { type: 'text', pattern: { regex: /^[A-Z]{2}$/, description: 'a two-letter country code' } },
+    country: { type: 'text', pattern: FilterPatterns.country },
     created_at: { type: 'timestamp' },
     updated_at: { type: 'timestamp' },
     labels: { type: 'labels' },

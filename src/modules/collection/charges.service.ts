@@ -3,28 +3,25 @@ import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { isUuid } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { LedgerChargesService, type Charge, type ChargeResponse } from '../ledger/index.js';
 import { CollectionRepository } from './collection.repository.js';
 import { toInvoiceResponse } from './collection.responses.js';
 import { Invoice } from './entities/invoice.entity.js';
-
-const CURRENCY = { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' };
-const WORD = { regex: /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, description: 'letters, digits and . _ : -' };
 
 export const CHARGE_LIST: ListSpec = {
   filters: {
     id: { type: 'uuid' },
     status: { type: 'text', values: ['pending', 'succeeded', 'failed', 'canceled'] },
     customer_id: { type: 'uuid' },
-    payment_intent: { type: 'text', pattern: WORD },
+    payment_intent: { type: 'text', pattern: FilterPatterns.word },
     invoice_id: { type: 'uuid' },
-    currency: { type: 'text', pattern: CURRENCY },
+    currency: { type: 'text', pattern: FilterPatterns.currency },
     amount: { type: 'integer' },
     paid: { type: 'boolean' },
     disputed: { type: 'boolean' },
-    failure_code: { type: 'text', pattern: WORD },
-    provider: { type: 'text', pattern: WORD },
+    failure_code: { type: 'text', pattern: FilterPatterns.word },
+    provider: { type: 'text', pattern: FilterPatterns.word },
     created_at: { type: 'timestamp' },
     updated_at: { type: 'timestamp' },
   },

@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { CollectionErrors } from './collection.errors.js';
 import { CollectionRepository } from './collection.repository.js';
 import { toInvoiceResponse, type InvoiceResponse } from './collection.responses.js';
@@ -15,7 +15,6 @@ import { newTargetFields } from './payment-intents.service.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
 
-const CURRENCY = { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' };
 const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
 export const INVOICE_LIST: ListSpec = {
@@ -24,7 +23,7 @@ export const INVOICE_LIST: ListSpec = {
     number: { type: 'text' },
     status: { type: 'text', values: ['draft', 'open', 'paid', 'void'] },
     customer_id: { type: 'uuid' },
-    currency: { type: 'text', pattern: CURRENCY },
+    currency: { type: 'text', pattern: FilterPatterns.currency },
     total: { type: 'integer' },
     due_date: { type: 'timestamp' },
     created_at: { type: 'timestamp' },

@@ -4,7 +4,7 @@ import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { scalingFactorOf } from '../ledger/index.js';
 import { CollectionErrors } from './collection.errors.js';
 import { CollectionRepository } from './collection.repository.js';
@@ -16,14 +16,12 @@ import { PaymentIntent } from './entities/payment-intent.entity.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
 
-const CURRENCY = { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' };
-
 export const PAYMENT_INTENT_LIST: ListSpec = {
   filters: {
     id: { type: 'uuid' },
     status: { type: 'text', values: ['requires_payment_method', 'processing', 'succeeded', 'canceled'] },
     customer_id: { type: 'uuid' },
-    currency: { type: 'text', pattern: CURRENCY },
+    currency: { type: 'text', pattern: FilterPatterns.currency },
     amount: { type: 'integer' },
     created_at: { type: 'timestamp' },
     updated_at: { type: 'timestamp' },

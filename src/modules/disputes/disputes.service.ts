@@ -6,7 +6,7 @@ import { ModeDb } from '../../common/database/mode-db.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import {
   BalancesService,
   LedgerChargesService,
@@ -19,28 +19,25 @@ import { DisputesRepository } from './disputes.repository.js';
 import type { OpenDisputeDto } from './dto/open-dispute.dto.js';
 import { Dispute } from './entities/dispute.entity.js';
 
-const CURRENCY = { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' };
-const WORD = { regex: /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, description: 'letters, digits and . _ : -' };
-
 export const DISPUTE_LIST: ListSpec = {
   filters: {
     amount: { type: 'integer' },
     charge_id: { type: 'uuid' },
     closed_at: { type: 'timestamp' },
     created_at: { type: 'timestamp' },
-    currency: { type: 'text', pattern: CURRENCY },
+    currency: { type: 'text', pattern: FilterPatterns.currency },
     evidence_due_by: { type: 'timestamp' },
     id: { type: 'uuid' },
-    labels: { type: 'labels', pattern: WORD },
-    network_reason_code: { type: 'text', pattern: WORD },
-    number: { type: 'text', pattern: WORD },
+    labels: { type: 'labels', pattern: FilterPatterns.word },
+    network_reason_code: { type: 'text', pattern: FilterPatterns.word },
+    number: { type: 'text', pattern: FilterPatterns.word },
     opened_at: { type: 'timestamp' },
-    provider_id: { type: 'text', pattern: WORD },
-    reason: { type: 'text', pattern: WORD },
-    reference_id: { type: 'text', pattern: WORD },
+    provider_id: { type: 'text', pattern: FilterPatterns.word },
+    reason: { type: 'text', pattern: FilterPatterns.word },
+    reference_id: { type: 'text', pattern: FilterPatterns.word },
     reinstated: { type: 'boolean' },
     settled: { type: 'boolean' },
-    status: { type: 'text', pattern: WORD },
+    status: { type: 'text', pattern: FilterPatterns.word },
     updated_at: { type: 'timestamp' },
   },
   sortable: ['created_at', 'amount'],

@@ -2,12 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import type { BalanceTransaction } from './entities/balance-transaction.entity.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { toBalanceTransactionResponse, type BalanceTransactionResponse } from './ledger.responses.js';
 
-const CURRENCY = { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' };
 const NAME = { regex: /^[a-z][a-z0-9_.]{0,63}$/, description: 'a lower-case name such as payment' };
 const STATES = ['available', 'hold'] as const;
 
@@ -16,10 +15,10 @@ export const BALANCE_TRANSACTION_LIST: ListSpec = {
     amount: { type: 'integer' },
     balance_id: { type: 'uuid' },
     created_at: { type: 'timestamp' },
-    currency: { type: 'text', pattern: CURRENCY },
+    currency: { type: 'text', pattern: FilterPatterns.currency },
     id: { type: 'uuid' },
     original_amount: { type: 'integer' },
-    original_currency: { type: 'text', pattern: CURRENCY },
+    original_currency: { type: 'text', pattern: FilterPatterns.currency },
     record_only: { type: 'boolean' },
     running_balance: { type: 'integer' },
     source: { type: 'text', pattern: NAME },

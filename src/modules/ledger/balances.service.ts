@@ -6,13 +6,12 @@ import { ModeDb } from '../../common/database/mode-db.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { Balance } from './entities/balance.entity.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { toBalanceResponse, type BalanceResponse } from './ledger.responses.js';
 import { scalingFactorOf } from './money.js';
 
-const CURRENCY = { regex: /^[A-Z]{3}$/, description: 'a three-letter ISO 4217 code in capitals' };
 const NAME = { regex: /^[a-z][a-z0-9_]{0,63}$/, description: 'a lower-case name such as customer' };
 
 export const BALANCE_LIST: ListSpec = {
@@ -20,7 +19,7 @@ export const BALANCE_LIST: ListSpec = {
     id: { type: 'uuid' },
     customer_id: { type: 'uuid' },
     account: { type: 'text', pattern: NAME },
-    currency: { type: 'text', pattern: CURRENCY },
+    currency: { type: 'text', pattern: FilterPatterns.currency },
     available: { type: 'integer' },
     hold: { type: 'integer' },
     created_at: { type: 'timestamp' },

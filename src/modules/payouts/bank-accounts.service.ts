@@ -5,7 +5,7 @@ import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { AccountsService, type Account } from '../accounts/index.js';
 import { SessionsService } from '../auth/index.js';
 import { CreateBankAccountDto } from './dto/create-bank-account.dto.js';
@@ -46,7 +46,7 @@ export const BANK_ACCOUNT_LIST: ListSpec = {
     account: { type: 'uuid', column: 'b.account_id' },
     account_kind: { type: 'text', values: ['own', 'connected'] },
     type: { type: 'text', values: ['bookbank', 'promptpay_phone', 'promptpay_primary_identify_id'] },
-    currency: { type: 'text', pattern: { regex: /^[A-Z]{3}$/, description: 'an ISO 4217 code' } },
+    currency: { type: 'text', pattern: FilterPatterns.currency },
     bank_code: { type: 'text', pattern: { regex: /^\d{3}$/, description: 'a three-digit bank code' } },
     provider_status: { type: 'text', values: ['not_applicable', 'disabled', 'created', 'failed'] },
     created_at: { type: 'timestamp' },
