@@ -5,12 +5,35 @@ import pg from 'pg';
 /**
  * The bare baseline for `npm run bench:meter`: node:http and pg doing only the one INSERT of a
  * meter event, with no framework, validation, auth or outbox. Usage: baseline-server.js URL PORT.
+ *
+ * With `APP METER CUSTOMER` after the port it runs the service's own storage statement instead
+ * (the event into wallet_test.meter_events with its outbox row, the same indexes), so the
+ * benchmark can tell the framework's share of the cost from the schema's.
  */
-const [url, port] = process.argv.slice(2);
+const [url, port, app, meter, customer] = process.argv.slice(2);
 const pool = new pg.Pool({ connectionString: url, max: 10 });
 
 await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline_events (
   id uuid PRIMARY KEY, identifier text NOT NULL UNIQUE, payload jsonb NOT NULL, created_at timestamptz NOT NULL)`);
+
+const SERVICE_INSERT = `WITH inserted AS (
+    INSERT INTO wallet_test.meter_events (id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
+    VALUES ($1::uuid, $2::uuid, $3::uuid, 'api_call', $4::uuid, $5, $6::jsonb, 1, now(), 'sandbox', now())
+    ON CONFLICT (application_id, identifier) DO NOTHING
+    RETURNING id, identifier, created_at, errors
+  ), queued AS (
+    INSERT INTO wallet_test.meter_event_outbox (event_id, application_id, next_attempt_at, created_at)
+    SELECT id, $2::uuid, now(), now() FROM inserted
+  )
+  SELECT id, identifier, created_at, errors FROM inserted`;
+
+function insert(id: string, identifier: string, payload: string): Promise<unknown> {
+  if (app) return pool.query(SERVICE_INSERT, [id, app, meter, customer, identifier, payload]);
+  return pool.query(
+    'INSERT INTO bench_baseline_events (id, identifier, payload, created_at) VALUES ($1, $2, $3, now())',
+    [id, identifier, payload],
+  );
+}
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -24,20 +47,14 @@ const server = createServer((req, res) => {
       return;
     }
     const id = randomUUID();
-    pool
-      .query('INSERT INTO bench_baseline_events (id, identifier, payload, created_at) VALUES ($1, $2, $3, now())', [
-        id,
-        body.identifier ?? id,
-        JSON.stringify(body.payload ?? {}),
-      ])
-      .then(
-        () => {
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
-        },
-        () => {
-          res.writeHead(500).end();
-        },
-      );
+    insert(id, body.identifier ?? id, JSON.stringify(body.payload ?? {})).then(
+      () => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
+      },
+      () => {
+        res.writeHead(500).end();
+      },
+    );
   });
 });
 server.listen(Number(port), '127.0.0.1', () => process.send?.('listening'));
