@@ -1,4 +1,5 @@
 import { RequestContext } from '../../../src/common/context/request-context.js';
+import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { BalancesService, PostingService, type Posting } from '../../../src/modules/ledger/index.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { OpenApiContract } from '../../support/openapi.js';
@@ -344,4 +345,21 @@ describe('GET /balance_transactions and /balances', () => {
     expect(missing.status).toBe(404);
     expectErrorObject(missing.body, 'E4004');
   });
+
+  (process.env.WALLET_TEST_DATABASE === 'postgresql' ? it : it.skip)(
+    "plans the service's queries without parallel workers on every pooled session (PostgreSQL)",
+    async () => {
+      const ctx = t.app.get(RequestContext);
+      const db = t.app.get(ModeDb);
+      // Several at once, so that more than one pooled connection answers.
+      const settings = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          ctx.runInMode('test', () =>
+            db.manager.query('SELECT current_setting($1) AS v, pg_sleep(0.01)', ['max_parallel_workers_per_gather']),
+          ),
+        ),
+      );
+      expect(settings.map((rows: Array<{ v: string }>) => rows[0].v)).toEqual(['0', '0', '0', '0']);
+    },
+  );
 });
