@@ -21,6 +21,20 @@ export abstract class PeriodicJob implements OnApplicationBootstrap, OnApplicati
   /** One run of the job. */
   protected abstract runOnce(): Promise<unknown>;
 
+  /**
+   * Runs `batch` (which claims and handles up to `size` due rows, returning how many it claimed)
+   * again and again until a batch claims fewer than `size`, i.e. nothing due is left; returns the
+   * number claimed in all.
+   */
+  protected async untilDrained(size: number, batch: () => Promise<number>): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await batch();
+      total += claimed;
+      if (claimed < size) return total;
+    }
+  }
+
   onApplicationBootstrap(): void {
     if (!this.jobConfig.get('app.runJobs', { infer: true })) return;
     this.timer = setInterval(() => void this.tick(), this.intervalMs);

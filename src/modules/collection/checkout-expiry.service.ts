@@ -68,8 +68,7 @@ export class CheckoutExpiryService extends PeriodicJob {
     for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {
       await this.context.runInMode(mode, async () => {
         for (const what of ['checkouts', 'qr_codes'] as const) {
-          let claimed = BATCH;
-          while (claimed === BATCH) claimed = await this.sweepBatch(what, now, scope.applicationIds ?? null, result);
+          await this.untilDrained(BATCH, () => this.sweepBatch(what, now, scope.applicationIds ?? null, result));
         }
       });
     }

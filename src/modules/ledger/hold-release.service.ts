@@ -52,14 +52,9 @@ export class HoldReleaseService extends PeriodicJob {
   async releaseDue(now: Date, scope: { applicationId?: string; modes?: Mode[] } = {}): Promise<number> {
     let released = 0;
     for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {
-      released += await this.context.runInMode(mode, async () => {
-        let total = 0;
-        for (;;) {
-          const n = await this.releaseBatch(now, scope.applicationId ?? null);
-          total += n;
-          if (n < BATCH) return total;
-        }
-      });
+      released += await this.context.runInMode(mode, () =>
+        this.untilDrained(BATCH, () => this.releaseBatch(now, scope.applicationId ?? null)),
+      );
     }
     return released;
   }

@@ -57,12 +57,12 @@ export class MeterEventForwarder extends PeriodicJob {
   drainOnce(mode: Mode): Promise<number> {
     return this.context.runInMode(mode, async () => {
       let delivered = 0;
-      for (;;) {
+      await this.untilDrained(BATCH, async () => {
         const claimed = await this.claim();
-        if (claimed.length === 0) return delivered;
         for (const row of claimed) if (await this.deliver(row)) delivered += 1;
-        if (claimed.length < BATCH) return delivered;
-      }
+        return claimed.length;
+      });
+      return delivered;
     });
   }
 
