@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { storeEventsStatement } from '../src/modules/metering/store-events.sql.js';
 
 /**
  * The bare baseline for `npm run bench:meter`: node:http and pg doing only the one INSERT of a
@@ -16,22 +17,20 @@ const pool = new pg.Pool({ connectionString: url, max: 10 });
 await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline_events (
   id uuid PRIMARY KEY, identifier text NOT NULL UNIQUE, payload jsonb NOT NULL, created_at timestamptz NOT NULL)`);
 
-const SERVICE_INSERT = `WITH inserted AS (
-    INSERT INTO wallet_test.meter_events (id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
-    VALUES ($1::uuid, $2::uuid, $3::uuid, 'api_call', $4::uuid, $5, $6::jsonb, 1, now(), 'sandbox', now())
-    ON CONFLICT (application_id, identifier) DO NOTHING
-    RETURNING id, identifier, created_at, errors
-  ), queued AS (
-    INSERT INTO wallet_test.meter_event_outbox (event_id, application_id, next_attempt_at, created_at)
-    SELECT id, $2::uuid, now(), now() FROM inserted
-  )
-  SELECT id, identifier, created_at, errors FROM inserted`;
-
-function insert(id: string, identifier: string, payload: string): Promise<unknown> {
-  if (app) return pool.query(SERVICE_INSERT, [id, app, meter, customer, identifier, payload]);
+function insert(id: string, identifier: string, payload: unknown): Promise<unknown> {
+  if (app) {
+    const event = { id, meterId: meter, eventName: 'api_call', customerId: customer, identifier, payload };
+    const { sql, params } = storeEventsStatement(
+      { events: 'wallet_test.meter_events', outbox: 'wallet_test.meter_event_outbox' },
+      app,
+      new Date(),
+      [{ ...event, value: '1', occurredAt: new Date(), provider: 'sandbox' }],
+    );
+    return pool.query(sql, params);
+  }
   return pool.query(
     'INSERT INTO bench_baseline_events (id, identifier, payload, created_at) VALUES ($1, $2, $3, now())',
-    [id, identifier, payload],
+    [id, identifier, JSON.stringify(payload)],
   );
 }
 
@@ -47,7 +46,7 @@ const server = createServer((req, res) => {
       return;
     }
     const id = randomUUID();
-    insert(id, body.identifier ?? id, JSON.stringify(body.payload ?? {})).then(
+    insert(id, body.identifier ?? id, body.payload ?? {}).then(
       () => {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id }));
       },

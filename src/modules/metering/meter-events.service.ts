@@ -11,6 +11,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate as validateBody } from 'class-validator';
 import { CreateMeterEventDto } from './dto/meter-event.dto.js';
 import { MeteringErrors } from './metering.errors.js';
+import { storeEventsStatement, type EventRow } from './store-events.sql.js';
 import { MetersService } from './meters.service.js';
 
 export interface CreationResponse {
@@ -35,16 +36,8 @@ interface CustomerReference {
 }
 
 /** A validated event, ready for one multi-row INSERT. */
-interface ValidEvent {
-  id: string;
-  identifier: string;
-  meterId: string;
-  eventName: string;
-  customerId: string;
+interface ValidEvent extends EventRow {
   payload: Record<string, string>;
-  value: string;
-  occurredAt: Date;
-  provider: string;
 }
 
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
@@ -281,37 +274,14 @@ export class MeterEventsService {
    */
   private async store(events: ValidEvent[]): Promise<CreationResponse[]> {
     const app = this.applicationId;
-    const now = this.clock.now();
-    const params: unknown[] = [app, now];
-    const rows = events.map((e) => {
-      const base = params.length;
-      params.push(
-        e.id,
-        e.meterId,
-        e.eventName,
-        e.customerId,
-        e.identifier,
-        JSON.stringify(e.payload),
-        e.value,
-        e.occurredAt,
-        e.provider,
-      );
-      return `($${base + 1}::uuid, $1::uuid, $${base + 2}::uuid, $${base + 3}, $${base + 4}::uuid, $${base + 5}, $${base + 6}::jsonb, $${base + 7}::numeric, $${base + 8}::timestamptz, $${base + 9}, $2::timestamptz)`;
-    });
     const events_ = this.db.table('meter_events');
-    const inserted: StoredEventRow[] = await this.db.manager.query(
-      `WITH inserted AS (
-         INSERT INTO ${events_} (id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
-         VALUES ${rows.join(', ')}
-         ON CONFLICT (application_id, identifier) DO NOTHING
-         RETURNING id, identifier, created_at, errors
-       ), queued AS (
-         INSERT INTO ${this.db.table('meter_event_outbox')} (event_id, application_id, next_attempt_at, created_at)
-         SELECT id, $1::uuid, $2::timestamptz, $2::timestamptz FROM inserted
-       )
-       SELECT id, identifier, created_at, errors FROM inserted`,
-      params,
+    const { sql, params } = storeEventsStatement(
+      { events: events_, outbox: this.db.table('meter_event_outbox') },
+      app,
+      this.clock.now(),
+      events,
     );
+    const inserted: StoredEventRow[] = await this.db.manager.query(sql, params);
     const byIdentifier = new Map(inserted.map((r) => [r.identifier, r]));
     const missing = [...new Set(events.map((e) => e.identifier).filter((id) => !byIdentifier.has(id)))];
     if (missing.length) {
