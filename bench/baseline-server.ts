@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { storeEventsStatement } from '../src/modules/metering/store-events.sql.js';
+import { storeEventsStatement } from '../src/modules/meter/store-events.sql.js';
 
 /**
  * The bare baseline for `npm run bench:meter`: node:http and pg doing only the one INSERT of a

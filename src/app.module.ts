@@ -18,13 +18,13 @@ import { type AllConfig, appConfig } from './config/app.config.js';
 import { AccountsModule } from './modules/accounts/index.js';
 import { ApplicationsModule } from './modules/applications/index.js';
 import { AuthModule } from './modules/auth/index.js';
-import { CollectionModule } from './modules/collection/index.js';
+import { CheckoutModule } from './modules/checkout/index.js';
 import { CustomersModule } from './modules/customers/index.js';
 import { ErrorsModule } from './modules/errors/errors.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { LedgerModule } from './modules/ledger/index.js';
 import { DisputesModule } from './modules/disputes/index.js';
-import { MeteringModule } from './modules/metering/index.js';
+import { MeterModule } from './modules/meter/index.js';
 import { PayoutsModule } from './modules/payouts/index.js';
 
 export const REDACTED_PATHS = [
@@ -90,9 +90,9 @@ function requestBinding(): { req?: unknown } {
     CustomersModule,
     LedgerModule,
     DisputesModule,
-    MeteringModule,
+    MeterModule,
     PayoutsModule,
-    CollectionModule,
+    CheckoutModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ErrorFilter },

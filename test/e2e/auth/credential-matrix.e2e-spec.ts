@@ -3,7 +3,7 @@ import { findError } from '../../../src/common/errors/error-catalog.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { createUser, issueSession, tokensFor } from './auth-support.js';
 import { ledgerRecords } from '../ledger/matrix-fixtures.js';
-import { checkoutSessions, collectionRecords } from '../collection/matrix-fixtures.js';
+import { checkoutSessions, collectionRecords } from '../checkout/matrix-fixtures.js';
 import { bankAccountIntentSessions, payoutRecords } from '../payouts/matrix-fixtures.js';
 
 /**

@@ -1,0 +1,185 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock.js';
+import type { Mode } from '../../common/context/principal.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { PeriodicJob } from '../../common/jobs/periodic-job.js';
+import type { AllConfig } from '../../config/app.config.js';
+import { LedgerChargesService } from '../ledger/index.js';
+import { CollectionRepository } from './checkout.repository.js';
+import { Checkout } from './entities/checkout.entity.js';
+import { PaymentIntent } from './entities/payment-intent.entity.js';
+
+const INTERVAL_MS = 15_000;
+const BATCH = 100;
+
+/**
+ * How a pending PromptPay charge fails when nobody paid it in time: `failure_code` is `expired`
+ * (as the checkout's own status), `failure_reason` says what ran out first.
+ */
+export const EXPIRED_PROMPTPAY = {
+  code: 'expired',
+  qr: { reason: 'qr_code_expired', message: 'The PromptPay QR code expired before it was paid.' },
+  checkout: { reason: 'checkout_expired', message: 'The checkout expired before the PromptPay QR code was paid.' },
+} as const;
+
+export interface ExpirySweep {
+  checkouts_expired: number;
+  charges_failed: number;
+}
+
+export interface ExpiryScope {
+  /** Only these applications' rows (tests share one database); all applications when absent. */
+  applicationIds?: string[];
+  modes?: Mode[];
+}
+
+/**
+ * Makes expiry real in the stored rows, every 15 s in both mode schemas: open checkouts past
+ * `expires_at` become `expired`, and pending PromptPay charges whose QR code (or checkout) expired
+ * become `failed` (failure_code `expired`), their payment intent back to `requires_payment_method`.
+ * Nothing is posted: a pending charge has booked nothing. Safe with several replicas: each batch
+ * claims its checkouts with FOR UPDATE SKIP LOCKED and changes them, their pending charge and their
+ * payment intent in one transaction, taking locks in the order payments take them (checkout, charge,
+ * target). `expireLocked` is also the test helper's, so both leave the same state.
+ */
+@Injectable()
+export class CheckoutExpiryService extends PeriodicJob {
+  constructor(
+    private readonly db: ModeDb,
+    private readonly repository: CollectionRepository,
+    private readonly charges: LedgerChargesService,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+    config: ConfigService<AllConfig, true>,
+  ) {
+    super(config, INTERVAL_MS);
+  }
+
+  protected runOnce(): Promise<unknown> {
+    return this.sweep(this.clock.now());
+  }
+
+  /** One sweep of everything expired at `now`, batch after batch, in both modes (or `scope`). */
+  async sweep(now: Date, scope: ExpiryScope = {}): Promise<ExpirySweep> {
+    const result: ExpirySweep = { checkouts_expired: 0, charges_failed: 0 };
+    for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {
+      await this.context.runInMode(mode, async () => {
+        for (const what of ['checkouts', 'qr_codes'] as const) {
+          await this.untilDrained(BATCH, () => this.sweepBatch(what, now, scope.applicationIds ?? null, result));
+        }
+      });
+    }
+    return result;
+  }
+
+  /**
+   * Expires a checkout locked by `manager`'s transaction as of `expiredAt` (its `expires_at`, or
+   * earlier for the test helper) and fails its pending PromptPay charge.
+   */
+  async expireLocked(checkout: Checkout, expiredAt: Date, manager: EntityManager): Promise<{ chargeFailed: boolean }> {
+    const chargeFailed = checkout.pending_charge_id ? await this.failPending(checkout, expiredAt, manager) : false;
+    const changes = {
+      status: 'expired' as const,
+      expires_at: expiredAt,
+      expired_at: expiredAt,
+      pending_charge_id: null,
+      updated_at: this.clock.now(),
+    };
+    await this.repository.update(Checkout, checkout.application_id, checkout.id, changes, manager);
+    Object.assign(checkout, changes);
+    return { chargeFailed };
+  }
+
+  /** Claims up to BATCH checkouts with work to do, skipping those another transaction holds. */
+  private sweepBatch(
+    what: 'checkouts' | 'qr_codes',
+    now: Date,
+    applicationIds: string[] | null,
+    result: ExpirySweep,
+  ): Promise<number> {
+    return this.db.transaction(async (manager) => {
+      const qb = this.db
+        .repository(Checkout, manager)
+        .createQueryBuilder('co')
+        .where(`co.status = 'open'`)
+        .limit(BATCH)
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked');
+      if (what === 'checkouts') qb.andWhere('co.expires_at <= :now', { now }).orderBy('co.expires_at');
+      else {
+        qb.andWhere(
+          `co.pending_charge_id IN (SELECT c.id FROM ${this.db.table('charges')} c
+                                     WHERE c.status = 'pending' AND c.expires_at <= :now)`,
+          { now },
+        ).orderBy('co.id');
+      }
+      if (applicationIds) qb.andWhere('co.application_id IN (:...applicationIds)', { applicationIds });
+      const claimed = await qb.getMany();
+      for (const checkout of claimed) {
+        if (what === 'checkouts') {
+          const { chargeFailed } = await this.expireLocked(checkout, checkout.expires_at, manager);
+          result.checkouts_expired += 1;
+          if (chargeFailed) result.charges_failed += 1;
+        } else if (await this.failPending(checkout, null, manager)) {
+          await this.repository.update(
+            Checkout,
+            checkout.application_id,
+            checkout.id,
+            { pending_charge_id: null, updated_at: this.clock.now() },
+            manager,
+          );
+          result.charges_failed += 1;
+        }
+      }
+      return claimed.length;
+    });
+  }
+
+  /**
+   * Fails the locked checkout's pending charge, if it is still pending, as the buyer's bank never
+   * paid it; a payment intent waiting on it (`processing`, this charge its latest) goes back to
+   * `requires_payment_method` with the failure as `last_payment_error`, like a declined card.
+   * `checkoutExpiredAt` null: only the QR code ran out.
+   */
+  private async failPending(checkout: Checkout, checkoutExpiredAt: Date | null, manager: EntityManager) {
+    const applicationId = checkout.application_id;
+    const charge = await this.charges.lockById(applicationId, checkout.pending_charge_id!, manager);
+    if (!charge || charge.status !== 'pending') return false;
+    const qrFirst =
+      checkoutExpiredAt === null || (charge.expires_at !== null && charge.expires_at <= checkoutExpiredAt);
+    const why = qrFirst ? EXPIRED_PROMPTPAY.qr : EXPIRED_PROMPTPAY.checkout;
+    await this.charges.update(
+      applicationId,
+      charge.id,
+      {
+        status: 'failed',
+        failure_code: EXPIRED_PROMPTPAY.code,
+        failure_reason: why.reason,
+        failure_message: why.message,
+        settlement_status: null,
+        next_action: [],
+      },
+      manager,
+    );
+    if (checkout.target_type === 'payment_intent') {
+      const pi = await this.repository.find(PaymentIntent, applicationId, checkout.target_id, manager, true);
+      if (pi && pi.status === 'processing' && pi.latest_charge === charge.id) {
+        await this.repository.update(
+          PaymentIntent,
+          applicationId,
+          pi.id,
+          {
+            status: 'requires_payment_method',
+            last_payment_error: { code: EXPIRED_PROMPTPAY.code, message: why.message, charge: charge.id },
+            updated_at: this.clock.now(),
+          },
+          manager,
+        );
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,42 @@
+import { currencyAllowedIn, defaultPaymentMethodTypes } from './checkout-rules.js';
+import { formatAmount } from './hosted/checkout-page.js';
+import { luhn } from './payments.service.js';
+import { SandboxCollectionProvider } from './providers/sandbox-collection.provider.js';
+
+describe('collection rules', () => {
+  it('checks card numbers with Luhn', () => {
+    for (const n of ['4242424242424242', '4000000000000002', '4000000000000259', '5555555555554444']) {
+      expect(luhn(n)).toBe(true);
+    }
+    expect(luhn('4242424242424241')).toBe(false);
+  });
+
+  it('charges the sandbox fee in basis points, rounded half up, at least one unit', () => {
+    const sandbox = new SandboxCollectionProvider();
+    expect(sandbox.fee('card', 125000)).toBe(4563);
+    expect(sandbox.fee('promptpay', 45075)).toBe(744);
+    expect(sandbox.fee('card', 1)).toBe(1);
+  });
+
+  it('describes cards without keeping the number', () => {
+    const facts = new SandboxCollectionProvider().describeCard(
+      { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' },
+      'app',
+    );
+    expect(facts).toMatchObject({ brand: 'visa', last4: '4242' });
+    expect(facts.fingerprint).not.toContain('4242424242424242');
+  });
+
+  it('formats amounts with the currency decimals', () => {
+    expect(formatAmount(123450, 'THB', 100)).toBe('THB 1,234.50');
+    expect(formatAmount(5000, 'JPY', 1)).toBe('JPY 5,000');
+  });
+
+  it('collects the country currency, PromptPay only in THB', () => {
+    expect(currencyAllowedIn('TH', 'THB')).toBe(true);
+    expect(currencyAllowedIn('TH', 'USD')).toBe(false);
+    expect(currencyAllowedIn('ZZ', 'USD')).toBe(true);
+    expect(defaultPaymentMethodTypes('THB')).toEqual(['card', 'promptpay']);
+    expect(defaultPaymentMethodTypes('SGD')).toEqual(['card']);
+  });
+});

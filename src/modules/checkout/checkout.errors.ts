@@ -1,0 +1,77 @@
+import { defineErrors } from '../../common/errors/error-catalog.js';
+
+/** Collection codes (E7xxx): payment intents, invoices, checkouts, charges, payment links. */
+export const CheckoutErrors = defineErrors({
+  E7001: {
+    key: 'collection_target_not_found',
+    http_status: 404,
+    message: 'No invoice or payment intent with this id exists in this application and mode.',
+  },
+  E7002: { key: 'target_already_paid', http_status: 400, message: 'The target is already paid.' },
+  E7003: {
+    key: 'target_not_payable',
+    http_status: 400,
+    message: 'The target cannot be paid (void, canceled or still a draft).',
+  },
+  E7004: {
+    key: 'currency_not_allowed_in_country',
+    http_status: 400,
+    message: 'This currency cannot be collected in the application country (X-Country).',
+  },
+  E7005: { key: 'checkout_expired', http_status: 400, message: 'The checkout has expired and cannot be paid.' },
+  E7006: { key: 'checkout_not_open', http_status: 400, message: 'The checkout is already complete.' },
+  E7007: {
+    key: 'payment_method_not_allowed',
+    http_status: 400,
+    message: 'This payment method type is not allowed for this payment.',
+  },
+  E7008: { key: 'card_invalid', http_status: 400, message: 'The card details are incomplete or invalid.' },
+  E7009: {
+    key: 'checkout_mode_unsupported',
+    http_status: 400,
+    message: 'Only checkouts in mode "payment" are supported; subscriptions and setup are not.',
+  },
+  E7010: { key: 'promotion_code_not_found', http_status: 400, message: 'No such promotion code.' },
+  E7011: {
+    key: 'application_fee_invalid',
+    http_status: 400,
+    message: 'application_fee_amount needs a transfer destination and must leave the destination a positive amount.',
+  },
+  E7012: {
+    key: 'transfer_destination_not_found',
+    http_status: 404,
+    message: 'transfer_data.destination is not an account of this application and mode.',
+  },
+  E7013: {
+    key: 'transfer_destination_not_connected',
+    http_status: 400,
+    message: "transfer_data.destination must be a connected account, not the application's own account.",
+  },
+  E7014: {
+    key: 'customer_not_found',
+    http_status: 404,
+    message: 'customer_id is not a customer of this application and mode.',
+  },
+  E7015: {
+    key: 'invoice_not_editable',
+    http_status: 400,
+    message: 'The invoice cannot make this transition from its current status.',
+  },
+  E7016: {
+    key: 'payment_intent_not_cancelable',
+    http_status: 400,
+    message: 'Only a payment intent that has not succeeded can be canceled.',
+  },
+  E7017: {
+    key: 'promptpay_unavailable',
+    http_status: 400,
+    message: 'PromptPay collects Thai baht (THB) only.',
+  },
+  E7018: {
+    key: 'charge_not_pending',
+    http_status: 400,
+    message: 'The checkout has no pending PromptPay charge, or its QR code has expired.',
+  },
+  E7019: { key: 'amount_invalid', http_status: 400, message: 'The amount is out of the accepted range.' },
+  E7020: { key: 'payment_link_inactive', http_status: 400, message: 'The payment link is deactivated.' },
+});

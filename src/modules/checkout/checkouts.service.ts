@@ -1,0 +1,178 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { newId } from '../../common/ids.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { SessionsService } from '../auth/index.js';
+import { CheckoutExpiryService } from './checkout-expiry.service.js';
+import { CheckoutErrors } from './checkout.errors.js';
+import { CollectionRepository } from './checkout.repository.js';
+import { toCheckoutResponse, type CheckoutResponse } from './checkout.responses.js';
+import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS, type PaymentMethodType } from './checkout-rules.js';
+import type { CreateCheckoutDto } from './dto/checkout.dto.js';
+import { Checkout, type CheckoutStatus } from './entities/checkout.entity.js';
+import type { PaymentLink } from './entities/payment-link.entity.js';
+import { HostedUrls } from './hosted-urls.js';
+import { TargetsService } from './targets.service.js';
+
+export const CHECKOUT_LIST: ListSpec = {
+  filters: {
+    id: { type: 'uuid' },
+    target_type: { type: 'text', values: ['invoice', 'payment_intent'] },
+    target_id: { type: 'uuid' },
+    payment_link_id: { type: 'uuid' },
+    customer_id: { type: 'uuid' },
+    // The status a read answers (effectiveStatus), so the filter is exact between expiry sweeps.
+    status: {
+      type: 'text',
+      values: ['open', 'complete', 'expired'],
+      column: `CASE WHEN co.status = 'open' AND co.expires_at <= :statusAsOf THEN 'expired' ELSE co.status END`,
+    },
+    payment_status: { type: 'text', values: ['unpaid', 'paid'] },
+    created_at: { type: 'timestamp' },
+    expires_at: { type: 'timestamp' },
+  },
+  sortable: ['created_at', 'expires_at'],
+  search: ['id', 'target_id'],
+};
+
+/** A checkout past its expiry is `expired` whether or not the row has been updated yet. */
+export function effectiveStatus(c: Checkout, now: Date): CheckoutStatus {
+  return c.status === 'open' && c.expires_at.getTime() <= now.getTime() ? 'expired' : c.status;
+}
+
+@Injectable()
+export class CheckoutsService {
+  constructor(
+    private readonly repository: CollectionRepository,
+    private readonly targets: TargetsService,
+    private readonly sessions: SessionsService,
+    private readonly expiry: CheckoutExpiryService,
+    private readonly urls: HostedUrls,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * A checkout on an invoice or a payment intent. Everything it collects comes from the target;
+   * the request may only narrow the payment method types. The answer carries the one-time
+   * session (once) and the page URL with the session in its fragment.
+   */
+  async create(dto: CreateCheckoutDto, link: PaymentLink | null = null): Promise<CheckoutResponse> {
+    if (dto.mode !== undefined && dto.mode !== 'payment') {
+      throw new AppError(CheckoutErrors.E7009, `mode "${dto.mode}" is not supported; use "payment".`);
+    }
+    if (dto.subscription_data !== undefined) {
+      throw new AppError(CheckoutErrors.E7009, 'subscription_data needs mode "subscription", which is not supported.');
+    }
+    if (dto.promotion_code !== undefined) {
+      throw new AppError(CheckoutErrors.E7010, `No promotion code "${dto.promotion_code}".`);
+    }
+    const country = this.context.country;
+    const target = await this.targets.load(dto.target_type, dto.target_id);
+    this.targets.assertPayable(target, country);
+    const terms = this.targets.terms(target);
+    if (terms.customer_id) await this.targets.chargeableCustomer(terms.customer_id);
+    if (terms.transfer_destination) await this.targets.assertDestination(terms.transfer_destination);
+    const types = (dto.payment_method_types as PaymentMethodType[] | undefined) ?? terms.payment_method_types;
+    const refused = types.filter((t) => !terms.payment_method_types.includes(t));
+    if (refused.length > 0) {
+      throw new AppError(
+        CheckoutErrors.E7007,
+        `payment_method_types: ${refused.join(', ')} not allowed by the ${dto.target_type} (allowed: ${terms.payment_method_types.join(', ')}).`,
+      );
+    }
+
+    const id = newId();
+    const session = await this.sessions.issue({
+      purpose: 'checkout',
+      targetId: id,
+      ttlSeconds: CHECKOUT_SESSION_TTL_SECONDS,
+    });
+    const now = this.clock.now();
+    const checkout = await this.repository.insert(Checkout, {
+      id,
+      application_id: this.context.application.id,
+      country,
+      status: 'open',
+      payment_status: 'unpaid',
+      target_type: dto.target_type,
+      target_id: target.record.id,
+      payment_link_id: link?.id ?? null,
+      ...terms,
+      payment_method_types: types,
+      success_url: dto.success_url ?? null,
+      cancel_url: dto.cancel_url ?? null,
+      mode: 'payment',
+      line_items: dto.line_items?.map((l) => ({ price: l.price, quantity: l.quantity })) ?? [],
+      allow_promotion_codes: dto.allow_promotion_codes ?? false,
+      payment_method_collection: dto.payment_method_collection ?? null,
+      subscription_data: null,
+      session_id: session.sessionId,
+      charge_id: null,
+      pending_charge_id: null,
+      expires_at: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
+      completed_at: null,
+      expired_at: null,
+      metadata: dto.metadata ?? {},
+      created_at: now,
+      updated_at: now,
+    });
+    return this.toResponse(checkout, session.token);
+  }
+
+  async retrieve(id: string): Promise<CheckoutResponse> {
+    return this.toResponse(await this.get(id));
+  }
+
+  list(query: ListQuery): Promise<ListEnvelope<CheckoutResponse>> {
+    const qb = this.repository
+      .query(Checkout, 'co', this.context.application.id)
+      .setParameter('statusAsOf', this.clock.now());
+    return runList(qb, CHECKOUT_LIST, query, (c) => this.toResponse(c));
+  }
+
+  /**
+   * Test helper: the checkout expires now, as it would after 24 hours (or as of its own expiry if
+   * that has passed), leaving exactly what the expiry sweep leaves (CheckoutExpiryService).
+   */
+  async expireForTest(id: string): Promise<CheckoutResponse> {
+    assertTestMode(this.context.mode);
+    const applicationId = this.context.application.id;
+    const checkout = await this.repository.transaction(async (manager) => {
+      const found = await this.repository.find(Checkout, applicationId, id, manager, true);
+      if (!found) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
+      if (found.status === 'complete') throw new AppError(CheckoutErrors.E7006, `Checkout "${id}" is complete.`);
+      if (found.status === 'expired') return found;
+      const now = this.clock.now();
+      await this.expiry.expireLocked(found, found.expires_at < now ? found.expires_at : now, manager);
+      return found;
+    });
+    return this.toResponse(checkout);
+  }
+
+  async get(id: string): Promise<Checkout> {
+    const checkout = await this.repository.find(Checkout, this.context.application.id, id);
+    if (!checkout) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
+    return checkout;
+  }
+
+  toResponse(checkout: Checkout, session: string | null = null): CheckoutResponse {
+    const now = this.clock.now();
+    const status = effectiveStatus(checkout, now);
+    const record = status === checkout.status ? checkout : { ...checkout, status, expired_at: checkout.expires_at };
+    return toCheckoutResponse(
+      record as Checkout,
+      this.urls.checkout(this.context.application.slug, checkout.id),
+      session,
+    );
+  }
+}
+
+export function assertTestMode(mode: string): void {
+  if (mode !== 'test') {
+    throw new AppError(Errors.E4040, 'Test helpers exist in test mode only (X-Test-Mode: true).');
+  }
+}

@@ -1,0 +1,166 @@
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Length,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { MetadataField, NestedField, stacked } from '../../../common/http/fields.js';
+import { PAYMENT_METHOD_TYPES } from '../checkout-rules.js';
+import { PaymentMethodTypesField } from './common.dto.js';
+
+const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+/** Where the payer's browser goes afterwards: an optional http(s) URL. */
+const RedirectUrlField = (doc: ApiPropertyOptions) =>
+  stacked(ApiPropertyOptional(doc), IsOptional(), IsUrl(URL_OPTIONS), MaxLength(2048));
+
+export class CheckoutLineItemDto {
+  @ApiProperty({ example: 'price_1001' }) @IsString() @Length(1, 200) price: string;
+  @ApiProperty({ example: 1 }) @IsInt() @Min(1) @Max(10_000) quantity: number;
+}
+
+export class PaymentSettingsDto {
+  @ApiPropertyOptional({ example: 'on_subscription' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  save_default_payment_method?: string;
+}
+
+export class SubscriptionDataDto {
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) customer_id?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10) currency?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(1000) description?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) coupon?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) collection_method?: string;
+  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(0) @Max(730) trial_period_days?: number;
+  @ApiPropertyOptional() @IsOptional() @IsISO8601({ strict: true }) trial_end?: string;
+  @ApiPropertyOptional() @IsOptional() @IsISO8601({ strict: true }) billing_cycle_anchor?: string;
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  default_tax_rates?: string[];
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  default_fees?: string[];
+  @NestedField(PaymentSettingsDto) payment_settings?: PaymentSettingsDto;
+  @MetadataField() metadata?: Record<string, unknown>;
+}
+
+export class CreateCheckoutDto {
+  @ApiProperty({ enum: ['invoice', 'payment_intent'] })
+  @IsIn(['invoice', 'payment_intent'])
+  target_type: 'invoice' | 'payment_intent';
+
+  @ApiProperty({ example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b', description: 'Id of the target to collect.' })
+  @IsString()
+  @Length(1, 100)
+  target_id: string;
+
+  @RedirectUrlField({
+    example: 'https://shop.example/thanks?checkout={CHECKOUT_ID}',
+    description: 'Redirect after payment; `{CHECKOUT_ID}` is replaced by the checkout id.',
+  })
+  success_url?: string;
+
+  @RedirectUrlField({ example: 'https://shop.example/cart' })
+  cancel_url?: string;
+
+  @MetadataField({ order_id: '1001' }) metadata?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    enum: ['payment', 'setup', 'subscription'],
+    default: 'payment',
+    description: 'Only `payment` is supported; the others are refused with E7009.',
+  })
+  @IsOptional()
+  @IsIn(['payment', 'setup', 'subscription'])
+  mode?: string;
+
+  @ApiPropertyOptional({
+    type: [CheckoutLineItemDto],
+    description: 'Stored and returned; the amount always comes from the target.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => CheckoutLineItemDto)
+  line_items?: CheckoutLineItemDto[];
+
+  @ApiPropertyOptional({ description: 'Stored; the service has no promotion codes yet.' })
+  @IsOptional()
+  @IsBoolean()
+  allow_promotion_codes?: boolean;
+
+  @ApiPropertyOptional({ description: 'Refused with E7010: no promotion code exists.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  promotion_code?: string;
+
+  @PaymentMethodTypesField({
+    description: "Narrows the target's allowed payment method types; anything outside them is E7007.",
+  })
+  payment_method_types?: string[];
+
+  @ApiPropertyOptional({ enum: ['always', 'if_required'], description: 'Stored and returned.' })
+  @IsOptional()
+  @IsIn(['always', 'if_required'])
+  payment_method_collection?: string;
+
+  @NestedField(SubscriptionDataDto, 'Only with mode `subscription` (E7009).') subscription_data?: SubscriptionDataDto;
+}
+
+export class CardDto {
+  @ApiProperty({ example: '4242 4242 4242 4242' }) @IsString() @MaxLength(30) number: string;
+  @ApiProperty({ example: 12 }) @IsInt() exp_month: number;
+  @ApiProperty({ example: 2030, description: 'Four digits (two are read as 20xx).' }) @IsInt() exp_year: number;
+  @ApiProperty({ example: '123' }) @IsString() @MaxLength(10) cvc: string;
+  @ApiPropertyOptional({ example: 'Somchai Jaidee' }) @IsOptional() @IsString() @MaxLength(200) name?: string;
+}
+
+/** Sent by the hosted page with the checkout's one-time session. */
+export class ConfirmCheckoutDto {
+  @ApiProperty({ enum: PAYMENT_METHOD_TYPES })
+  @IsIn(PAYMENT_METHOD_TYPES)
+  payment_method_type: string;
+
+  @NestedField(CardDto, 'Required for `card`.') card?: CardDto;
+}
+
+export class CreatePaymentLinkDto {
+  @ApiProperty({ enum: ['invoice', 'payment_intent'] })
+  @IsIn(['invoice', 'payment_intent'])
+  target_type: 'invoice' | 'payment_intent';
+
+  @ApiProperty({ example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' })
+  @IsString()
+  @Length(1, 100)
+  target_id: string;
+
+  @RedirectUrlField({ example: 'https://shop.example/thanks' })
+  success_url?: string;
+
+  @RedirectUrlField({ example: 'https://shop.example/cart' })
+  cancel_url?: string;
+
+  @MetadataField() metadata?: Record<string, unknown>;
+}

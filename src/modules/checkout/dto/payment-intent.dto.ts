@@ -1,0 +1,33 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MAX_AMOUNT } from '../checkout-rules.js';
+import { CollectionTermsDto, CURRENCY_MESSAGE, CURRENCY_PATTERN } from './common.dto.js';
+
+export class CreatePaymentIntentDto extends CollectionTermsDto {
+  @ApiProperty({ description: 'Amount in minor units (see scaling_factor).', example: 125000 })
+  @IsInt()
+  @Min(1)
+  @Max(MAX_AMOUNT)
+  amount: number;
+
+  @ApiProperty({ example: 'THB' })
+  @Matches(CURRENCY_PATTERN, CURRENCY_MESSAGE)
+  currency: string;
+
+  @ApiPropertyOptional({ example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' })
+  @IsOptional()
+  @IsUUID()
+  customer_id?: string;
+
+  @ApiPropertyOptional({ example: 'Order 1001' }) @IsOptional() @IsString() @MaxLength(1000) description?: string;
+}
+
+export class CancelPaymentIntentDto {
+  @ApiPropertyOptional({ enum: ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] })
+  @IsOptional()
+  @IsString()
+  @Matches(/^(duplicate|fraudulent|requested_by_customer|abandoned)$/, {
+    message: 'cancellation_reason must be duplicate, fraudulent, requested_by_customer or abandoned',
+  })
+  cancellation_reason?: string;
+}

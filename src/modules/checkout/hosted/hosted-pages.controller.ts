@@ -1,0 +1,139 @@
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Clock } from '../../../common/clock.js';
+import type { ApplicationRef, Mode } from '../../../common/context/principal.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Public } from '../../../common/http/decorators.js';
+import { HOSTED_PAGE_HEADERS, hostedErrorPage, hostedPagePolicy, newNonce } from '../../../common/http/hosted-page.js';
+import { ApplicationResolver } from '../../../common/tenancy/application-resolver.js';
+import { effectiveStatus } from '../checkouts.service.js';
+import { CollectionRepository } from '../checkout.repository.js';
+import { Checkout } from '../entities/checkout.entity.js';
+import { PaymentIntent } from '../entities/payment-intent.entity.js';
+import { Invoice } from '../entities/invoice.entity.js';
+import { PaymentLinksService } from '../payment-links.service.js';
+import { checkoutPage, redirectPage } from './checkout-page.js';
+
+const MODES: Mode[] = ['test', 'live'];
+
+function send(res: Response, status: number, nonce: string, html: string): void {
+  res
+    .status(status)
+    .set({
+      ...HOSTED_PAGE_HEADERS,
+      'Content-Type': 'text/html; charset=utf-8',
+      'X-Frame-Options': 'DENY',
+      // The PromptPay QR code is a data: image.
+      'Content-Security-Policy': hostedPagePolicy(nonce, 'data:'),
+    })
+    .send(html);
+}
+
+/**
+ * The hosted pages, served at PUBLIC_URL/pay/...: the checkout page and the payment link page.
+ * They carry no credential (the session is in the fragment), so they look the record up by id in
+ * both modes; ids are UUIDv7, unique across both schemas.
+ */
+@ApiExcludeController()
+@Controller('pay')
+export class HostedPagesController {
+  constructor(
+    private readonly applications: ApplicationResolver,
+    private readonly repository: CollectionRepository,
+    private readonly links: PaymentLinksService,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+  ) {}
+
+  @Get(':slug/checkouts/:id')
+  @Public()
+  async checkout(@Param('slug') slug: string, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const nonce = newNonce();
+    const application = await this.applications.bySlug(slug);
+    const found = application
+      ? await this.inEitherMode(application, (m) => this.loadCheckout(application, id, m))
+      : null;
+    if (!application || !found) {
+      return send(res, 404, nonce, hostedErrorPage('Checkout not found', 'This checkout link is not valid.'));
+    }
+    const { checkout, description } = found;
+    send(
+      res,
+      200,
+      nonce,
+      checkoutPage({
+        nonce,
+        merchant: application.name,
+        slug: application.slug,
+        checkoutId: checkout.id,
+        country: checkout.country,
+        livemode: checkout.livemode,
+        status: effectiveStatus(checkout, this.clock.now()),
+        amount: Number(checkout.amount),
+        currency: checkout.currency,
+        scalingFactor: checkout.scaling_factor,
+        description,
+        paymentMethodTypes: checkout.payment_method_types,
+        successUrl: checkout.success_url,
+        cancelUrl: checkout.cancel_url,
+      }),
+    );
+  }
+
+  @Get(':slug/links/:id')
+  @Public()
+  async paymentLink(@Param('slug') slug: string, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const nonce = newNonce();
+    const application = await this.applications.bySlug(slug);
+    const link = application
+      ? await this.inEitherMode(application, async (mode) => {
+          const found = await this.context.runInMode(mode, () => this.links.find(id), { application });
+          return found ? { mode, country: found.country } : null;
+        })
+      : null;
+    if (!application || !link) {
+      return send(res, 404, nonce, hostedErrorPage('Payment link not found', 'This payment link is not valid.'));
+    }
+    try {
+      const checkout = await this.context.runInMode(link.mode, () => this.links.openCheckout(id), {
+        application,
+        country: link.country,
+      });
+      const url = new URL(checkout.url);
+      send(res, 200, nonce, redirectPage(nonce, `${url.pathname}${url.hash}`));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      send(res, err.status, nonce, hostedErrorPage('This link cannot be paid', err.message));
+    }
+  }
+
+  private async inEitherMode<T>(application: ApplicationRef, find: (mode: Mode) => Promise<T | null>) {
+    for (const mode of MODES) {
+      const found = await find(mode);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  private loadCheckout(application: ApplicationRef, id: string, mode: Mode) {
+    return this.context.runInMode(
+      mode,
+      async () => {
+        const checkout = await this.repository.find(Checkout, application.id, id);
+        if (!checkout) return null;
+        const target =
+          checkout.target_type === 'invoice'
+            ? await this.repository.find(Invoice, application.id, checkout.target_id)
+            : await this.repository.find(PaymentIntent, application.id, checkout.target_id);
+        const description =
+          target instanceof Invoice
+            ? `Invoice ${target.number}`
+            : ((target as PaymentIntent | null)?.description ?? null);
+        return { checkout, description };
+      },
+      { application },
+    );
+  }
+}

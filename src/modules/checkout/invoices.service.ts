@@ -1,0 +1,124 @@
+import { randomInt } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { CheckoutErrors } from './checkout.errors.js';
+import { CollectionRepository } from './checkout.repository.js';
+import { toInvoiceResponse, type InvoiceResponse } from './checkout.responses.js';
+import { MAX_AMOUNT } from './checkout-rules.js';
+import type { CreateInvoiceDto } from './dto/invoice.dto.js';
+import { Invoice, type InvoiceStatus } from './entities/invoice.entity.js';
+import { newTargetFields } from './payment-intents.service.js';
+import { CollectionProviders } from './providers/collection-providers.js';
+import { TargetsService } from './targets.service.js';
+
+const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+export const INVOICE_LIST: ListSpec = {
+  filters: {
+    id: { type: 'uuid' },
+    number: { type: 'text' },
+    status: { type: 'text', values: ['draft', 'open', 'paid', 'void'] },
+    customer_id: { type: 'uuid' },
+    currency: { type: 'text', pattern: FilterPatterns.currency },
+    total: { type: 'integer' },
+    due_date: { type: 'timestamp' },
+    created_at: { type: 'timestamp' },
+    updated_at: { type: 'timestamp' },
+    labels: { type: 'labels' },
+  },
+  sortable: ['created_at', 'total', 'due_date'],
+  search: ['id', 'number', 'description', 'customer_id'],
+};
+
+@Injectable()
+export class InvoicesService {
+  constructor(
+    private readonly repository: CollectionRepository,
+    private readonly targets: TargetsService,
+    private readonly providers: CollectionProviders,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A draft invoice: its total is the sum of its lines; `POST /invoices/:id/finalize` makes it payable. */
+  async create(dto: CreateInvoiceDto): Promise<InvoiceResponse> {
+    await this.targets.chargeableCustomer(dto.customer_id);
+    const lines = dto.line_items.map((l) => ({
+      description: l.description,
+      amount: l.amount,
+      quantity: l.quantity ?? 1,
+    }));
+    const total = lines.reduce((sum, l) => sum + l.amount * l.quantity, 0);
+    if (total < 1 || total > MAX_AMOUNT) {
+      throw new AppError(CheckoutErrors.E7019, `The line items total ${total}; an invoice totals 1 to ${MAX_AMOUNT}.`);
+    }
+    const now = this.clock.now();
+    const invoice = await this.repository.insert(Invoice, {
+      ...(await newTargetFields(this.targets, this.providers, this.context, dto, total, now)),
+      number: invoiceNumber(now),
+      status: 'draft',
+      customer_id: dto.customer_id,
+      line_items: lines,
+      subtotal: total,
+      total,
+      amount_paid: 0,
+      due_date: dto.due_date ? new Date(dto.due_date) : null,
+      charge_id: null,
+      finalized_at: null,
+      paid_at: null,
+      voided_at: null,
+    });
+    return toInvoiceResponse(invoice);
+  }
+
+  async retrieve(id: string): Promise<InvoiceResponse> {
+    return toInvoiceResponse(await this.get(id));
+  }
+
+  list(query: ListQuery): Promise<ListEnvelope<InvoiceResponse>> {
+    const qb = this.repository.query(Invoice, 'inv', this.context.application.id);
+    return runList(qb, INVOICE_LIST, query, toInvoiceResponse);
+  }
+
+  /** draft -> open: the invoice can now be paid through checkouts and payment links. */
+  finalize(id: string): Promise<InvoiceResponse> {
+    return this.transition(id, ['draft'], 'open', { finalized_at: this.clock.now() });
+  }
+
+  /** draft or open -> void: it can never be paid. */
+  void(id: string): Promise<InvoiceResponse> {
+    return this.transition(id, ['draft', 'open'], 'void', { voided_at: this.clock.now() });
+  }
+
+  private async get(id: string): Promise<Invoice> {
+    const invoice = await this.repository.find(Invoice, this.context.application.id, id);
+    if (!invoice) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
+    return invoice;
+  }
+
+  private async transition(
+    id: string,
+    from: InvoiceStatus[],
+    to: InvoiceStatus,
+    changes: Partial<Invoice>,
+  ): Promise<InvoiceResponse> {
+    const notFound = `No invoice with id "${id}".`;
+    const invoice = await this.repository.updateLocked(Invoice, this.context.application.id, id, notFound, (found) => {
+      if (!from.includes(found.status)) {
+        throw new AppError(CheckoutErrors.E7015, `Invoice "${id}" is ${found.status}; it cannot become ${to}.`);
+      }
+      return { ...changes, status: to, updated_at: this.clock.now() };
+    });
+    return toInvoiceResponse(invoice);
+  }
+}
+
+function invoiceNumber(now: Date): string {
+  const day = now.toISOString().slice(0, 10).replaceAll('-', '');
+  const tail = Array.from({ length: 8 }, () => NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)]).join('');
+  return `INV-${day}-${tail}`;
+}

@@ -1,0 +1,420 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock.js';
+import type { Principal } from '../../common/context/principal.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { newId } from '../../common/ids.js';
+import { SessionsService } from '../auth/index.js';
+import { DisputesService } from '../disputes/index.js';
+import { LedgerChargesService, type Charge, type ChargeResponse } from '../ledger/index.js';
+import { CheckoutsService, assertTestMode, effectiveStatus } from './checkouts.service.js';
+import { CheckoutErrors } from './checkout.errors.js';
+import { CollectionRepository } from './checkout.repository.js';
+import { toInvoiceResponse, type CheckoutResponse } from './checkout.responses.js';
+import { PROMPTPAY_QR_LIFETIME_MS, type PaymentMethodType } from './checkout-rules.js';
+import type { CardDto, ConfirmCheckoutDto } from './dto/checkout.dto.js';
+import { Checkout } from './entities/checkout.entity.js';
+import { Invoice } from './entities/invoice.entity.js';
+import { PaymentIntent } from './entities/payment-intent.entity.js';
+import { CollectionProviderError, type CardDetails, type ProviderPayment } from './providers/collection-provider.js';
+import { CollectionProviders } from './providers/collection-providers.js';
+import { SettlementService } from './settlement.service.js';
+import { TargetsService, type Target } from './targets.service.js';
+
+/** What the hosted page gets back from a payment attempt. */
+export interface CheckoutPaymentResponse {
+  object: 'checkout_payment';
+  checkout: CheckoutResponse;
+  charge: ChargeResponse;
+  /** Where the page sends the buyer now: the success_url once paid, else null. */
+  redirect_url: string | null;
+}
+
+interface Attempt {
+  checkout: Checkout;
+  charge: Charge;
+  /** Sandbox: open a dispute right after the commit. */
+  dispute: boolean;
+}
+
+/**
+ * Paying a checkout: card or PromptPay through the provider serving the checkout's country, one
+ * database transaction per attempt (checkout and target locked, so two attempts cannot both
+ * succeed), and on success the ledger posting, the target marked paid and the session revoked.
+ */
+@Injectable()
+export class PaymentsService {
+  private readonly logger = new Logger(PaymentsService.name);
+
+  constructor(
+    private readonly repository: CollectionRepository,
+    private readonly checkouts: CheckoutsService,
+    private readonly targets: TargetsService,
+    private readonly charges: LedgerChargesService,
+    private readonly settlement: SettlementService,
+    private readonly providers: CollectionProviders,
+    private readonly sessions: SessionsService,
+    private readonly disputes: DisputesService,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+  ) {}
+
+  async confirm(principal: Principal, id: string, dto: ConfirmCheckoutDto): Promise<CheckoutPaymentResponse> {
+    assertSessionTarget(principal, id);
+    const type = dto.payment_method_type as PaymentMethodType;
+    const card = type === 'card' ? parseCard(dto.card, this.clock.now()) : null;
+    if (type !== 'card' && dto.card !== undefined) {
+      throw new AppError(CheckoutErrors.E7008, 'card is only sent with payment_method_type "card".');
+    }
+    const applicationId = this.context.application.id;
+    const attempt = await this.repository.transaction(async (manager): Promise<Attempt> => {
+      const checkout = await this.lockPayable(id, manager);
+      if (!checkout.payment_method_types.includes(type)) {
+        throw new AppError(
+          CheckoutErrors.E7007,
+          `payment_method_type "${type}" is not allowed (allowed: ${checkout.payment_method_types.join(', ')}).`,
+        );
+      }
+      const target = await this.lockTarget(checkout, manager);
+      const provider = this.providers.forCountry(checkout.country);
+      const now = this.clock.now();
+      if (checkout.pending_charge_id) {
+        await this.charges.update(
+          applicationId,
+          checkout.pending_charge_id,
+          { status: 'canceled', canceled: true, canceled_at: now },
+          manager,
+        );
+        checkout.pending_charge_id = null;
+      }
+      const chargeId = newId();
+      const request = {
+        applicationId,
+        chargeId,
+        amount: Number(checkout.amount),
+        currency: checkout.currency,
+        scalingFactor: checkout.scaling_factor,
+        livemode: this.context.livemode,
+      };
+      const facts = card ? provider.describeCard(card, applicationId) : null;
+      const paymentMethod = await this.charges.createPaymentMethod(
+        {
+          application_id: applicationId,
+          customer_id: checkout.customer_id,
+          type,
+          provider: provider.name,
+          ...(card && facts
+            ? {
+                brand: facts.brand,
+                issuer: facts.issuer,
+                last4: facts.last4,
+                fingerprint: facts.fingerprint,
+                exp_month: card.exp_month,
+                exp_year: card.exp_year,
+                card_holder_name: card.name ?? null,
+                billing_details: { name: card.name ?? null },
+              }
+            : {}),
+        },
+        manager,
+      );
+      const qrExpiry = new Date(now.getTime() + PROMPTPAY_QR_LIFETIME_MS);
+      const result: ProviderPayment = await reachProvider(() =>
+        card ? provider.chargeCard(request, card) : provider.createPromptPay(request, qrExpiry),
+      );
+      let charge = await this.charges.create(
+        {
+          id: chargeId,
+          application_id: applicationId,
+          country: checkout.country,
+          status: result.status,
+          customer_id: checkout.customer_id,
+          payment_method_id: paymentMethod.id,
+          invoice_id: target.type === 'invoice' ? target.record.id : null,
+          payment_intent: target.type === 'payment_intent' ? target.record.id : null,
+          currency: checkout.currency,
+          amount: Number(checkout.amount),
+          scaling_factor: checkout.scaling_factor,
+          amount_capturable: 0,
+          provider: provider.name,
+          reference_id: result.reference,
+          failure_code: result.failure?.code ?? null,
+          failure_reason: result.failure?.reason ?? null,
+          failure_message: result.failure?.message ?? null,
+          reason_source: result.failure ? 'issuer' : null,
+          settlement_status: result.status === 'pending' ? 'pending' : null,
+          expires_at: result.status === 'pending' ? qrExpiry : null,
+          promptpay: result.promptpay ?? null,
+          next_action: result.promptpay
+            ? [
+                {
+                  type: 'promptpay_display_qr',
+                  title: 'Scan to pay with PromptPay',
+                  description: 'Scan the QR code with a Thai banking app before it expires.',
+                  i18n_key: 'next_action.promptpay_display_qr',
+                  url: null,
+                  client_secret: null,
+                  payment_method: paymentMethod.id,
+                  qr_data: result.promptpay.raw,
+                },
+              ]
+            : [],
+          metadata: target.record.metadata,
+        },
+        manager,
+      );
+      if (result.status === 'succeeded') {
+        charge = await this.succeed(checkout, target, charge, type, manager);
+      } else if (result.status === 'failed') {
+        await this.recordFailure(target, charge, manager);
+      } else {
+        await this.recordPending(checkout, target, charge, manager);
+      }
+      return { checkout, charge, dispute: result.disputeAfterSuccess === true };
+    });
+    return this.answer(attempt);
+  }
+
+  /** Test helper (and the hosted page in test mode): the buyer's bank pays the pending PromptPay QR code. */
+  async payPromptPayForTest(principal: Principal, id: string): Promise<CheckoutPaymentResponse> {
+    assertTestMode(this.context.mode);
+    if (principal.privilege === 'none') assertSessionTarget(principal, id);
+    const applicationId = this.context.application.id;
+    const attempt = await this.repository.transaction(async (manager): Promise<Attempt> => {
+      const checkout = await this.lockPayable(id, manager);
+      const pending = checkout.pending_charge_id
+        ? await this.charges.lockById(applicationId, checkout.pending_charge_id, manager)
+        : null;
+      if (!pending || pending.status !== 'pending') {
+        throw new AppError(CheckoutErrors.E7018, `Checkout "${id}" has no pending PromptPay charge.`);
+      }
+      if (pending.expires_at && pending.expires_at.getTime() <= this.clock.nowMs()) {
+        throw new AppError(CheckoutErrors.E7018, `The QR code of charge "${pending.id}" has expired.`);
+      }
+      const target = await this.lockTarget(checkout, manager);
+      const provider = this.providers.named(pending.provider ?? 'sandbox');
+      const result = await reachProvider(() => provider.confirmPromptPay(pending.reference_id ?? ''));
+      if (result.status !== 'succeeded') {
+        throw new AppError(CheckoutErrors.E7018, `Charge "${pending.id}" is not paid yet.`);
+      }
+      const charge = await this.succeed(checkout, target, pending, 'promptpay', manager);
+      return { checkout, charge, dispute: false };
+    });
+    return this.answer(attempt);
+  }
+
+  /** The checkout, locked, if it can still be paid: E7006 when complete, E7005 when expired. */
+  private async lockPayable(id: string, manager: EntityManager): Promise<Checkout> {
+    const checkout = await this.repository.find(Checkout, this.context.application.id, id, manager, true);
+    if (!checkout) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
+    const status = effectiveStatus(checkout, this.clock.now());
+    if (status === 'complete') throw new AppError(CheckoutErrors.E7006, `Checkout "${id}" is already complete.`);
+    if (status === 'expired') {
+      throw new AppError(CheckoutErrors.E7005, `Checkout "${id}" expired at ${checkout.expires_at.toISOString()}.`);
+    }
+    return checkout;
+  }
+
+  private async lockTarget(checkout: Checkout, manager: EntityManager): Promise<Target> {
+    const target = await this.targets.load(checkout.target_type, checkout.target_id, manager, true);
+    this.targets.assertPayable(target, checkout.country);
+    return target;
+  }
+
+  private async succeed(
+    checkout: Checkout,
+    target: Target,
+    charge: Charge,
+    method: PaymentMethodType,
+    manager: EntityManager,
+  ): Promise<Charge> {
+    const applicationId = this.context.application.id;
+    const provider = this.providers.named(charge.provider ?? 'sandbox');
+    const amount = Number(charge.amount);
+    const fee = provider.fee(method, amount, charge.currency);
+    const destination = checkout.transfer_destination;
+    const applicationFee = destination ? Number(checkout.application_fee_amount) : 0;
+    const booked = await this.settlement.postSucceededCharge(charge, fee, destination, applicationFee, manager);
+    const now = this.clock.now();
+    const updated = await this.charges.update(
+      applicationId,
+      charge.id,
+      {
+        status: 'succeeded',
+        paid: true,
+        captured: true,
+        amount_captured: amount,
+        balance_id: booked.balance_id,
+        net_amount: amount - fee,
+        provider_fee_amount: fee,
+        application_fee_amount: applicationFee,
+        payable_amount: booked.net,
+        settlement_status: 'settled',
+        expires_at: null,
+        next_action: [],
+        transfer_data: booked.transfer_data,
+        application: destination ? applicationId : null,
+        application_fee: booked.application_fee_entry,
+        transfer: booked.transfer_entry,
+        on_behalf_of: destination,
+      },
+      manager,
+    );
+    const checkoutChanges = {
+      status: 'complete' as const,
+      payment_status: 'paid' as const,
+      completed_at: now,
+      charge_id: charge.id,
+      pending_charge_id: null,
+      updated_at: now,
+    };
+    await this.repository.update(Checkout, applicationId, checkout.id, checkoutChanges, manager);
+    Object.assign(checkout, checkoutChanges);
+    if (target.type === 'payment_intent') {
+      await this.repository.update(
+        PaymentIntent,
+        applicationId,
+        target.record.id,
+        {
+          status: 'succeeded',
+          amount_received: amount,
+          latest_charge: charge.id,
+          last_payment_error: null,
+          succeeded_at: now,
+          updated_at: now,
+        },
+        manager,
+      );
+    } else {
+      await this.repository.update(
+        Invoice,
+        applicationId,
+        target.record.id,
+        { status: 'paid', amount_paid: amount, charge_id: charge.id, paid_at: now, updated_at: now },
+        manager,
+      );
+    }
+    return updated!;
+  }
+
+  private async recordFailure(target: Target, charge: Charge, manager: EntityManager): Promise<void> {
+    if (target.type !== 'payment_intent') return;
+    await this.repository.update(
+      PaymentIntent,
+      this.context.application.id,
+      target.record.id,
+      {
+        status: 'requires_payment_method',
+        latest_charge: charge.id,
+        last_payment_error: {
+          code: charge.failure_code ?? 'card_declined',
+          message: charge.failure_message ?? 'The payment failed.',
+          charge: charge.id,
+        },
+        updated_at: this.clock.now(),
+      },
+      manager,
+    );
+  }
+
+  private async recordPending(checkout: Checkout, target: Target, charge: Charge, manager: EntityManager) {
+    const applicationId = this.context.application.id;
+    const now = this.clock.now();
+    await this.repository.update(
+      Checkout,
+      applicationId,
+      checkout.id,
+      { pending_charge_id: charge.id, updated_at: now },
+      manager,
+    );
+    checkout.pending_charge_id = charge.id;
+    if (target.type === 'payment_intent') {
+      await this.repository.update(
+        PaymentIntent,
+        applicationId,
+        target.record.id,
+        { status: 'processing', latest_charge: charge.id, updated_at: now },
+        manager,
+      );
+    }
+  }
+
+  /** After the commit: revoke the session of a paid checkout, open the sandbox's dispute, build the answer. */
+  private async answer(attempt: Attempt): Promise<CheckoutPaymentResponse> {
+    const { checkout, charge } = attempt;
+    if (charge.status === 'succeeded') {
+      await this.sessions.complete(checkout.session_id);
+      if (attempt.dispute && this.context.mode === 'test') {
+        try {
+          await this.disputes.openForTest({ charge_id: charge.id, reason: 'fraudulent' });
+        } catch (err) {
+          this.logger.error({ err }, `sandbox dispute on charge ${charge.id} could not be opened`);
+        }
+      }
+    }
+    const fresh = (await this.charges.findById(this.context.application.id, charge.id)) ?? charge;
+    const invoice = fresh.invoice_id
+      ? await this.repository.find(Invoice, this.context.application.id, fresh.invoice_id)
+      : null;
+    const redirect =
+      charge.status === 'succeeded' && checkout.success_url
+        ? checkout.success_url.replaceAll('{CHECKOUT_ID}', checkout.id)
+        : null;
+    return {
+      object: 'checkout_payment',
+      checkout: this.checkouts.toResponse(checkout),
+      charge: await this.charges.toResponse(fresh, invoice ? toInvoiceResponse(invoice) : null),
+      redirect_url: redirect,
+    };
+  }
+}
+
+/** A provider that fails to answer is a 502 E5002 (the attempt's transaction is rolled back: no charge). */
+async function reachProvider<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof CollectionProviderError) throw new AppError(Errors.E5002, err.message);
+    throw err;
+  }
+}
+
+function assertSessionTarget(principal: Principal, checkoutId: string): void {
+  if (principal.session && principal.session.targetId !== checkoutId) {
+    throw new AppError(Errors.E1300, 'This one-time session belongs to another checkout.');
+  }
+}
+
+/** Card input checks (format, Luhn, expiry on the service clock happen here; declines are the provider's). */
+function parseCard(card: CardDto | undefined, now: Date): CardDetails {
+  if (!card) throw new AppError(CheckoutErrors.E7008, 'card is required for payment_method_type "card".');
+  const number = card.number.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(number) || !luhn(number)) {
+    throw new AppError(CheckoutErrors.E7008, 'card.number is not a valid card number.');
+  }
+  if (!Number.isInteger(card.exp_month) || card.exp_month < 1 || card.exp_month > 12) {
+    throw new AppError(CheckoutErrors.E7008, 'card.exp_month must be 1 to 12.');
+  }
+  const year = card.exp_year < 100 ? 2000 + card.exp_year : card.exp_year;
+  if (year < 2000 || year > 2100) throw new AppError(CheckoutErrors.E7008, 'card.exp_year is not a valid year.');
+  if (Date.UTC(year, card.exp_month, 1) <= now.getTime()) {
+    throw new AppError(CheckoutErrors.E7008, 'The card has expired (card.exp_month, card.exp_year).');
+  }
+  if (!/^\d{3,4}$/.test(card.cvc)) throw new AppError(CheckoutErrors.E7008, 'card.cvc must be 3 or 4 digits.');
+  return { number, exp_month: card.exp_month, exp_year: year, cvc: card.cvc, name: card.name ?? null };
+}
+
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}

@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import generatePromptPayPayload from 'promptpay-qr';
+import QRCode from 'qrcode';
+import type { PaymentMethodType } from '../checkout-rules.js';
+import type {
+  CardDetails,
+  CardFacts,
+  CollectionProvider,
+  PaymentRequest,
+  ProviderFailure,
+  ProviderPayment,
+} from './collection-provider.js';
+
+/** The sandbox's test cards (common practice); any other valid card number succeeds. */
+const DECLINES: Record<string, ProviderFailure> = {
+  '4000000000000002': { code: 'card_declined', reason: 'generic_decline', message: 'Your card was declined.' },
+  '4000000000009995': {
+    code: 'card_declined',
+    reason: 'insufficient_funds',
+    message: 'Your card has insufficient funds.',
+  },
+  '4000000000000069': { code: 'expired_card', reason: 'expired_card', message: 'Your card has expired.' },
+  '4000000000000127': {
+    code: 'incorrect_cvc',
+    reason: 'incorrect_cvc',
+    message: "Your card's security code is incorrect.",
+  },
+  '4000000000000119': {
+    code: 'processing_error',
+    reason: 'processing_error',
+    message: 'An error occurred while processing your card. Try again in a little bit.',
+  },
+};
+const DISPUTED_CARD = '4000000000000259';
+
+/** Fee schedule in basis points of the amount, rounded half up, at least one minor unit. */
+const FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
+
+/**
+ * The PromptPay proxy the sandbox collects to: a 15-digit e-Wallet ID, so the QR code is a real
+ * EMVCo merchant-presented PromptPay payload that any Thai banking app can parse.
+ */
+export const SANDBOX_PROMPTPAY_ID = '004999000000001';
+
+const BRANDS: Array<[RegExp, string]> = [
+  [/^4/, 'visa'],
+  [/^(5[1-5]|2[2-7])/, 'mastercard'],
+  [/^3[47]/, 'amex'],
+  [/^35/, 'jcb'],
+  [/^(62|81)/, 'unionpay'],
+  [/^(6011|65|64[4-9])/, 'discover'],
+  [/^3(0[0-5]|[68])/, 'diners'],
+];
+
+/** The built-in, deterministic, in-process collection provider. */
+@Injectable()
+export class SandboxCollectionProvider implements CollectionProvider {
+  readonly name = 'sandbox';
+
+  fee(method: PaymentMethodType, amount: number): number {
+    return Math.max(1, Math.floor((amount * FEE_BPS[method] + 5_000) / 10_000));
+  }
+
+  describeCard(card: CardDetails, applicationId: string): CardFacts {
+    return {
+      brand: BRANDS.find(([pattern]) => pattern.test(card.number))?.[1] ?? 'unknown',
+      last4: card.number.slice(-4),
+      issuer: 'Sandbox Bank',
+      // Same card, same application: same fingerprint; never reversible to the number.
+      fingerprint: createHash('sha256').update(`${applicationId}:${card.number}`).digest('base64url').slice(0, 16),
+    };
+  }
+
+  async chargeCard(_request: PaymentRequest, card: CardDetails): Promise<ProviderPayment> {
+    const reference = providerReference('ch');
+    const failure = DECLINES[card.number];
+    if (failure) return { status: 'failed', reference, failure };
+    return { status: 'succeeded', reference, disputeAfterSuccess: card.number === DISPUTED_CARD };
+  }
+
+  async createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment> {
+    const raw = generatePromptPayPayload(SANDBOX_PROMPTPAY_ID, { amount: request.amount / request.scalingFactor });
+    const image = await QRCode.toDataURL(raw, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
+    const reference = providerReference('pp');
+    return {
+      status: 'pending',
+      reference,
+      promptpay: {
+        raw,
+        image,
+        ref1: reference,
+        ref2: request.chargeId.replaceAll('-', '').slice(-20).toUpperCase(),
+        ref3: null,
+        expires_at: expiresAt.toISOString(),
+      },
+    };
+  }
+
+  async confirmPromptPay(reference: string): Promise<ProviderPayment> {
+    return { status: 'succeeded', reference };
+  }
+}
+
+function providerReference(prefix: string): string {
+  return `${prefix}_sbx_${randomBytes(12).toString('base64url')}`;
+}

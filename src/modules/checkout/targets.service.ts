@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { RequestContext } from '../../common/context/request-context.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { AccountsService } from '../accounts/index.js';
+import { CustomersService, type Customer } from '../customers/index.js';
+import { CheckoutErrors } from './checkout.errors.js';
+import { CollectionRepository } from './checkout.repository.js';
+import { currencyAllowedIn, type PaymentMethodType } from './checkout-rules.js';
+import type { TargetType } from './entities/checkout.entity.js';
+import { Invoice } from './entities/invoice.entity.js';
+import { PaymentIntent } from './entities/payment-intent.entity.js';
+
+export type Target = { type: 'payment_intent'; record: PaymentIntent } | { type: 'invoice'; record: Invoice };
+
+/** What a checkout collects, all of it taken from its target. */
+export interface CollectionTerms {
+  amount: number;
+  currency: string;
+  scaling_factor: number;
+  customer_id: string | null;
+  transfer_destination: string | null;
+  application_fee_amount: number;
+  payment_method_types: PaymentMethodType[];
+}
+
+/**
+ * The collection targets (payment intents and invoices) as checkouts, payment links and payments
+ * see them: loading, payability, the terms to collect, and the rules on customers and transfer
+ * destinations that creating a target and paying it share.
+ */
+@Injectable()
+export class TargetsService {
+  constructor(
+    private readonly repository: CollectionRepository,
+    private readonly customers: CustomersService,
+    private readonly accounts: AccountsService,
+    private readonly context: RequestContext,
+  ) {}
+
+  /** The target of this application and mode, or E7001 (a non-UUID id is unknown, too). */
+  async load(type: TargetType, id: string, manager?: EntityManager, lock = false): Promise<Target> {
+    const applicationId = this.context.application.id;
+    if (type === 'payment_intent') {
+      const record = await this.repository.find(PaymentIntent, applicationId, id, manager, lock);
+      if (record) return { type, record };
+    } else {
+      const record = await this.repository.find(Invoice, applicationId, id, manager, lock);
+      if (record) return { type, record };
+    }
+    throw new AppError(CheckoutErrors.E7001, `No ${type} with id "${id}".`);
+  }
+
+  /** Refuses a target that cannot be paid now (paid, void, canceled, draft) or not in `country`. */
+  assertPayable(target: Target, country: string): void {
+    const { type, record } = target;
+    if (type === 'payment_intent') {
+      if (record.status === 'succeeded') {
+        throw new AppError(CheckoutErrors.E7002, `Payment intent "${record.id}" has already succeeded.`);
+      }
+      if (record.status === 'canceled') {
+        throw new AppError(CheckoutErrors.E7003, `Payment intent "${record.id}" is canceled.`);
+      }
+    } else {
+      if (record.status === 'paid') throw new AppError(CheckoutErrors.E7002, `Invoice "${record.id}" is paid.`);
+      if (record.status === 'void') throw new AppError(CheckoutErrors.E7003, `Invoice "${record.id}" is void.`);
+      if (record.status === 'draft') {
+        throw new AppError(CheckoutErrors.E7003, `Invoice "${record.id}" is a draft: finalize it first.`);
+      }
+    }
+    if (!currencyAllowedIn(country, record.currency)) {
+      throw new AppError(
+        CheckoutErrors.E7004,
+        `The ${type} is in ${record.currency}, which cannot be collected in ${country}.`,
+      );
+    }
+  }
+
+  terms(target: Target): CollectionTerms {
+    const r = target.record;
+    return {
+      amount: Number(target.type === 'invoice' ? target.record.total : target.record.amount),
+      currency: r.currency,
+      scaling_factor: r.scaling_factor,
+      customer_id: r.customer_id,
+      transfer_destination: r.transfer_destination,
+      application_fee_amount: Number(r.application_fee_amount),
+      payment_method_types: r.payment_method_types as PaymentMethodType[],
+    };
+  }
+
+  /** The customer to collect from: it exists in this application and mode, and may be charged (KYC). */
+  async chargeableCustomer(id: string): Promise<Customer> {
+    const customer = await this.customers.find(id);
+    if (!customer) throw new AppError(CheckoutErrors.E7014, `No customer with id "${id}".`);
+    if (customer.kyc_status === 'pending' || customer.kyc_status === 'rejected') {
+      throw new AppError(Errors.E1303, `Customer "${id}" has KYC status ${customer.kyc_status}.`);
+    }
+    return customer;
+  }
+
+  /** A transfer destination must be a KYB-verified connected account of this application and mode. */
+  async assertDestination(id: string, manager?: EntityManager): Promise<void> {
+    const account = await this.accounts.findById(id, manager);
+    if (!account) throw new AppError(CheckoutErrors.E7012, `No account with id "${id}".`);
+    if (account.type !== 'connected') {
+      throw new AppError(CheckoutErrors.E7013, `Account "${id}" is the application's own account.`);
+    }
+    if (account.kyb_status !== 'verified') {
+      throw new AppError(Errors.E1304, `Connected account "${id}" has KYB status ${account.kyb_status}.`);
+    }
+  }
+}

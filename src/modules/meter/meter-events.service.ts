@@ -1,0 +1,300 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { isUuid, newId } from '../../common/ids.js';
+import { CustomersService } from '../customers/index.js';
+import { BillingProviders } from './billing/billing-provider.js';
+import { plainToInstance } from 'class-transformer';
+import { validate as validateBody } from 'class-validator';
+import { CreateMeterEventDto } from './dto/meter-event.dto.js';
+import { MeterErrors } from './meter.errors.js';
+import { storeEventsStatement, type EventRow } from './store-events.sql.js';
+import { MetersService } from './meters.service.js';
+
+export interface CreationResponse {
+  id: string;
+  object: 'meter_event';
+  resource: string;
+  created_at: string;
+  errors: Array<{ code: string; message: string }>;
+  next_action: never[];
+}
+
+interface StoredEventRow {
+  id: string;
+  identifier: string;
+  created_at: Date;
+  errors: Array<{ code: string; message: string }>;
+}
+
+interface CustomerReference {
+  reference: string;
+  provider: string;
+}
+
+/** A validated event, ready for one multi-row INSERT. */
+interface ValidEvent extends EventRow {
+  payload: Record<string, string>;
+}
+
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const NUMERIC = /^-?\d{1,15}(\.\d{1,12})?$/;
+const PAST_MS = 35 * 24 * 60 * 60 * 1000;
+const FUTURE_MS = 5 * 60 * 1000;
+const CUSTOMER_CACHE_MS = 60_000;
+
+function parseTimestamp(raw: string): Date {
+  const m = TIMESTAMP.exec(raw);
+  if (!m)
+    throw new AppError(
+      MeterErrors.E8006,
+      `Invalid parameter "timestamp": "${raw.slice(0, 40)}" is not YYYY-MM-DD HH:MM:SS.`,
+    );
+  const [, y, mo, d, h, mi, s] = m.map(Number);
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  if (
+    date.getUTCFullYear() !== y ||
+    date.getUTCMonth() !== mo - 1 ||
+    date.getUTCDate() !== d ||
+    h > 23 ||
+    mi > 59 ||
+    s > 59
+  ) {
+    throw new AppError(MeterErrors.E8006, `Invalid parameter "timestamp": "${raw}" is not a real date and time.`);
+  }
+  return date;
+}
+
+export function toCreationResponse(row: StoredEventRow): CreationResponse {
+  return {
+    id: row.id,
+    object: 'meter_event',
+    resource: `meter_events/${row.id}`,
+    created_at: new Date(row.created_at).toISOString(),
+    errors: row.errors ?? [],
+    next_action: [],
+  };
+}
+
+/**
+ * Meter event ingestion. An event is validated against its meter and customer (both cached
+ * briefly), then stored together with its outbox row in one statement; the identifier is unique
+ * per application and mode, so a repeat (also a concurrent one) finds the original and answers
+ * with its response. Forwarding to the billing provider happens later, from the outbox.
+ */
+@Injectable()
+export class MeterEventsService {
+  private readonly references = new Map<string, { lookup: Promise<CustomerReference>; until: number }>();
+
+  constructor(
+    private readonly db: ModeDb,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+    private readonly meters: MetersService,
+    private readonly customers: CustomersService,
+    private readonly providers: BillingProviders,
+  ) {}
+
+  private get applicationId(): string {
+    return this.context.application.id;
+  }
+
+  async create(dto: CreateMeterEventDto): Promise<CreationResponse> {
+    const event = await this.validate(dto);
+    const [result] = await this.store([event]);
+    return result;
+  }
+
+  /** Each event validated and answered on its own, in order; the valid ones stored in one statement. */
+  async createBatch(
+    raw: Array<Record<string, unknown>>,
+  ): Promise<
+    Array<
+      | CreationResponse
+      | { object: 'error'; code: string; key: string; i18n_key: string; message: string; request_id: string }
+    >
+  > {
+    if (raw.length === 0 || raw.length > 100) {
+      throw new AppError(
+        MeterErrors.E8011,
+        `Invalid parameter "events": a batch holds 1 to 100 events, got ${raw.length}.`,
+      );
+    }
+    const outcomes = await Promise.all(
+      raw.map((body, i) =>
+        this.parse(body, i)
+          .then((dto) => this.validate(dto))
+          .then(
+            (event) => ({ event }),
+            (error: unknown) => {
+              if (error instanceof AppError) return { error };
+              throw error;
+            },
+          ),
+      ),
+    );
+    const valid = outcomes.flatMap((o) => ('event' in o ? [o.event] : []));
+    const stored = valid.length ? await this.store(valid) : [];
+    const byIdentifier = new Map(valid.map((e, i) => [e.identifier, stored[i]]));
+    const requestId = this.context.requestId ?? '';
+    return outcomes.map((o) =>
+      'event' in o
+        ? byIdentifier.get(o.event.identifier)!
+        : {
+            object: 'error' as const,
+            code: o.error.definition.code,
+            key: o.error.definition.key,
+            i18n_key: o.error.definition.i18n_key,
+            message: o.error.message,
+            request_id: requestId,
+          },
+    );
+  }
+
+  async retrieve(id: string) {
+    const rows: Array<StoredEventRow & Record<string, unknown>> = isUuid(id)
+      ? await this.db.manager.query(
+          `SELECT id, identifier, event_name, customer_id, payload, occurred_at, delivery_status, delivered_at, errors, created_at
+           FROM ${this.db.table('meter_events')} WHERE application_id = $1 AND id = $2`,
+          [this.applicationId, id],
+        )
+      : [];
+    const row = rows[0];
+    if (!row) throw new AppError(Errors.E4004, `No meter event with id "${id}".`);
+    return {
+      id: row.id,
+      object: 'meter_event' as const,
+      livemode: this.context.livemode,
+      event_name: row.event_name,
+      customer_id: row.customer_id,
+      identifier: row.identifier,
+      payload: row.payload,
+      timestamp: new Date(row.occurred_at as Date).toISOString(),
+      delivery_status: row.delivery_status,
+      delivered_at: row.delivered_at ? new Date(row.delivered_at as Date).toISOString() : null,
+      errors: row.errors,
+      created_at: new Date(row.created_at).toISOString(),
+    };
+  }
+
+  /** A batch member gets the same body validation as a single event, named by its position. */
+  private async parse(body: Record<string, unknown>, index: number): Promise<CreateMeterEventDto> {
+    const dto = plainToInstance(CreateMeterEventDto, body);
+    const problems = await validateBody(dto, { whitelist: true, forbidNonWhitelisted: true });
+    if (problems.length) {
+      const [problem] = problems;
+      const why = Object.values(problem.constraints ?? {})[0] ?? 'is invalid';
+      throw new AppError(Errors.E2000, `Invalid parameter "events[${index}].${problem.property}": ${why}.`);
+    }
+    return dto;
+  }
+
+  private async validate(dto: CreateMeterEventDto): Promise<ValidEvent> {
+    const meter = await this.meters.byEventName(dto.event_name);
+    if (!meter) throw new AppError(MeterErrors.E8001, `No meter has event_name "${dto.event_name}".`);
+    if (meter.status !== 'active')
+      throw new AppError(MeterErrors.E8002, `The meter for "${dto.event_name}" is inactive.`);
+
+    const key = meter.event_payload_key;
+    const keys = Object.keys(dto.payload);
+    if (!keys.includes(key))
+      throw new AppError(MeterErrors.E8003, `Invalid parameter "payload": it must carry "${key}".`);
+    const extra = keys.find((k) => k !== key);
+    if (extra !== undefined) {
+      throw new AppError(
+        MeterErrors.E8004,
+        `Invalid parameter "payload.${extra.slice(0, 64)}": only "${key}" is allowed.`,
+      );
+    }
+    const value = dto.payload[key];
+    if (typeof value !== 'string' || !NUMERIC.test(value)) {
+      throw new AppError(
+        MeterErrors.E8005,
+        `Invalid parameter "payload.${key}": the value must be a string holding a number, e.g. "25".`,
+      );
+    }
+
+    const now = this.clock.nowMs();
+    const occurredAt = dto.timestamp === undefined ? new Date(now - (now % 1000)) : parseTimestamp(dto.timestamp);
+    if (occurredAt.getTime() < now - PAST_MS || occurredAt.getTime() > now + FUTURE_MS) {
+      throw new AppError(MeterErrors.E8007, `Invalid parameter "timestamp": ${dto.timestamp} is out of range.`);
+    }
+
+    const { reference, provider } = await this.referenceOf(dto.customer_id);
+    return {
+      id: newId(),
+      identifier: dto.identifier ?? `mev_${newId().replace(/-/g, '')}`,
+      meterId: meter.id,
+      eventName: meter.event_name,
+      customerId: dto.customer_id,
+      payload: { [key]: value, customer: reference },
+      value,
+      occurredAt,
+      provider,
+    };
+  }
+
+  private async referenceOf(customerId: string): Promise<CustomerReference> {
+    const cacheKey = `${this.context.mode}:${this.applicationId}:${customerId}`;
+    const now = this.clock.nowMs();
+    const hit = this.references.get(cacheKey);
+    if (hit && hit.until > now) return hit.lookup;
+    // The lookup itself is cached, so concurrent misses (a batch, many connections) share one
+    // query; a refused customer (E8008, E8009) is not kept.
+    const lookup = this.lookUpReference(customerId);
+    if (this.references.size >= 50_000) this.references.clear();
+    const entry = { lookup, until: now + CUSTOMER_CACHE_MS };
+    this.references.set(cacheKey, entry);
+    try {
+      return await lookup;
+    } catch (err) {
+      if (this.references.get(cacheKey) === entry) this.references.delete(cacheKey);
+      throw err;
+    }
+  }
+
+  private async lookUpReference(customerId: string): Promise<CustomerReference> {
+    const customer = await this.customers.find(customerId);
+    if (!customer) throw new AppError(MeterErrors.E8008, `No customer with id "${customerId}".`);
+    if (!customer.provider_reference || !customer.provider) {
+      throw new AppError(MeterErrors.E8009, `Customer "${customerId}" has no billing provider reference.`);
+    }
+    // Which provider serves the event follows the customer's provider, so an event is always
+    // forwarded where its reference means something.
+    this.providers.named(customer.provider);
+    return { reference: customer.provider_reference, provider: customer.provider };
+  }
+
+  /**
+   * One statement stores the new events and their outbox rows; identifiers already taken (by an
+   * earlier or a concurrent request, or twice in one batch) resolve to the stored original.
+   */
+  private async store(events: ValidEvent[]): Promise<CreationResponse[]> {
+    const app = this.applicationId;
+    const events_ = this.db.table('meter_events');
+    const { sql, params } = storeEventsStatement(
+      { events: events_, outbox: this.db.table('meter_event_outbox') },
+      app,
+      this.clock.now(),
+      events,
+    );
+    const inserted: StoredEventRow[] = await this.db.manager.query(sql, params);
+    const byIdentifier = new Map(inserted.map((r) => [r.identifier, r]));
+    const missing = [...new Set(events.map((e) => e.identifier).filter((id) => !byIdentifier.has(id)))];
+    if (missing.length) {
+      const originals: StoredEventRow[] = await this.db.manager.query(
+        `SELECT id, identifier, created_at, errors FROM ${events_} WHERE application_id = $1 AND identifier = ANY($2::text[])`,
+        [app, missing],
+      );
+      for (const row of originals) byIdentifier.set(row.identifier, row);
+    }
+    return events.map((e) => {
+      const row = byIdentifier.get(e.identifier);
+      if (!row) throw new AppError(Errors.E5000);
+      return toCreationResponse(row);
+    });
+  }
+}

@@ -1,0 +1,108 @@
+import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { ApiErrors, Auth, WalletController } from '../../common/http/decorators.js';
+import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
+import { CreateMeterDto, MeterDto, SummaryQueryDto } from './dto/meter.dto.js';
+import { CreateMeterEventDto, CreationResponseDto, MeterEventBatchDto } from './dto/meter-event.dto.js';
+import { MeterEventsService } from './meter-events.service.js';
+import { MeterSummariesService } from './meter-summaries.service.js';
+import { MeterErrors as E } from './meter.errors.js';
+import { METER_LIST, MetersService } from './meters.service.js';
+
+const EVENT_ERRORS = [E.E8001, E.E8002, E.E8003, E.E8004, E.E8005, E.E8006, E.E8007, E.E8008, E.E8009, Errors.E2000];
+
+@WalletController('meters')
+export class MetersController {
+  constructor(
+    private readonly meters: MetersService,
+    private readonly summaries: MeterSummariesService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Create a meter' })
+  @ApiOkResponse({ type: MeterDto })
+  @ApiErrors(Errors.E2000, E.E8010)
+  create(@Body() dto: CreateMeterDto) {
+    return this.meters.create(dto);
+  }
+
+  @Get(':id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Retrieve a meter' })
+  @ApiOkResponse({ type: MeterDto })
+  @ApiErrors(Errors.E4004)
+  retrieve(@Param('id') id: string) {
+    return this.meters.retrieve(id);
+  }
+
+  @Get()
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'List meters' })
+  @ApiListQuery(METER_LIST)
+  @ApiListResponse(MeterDto)
+  @ApiErrors(Errors.E2004)
+  list(@ListQueryParams(METER_LIST) query: ListQuery) {
+    return this.meters.list(query);
+  }
+
+  @Post(':id/deactivate')
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Deactivate a meter', description: 'Events for an inactive meter are refused with E8002.' })
+  @ApiOkResponse({ type: MeterDto })
+  @ApiErrors(Errors.E4004)
+  deactivate(@Param('id') id: string) {
+    return this.meters.deactivate(id);
+  }
+
+  @Get(':id/event_summaries')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: "A customer's usage in hour or day windows, aggregated by the meter's formula" })
+  @ApiErrors(Errors.E2004, Errors.E4004)
+  eventSummaries(@Param('id') id: string, @Query() query: SummaryQueryDto) {
+    return this.summaries.summarize(id, query);
+  }
+}
+
+@WalletController('meter_events')
+export class MeterEventsController {
+  constructor(private readonly events: MeterEventsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth('machine', 'superuser')
+  @ApiOperation({
+    summary: 'Create a meter event',
+    description:
+      "Answered once the event is durably stored. A repeated identifier returns the original event's response. Forwarding to the billing provider happens afterwards.",
+  })
+  @ApiOkResponse({ type: CreationResponseDto })
+  @ApiErrors(...EVENT_ERRORS)
+  create(@Body() dto: CreateMeterEventDto) {
+    return this.events.create(dto);
+  }
+
+  @Post('batch')
+  @HttpCode(200)
+  @Auth('machine', 'superuser')
+  @ApiOperation({
+    summary: 'Create up to 100 meter events',
+    description:
+      'Each event is validated and answered on its own, in order: a creation response or an error object. Valid events are stored in one statement.',
+  })
+  @ApiErrors(E.E8011, Errors.E2000)
+  createBatch(@Body() dto: MeterEventBatchDto) {
+    return this.events.createBatch(dto.events).then((data) => ({ object: 'list' as const, data }));
+  }
+
+  @Get(':id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Retrieve a meter event with its delivery status' })
+  @ApiErrors(Errors.E4004)
+  retrieve(@Param('id') id: string) {
+    return this.events.retrieve(id);
+  }
+}

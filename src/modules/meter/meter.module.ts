@@ -1,0 +1,52 @@
+import { Logger, Module, type OnModuleInit } from '@nestjs/common';
+import { RequestContext } from '../../common/context/request-context.js';
+import { DatabaseModule } from '../../common/database/database.module.js';
+import { CustomerHooks, CustomersModule, CustomersService } from '../customers/index.js';
+import { BillingProviderError, BillingProviders } from './billing/billing-provider.js';
+import { SandboxBillingProvider } from './billing/sandbox-billing.provider.js';
+import { MeterEventForwarder } from './meter-event-forwarder.js';
+import { MeterEventsService } from './meter-events.service.js';
+import { MeterSummariesService } from './meter-summaries.service.js';
+import { Meter } from './meter.entity.js';
+import { MeterEventsController, MetersController } from './meter.controller.js';
+import { MetersService } from './meters.service.js';
+
+@Module({
+  imports: [...DatabaseModule.forModeEntities([Meter]), CustomersModule],
+  controllers: [MetersController, MeterEventsController],
+  providers: [
+    MetersService,
+    MeterEventsService,
+    MeterSummariesService,
+    MeterEventForwarder,
+    BillingProviders,
+    SandboxBillingProvider,
+  ],
+  exports: [MeterEventForwarder, SandboxBillingProvider],
+})
+export class MeterModule implements OnModuleInit {
+  private readonly logger = new Logger('Metering');
+
+  constructor(
+    private readonly hooks: CustomerHooks,
+    private readonly customers: CustomersService,
+    private readonly providers: BillingProviders,
+    private readonly context: RequestContext,
+  ) {}
+
+  /** Every new customer gets its reference at the billing provider serving the request's country. */
+  onModuleInit(): void {
+    this.hooks.onCustomerCreated(async (customer) => {
+      const provider = this.providers.forCountry(this.context.optionalCountry);
+      try {
+        const reference = await provider.createCustomer(customer.application_id, customer.id);
+        await this.customers.setProviderReference(customer.id, provider.name, reference);
+        customer.provider = provider.name;
+        customer.provider_reference = reference;
+      } catch (err) {
+        if (!(err instanceof BillingProviderError)) throw err;
+        this.logger.warn(`no billing reference for customer ${customer.id}: ${err.message}`);
+      }
+    });
+  }
+}

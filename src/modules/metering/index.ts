@@ -1,3 +1,0 @@
-export { MeteringModule } from './metering.module.js';
-export { MeterEventForwarder } from './meter-event-forwarder.js';
-export { SandboxBillingProvider } from './billing/sandbox-billing.provider.js';
