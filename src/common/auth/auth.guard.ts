@@ -1,8 +1,8 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
-import passport from 'passport';
-import type { Mode, Principal, Privilege } from '../context/principal.js';
+import { AuthGuard as PassportAuthGuard, type IAuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import type { Credential, Mode, Principal, Privilege } from '../context/principal.js';
 import { RequestContext } from '../context/request-context.js';
 import { AppError } from '../errors/app-error.js';
 import { type ErrorDefinition, Errors } from '../errors/error-catalog.js';
@@ -24,6 +24,9 @@ const KIND_OF_PRIVILEGE: Record<Privilege, CredentialKind> = {
   none: 'session',
 };
 
+/** Where `@nestjs/passport` leaves the strategy's result on the request; the guard moves it to the context. */
+const CREDENTIAL_PROPERTY = 'walletCredential';
+
 function credentialKind(req: Request): CredentialKind {
   const authorization = req.headers.authorization;
   if (authorization !== undefined && authorization !== '') {
@@ -38,53 +41,56 @@ function credentialKind(req: Request): CredentialKind {
   throw new AppError(Errors.E1213);
 }
 
-type PassportCallback = (err: unknown, user: Principal | false) => void;
-
-interface StrategyInstance {
-  authenticate(req: Request, options: object): void;
-  success(user: Principal | false): void;
-  fail(challenge?: unknown, status?: number): void;
-  redirect(url: string, status?: number): void;
-  pass(): void;
-  error(err: unknown): void;
-}
-
 /**
- * What `passport.authenticate(name, { session: false }, callback)` does for one strategy, without
- * the per-request work this service never uses (login/logout/isAuthenticated and the session
- * manager added to every request, which also changes the request object's shape): the
- * registered strategy, instantiated per request with the same actions and outcomes.
+ * `@nestjs/passport`'s guard for one strategy: no Passport session, the credential left on the
+ * request under a private property, and a rejected credential answered with the catalog code and
+ * the strategy's challenge.
  */
-function runStrategy(
-  name: string,
-  req: Request,
-  res: Response,
-  callback: PassportCallback,
-  next: (err?: unknown) => void,
-) {
-  const registry = passport as unknown as { _strategy(name: string): object | undefined };
-  const prototype = registry._strategy(name);
-  if (!prototype) return next(new Error(`Unknown authentication strategy "${name}"`));
-  const strategy = Object.create(prototype) as StrategyInstance;
-  strategy.success = (user) => callback(null, user);
-  strategy.fail = () => callback(null, false);
-  strategy.redirect = (url, status) => {
-    res.statusCode = status || 302;
-    res.setHeader('Location', url);
-    res.setHeader('Content-Length', '0');
-    res.end();
-  };
-  strategy.pass = () => next();
-  strategy.error = (err) => callback(err, false);
-  strategy.authenticate(req, { session: false });
+function strategyGuard(kind: CredentialKind): Type<IAuthGuard> {
+  const { name, invalid, challenge } = STRATEGIES[kind];
+  class StrategyGuard extends PassportAuthGuard(name) {
+    override getAuthenticateOptions() {
+      return { session: false, property: CREDENTIAL_PROPERTY };
+    }
+
+    override handleRequest<T>(err: unknown, credential: T | false): T {
+      if (err instanceof AppError) {
+        if (err.status === 401 && !err.headers['WWW-Authenticate']) {
+          throw new AppError(err.definition, err.detail, { ...err.headers, 'WWW-Authenticate': challenge });
+        }
+        throw err;
+      }
+      // An unregistered strategy means the service cannot check this kind of credential at all.
+      if (err instanceof Error && /Unknown authentication strategy/.test(err.message)) {
+        throw new AppError(Errors.E1200, 'This kind of credential is not accepted by the service.');
+      }
+      if (err) throw err;
+      if (!credential) throw new AppError(invalid, undefined, { 'WWW-Authenticate': challenge });
+      return credential;
+    }
+  }
+  return StrategyGuard;
 }
 
+const STRATEGY_GUARDS: Record<CredentialKind, Type<IAuthGuard>> = {
+  basic: strategyGuard('basic'),
+  bearer: strategyGuard('bearer'),
+  session: strategyGuard('session'),
+};
+
 /**
- * The one auth guard: picks the Passport strategy from the credential, then checks privilege,
- * application and mode against the endpoint's `@Auth(...)` declaration. No declaration: no access.
+ * The one auth guard: picks the Passport strategy from the credential (as novu's guard picks from
+ * the scheme), then checks privilege, application and mode against the endpoint's `@Auth(...)`
+ * declaration and writes the request's one `Principal` into the context. No declaration: no access.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly guards: Record<CredentialKind, IAuthGuard> = {
+    basic: new STRATEGY_GUARDS.basic(),
+    bearer: new STRATEGY_GUARDS.bearer(),
+    session: new STRATEGY_GUARDS.session(),
+  };
+
   constructor(
     private readonly reflector: Reflector,
     private readonly context: RequestContext,
@@ -94,8 +100,7 @@ export class AuthGuard implements CanActivate {
     if (ctx.getType() !== 'http') return true;
     const targets = [ctx.getHandler(), ctx.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
-    const http = ctx.switchToHttp();
-    const req = http.getRequest<Request & { principal?: Principal; walletMode?: Mode }>();
+    const req = ctx.switchToHttp().getRequest<Request & { [CREDENTIAL_PROPERTY]?: Credential }>();
     const privileges = this.reflector.getAllAndOverride<Privilege[]>(AUTH_PRIVILEGES, targets) ?? [];
 
     const kind = credentialKind(req);
@@ -106,16 +111,18 @@ export class AuthGuard implements CanActivate {
         `This endpoint does not accept ${kind === 'basic' ? 'a secret key' : kind === 'bearer' ? 'a bearer token' : 'a one-time session'}.`,
       );
     }
-    const principal = await this.authenticate(kind, req, http.getResponse<Response>());
+    await this.guards[kind].canActivate(ctx);
+    const credential = req[CREDENTIAL_PROPERTY] as Credential;
+    delete req[CREDENTIAL_PROPERTY];
 
-    if (!privileges.includes(principal.privilege)) throw new AppError(Errors.E1300);
-    const application = this.context.active ? this.context.optionalApplication : undefined;
-    if (application && principal.privilege !== 'superuser' && principal.applicationId !== application.id) {
+    if (!privileges.includes(credential.privilege)) throw new AppError(Errors.E1300);
+    const application = this.context.optionalApplication;
+    if (application && credential.privilege !== 'superuser' && credential.applicationId !== application.id) {
       throw new AppError(Errors.E1300, 'The credential does not belong to this application.');
     }
     if (kind === 'session') {
       const purposes = this.reflector.getAllAndOverride<string[]>(SESSION_PURPOSES, targets);
-      if (purposes && !purposes.includes(principal.session?.purpose ?? '')) {
+      if (purposes && !purposes.includes(credential.session?.purpose ?? '')) {
         throw new AppError(Errors.E1300, 'This one-time session cannot be used on this endpoint.');
       }
     }
@@ -123,42 +130,22 @@ export class AuthGuard implements CanActivate {
     const requested = this.context.requestedMode;
     const fromCredential =
       kind === 'session' || this.reflector.getAllAndOverride<boolean>(MODE_FROM_CREDENTIAL, targets);
-    const mode: Mode = requested ?? (fromCredential && principal.mode ? principal.mode : 'live');
-    if (principal.mode && principal.mode !== mode) {
-      throw new AppError(Errors.E1300, `A ${principal.mode} credential cannot be used on ${mode} data.`);
+    const mode: Mode = requested ?? (fromCredential && credential.mode ? credential.mode : 'live');
+    if (credential.mode && credential.mode !== mode) {
+      throw new AppError(Errors.E1300, `A ${credential.mode} credential cannot be used on ${mode} data.`);
     }
 
-    req.principal = principal;
-    req.walletMode = mode;
-    this.context.set('principal', principal);
-    return true;
-  }
-
-  private authenticate(kind: CredentialKind, req: Request, res: Response): Promise<Principal> {
-    const strategy = STRATEGIES[kind];
-    return new Promise<Principal>((resolve, reject) => {
-      const callback = (err: unknown, user: Principal | false) => {
-        if (err) return reject(err);
-        if (!user) return reject(new AppError(strategy.invalid, undefined, { 'WWW-Authenticate': strategy.challenge }));
-        resolve(user);
+    this.context.set('credential', credential);
+    if (application) {
+      const principal: Principal = {
+        credential,
+        application,
+        mode,
+        livemode: mode === 'live',
+        country: this.context.optionalCountry,
       };
-      try {
-        runStrategy(strategy.name, req, res, callback, (err: unknown) => reject(err));
-      } catch (err) {
-        reject(err);
-      }
-    }).catch((err: unknown) => {
-      if (err instanceof AppError) {
-        if (err.status === 401 && !err.headers['WWW-Authenticate']) {
-          throw new AppError(err.definition, err.detail, { ...err.headers, 'WWW-Authenticate': strategy.challenge });
-        }
-        throw err;
-      }
-      // An unregistered strategy means the service cannot check this kind of credential at all.
-      if (err instanceof Error && /Unknown authentication strategy/.test(err.message)) {
-        throw new AppError(Errors.E1200, 'This kind of credential is not accepted by the service.');
-      }
-      throw err;
-    });
+      this.context.set('principal', principal);
+    }
+    return true;
   }
 }

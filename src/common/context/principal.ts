@@ -5,7 +5,8 @@ export type Privilege = 'machine' | 'user' | 'superuser' | 'none';
 
 export type AuthMethod = 'secret_key' | 'bearer' | 'session';
 
-export interface Principal {
+/** What a Passport strategy proves about the caller's credential, before it is bound to a request. */
+export interface Credential {
   /** The application the credential belongs to; null for a superuser, who reaches every application. */
   applicationId: string | null;
   /** The mode the credential is bound to; null when it has none (bearer tokens). */
@@ -23,4 +24,19 @@ export interface ApplicationRef {
   slug: string;
   name: string;
   countries: string[];
+}
+
+/**
+ * The one identity object of a wallet request: the proven credential bound to the application
+ * (`{app}`), the mode (the schema the request reads and writes) and the country it acts in.
+ * Written once by the auth guard into the request context; controllers take it with
+ * `@CurrentPrincipal()` and pass it to services, which read the application and country from it.
+ */
+export interface Principal {
+  credential: Credential;
+  application: ApplicationRef;
+  mode: Mode;
+  livemode: boolean;
+  /** X-Country when the application is enabled for it; required where the endpoint says so. */
+  country: string | undefined;
 }

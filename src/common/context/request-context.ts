@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { ClsService, type ClsStore } from 'nestjs-cls';
-import type { ApplicationRef, Mode, Principal } from './principal.js';
+import type { ApplicationRef, Credential, Mode, Principal } from './principal.js';
 
 export interface WalletStore extends ClsStore {
   requestId?: string;
+  /** The tenancy guard's findings, the auth guard's inputs: `{app}`, X-Test-Mode as sent, X-Country. */
   application?: ApplicationRef;
-  /** X-Test-Mode as sent: undefined when the header was absent. */
   requestedMode?: Mode;
   country?: string;
+  /** The proven credential (also on routes outside the wallet base path, e.g. /oauth/me). */
+  credential?: Credential;
+  /** The identity of a wallet request, written once by the auth guard. */
   principal?: Principal;
-  /** The mode the request is bound to; set by the mode-binding interceptor. */
+  /** The schema the work is bound to: the mode interceptor binds it from the principal, jobs with runInMode. */
   mode?: Mode;
 }
 
@@ -39,6 +42,14 @@ export class RequestContext {
 
   get principal(): Principal {
     return this.required('principal');
+  }
+
+  get optionalPrincipal(): Principal | undefined {
+    return this.cls.isActive() ? this.cls.get('principal') : undefined;
+  }
+
+  get credential(): Credential {
+    return this.required('credential');
   }
 
   get mode(): Mode {

@@ -1,6 +1,7 @@
 import { applyDecorators, Controller, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, ApiParam, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import type { Principal, Privilege } from '../context/principal.js';
+import { ClsServiceManager } from 'nestjs-cls';
+import type { Credential, Principal, Privilege } from '../context/principal.js';
 import type { ErrorDefinition } from '../errors/error-catalog.js';
 import { Errors } from '../errors/error-catalog.js';
 import { ErrorObjectDto } from './error-object.dto.js';
@@ -113,9 +114,16 @@ export const ModeFromCredential = () => SetMetadata(MODE_FROM_CREDENTIAL, true);
 /** Outside the wallet pipeline: no application, no authentication (health, docs, hosted page shells). */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 
-/** The authenticated caller; throws if the auth guard did not run for this route. */
-export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
-  const principal = ctx.switchToHttp().getRequest<{ principal?: Principal }>().principal;
-  if (!principal) throw new Error('CurrentPrincipal used on a route the auth guard did not run for');
+/** The request's one identity (see `Principal`); throws if the auth guard did not bind one to a wallet route. */
+export const CurrentPrincipal = createParamDecorator((_: unknown, _ctx: ExecutionContext): Principal => {
+  const principal = ClsServiceManager.getClsService().get<Principal | undefined>('principal');
+  if (!principal) throw new Error('CurrentPrincipal used on a route the auth guard did not bind a principal for');
   return principal;
+});
+
+/** The proven credential, for routes outside the wallet base path (e.g. /oauth/me); throws if the guard did not run. */
+export const CurrentCredential = createParamDecorator((_: unknown, _ctx: ExecutionContext): Credential => {
+  const credential = ClsServiceManager.getClsService().get<Credential | undefined>('credential');
+  if (!credential) throw new Error('CurrentCredential used on a route the auth guard did not run for');
+  return credential;
 });

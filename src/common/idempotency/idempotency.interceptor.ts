@@ -36,16 +36,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
   ) {}
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = ctx.switchToHttp().getRequest<Request & { walletMode?: Mode }>();
+    const req = ctx.switchToHttp().getRequest<Request>();
     const header = req.headers['idempotency-key'];
     if (req.method !== 'POST' || header === undefined) return next.handle();
-    const application = this.context.optionalApplication;
-    if (!application || !req.walletMode) return next.handle();
+    const principal = this.context.optionalPrincipal;
+    if (!principal) return next.handle();
     if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
       throw new AppError(Errors.E2005, 'Idempotency-Key must be 1 to 255 printable ASCII characters.');
     }
     const res = ctx.switchToHttp().getResponse<Response>();
-    return from(this.handle(application.id, req.walletMode, header, req, res, next));
+    return from(this.handle(principal.application.id, principal.mode, header, req, res, next));
   }
 
   private async handle(

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import type { Response } from 'express';
 import type { AllConfig } from '../../config/app.config.js';
 import { Clock } from '../clock.js';
-import type { Principal } from '../context/principal.js';
+import { RequestContext } from '../context/request-context.js';
 import { AppError } from '../errors/app-error.js';
 import { Errors } from '../errors/error-catalog.js';
 
@@ -29,6 +29,7 @@ export class RateLimitGuard implements CanActivate {
   constructor(
     config: ConfigService<AllConfig, true>,
     private readonly clock: Clock,
+    private readonly context: RequestContext,
   ) {
     this.limit = config.get('app.rateLimit', { infer: true });
     this.windowMs = config.get('app.rateLimitWindowMs', { infer: true });
@@ -37,10 +38,11 @@ export class RateLimitGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     if (this.limit <= 0 || context.getType() !== 'http') return true;
     const http = context.switchToHttp();
-    const req = http.getRequest<{ params?: Record<string, string>; principal?: Principal; ip?: string }>();
+    const req = http.getRequest<{ params?: Record<string, string>; ip?: string }>();
     if (typeof req.params?.app !== 'string') return true;
 
-    const tracker = req.principal ? `${req.principal.method}:${req.principal.subject}` : `ip:${req.ip ?? 'unknown'}`;
+    const credential = this.context.optionalPrincipal?.credential;
+    const tracker = credential ? `${credential.method}:${credential.subject}` : `ip:${req.ip ?? 'unknown'}`;
     const now = this.clock.nowMs();
     let window = this.windows.get(tracker);
     if (!window || window.resetAt <= now) {

@@ -1,19 +1,19 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Observable } from 'rxjs';
-import type { Mode } from '../context/principal.js';
 import { RequestContext } from '../context/request-context.js';
 
 /**
- * Binds the request to `wallet_test` or `wallet_live`. The auth guard decided the mode (and
- * refused a credential of the other mode); from here on ModeDb serves only that schema.
+ * Binds the request to `wallet_test` or `wallet_live`: the schema ModeDb serves from here on is the
+ * principal's mode (the auth guard decided it and refused a credential of the other mode). The
+ * only place a request's schema is chosen; jobs and the CLI bind theirs with `runInMode`.
  */
 @Injectable()
 export class ModeInterceptor implements NestInterceptor {
   constructor(private readonly context: RequestContext) {}
 
-  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = ctx.switchToHttp().getRequest<{ walletMode?: Mode }>();
-    if (req.walletMode) this.context.set('mode', req.walletMode);
+  intercept(_ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const principal = this.context.optionalPrincipal;
+    if (principal) this.context.set('mode', principal.mode);
     return next.handle();
   }
 }

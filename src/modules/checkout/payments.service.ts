@@ -180,7 +180,7 @@ export class PaymentsService {
   /** Test helper (and the hosted page in test mode): the buyer's bank pays the pending PromptPay QR code. */
   async payPromptPayForTest(principal: Principal, id: string): Promise<CheckoutPaymentResponse> {
     assertTestMode(this.context.mode);
-    if (principal.privilege === 'none') assertSessionTarget(principal, id);
+    if (principal.credential.privilege === 'none') assertSessionTarget(principal, id);
     const applicationId = this.context.application.id;
     const attempt = await this.repository.transaction(async (manager): Promise<Attempt> => {
       const checkout = await this.lockPayable(id, manager);
@@ -382,7 +382,7 @@ async function reachProvider<T>(call: () => Promise<T>): Promise<T> {
 }
 
 function assertSessionTarget(principal: Principal, checkoutId: string): void {
-  if (principal.session && principal.session.targetId !== checkoutId) {
+  if (principal.credential.session && principal.credential.session.targetId !== checkoutId) {
     throw new AppError(Errors.E1300, 'This one-time session belongs to another checkout.');
   }
 }

@@ -156,7 +156,8 @@ export class BankAccountsService {
     const destination = this.destination(dto, currency);
 
     const applicationId = this.context.application.id;
-    const intentId = principal.method === 'session' ? (principal.session?.targetId ?? null) : null;
+    const intentId =
+      principal.credential.method === 'session' ? (principal.credential.session?.targetId ?? null) : null;
     const account = await this.account(dto.account);
     const provider = account.type === 'own' ? this.providers.forCountry(country) : null;
     if (dto.provider !== undefined) {
@@ -207,7 +208,7 @@ export class BankAccountsService {
       if (intentId) await this.repository.completeIntent(applicationId, intentId, row.id, now, manager);
       return row;
     });
-    if (intentId) await this.sessions.complete(principal.subject);
+    if (intentId) await this.sessions.complete(principal.credential.subject);
 
     const errors = provider ? await this.createRecipient(provider, stored, destination) : [];
     return {

@@ -12,9 +12,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { Principal } from '../../../common/context/principal.js';
+import type { Credential } from '../../../common/context/principal.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
-import { ApiErrors, Auth, BASE_PATH, CurrentPrincipal, Public } from '../../../common/http/decorators.js';
+import { ApiErrors, Auth, BASE_PATH, CurrentCredential, Public } from '../../../common/http/decorators.js';
 import { ApiOAuthErrors } from './api-oauth-errors.js';
 import { type HttpAnswer, LOGIN_ACTION, OAuthService } from './oauth.service.js';
 
@@ -169,7 +169,7 @@ export class OAuthController {
   })
   @ApiOkResponse({ type: UserDto })
   @ApiErrors(Errors.E1210)
-  me(@CurrentPrincipal() principal: Principal) {
-    return this.oauth.me(principal.subject);
+  me(@CurrentCredential() credential: Credential) {
+    return this.oauth.me(credential.subject);
   }
 }

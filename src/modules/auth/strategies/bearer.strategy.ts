@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Strategy } from 'passport-http-bearer';
-import type { Principal } from '../../../common/context/principal.js';
+import type { Credential } from '../../../common/context/principal.js';
 import { RequestContext } from '../../../common/context/request-context.js';
 import { UsersService } from '../../users/index.js';
 import { OAuthService } from '../oauth/oauth.service.js';
@@ -21,7 +21,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     super();
   }
 
-  async validate(token: string): Promise<Principal | false> {
+  async validate(token: string): Promise<Credential | false> {
     const verified = await this.oauth.verifyAccessToken(token);
     if (!verified) return false;
     const user = await this.users.findById(verified.userId);

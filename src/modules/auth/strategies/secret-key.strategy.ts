@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { BasicStrategy } from 'passport-http';
-import type { Principal } from '../../../common/context/principal.js';
+import type { Credential } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { ApplicationsService } from '../../applications/index.js';
@@ -40,7 +40,7 @@ export class SecretKeyStrategy extends PassportStrategy(BasicStrategy, 'secret-k
     );
   }
 
-  async validate(username: string): Promise<Principal> {
+  async validate(username: string): Promise<Credential> {
     const verified = await this.applications.verifyKey(username);
     if (!verified) throw new AppError(Errors.E1211);
     return {

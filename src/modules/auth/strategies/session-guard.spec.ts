@@ -50,11 +50,7 @@ function setup(requestedMode?: 'test' | 'live') {
   new SessionStrategy({ verify: async (token: string) => SESSIONS[token] ?? null } as unknown as SessionsService);
   const guard = new AuthGuard(new Reflector(), context);
   const call = async (handler: keyof Endpoints, headers: Record<string, string>) => {
-    const req = { headers, query: {}, params: {} } as {
-      headers: Record<string, string>;
-      principal?: Principal;
-      walletMode?: string;
-    };
+    const req = { headers, query: {}, params: {} } as { headers: Record<string, string> };
     const ctx = {
       getType: () => 'http',
       getHandler: () => Endpoints.prototype[handler],
@@ -80,8 +76,9 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 describe('AuthGuard with one-time sessions', () => {
   it('admits a session of the declared purpose with privilege none, in the session mode', async () => {
     const { call, store } = setup();
-    const req = await call('checkoutOnly', { 'x-session-token': 'wss-checkout' });
-    expect(req.principal).toEqual({
+    await call('checkoutOnly', { 'x-session-token': 'wss-checkout' });
+    const principal = store.get('principal') as Principal;
+    expect(principal.credential).toEqual({
       applicationId: 'app-1',
       mode: 'test',
       privilege: 'none',
@@ -89,8 +86,8 @@ describe('AuthGuard with one-time sessions', () => {
       subject: 's1',
       session: { purpose: 'checkout', targetId: 'co_1' },
     });
-    expect(req.walletMode).toBe('test');
-    expect(store.get('principal')).toBe(req.principal);
+    expect(principal.mode).toBe('test');
+    expect(principal.application).toBe(APP);
   });
 
   it('refuses a session of another purpose, another application or the other mode with E1300', async () => {

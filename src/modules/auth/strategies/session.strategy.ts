@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import passport from 'passport';
-import type { Principal } from '../../../common/context/principal.js';
+import type { Credential } from '../../../common/context/principal.js';
 import { SessionsService } from '../sessions.service.js';
 
-type Verify = (token: string, done: (err: unknown, principal?: Principal | false) => void) => void;
+type Verify = (token: string, done: (err: unknown, principal?: Credential | false) => void) => void;
 
 /** Reads `X-Session-Token`; a missing or refused token is a plain Passport failure (the guard says E1212). */
 class SessionTokenStrategy extends passport.Strategy {
@@ -32,7 +32,7 @@ export class SessionStrategy extends PassportStrategy(SessionTokenStrategy, 'ses
     super();
   }
 
-  async validate(token: string): Promise<Principal | false> {
+  async validate(token: string): Promise<Credential | false> {
     const session = await this.sessions.verify(token);
     if (!session) return false;
     return {
