@@ -2,13 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { ModeDb } from '../../common/database/mode-db.js';
+import { validateBody } from '../../common/http/validation.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { isUuid, newId } from '../../common/ids.js';
 import { CustomersService } from '../customers/index.js';
 import { BillingProviders } from './billing/billing-provider.js';
-import { plainToInstance } from 'class-transformer';
-import { validate as validateBody } from 'class-validator';
 import { CreateMeterEventDto } from './dto/meter-event.dto.js';
 import { MeterErrors } from './meter.errors.js';
 import { storeEventsStatement, type EventRow } from './store-events.sql.js';
@@ -181,15 +180,8 @@ export class MeterEventsService {
   }
 
   /** A batch member gets the same body validation as a single event, named by its position. */
-  private async parse(body: Record<string, unknown>, index: number): Promise<CreateMeterEventDto> {
-    const dto = plainToInstance(CreateMeterEventDto, body);
-    const problems = await validateBody(dto, { whitelist: true, forbidNonWhitelisted: true });
-    if (problems.length) {
-      const [problem] = problems;
-      const why = Object.values(problem.constraints ?? {})[0] ?? 'is invalid';
-      throw new AppError(Errors.E2000, `Invalid parameter "events[${index}].${problem.property}": ${why}.`);
-    }
-    return dto;
+  private parse(body: Record<string, unknown>, index: number): Promise<CreateMeterEventDto> {
+    return validateBody(CreateMeterEventDto, body, `events[${index}]`);
   }
 
   private async validate(dto: CreateMeterEventDto): Promise<ValidEvent> {

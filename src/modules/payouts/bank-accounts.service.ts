@@ -22,7 +22,7 @@ import {
 } from './thai-banks.js';
 import { TransferProviders } from './transfer/transfer-providers.js';
 import { TransferProviderError, type BankAccountType, type TransferProvider } from './transfer/transfer.types.js';
-import { validateBody } from './validate-body.js';
+import { validateBody } from '../../common/http/validation.js';
 
 export const BANK_ACCOUNT_INTENT_PURPOSE = 'bank_account_intent';
 
