@@ -80,7 +80,11 @@ export function writeResults(file: string, data: unknown): string {
 }
 
 /** The real service (compiled main.js) in its own process: the load generator never shares its event loop. */
-export async function startServer(url: string, port: number): Promise<{ base: string; stop(): Promise<void> }> {
+export async function startServer(
+  url: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<{ base: string; stop(): Promise<void> }> {
   // BENCH_SERVER_NODE_ARGS: extra node flags for the service only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(BUILD_ROOT, 'src', 'main.js')], {
@@ -94,6 +98,7 @@ export async function startServer(url: string, port: number): Promise<{ base: st
       LOG_LEVEL: 'warn',
       RUN_JOBS: 'false',
       NODE_ENV: 'production',
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
