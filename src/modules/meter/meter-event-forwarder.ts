@@ -3,22 +3,11 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
-import { ModeDb } from '../../common/database/mode-db.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
-import { BillingProviders } from './billing/billing-provider.js';
+import { BillingProviders } from './providers/billing-provider.js';
+import { MeterEventsRepository, type ClaimedEvent } from './meter-events.repository.js';
 import { MeterErrors } from './meter.errors.js';
-
-interface Claimed {
-  event_id: string;
-  application_id: string;
-  attempts: number;
-  identifier: string;
-  event_name: string;
-  payload: Record<string, string>;
-  occurred_at: Date;
-  provider: string;
-}
 
 const BATCH = 200;
 const LEASE_MS = 60_000;
@@ -40,7 +29,7 @@ export function backoffMs(attempts: number): number {
 @Injectable()
 export class MeterEventForwarder extends PeriodicJob {
   constructor(
-    private readonly db: ModeDb,
+    private readonly events: MeterEventsRepository,
     private readonly context: RequestContext,
     private readonly clock: Clock,
     private readonly providers: BillingProviders,
@@ -66,26 +55,12 @@ export class MeterEventForwarder extends PeriodicJob {
     });
   }
 
-  private claim(): Promise<Claimed[]> {
+  private claim(): Promise<ClaimedEvent[]> {
     const now = this.clock.now();
-    const outbox = this.db.table('meter_event_outbox');
-    return this.db.manager.query(
-      `WITH due AS (
-         SELECT event_id FROM ${outbox} WHERE next_attempt_at <= $1
-         ORDER BY next_attempt_at LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
-       ), leased AS (
-         UPDATE ${outbox} o SET next_attempt_at = $2 FROM due WHERE o.event_id = due.event_id
-         RETURNING o.event_id, o.application_id, o.attempts
-       )
-       SELECT l.event_id, l.application_id, l.attempts, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
-       FROM leased l JOIN ${this.db.table('meter_events')} e ON e.id = l.event_id`,
-      [now, new Date(now.getTime() + LEASE_MS)],
-    );
+    return this.events.claimDue(now, new Date(now.getTime() + LEASE_MS), BATCH);
   }
 
-  private async deliver(row: Claimed): Promise<boolean> {
-    const events = this.db.table('meter_events');
-    const outbox = this.db.table('meter_event_outbox');
+  private async deliver(row: ClaimedEvent): Promise<boolean> {
     try {
       await this.providers.named(row.provider).sendMeterEvent({
         applicationId: row.application_id,
@@ -98,33 +73,14 @@ export class MeterEventForwarder extends PeriodicJob {
       const attempts = row.attempts + 1;
       const abandoned = attempts >= MAX_ATTEMPTS;
       const definition = abandoned ? MeterErrors.E8021 : MeterErrors.E8020;
-      const error = [
+      const errors = [
         { code: definition.code, message: `${definition.message} (attempt ${attempts}: ${(err as Error).message})` },
       ];
-      await this.db.transaction(async (manager) => {
-        await manager.query(`UPDATE ${events} SET errors = $2::jsonb, delivery_status = $3 WHERE id = $1`, [
-          row.event_id,
-          JSON.stringify(error),
-          abandoned ? 'failed' : 'pending',
-        ]);
-        if (abandoned) await manager.query(`DELETE FROM ${outbox} WHERE event_id = $1`, [row.event_id]);
-        else {
-          await manager.query(`UPDATE ${outbox} SET attempts = $2, next_attempt_at = $3 WHERE event_id = $1`, [
-            row.event_id,
-            attempts,
-            new Date(this.clock.nowMs() + backoffMs(attempts)),
-          ]);
-        }
-      });
+      const retryAt = abandoned ? null : new Date(this.clock.nowMs() + backoffMs(attempts));
+      await this.events.markAttemptFailed(row.event_id, errors, attempts, retryAt);
       return false;
     }
-    await this.db.transaction(async (manager) => {
-      await manager.query(
-        `UPDATE ${events} SET delivery_status = 'delivered', delivered_at = $2, errors = '[]' WHERE id = $1`,
-        [row.event_id, this.clock.now()],
-      );
-      await manager.query(`DELETE FROM ${outbox} WHERE event_id = $1`, [row.event_id]);
-    });
+    await this.events.markDelivered(row.event_id, this.clock.now());
     return true;
   }
 }

@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { Clock } from '../../common/clock.js';
 import { RequestContext } from '../../common/context/request-context.js';
-import { ModeDb } from '../../common/database/mode-db.js';
 import { validateBody } from '../../common/http/validation.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { isUuid, newId } from '../../common/ids.js';
 import { CustomersService } from '../customers/index.js';
-import { BillingProviders } from './billing/billing-provider.js';
+import { BillingProviders } from './providers/billing-provider.js';
 import { CreateMeterEventDto } from './dto/meter-event.dto.js';
 import { MeterErrors } from './meter.errors.js';
-import { storeEventsStatement, type EventRow } from './store-events.sql.js';
+import { MeterEventsRepository, type StoredEventRow } from './meter-events.repository.js';
+import type { EventRow } from './store-events.sql.js';
 import { MetersService } from './meters.service.js';
 
 export interface CreationResponse {
@@ -20,13 +21,6 @@ export interface CreationResponse {
   created_at: string;
   errors: Array<{ code: string; message: string }>;
   next_action: never[];
-}
-
-interface StoredEventRow {
-  id: string;
-  identifier: string;
-  created_at: Date;
-  errors: Array<{ code: string; message: string }>;
 }
 
 interface CustomerReference {
@@ -86,16 +80,19 @@ export function toCreationResponse(row: StoredEventRow): CreationResponse {
  */
 @Injectable()
 export class MeterEventsService {
-  private readonly references = new Map<string, { lookup: Promise<CustomerReference>; until: number }>();
+  /** Customer references by mode, application and customer; a refused customer (E8008, E8009) is not kept. */
+  private readonly references: TtlCache<CustomerReference>;
 
   constructor(
-    private readonly db: ModeDb,
+    private readonly events: MeterEventsRepository,
     private readonly context: RequestContext,
     private readonly clock: Clock,
     private readonly meters: MetersService,
     private readonly customers: CustomersService,
     private readonly providers: BillingProviders,
-  ) {}
+  ) {
+    this.references = new TtlCache(CUSTOMER_CACHE_MS, 50_000, () => clock.nowMs());
+  }
 
   private get applicationId(): string {
     return this.context.application.id;
@@ -154,14 +151,7 @@ export class MeterEventsService {
   }
 
   async retrieve(id: string) {
-    const rows: Array<StoredEventRow & Record<string, unknown>> = isUuid(id)
-      ? await this.db.manager.query(
-          `SELECT id, identifier, event_name, customer_id, payload, occurred_at, delivery_status, delivered_at, errors, created_at
-           FROM ${this.db.table('meter_events')} WHERE application_id = $1 AND id = $2`,
-          [this.applicationId, id],
-        )
-      : [];
-    const row = rows[0];
+    const row = isUuid(id) ? await this.events.findById(this.applicationId, id) : null;
     if (!row) throw new AppError(Errors.E4004, `No meter event with id "${id}".`);
     return {
       id: row.id,
@@ -171,9 +161,9 @@ export class MeterEventsService {
       customer_id: row.customer_id,
       identifier: row.identifier,
       payload: row.payload,
-      timestamp: new Date(row.occurred_at as Date).toISOString(),
+      timestamp: new Date(row.occurred_at).toISOString(),
       delivery_status: row.delivery_status,
-      delivered_at: row.delivered_at ? new Date(row.delivered_at as Date).toISOString() : null,
+      delivered_at: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
       errors: row.errors,
       created_at: new Date(row.created_at).toISOString(),
     };
@@ -229,23 +219,9 @@ export class MeterEventsService {
     };
   }
 
-  private async referenceOf(customerId: string): Promise<CustomerReference> {
+  private referenceOf(customerId: string): Promise<CustomerReference> {
     const cacheKey = `${this.context.mode}:${this.applicationId}:${customerId}`;
-    const now = this.clock.nowMs();
-    const hit = this.references.get(cacheKey);
-    if (hit && hit.until > now) return hit.lookup;
-    // The lookup itself is cached, so concurrent misses (a batch, many connections) share one
-    // query; a refused customer (E8008, E8009) is not kept.
-    const lookup = this.lookUpReference(customerId);
-    if (this.references.size >= 50_000) this.references.clear();
-    const entry = { lookup, until: now + CUSTOMER_CACHE_MS };
-    this.references.set(cacheKey, entry);
-    try {
-      return await lookup;
-    } catch (err) {
-      if (this.references.get(cacheKey) === entry) this.references.delete(cacheKey);
-      throw err;
-    }
+    return this.references.getOrLoad(cacheKey, () => this.lookUpReference(customerId));
   }
 
   private async lookUpReference(customerId: string): Promise<CustomerReference> {
@@ -265,24 +241,7 @@ export class MeterEventsService {
    * earlier or a concurrent request, or twice in one batch) resolve to the stored original.
    */
   private async store(events: ValidEvent[]): Promise<CreationResponse[]> {
-    const app = this.applicationId;
-    const events_ = this.db.table('meter_events');
-    const { sql, params } = storeEventsStatement(
-      { events: events_, outbox: this.db.table('meter_event_outbox') },
-      app,
-      this.clock.now(),
-      events,
-    );
-    const inserted: StoredEventRow[] = await this.db.manager.query(sql, params);
-    const byIdentifier = new Map(inserted.map((r) => [r.identifier, r]));
-    const missing = [...new Set(events.map((e) => e.identifier).filter((id) => !byIdentifier.has(id)))];
-    if (missing.length) {
-      const originals: StoredEventRow[] = await this.db.manager.query(
-        `SELECT id, identifier, created_at, errors FROM ${events_} WHERE application_id = $1 AND identifier = ANY($2::text[])`,
-        [app, missing],
-      );
-      for (const row of originals) byIdentifier.set(row.identifier, row);
-    }
+    const byIdentifier = await this.events.store(this.applicationId, this.clock.now(), events);
     return events.map((e) => {
       const row = byIdentifier.get(e.identifier);
       if (!row) throw new AppError(Errors.E5000);

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '../../common/context/request-context.js';
-import { ModeDb } from '../../common/database/mode-db.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { isUuid } from '../../common/ids.js';
 import type { SummaryQueryDto } from './dto/meter.dto.js';
+import { MeterEventsRepository } from './meter-events.repository.js';
 import { MetersService } from './meters.service.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
@@ -27,7 +27,7 @@ function time(name: string, raw: string): Date {
 @Injectable()
 export class MeterSummariesService {
   constructor(
-    private readonly db: ModeDb,
+    private readonly events: MeterEventsRepository,
     private readonly context: RequestContext,
     private readonly meters: MetersService,
   ) {}
@@ -46,18 +46,11 @@ export class MeterSummariesService {
         `Invalid query parameter "value_grouping_window": the range spans more than ${MAX_BUCKETS} windows.`,
       );
     }
-    const aggregate =
-      meter.aggregation === 'sum'
-        ? 'sum(value)'
-        : meter.aggregation === 'count'
-          ? 'count(*)::numeric'
-          : '(array_agg(value ORDER BY occurred_at DESC, created_at DESC, id DESC))[1]';
-    const rows: Array<{ bucket: Date; value: string }> = await this.db.manager.query(
-      `SELECT date_trunc('${window}', occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket, ${aggregate} AS value
-       FROM ${this.db.table('meter_events')}
-       WHERE application_id = $1 AND meter_id = $2 AND customer_id = $3 AND occurred_at >= $4 AND occurred_at < $5
-       GROUP BY 1 ORDER BY 1`,
-      [this.context.application.id, meter.id, query.customer_id, start, end],
+    const rows = await this.events.summarize(
+      this.context.application.id,
+      { meterId: meter.id, customerId: query.customer_id, start, end },
+      meter.aggregation,
+      window,
     );
     const data = rows.map((r) => {
       const from = new Date(r.bucket);

@@ -2,25 +2,31 @@ import { Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { RequestContext } from '../../common/context/request-context.js';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { CustomerHooks, CustomersModule, CustomersService } from '../customers/index.js';
-import { BillingProviderError, BillingProviders } from './billing/billing-provider.js';
-import { SandboxBillingProvider } from './billing/sandbox-billing.provider.js';
+import { BillingProviderError, BillingProviders } from './providers/billing-provider.js';
+import { SandboxBillingProvider } from './providers/sandbox-billing.provider.js';
 import { MeterEventForwarder } from './meter-event-forwarder.js';
 import { MeterEventsService } from './meter-events.service.js';
 import { MeterSummariesService } from './meter-summaries.service.js';
-import { Meter } from './meter.entity.js';
+import { Meter } from './entities/meter.entity.js';
 import { MeterEventsController, MetersController } from './meter.controller.js';
+import { SandboxBillingRepository } from './providers/sandbox-billing.repository.js';
+import { MeterEventsRepository } from './meter-events.repository.js';
+import { MetersRepository } from './meters.repository.js';
 import { MetersService } from './meters.service.js';
 
 @Module({
   imports: [...DatabaseModule.forModeEntities([Meter]), CustomersModule],
   controllers: [MetersController, MeterEventsController],
   providers: [
+    MetersRepository,
+    MeterEventsRepository,
     MetersService,
     MeterEventsService,
     MeterSummariesService,
     MeterEventForwarder,
     BillingProviders,
     SandboxBillingProvider,
+    SandboxBillingRepository,
   ],
   exports: [MeterEventForwarder, SandboxBillingProvider],
 })

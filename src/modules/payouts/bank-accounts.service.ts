@@ -20,8 +20,8 @@ import {
   THAI_BRANCH_CODE,
   thaiBank,
 } from './thai-banks.js';
-import { TransferProviders } from './transfer/transfer-providers.js';
-import { TransferProviderError, type BankAccountType, type TransferProvider } from './transfer/transfer.types.js';
+import { TransferProviders } from './providers/transfer-providers.js';
+import { TransferProviderError, type BankAccountType, type TransferProvider } from './providers/transfer.types.js';
 import { validateBody } from '../../common/http/validation.js';
 
 export const BANK_ACCOUNT_INTENT_PURPOSE = 'bank_account_intent';

@@ -8,8 +8,9 @@ import { BankAccount } from './entities/bank-account.entity.js';
 import { BankAccountPageController } from './hosted/bank-account-page.controller.js';
 import { BankAccountIntentsController, BankAccountsController } from './payouts.controller.js';
 import { PayoutsRepository } from './payouts.repository.js';
-import { SandboxTransferProvider } from './transfer/sandbox-transfer.provider.js';
-import { TransferProviders } from './transfer/transfer-providers.js';
+import { SandboxTransferRepository } from './providers/sandbox-transfer.repository.js';
+import { SandboxTransferProvider } from './providers/sandbox-transfer.provider.js';
+import { TransferProviders } from './providers/transfer-providers.js';
 
 @Module({
   imports: [...DatabaseModule.forModeEntities([BankAccount, BankAccountIntent]), AccountsModule],
@@ -20,6 +21,7 @@ import { TransferProviders } from './transfer/transfer-providers.js';
     BankAccountIntentsService,
     TransferProviders,
     SandboxTransferProvider,
+    SandboxTransferRepository,
   ],
   exports: [BankAccountsService, SandboxTransferProvider, TransferProviders],
 })

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { ModeRecord } from '../../common/database/mode-record.js';
+import { ModeRecord } from '../../../common/database/mode-record.js';
 
 export type MeterAggregation = 'sum' | 'count' | 'last';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
-import { ModeDb } from '../../../common/database/mode-db.js';
+import { SandboxTransferRepository, type SandboxRecipientRow } from './sandbox-transfer.repository.js';
 import {
   TransferProviderError,
   type BankAccountType,
@@ -36,7 +36,7 @@ export class SandboxTransferProvider implements TransferProvider {
   readonly name = 'sandbox';
 
   constructor(
-    private readonly db: ModeDb,
+    private readonly sandbox: SandboxTransferRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -45,11 +45,8 @@ export class SandboxTransferProvider implements TransferProvider {
   }
 
   async createRecipient(request: RecipientRequest): Promise<Recipient> {
-    const rows: Array<{ failing: boolean }> = await this.db.manager.query(
-      `SELECT failing FROM ${this.db.table('transfer_sandbox_settings')} WHERE application_id = $1`,
-      [request.applicationId],
-    );
-    if (rows[0]?.failing) throw new TransferProviderError('sandbox transfer provider is failing on purpose');
+    if (await this.sandbox.isFailing(request.applicationId))
+      throw new TransferProviderError('sandbox transfer provider is failing on purpose');
     const reference = `rcp_sbx_${randomBytes(12).toString('base64url')}`;
     const routingNumber =
       PROMPTPAY_PROXY[request.providerType] ?? `${request.bankCode ?? ''}${request.branchCode ?? ''}`;
@@ -69,46 +66,27 @@ export class SandboxTransferProvider implements TransferProvider {
       national_id_length: request.nationalId?.length,
       ...request.passthrough,
     };
-    await this.db.manager.query(
-      `INSERT INTO ${this.db.table('transfer_sandbox_recipients')}
-         (reference, application_id, bank_account_id, type, routing_number, received, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
+    await this.sandbox.insertRecipient(
+      request.applicationId,
+      {
         reference,
-        request.applicationId,
-        request.bankAccountId,
-        request.providerType,
-        routingNumber,
-        JSON.stringify(received),
-        this.clock.now(),
-      ],
+        bank_account_id: request.bankAccountId,
+        type: request.providerType,
+        routing_number: routingNumber,
+        received,
+      },
+      this.clock.now(),
     );
     return { reference, routingNumber };
   }
 
   /** Test control: make the sandbox refuse recipients for this application (true) or recover (false). */
-  async setFailing(applicationId: string, failing: boolean): Promise<void> {
-    await this.db.manager.query(
-      `INSERT INTO ${this.db.table('transfer_sandbox_settings')} (application_id, failing) VALUES ($1, $2)
-       ON CONFLICT (application_id) DO UPDATE SET failing = EXCLUDED.failing`,
-      [applicationId, failing],
-    );
+  setFailing(applicationId: string, failing: boolean): Promise<void> {
+    return this.sandbox.setFailing(applicationId, failing);
   }
 
   /** The recipients the sandbox received for an application, oldest first. */
-  received(applicationId: string): Promise<
-    Array<{
-      reference: string;
-      bank_account_id: string;
-      type: string;
-      routing_number: string;
-      received: Record<string, unknown>;
-    }>
-  > {
-    return this.db.manager.query(
-      `SELECT reference, bank_account_id, type, routing_number, received
-         FROM ${this.db.table('transfer_sandbox_recipients')} WHERE application_id = $1 ORDER BY created_at, reference`,
-      [applicationId],
-    );
+  received(applicationId: string): Promise<SandboxRecipientRow[]> {
+    return this.sandbox.recipients(applicationId);
   }
 }

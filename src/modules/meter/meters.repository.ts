@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { QueryFailedError, type SelectQueryBuilder } from 'typeorm';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { Meter } from './entities/meter.entity.js';
+
+/** Meters of one application in the request's (or job's) mode. */
+@Injectable()
+export class MetersRepository {
+  constructor(private readonly db: ModeDb) {}
+
+  /** Inserts the meter; null when the application already has a meter with its event name. */
+  async insert(meter: Meter): Promise<Meter | null> {
+    const repo = this.db.repository(Meter);
+    try {
+      return await repo.save(repo.create(meter));
+    } catch (err) {
+      if (err instanceof QueryFailedError && (err as { code?: string }).code === '23505') return null;
+      throw err;
+    }
+  }
+
+  findById(applicationId: string, id: string): Promise<Meter | null> {
+    return this.db.repository(Meter).findOneBy({ application_id: applicationId, id });
+  }
+
+  findByEventName(applicationId: string, eventName: string): Promise<Meter | null> {
+    return this.db.repository(Meter).findOneBy({ application_id: applicationId, event_name: eventName });
+  }
+
+  async deactivate(applicationId: string, id: string, at: Date): Promise<void> {
+    await this.db
+      .repository(Meter)
+      .update({ application_id: applicationId, id, status: 'active' }, { status: 'inactive', updated_at: at });
+  }
+
+  query(applicationId: string): SelectQueryBuilder<Meter> {
+    return this.db.repository(Meter).createQueryBuilder('m').where('m.application_id = :app', { app: applicationId });
+  }
+}

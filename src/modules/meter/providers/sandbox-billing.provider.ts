@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../common/clock.js';
+import type { BillingProvider, ForwardedMeterEvent } from './billing.types.js';
+import { BillingProviderError } from './billing.types.js';
+import { SandboxBillingRepository, type SandboxReceivedEvent } from './sandbox-billing.repository.js';
+
+/**
+ * The built-in, deterministic billing provider. It keeps what it was sent in its own tables
+ * (per mode), so tests and operators can see exactly what a provider received, and it can be
+ * told to fail for an application to exercise retries.
+ */
+@Injectable()
+export class SandboxBillingProvider implements BillingProvider {
+  readonly name = 'sandbox';
+
+  constructor(
+    private readonly sandbox: SandboxBillingRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async createCustomer(applicationId: string, customerId: string): Promise<string> {
+    await this.assertUp(applicationId);
+    const reference = `cus_sbx_${randomBytes(12).toString('base64url')}`;
+    await this.sandbox.insertCustomer(reference, applicationId, customerId, this.clock.now());
+    return reference;
+  }
+
+  async sendMeterEvent(event: ForwardedMeterEvent): Promise<void> {
+    await this.assertUp(event.applicationId);
+    await this.sandbox.recordEvent(event, this.clock.now());
+  }
+
+  /** Test control: make the sandbox refuse everything for this application (true) or recover (false). */
+  setFailing(applicationId: string, failing: boolean): Promise<void> {
+    return this.sandbox.setFailing(applicationId, failing);
+  }
+
+  /** What the sandbox received for an application, oldest first. */
+  received(applicationId: string): Promise<SandboxReceivedEvent[]> {
+    return this.sandbox.received(applicationId);
+  }
+
+  private async assertUp(applicationId: string): Promise<void> {
+    if (await this.sandbox.isFailing(applicationId))
+      throw new BillingProviderError('sandbox billing provider is failing on purpose for this application');
+  }
+}
