@@ -6,6 +6,7 @@ import type { AllConfig } from '../../config/app.config.js';
 import { DatabaseEndpoint } from './database-endpoint.js';
 import { LiveSubscriber, TestSubscriber } from './mode-record.js';
 import { ModeDb } from './mode-db.js';
+import { PreparedStatements } from './prepared-statements.js';
 
 export const PLATFORM_CONNECTION = 'platform';
 export const MODE_CONNECTIONS = { test: 'wallet_test', live: 'wallet_live' } as const;
@@ -70,8 +71,8 @@ export class DatabaseModule {
         connection(MODE_CONNECTIONS.test, 'wallet_test', [TestSubscriber]),
         connection(MODE_CONNECTIONS.live, 'wallet_live', [LiveSubscriber]),
       ],
-      providers: [ModeDb],
-      exports: [ModeDb, DatabaseEndpointModule],
+      providers: [ModeDb, PreparedStatements],
+      exports: [ModeDb, PreparedStatements, DatabaseEndpointModule],
     };
   }
 

@@ -2,12 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { RequestContext } from '../../common/context/request-context.js';
-import { ModeDb } from '../../common/database/mode-db.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { Balance } from './entities/balance.entity.js';
+import type { Balance } from './entities/balance.entity.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { toBalanceResponse, type BalanceResponse } from './ledger.responses.js';
 import { scalingFactorOf } from './money.js';
@@ -42,7 +40,6 @@ export interface BalanceOwner {
 @Injectable()
 export class BalancesService {
   constructor(
-    private readonly db: ModeDb,
     private readonly ledger: LedgerRepository,
     private readonly context: RequestContext,
     private readonly clock: Clock,
@@ -53,36 +50,19 @@ export class BalancesService {
     const applicationId = owner.application_id ?? this.context.application.id;
     const currency = owner.currency.toUpperCase();
     const customerId = owner.customer_id ?? null;
-    const m = manager ?? this.db.manager;
-    const now = this.clock.now();
-    await m.query(
-      `INSERT INTO ${this.db.table('balances')}
-        (id, application_id, customer_id, account, currency, name, description, available, hold, scaling_factor, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, $8, $9, $9) ON CONFLICT DO NOTHING`,
-      [
-        newId(),
+    return this.ledger.upsertBalance(
+      {
         applicationId,
         customerId,
-        owner.account,
-        currency,
-        owner.name ?? null,
-        owner.description ?? null,
-        scalingFactorOf(currency),
-        now,
-      ],
-    );
-    const balance = await this.db
-      .repository(Balance, m)
-      .createQueryBuilder('b')
-      .where('b.application_id = :applicationId AND b.account = :account AND b.currency = :currency', {
-        applicationId,
         account: owner.account,
         currency,
-      })
-      .andWhere(customerId ? 'b.customer_id = :customerId' : 'b.customer_id IS NULL', { customerId })
-      .getOne();
-    if (!balance) throw new Error('balance vanished right after its upsert');
-    return balance;
+        name: owner.name ?? null,
+        description: owner.description ?? null,
+        scalingFactor: scalingFactorOf(currency),
+      },
+      this.clock.now(),
+      manager,
+    );
   }
 
   async retrieve(id: string): Promise<BalanceResponse> {

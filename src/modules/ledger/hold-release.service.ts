@@ -3,22 +3,10 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
-import { ModeDb } from '../../common/database/mode-db.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
+import { HoldsRepository } from './holds.repository.js';
 import { PostingService } from './posting.service.js';
-
-interface DueHold {
-  entry_id: string;
-  application_id: string;
-  balance_id: string;
-  amount: number | string;
-  currency: string;
-  type: string;
-  source: string;
-  event_type: string;
-  event_id: string | null;
-}
 
 const INTERVAL_MS = 10_000;
 const BATCH = 200;
@@ -32,7 +20,7 @@ const BATCH = 200;
 @Injectable()
 export class HoldReleaseService extends PeriodicJob {
   constructor(
-    private readonly db: ModeDb,
+    private readonly holds: HoldsRepository,
     private readonly posting: PostingService,
     private readonly context: RequestContext,
     private readonly clock: Clock,
@@ -60,17 +48,8 @@ export class HoldReleaseService extends PeriodicJob {
   }
 
   private releaseBatch(now: Date, applicationId: string | null): Promise<number> {
-    return this.db.transaction(async (manager) => {
-      const due: DueHold[] = await manager.query(
-        `SELECT r.entry_id, r.application_id, e.balance_id, e.amount, e.currency, e.type, e.source, e.event_type, e.event_id
-           FROM ${this.db.table('hold_releases')} r
-           JOIN ${this.db.table('balance_transactions')} e ON e.id = r.entry_id
-          WHERE r.available_on <= $1 AND ($2::uuid IS NULL OR r.application_id = $2::uuid)
-          ORDER BY r.available_on, r.entry_id
-          LIMIT ${BATCH}
-          FOR UPDATE OF r SKIP LOCKED`,
-        [now, applicationId],
-      );
+    return this.holds.transaction(async (manager) => {
+      const due = await this.holds.claimDue(manager, now, applicationId, BATCH);
       for (const hold of due) {
         const amount = Number(hold.amount);
         const common = { balance_id: hold.balance_id, currency: hold.currency, type: hold.type, source: hold.source };
@@ -100,11 +79,10 @@ export class HoldReleaseService extends PeriodicJob {
           manager,
         );
       }
-      if (due.length > 0) {
-        await manager.query(`DELETE FROM ${this.db.table('hold_releases')} WHERE entry_id = ANY($1::uuid[])`, [
-          due.map((d) => d.entry_id),
-        ]);
-      }
+      await this.holds.remove(
+        manager,
+        due.map((d) => d.entry_id),
+      );
       return due.length;
     });
   }

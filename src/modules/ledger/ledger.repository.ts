@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../common/database/mode-db.js';
-import { isUuid } from '../../common/ids.js';
+import { isUuid, newId } from '../../common/ids.js';
 import type { Customer } from '../customers/index.js';
 import { Balance } from './entities/balance.entity.js';
 import { BalanceTransaction } from './entities/balance-transaction.entity.js';
@@ -27,6 +27,53 @@ export class LedgerRepository {
       .repository(BalanceTransaction)
       .createQueryBuilder('bt')
       .where('bt.application_id = :applicationId', { applicationId });
+  }
+
+  /** The balance of an owner (account, customer, currency), created with zero amounts on first use. */
+  async upsertBalance(
+    owner: {
+      applicationId: string;
+      customerId: string | null;
+      account: string;
+      currency: string;
+      name: string | null;
+      description: string | null;
+      scalingFactor: number;
+    },
+    now: Date,
+    manager?: EntityManager,
+  ): Promise<Balance> {
+    const m = manager ?? this.db.manager;
+    await m.query(
+      `INSERT INTO ${this.db.table('balances')}
+        (id, application_id, customer_id, account, currency, name, description, available, hold, scaling_factor, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, $8, $9, $9) ON CONFLICT DO NOTHING`,
+      [
+        newId(),
+        owner.applicationId,
+        owner.customerId,
+        owner.account,
+        owner.currency,
+        owner.name,
+        owner.description,
+        owner.scalingFactor,
+        now,
+      ],
+    );
+    const balance = await this.db
+      .repository(Balance, m)
+      .createQueryBuilder('b')
+      .where('b.application_id = :applicationId AND b.account = :account AND b.currency = :currency', {
+        applicationId: owner.applicationId,
+        account: owner.account,
+        currency: owner.currency,
+      })
+      .andWhere(owner.customerId ? 'b.customer_id = :customerId' : 'b.customer_id IS NULL', {
+        customerId: owner.customerId,
+      })
+      .getOne();
+    if (!balance) throw new Error('balance vanished right after its upsert');
+    return balance;
   }
 
   findBalance(applicationId: string, id: string, manager?: EntityManager): Promise<Balance | null> {

@@ -27,48 +27,19 @@
  * Entries are never updated or deleted (a database trigger refuses it); a correction is a new
  * posting, and so is the release of held funds (hold -> available), see HoldReleaseService.
  */
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager, QueryRunner } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { RequestContext } from '../../common/context/request-context.js';
-import { DatabaseEndpoint } from '../../common/database/database-endpoint.js';
-import { ModeDb } from '../../common/database/mode-db.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids.js';
-import { BalanceTransaction, type FeeDetail } from './entities/balance-transaction.entity.js';
+import { BalanceTransaction } from './entities/balance-transaction.entity.js';
 import { Journal } from './entities/journal.entity.js';
 import { LedgerErrors } from './ledger.errors.js';
+import type { PostingEntry } from './posting.sql.js';
+import { PostingsRepository } from './postings.repository.js';
 
-export type EntryState = 'hold' | 'available';
-
-/** The part of a `pg` client or pool that runs a named (prepared) statement. */
-interface PgQueryable {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
-}
-
-export interface PostingEntry {
-  balance_id: string;
-  amount: number;
-  currency: string;
-  state: EntryState;
-  available_on?: Date | null;
-  type: string;
-  source: string;
-  category?: string | null;
-  reporting_category?: string | null;
-  transfer_id?: string | null;
-  description?: string | null;
-  fee?: number;
-  fee_details?: FeeDetail[];
-  original_currency?: string | null;
-  original_amount?: number | null;
-  exchange_rate?: number | null;
-  parent_event_type?: string | null;
-  parent_event_id?: string | null;
-  forex_quote_id?: string | null;
-  plane?: string | null;
-}
+export type { EntryState, PostingEntry } from './posting.sql.js';
 
 export interface Posting {
   application_id?: string;
@@ -83,87 +54,20 @@ export interface PostedJournal {
   entries: BalanceTransaction[];
 }
 
-const ENTRY_COLUMNS = [
-  'id',
-  'application_id',
-  'journal_id',
-  'balance_id',
-  'customer_id',
-  'account',
-  'currency',
-  'amount',
-  'running_balance',
-  'state',
-  'description',
-  'original_currency',
-  'original_amount',
-  'exchange_rate',
-  'event_type',
-  'event_id',
-  'parent_event_type',
-  'parent_event_id',
-  'transfer_id',
-  'category',
-  'forex_quote_id',
-  'type',
-  'source',
-  'reporting_category',
-  'plane',
-  'scaling_factor',
-  'fee',
-  'net',
-  'gross_amount',
-  'fee_details',
-  'record_only',
-  'available_on',
-  'created_at',
-  'updated_at',
-] as const;
-
 const MAX_ENTRIES = 100;
 
 @Injectable()
 export class PostingService {
   constructor(
-    private readonly db: ModeDb,
+    private readonly postings: PostingsRepository,
     private readonly context: RequestContext,
     private readonly clock: Clock,
-    private readonly endpoint: DatabaseEndpoint,
   ) {}
-
-  private oneSession?: Promise<boolean>;
-
-  /** Asked on the caller's connection: the embedded server holds other connections while a transaction is open. */
-  private oneSessionServer(manager: EntityManager): Promise<boolean> {
-    this.oneSession ??= this.endpoint.isEmbedded
-      ? Promise.resolve(true)
-      : manager.query('SELECT version() AS v').then((rows: Array<{ v: string }>) => rows[0].v.includes('PGlite'));
-    return this.oneSession;
-  }
 
   post(posting: Posting, manager?: EntityManager): Promise<PostedJournal> {
     validate(posting);
     const applicationId = posting.application_id ?? this.context.application.id;
-    return this.apply(applicationId, posting, manager ?? this.db.manager);
-  }
-
-  /**
-   * Runs `sql` as a named prepared statement, so each connection plans a posting of a given shape
-   * once (planning this statement costs about as much as running it). Inside a caller's
-   * transaction it runs on that transaction's connection. The embedded database (PGlite) serves
-   * every connection from one session, where the names of prepared statements would collide:
-   * there the statement runs unnamed.
-   */
-  private async prepared<T>(manager: EntityManager, sql: string, values: unknown[]): Promise<T[]> {
-    if (await this.oneSessionServer(manager)) return manager.query(sql, values);
-    const name = `ledger_post_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
-    const runner = manager.queryRunner as (QueryRunner & { connect(): Promise<PgQueryable> }) | undefined;
-    const target: PgQueryable =
-      runner && !runner.isReleased
-        ? await runner.connect()
-        : (this.db.dataSource.driver as unknown as { master: PgQueryable }).master;
-    const result = await target.query({ name, text: sql, values });
-    return result.rows as T[];
+    return this.apply(applicationId, posting, manager);
   }
 
   /**
@@ -173,8 +77,7 @@ export class PostingService {
    * releases and add the entries to the balances. The UPDATE needs the aggregated entries, which
    * need every lock, so no balance is written before all of them are locked in order.
    */
-  private async apply(applicationId: string, posting: Posting, manager: EntityManager): Promise<PostedJournal> {
-    const ids = [...new Set(posting.entries.map((e) => e.balance_id))].sort();
+  private async apply(applicationId: string, posting: Posting, manager?: EntityManager): Promise<PostedJournal> {
     const now = this.clock.now();
     const livemode = this.context.livemode;
     const journal = Object.assign(new Journal(), {
@@ -187,104 +90,17 @@ export class PostingService {
       livemode,
     });
     const entryIds = posting.entries.map(() => newId());
-    const params: unknown[] = [
-      journal.id,
-      applicationId,
-      journal.description,
-      journal.event_type,
-      journal.event_id,
-      now,
-      ids,
-    ];
-    const p = (value: unknown, type: string) => {
-      params.push(value);
-      return `$${params.length}::${type}`;
-    };
-    const inputRows = posting.entries
-      .map((e, i) =>
-        [
-          p(i, 'int'),
-          p(entryIds[i], 'uuid'),
-          p(e.balance_id, 'uuid'),
-          p(e.amount, 'bigint'),
-          p(e.state, 'text'),
-          p(e.currency, 'text'),
-          p(e.description ?? null, 'text'),
-          p(e.original_currency ?? null, 'text'),
-          p(e.original_amount ?? null, 'bigint'),
-          p(e.exchange_rate ?? null, 'numeric'),
-          p(e.parent_event_type ?? null, 'text'),
-          p(e.parent_event_id ?? null, 'text'),
-          p(e.transfer_id ?? null, 'text'),
-          p(e.category ?? null, 'text'),
-          p(e.forex_quote_id ?? null, 'text'),
-          p(e.type, 'text'),
-          p(e.source, 'text'),
-          p(e.reporting_category ?? null, 'text'),
-          p(e.plane ?? null, 'text'),
-          p(e.fee ?? 0, 'bigint'),
-          p(JSON.stringify(e.fee_details ?? []), 'jsonb'),
-          p(e.state === 'hold' ? (e.available_on ?? null) : null, 'timestamptz'),
-        ].join(', '),
-      )
-      .map((row) => `(${row})`)
-      .join(', ');
-    const balances = this.db.table('balances');
-    const [result]: Array<{
-      ok: boolean;
-      locked: Array<{ id: string; currency: string }>;
-      rows: Array<{
-        ord: number;
-        running_balance: number;
-        customer_id: string | null;
-        account: string;
-        scaling_factor: number;
-      }>;
-    }> = await this.prepared(
+    const result = await this.postings.post(
+      {
+        id: journal.id,
+        applicationId,
+        description: journal.description,
+        eventType: journal.event_type,
+        eventId: journal.event_id,
+        now,
+      },
+      posting.entries.map((e, i) => ({ ...e, id: entryIds[i] })),
       manager,
-      `WITH locked AS MATERIALIZED (
-          SELECT id, customer_id, account, currency, available, hold, scaling_factor FROM ${balances}
-           WHERE application_id = $2 AND id = ANY($7::uuid[]) ORDER BY id FOR UPDATE
-        ), input (ord, id, balance_id, amount, state, currency, description, original_currency, original_amount,
-                  exchange_rate, parent_event_type, parent_event_id, transfer_id, category, forex_quote_id, type, source,
-                  reporting_category, plane, fee, fee_details, available_on) AS (VALUES ${inputRows}),
-        checked AS MATERIALIZED (
-          SELECT count(*) = ${posting.entries.length} AS ok
-            FROM input i JOIN locked l ON l.id = i.balance_id AND l.currency = i.currency
-        ), rows AS MATERIALIZED (
-          SELECT i.*, l.customer_id, l.account, l.scaling_factor,
-                 l.available + l.hold + sum(i.amount) OVER (PARTITION BY i.balance_id ORDER BY i.ord) AS running_balance
-            FROM input i JOIN locked l ON l.id = i.balance_id
-           WHERE (SELECT ok FROM checked)
-        ), j AS (
-          INSERT INTO ${this.db.table('journals')} (id, application_id, description, event_type, event_id, created_at)
-          SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT ok FROM checked)
-        ), b AS (
-          UPDATE ${balances} AS bal
-             SET available = bal.available + d.available, hold = bal.hold + d.hold, updated_at = $6
-            FROM (SELECT balance_id,
-                         coalesce(sum(amount) FILTER (WHERE state = 'available'), 0) AS available,
-                         coalesce(sum(amount) FILTER (WHERE state = 'hold'), 0) AS hold
-                    FROM rows GROUP BY balance_id) d
-           WHERE bal.id = d.balance_id
-        ), e AS (
-          INSERT INTO ${this.db.table('balance_transactions')} (${ENTRY_COLUMNS.join(', ')})
-          SELECT id, $2, $1, balance_id, customer_id, account, currency, amount, running_balance, state,
-                 coalesce(description, $3), original_currency, original_amount, exchange_rate, $4, $5,
-                 parent_event_type, parent_event_id, transfer_id, category, forex_quote_id, type, source,
-                 reporting_category, plane, scaling_factor, fee, amount, amount + fee, fee_details, false,
-                 available_on, $6, $6
-            FROM rows
-        ), r AS (
-          INSERT INTO ${this.db.table('hold_releases')} (entry_id, application_id, available_on)
-          SELECT id, $2, available_on FROM rows WHERE state = 'hold' AND amount > 0 AND available_on IS NOT NULL
-        )
-        SELECT (SELECT ok FROM checked) AS ok,
-               (SELECT coalesce(json_agg(json_build_object('id', id, 'currency', currency)), '[]') FROM locked) AS locked,
-               (SELECT coalesce(json_agg(json_build_object('ord', ord, 'running_balance', running_balance,
-                         'customer_id', customer_id, 'account', account, 'scaling_factor', scaling_factor)), '[]')
-                  FROM rows) AS rows`,
-      params,
     );
     if (!result.ok) {
       const found = new Map(result.locked.map((b) => [b.id, b.currency]));

@@ -1,0 +1,187 @@
+import type { FeeDetail } from './entities/balance-transaction.entity.js';
+
+export type EntryState = 'hold' | 'available';
+
+export interface PostingEntry {
+  balance_id: string;
+  amount: number;
+  currency: string;
+  state: EntryState;
+  available_on?: Date | null;
+  type: string;
+  source: string;
+  category?: string | null;
+  reporting_category?: string | null;
+  transfer_id?: string | null;
+  description?: string | null;
+  fee?: number;
+  fee_details?: FeeDetail[];
+  original_currency?: string | null;
+  original_amount?: number | null;
+  exchange_rate?: number | null;
+  parent_event_type?: string | null;
+  parent_event_id?: string | null;
+  forex_quote_id?: string | null;
+  plane?: string | null;
+}
+
+const ENTRY_COLUMNS = [
+  'id',
+  'application_id',
+  'journal_id',
+  'balance_id',
+  'customer_id',
+  'account',
+  'currency',
+  'amount',
+  'running_balance',
+  'state',
+  'description',
+  'original_currency',
+  'original_amount',
+  'exchange_rate',
+  'event_type',
+  'event_id',
+  'parent_event_type',
+  'parent_event_id',
+  'transfer_id',
+  'category',
+  'forex_quote_id',
+  'type',
+  'source',
+  'reporting_category',
+  'plane',
+  'scaling_factor',
+  'fee',
+  'net',
+  'gross_amount',
+  'fee_details',
+  'record_only',
+  'available_on',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** One entry as the statement takes it: the posting's entry with its new id. */
+export type EntryInput = PostingEntry & { id: string };
+
+/** What the statement answers: whether every balance was found in the entry's currency, and each entry's row. */
+export interface PostingResult {
+  ok: boolean;
+  locked: Array<{ id: string; currency: string }>;
+  rows: Array<{
+    ord: number;
+    running_balance: number;
+    customer_id: string | null;
+    account: string;
+    scaling_factor: number;
+  }>;
+}
+
+/**
+ * The one statement of a posting (atomic on its own, or part of the caller's transaction): lock the
+ * balances in id order, check that each entry's balance exists in this application with the entry's
+ * currency, and only then insert the journal, the entries (with running balances) and the hold
+ * releases and add the entries to the balances. The UPDATE needs the aggregated entries, which
+ * need every lock, so no balance is written before all of them are locked in order. Plain code
+ * with no Nest imports, like the meter's store-events statement.
+ */
+export function postingStatement(
+  tables: { balances: string; journals: string; entries: string; holdReleases: string },
+  journal: {
+    id: string;
+    applicationId: string;
+    description: string | null;
+    eventType: string;
+    eventId: string | null;
+    now: Date;
+  },
+  entries: EntryInput[],
+): { sql: string; params: unknown[] } {
+  const ids = [...new Set(entries.map((e) => e.balance_id))].sort();
+  const params: unknown[] = [
+    journal.id,
+    journal.applicationId,
+    journal.description,
+    journal.eventType,
+    journal.eventId,
+    journal.now,
+    ids,
+  ];
+  const p = (value: unknown, type: string) => {
+    params.push(value);
+    return `$${params.length}::${type}`;
+  };
+  const inputRows = entries
+    .map((e, i) =>
+      [
+        p(i, 'int'),
+        p(e.id, 'uuid'),
+        p(e.balance_id, 'uuid'),
+        p(e.amount, 'bigint'),
+        p(e.state, 'text'),
+        p(e.currency, 'text'),
+        p(e.description ?? null, 'text'),
+        p(e.original_currency ?? null, 'text'),
+        p(e.original_amount ?? null, 'bigint'),
+        p(e.exchange_rate ?? null, 'numeric'),
+        p(e.parent_event_type ?? null, 'text'),
+        p(e.parent_event_id ?? null, 'text'),
+        p(e.transfer_id ?? null, 'text'),
+        p(e.category ?? null, 'text'),
+        p(e.forex_quote_id ?? null, 'text'),
+        p(e.type, 'text'),
+        p(e.source, 'text'),
+        p(e.reporting_category ?? null, 'text'),
+        p(e.plane ?? null, 'text'),
+        p(e.fee ?? 0, 'bigint'),
+        p(JSON.stringify(e.fee_details ?? []), 'jsonb'),
+        p(e.state === 'hold' ? (e.available_on ?? null) : null, 'timestamptz'),
+      ].join(', '),
+    )
+    .map((row) => `(${row})`)
+    .join(', ');
+  const sql = `WITH locked AS MATERIALIZED (
+          SELECT id, customer_id, account, currency, available, hold, scaling_factor FROM ${tables.balances}
+           WHERE application_id = $2 AND id = ANY($7::uuid[]) ORDER BY id FOR UPDATE
+        ), input (ord, id, balance_id, amount, state, currency, description, original_currency, original_amount,
+                  exchange_rate, parent_event_type, parent_event_id, transfer_id, category, forex_quote_id, type, source,
+                  reporting_category, plane, fee, fee_details, available_on) AS (VALUES ${inputRows}),
+        checked AS MATERIALIZED (
+          SELECT count(*) = ${entries.length} AS ok
+            FROM input i JOIN locked l ON l.id = i.balance_id AND l.currency = i.currency
+        ), rows AS MATERIALIZED (
+          SELECT i.*, l.customer_id, l.account, l.scaling_factor,
+                 l.available + l.hold + sum(i.amount) OVER (PARTITION BY i.balance_id ORDER BY i.ord) AS running_balance
+            FROM input i JOIN locked l ON l.id = i.balance_id
+           WHERE (SELECT ok FROM checked)
+        ), j AS (
+          INSERT INTO ${tables.journals} (id, application_id, description, event_type, event_id, created_at)
+          SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT ok FROM checked)
+        ), b AS (
+          UPDATE ${tables.balances} AS bal
+             SET available = bal.available + d.available, hold = bal.hold + d.hold, updated_at = $6
+            FROM (SELECT balance_id,
+                         coalesce(sum(amount) FILTER (WHERE state = 'available'), 0) AS available,
+                         coalesce(sum(amount) FILTER (WHERE state = 'hold'), 0) AS hold
+                    FROM rows GROUP BY balance_id) d
+           WHERE bal.id = d.balance_id
+        ), e AS (
+          INSERT INTO ${tables.entries} (${ENTRY_COLUMNS.join(', ')})
+          SELECT id, $2, $1, balance_id, customer_id, account, currency, amount, running_balance, state,
+                 coalesce(description, $3), original_currency, original_amount, exchange_rate, $4, $5,
+                 parent_event_type, parent_event_id, transfer_id, category, forex_quote_id, type, source,
+                 reporting_category, plane, scaling_factor, fee, amount, amount + fee, fee_details, false,
+                 available_on, $6, $6
+            FROM rows
+        ), r AS (
+          INSERT INTO ${tables.holdReleases} (entry_id, application_id, available_on)
+          SELECT id, $2, available_on FROM rows WHERE state = 'hold' AND amount > 0 AND available_on IS NOT NULL
+        )
+        SELECT (SELECT ok FROM checked) AS ok,
+               (SELECT coalesce(json_agg(json_build_object('id', id, 'currency', currency)), '[]') FROM locked) AS locked,
+               (SELECT coalesce(json_agg(json_build_object('ord', ord, 'running_balance', running_balance,
+                         'customer_id', customer_id, 'account', account, 'scaling_factor', scaling_factor)), '[]')
+                  FROM rows) AS rows`;
+  return { sql, params };
+}
