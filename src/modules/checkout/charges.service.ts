@@ -1,13 +1,21 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { isUuid } from '../../common/ids.js';
+import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { LedgerChargesService, type Charge, type ChargeResponse } from '../ledger/index.js';
+import { CustomersService } from '../customers/index.js';
+import { BalancesService } from '../ledger/index.js';
+import { chargeTransition, type ChargeEvent } from './charge.transitions.js';
+import { ChargesRepository } from './charges.repository.js';
+import { toChargeResponse, toPaymentMethodResponse, type ChargeResponse } from './charges.responses.js';
 import { CollectionRepository } from './checkout.repository.js';
 import { toInvoiceResponse } from './checkout.responses.js';
+import type { Charge } from './entities/charge.entity.js';
 import { Invoice } from './entities/invoice.entity.js';
+import type { PaymentMethod } from './entities/payment-method.entity.js';
 
 export const CHARGE_LIST: ListSpec = {
   filters: {
@@ -29,33 +37,141 @@ export const CHARGE_LIST: ListSpec = {
   search: ['id', 'reference_id', 'payment_intent', 'failure_code'],
 };
 
-/** Reading charges: the ledger stores them, collection creates them and answers for them. */
+/** What a dispute records on the charge it disputes. */
+export interface ChargeDisputeFacts {
+  dispute_id: string;
+  dispute_status: string;
+  dispute_reason: string;
+  dispute_amount: number;
+}
+
+/**
+ * The owner of charges and payment methods. Status changes go through charge.transitions.ts and
+ * are written by ChargesRepository.update; other modules (disputes) change a charge only through
+ * the methods exported here, never by column.
+ */
 @Injectable()
 export class ChargesService {
   constructor(
+    private readonly charges: ChargesRepository,
     private readonly repository: CollectionRepository,
-    private readonly charges: LedgerChargesService,
+    private readonly customers: CustomersService,
+    private readonly balances: BalancesService,
     private readonly context: RequestContext,
+    private readonly clock: Clock,
   ) {}
 
   async retrieve(id: string): Promise<ChargeResponse> {
-    const charge = isUuid(id) ? await this.charges.findById(this.context.application.id, id) : null;
+    const charge = await this.charges.find(this.context.application.id, id);
     if (!charge) throw new AppError(Errors.E4004, `No charge with id "${id}".`);
-    return (await this.embed([charge]))[0];
+    return (await this.withInvoices([charge]))[0];
   }
 
   async list(query: ListQuery): Promise<ListEnvelope<ChargeResponse>> {
-    const page = await runList(this.repository.charges(this.context.application.id), CHARGE_LIST, query, (c) => c);
-    return { ...page, data: await this.embed(page.data) };
+    const page = await runList(this.charges.query(this.context.application.id), CHARGE_LIST, query, (c) => c);
+    return { ...page, data: await this.withInvoices(page.data) };
   }
 
-  private async embed(charges: Charge[]): Promise<ChargeResponse[]> {
+  /** Inserts a charge in the state its provider answered; `application_id`, `status`, `currency` and `amount` are required. */
+  create(charge: Partial<Charge>, manager?: EntityManager): Promise<Charge> {
+    const now = this.clock.now();
+    return this.charges.insert({ id: newId(), created_at: now, updated_at: now, ...charge }, manager);
+  }
+
+  /** Applies `event` to the charge (a pending one: succeed, fail or cancel) with the facts that come with it. */
+  async transition(
+    charge: Charge,
+    event: ChargeEvent,
+    facts: Omit<Partial<Charge>, 'status'>,
+    manager?: EntityManager,
+  ): Promise<Charge> {
+    const status = chargeTransition(charge.status as Parameters<typeof chargeTransition>[0], event);
+    const updated = await this.charges.update(
+      charge.application_id,
+      charge.id,
+      { ...facts, status, updated_at: this.clock.now() },
+      manager,
+    );
+    return updated!;
+  }
+
+  /** A dispute was opened on the charge (by the disputes module, inside its transaction). */
+  async recordDispute(applicationId: string, chargeId: string, facts: ChargeDisputeFacts, manager?: EntityManager) {
+    await this.charges.update(
+      applicationId,
+      chargeId,
+      { ...facts, disputed: true, updated_at: this.clock.now() },
+      manager,
+    );
+  }
+
+  findById(applicationId: string, id: string, manager?: EntityManager): Promise<Charge | null> {
+    return this.charges.find(applicationId, id, manager);
+  }
+
+  /** findById that also locks the charge (FOR UPDATE) until `manager`'s transaction ends. */
+  lockById(applicationId: string, id: string, manager: EntityManager): Promise<Charge | null> {
+    return this.charges.find(applicationId, id, manager, true);
+  }
+
+  /** Charges of this application by id (for the records that embed their charge). */
+  chargesById(applicationId: string, ids: string[]): Promise<Map<string, Charge>> {
+    return this.charges.byIds(applicationId, ids);
+  }
+
+  createPaymentMethod(pm: Partial<PaymentMethod>, manager?: EntityManager): Promise<PaymentMethod> {
+    const now = this.clock.now();
+    return this.charges.insertPaymentMethod({ id: newId(), created_at: now, updated_at: now, ...pm }, manager);
+  }
+
+  /** The charge record with its customer, payment method and balance embedded (invoice: given, else null). */
+  async toResponse(charge: Charge, invoice: Record<string, unknown> | null = null): Promise<ChargeResponse> {
+    return (await this.toResponses([charge], () => invoice))[0];
+  }
+
+  /** Batch form of toResponse for lists: a fixed number of queries whatever the page size. */
+  async toResponses(
+    charges: Charge[],
+    invoiceOf: (charge: Charge) => Record<string, unknown> | null = () => null,
+  ): Promise<ChargeResponse[]> {
+    if (charges.length === 0) return [];
+    const app = charges[0].application_id;
+    // The payment methods and then their customers, and the balances, on two connections at once.
+    const [{ pms, customers }, balances] = await Promise.all([
+      (async () => {
+        const pms = await this.charges.paymentMethodsById(
+          app,
+          charges.map((c) => c.payment_method_id),
+        );
+        const customers = await this.customers.byIds(app, [
+          ...charges.map((c) => c.customer_id),
+          ...[...pms.values()].map((pm) => pm.customer_id),
+        ]);
+        return { pms, customers };
+      })(),
+      this.balances.responsesById(
+        app,
+        charges.map((c) => c.balance_id),
+      ),
+    ]);
+    return charges.map((charge) => {
+      const pm = pms.get(charge.payment_method_id ?? '');
+      return toChargeResponse(charge, {
+        customer: customers.get(charge.customer_id ?? '') ?? null,
+        payment_method: pm ? toPaymentMethodResponse(pm, customers.get(pm.customer_id ?? '') ?? null) : null,
+        balance: balances.get(charge.balance_id ?? '') ?? null,
+        invoice: invoiceOf(charge),
+      });
+    });
+  }
+
+  private async withInvoices(charges: Charge[]): Promise<ChargeResponse[]> {
     const invoices = await this.repository.byIds(
       Invoice,
       this.context.application.id,
       charges.map((c) => c.invoice_id),
     );
-    return this.charges.toResponses(charges, (c) => {
+    return this.toResponses(charges, (c) => {
       const invoice = invoices.get(c.invoice_id ?? '');
       return invoice ? toInvoiceResponse(invoice) : null;
     });

@@ -7,7 +7,7 @@ import { RequestContext } from '../../common/context/request-context.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
-import { LedgerChargesService } from '../ledger/index.js';
+import { ChargesService } from './charges.service.js';
 import { CollectionRepository } from './checkout.repository.js';
 import { Checkout } from './entities/checkout.entity.js';
 import { PaymentIntent } from './entities/payment-intent.entity.js';
@@ -50,7 +50,7 @@ export class CheckoutExpiryService extends PeriodicJob {
   constructor(
     private readonly db: ModeDb,
     private readonly repository: CollectionRepository,
-    private readonly charges: LedgerChargesService,
+    private readonly charges: ChargesService,
     private readonly context: RequestContext,
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
@@ -151,11 +151,10 @@ export class CheckoutExpiryService extends PeriodicJob {
     const qrFirst =
       checkoutExpiredAt === null || (charge.expires_at !== null && charge.expires_at <= checkoutExpiredAt);
     const why = qrFirst ? EXPIRED_PROMPTPAY.qr : EXPIRED_PROMPTPAY.checkout;
-    await this.charges.update(
-      applicationId,
-      charge.id,
+    await this.charges.transition(
+      charge,
+      'fail',
       {
-        status: 'failed',
         failure_code: EXPIRED_PROMPTPAY.code,
         failure_reason: why.reason,
         failure_message: why.message,

@@ -11,7 +11,7 @@ import {
   WalletController,
 } from '../../common/http/decorators.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
-import { ChargeDto } from '../ledger/index.js';
+import { ChargeDto } from './dto/charge.dto.js';
 import { CHARGE_LIST, ChargesService } from './charges.service.js';
 import { CHECKOUT_LIST, CheckoutsService } from './checkouts.service.js';
 import { CheckoutErrors as E } from './checkout.errors.js';

@@ -2,8 +2,9 @@ import { Module } from '@nestjs/common';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { AccountsModule } from '../accounts/index.js';
 import { CustomersModule } from '../customers/index.js';
-import { DisputesModule } from '../disputes/index.js';
 import { LedgerModule } from '../ledger/index.js';
+import { ChargeHooks } from './charge-hooks.js';
+import { ChargesRepository } from './charges.repository.js';
 import { ChargesService } from './charges.service.js';
 import { CheckoutExpiryService } from './checkout-expiry.service.js';
 import { CheckoutsService } from './checkouts.service.js';
@@ -16,7 +17,9 @@ import {
   PaymentLinksController,
 } from './checkout.controller.js';
 import { CollectionRepository } from './checkout.repository.js';
+import { Charge } from './entities/charge.entity.js';
 import { Checkout } from './entities/checkout.entity.js';
+import { PaymentMethod } from './entities/payment-method.entity.js';
 import { Invoice } from './entities/invoice.entity.js';
 import { PaymentIntent } from './entities/payment-intent.entity.js';
 import { PaymentLink } from './entities/payment-link.entity.js';
@@ -34,9 +37,8 @@ import { CollectionTestHelpersService } from './test-helpers.service.js';
 
 @Module({
   imports: [
-    ...DatabaseModule.forModeEntities([PaymentIntent, Invoice, Checkout, PaymentLink]),
+    ...DatabaseModule.forModeEntities([PaymentIntent, Invoice, Checkout, PaymentLink, Charge, PaymentMethod]),
     LedgerModule,
-    DisputesModule,
     CustomersModule,
     AccountsModule,
   ],
@@ -57,7 +59,9 @@ import { CollectionTestHelpersService } from './test-helpers.service.js';
     CheckoutsService,
     CheckoutExpiryService,
     PaymentsService,
+    ChargesRepository,
     ChargesService,
+    ChargeHooks,
     PaymentLinksService,
     SettlementService,
     CollectionTestHelpersService,
@@ -65,6 +69,13 @@ import { CollectionTestHelpersService } from './test-helpers.service.js';
     SandboxCollectionProvider,
     HostedUrls,
   ],
-  exports: [PaymentIntentsService, InvoicesService, CheckoutsService, ChargesService, SandboxCollectionProvider],
+  exports: [
+    PaymentIntentsService,
+    InvoicesService,
+    CheckoutsService,
+    ChargesService,
+    ChargeHooks,
+    SandboxCollectionProvider,
+  ],
 })
 export class CheckoutModule {}

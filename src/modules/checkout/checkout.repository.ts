@@ -5,7 +5,6 @@ import { ModeDb } from '../../common/database/mode-db.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { isUuid } from '../../common/ids.js';
-import type { Charge } from '../ledger/index.js';
 
 type Owned = ObjectLiteral & { id: string; application_id: string };
 type EntityClass<T> = new () => T;
@@ -84,13 +83,5 @@ export class CollectionRepository {
     if (wanted.length === 0) return new Map<string, T>();
     const rows = await this.query(entity, 'r', applicationId).andWhere('r.id IN (:...wanted)', { wanted }).getMany();
     return new Map(rows.map((r) => [r.id, r]));
-  }
-
-  /** The ledger's charges table, read by name (the ledger owns the entity; writes go through LedgerChargesService). */
-  charges(applicationId: string): SelectQueryBuilder<Charge> {
-    return this.db
-      .repository<Charge>('charges')
-      .createQueryBuilder('c')
-      .where('c.application_id = :applicationId', { applicationId });
   }
 }

@@ -7,8 +7,10 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { SessionsService } from '../auth/index.js';
-import { DisputesService } from '../disputes/index.js';
-import { LedgerChargesService, type Charge, type ChargeResponse } from '../ledger/index.js';
+import { ChargeHooks } from './charge-hooks.js';
+import { ChargesService } from './charges.service.js';
+import type { ChargeResponse } from './charges.responses.js';
+import type { Charge } from './entities/charge.entity.js';
 import { CheckoutsService, assertTestMode, effectiveStatus } from './checkouts.service.js';
 import { CheckoutErrors } from './checkout.errors.js';
 import { CollectionRepository } from './checkout.repository.js';
@@ -52,11 +54,11 @@ export class PaymentsService {
     private readonly repository: CollectionRepository,
     private readonly checkouts: CheckoutsService,
     private readonly targets: TargetsService,
-    private readonly charges: LedgerChargesService,
+    private readonly charges: ChargesService,
     private readonly settlement: SettlementService,
     private readonly providers: CollectionProviders,
     private readonly sessions: SessionsService,
-    private readonly disputes: DisputesService,
+    private readonly hooks: ChargeHooks,
     private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
@@ -81,12 +83,10 @@ export class PaymentsService {
       const provider = this.providers.forCountry(checkout.country);
       const now = this.clock.now();
       if (checkout.pending_charge_id) {
-        await this.charges.update(
-          applicationId,
-          checkout.pending_charge_id,
-          { status: 'canceled', canceled: true, canceled_at: now },
-          manager,
-        );
+        const replaced = await this.charges.lockById(applicationId, checkout.pending_charge_id, manager);
+        if (replaced?.status === 'pending') {
+          await this.charges.transition(replaced, 'cancel', { canceled: true, canceled_at: now }, manager);
+        }
         checkout.pending_charge_id = null;
       }
       const chargeId = newId();
@@ -129,7 +129,8 @@ export class PaymentsService {
           id: chargeId,
           application_id: applicationId,
           country: checkout.country,
-          status: result.status,
+          // A payment the provider accepted is pending until it is booked, which succeed() does.
+          status: result.status === 'failed' ? 'failed' : 'pending',
           customer_id: checkout.customer_id,
           payment_method_id: paymentMethod.id,
           invoice_id: target.type === 'invoice' ? target.record.id : null,
@@ -238,11 +239,10 @@ export class PaymentsService {
     const applicationFee = destination ? Number(checkout.application_fee_amount) : 0;
     const booked = await this.settlement.postSucceededCharge(charge, fee, destination, applicationFee, manager);
     const now = this.clock.now();
-    const updated = await this.charges.update(
-      applicationId,
-      charge.id,
+    const updated = await this.charges.transition(
+      charge,
+      'succeed',
       {
-        status: 'succeeded',
         paid: true,
         captured: true,
         amount_captured: amount,
@@ -348,7 +348,7 @@ export class PaymentsService {
       await this.sessions.complete(checkout.session_id);
       if (attempt.dispute && this.context.mode === 'test') {
         try {
-          await this.disputes.openForTest({ charge_id: charge.id, reason: 'fraudulent' });
+          await this.hooks.sandboxDisputeRequested(charge.id);
         } catch (err) {
           this.logger.error({ err }, `sandbox dispute on charge ${charge.id} could not be opened`);
         }

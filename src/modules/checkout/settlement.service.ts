@@ -3,7 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import type { AllConfig } from '../../config/app.config.js';
-import { BalancesService, PostingService, type Charge, type FeeDetail, type PostingEntry } from '../ledger/index.js';
+import { BalancesService, PostingService, type FeeDetail, type PostingEntry } from '../ledger/index.js';
+import type { Charge } from './entities/charge.entity.js';
 
 export interface ChargeSettlement {
   /** The merchant-side balance credited with the payment: disputes withdraw from it. */

@@ -1,15 +1,29 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { DatabaseModule } from '../../common/database/database.module.js';
+import { BalanceCustomers, LedgerModule } from '../ledger/index.js';
 import { CustomerHooks } from './customer-hooks.js';
 import { CustomersController } from './customers.controller.js';
 import { CustomersRepository } from './customers.repository.js';
-import { CustomersService } from './customers.service.js';
+import { CustomersService, toCustomerResponse } from './customers.service.js';
 import { Customer } from './entities/customer.entity.js';
 
 @Module({
-  imports: [...DatabaseModule.forModeEntities([Customer])],
+  imports: [...DatabaseModule.forModeEntities([Customer]), LedgerModule],
   controllers: [CustomersController],
   providers: [CustomersRepository, CustomersService, CustomerHooks],
   exports: [CustomersService, CustomerHooks],
 })
-export class CustomersModule {}
+export class CustomersModule implements OnModuleInit {
+  constructor(
+    private readonly customers: CustomersService,
+    private readonly balanceCustomers: BalanceCustomers,
+  ) {}
+
+  /** A balance embeds its customer's record: the ledger asks this module for it. */
+  onModuleInit(): void {
+    this.balanceCustomers.supply(async (applicationId, ids) => {
+      const found = await this.customers.byIds(applicationId, ids);
+      return new Map([...found].map(([id, c]) => [id, toCustomerResponse(c)]));
+    });
+  }
+}

@@ -20,6 +20,16 @@ export class CustomersRepository {
     return this.db.repository(Customer, manager).findOneBy({ application_id: applicationId, id });
   }
 
+  async findMany(applicationId: string, ids: string[]): Promise<Customer[]> {
+    const wanted = ids.filter(isUuid);
+    if (wanted.length === 0) return [];
+    return this.db
+      .repository(Customer)
+      .createQueryBuilder('c')
+      .where('c.application_id = :applicationId AND c.id IN (:...wanted)', { applicationId, wanted })
+      .getMany();
+  }
+
   async update(applicationId: string, id: string, changes: Partial<Customer>, manager?: EntityManager): Promise<void> {
     await this.db
       .repository(Customer, manager)

@@ -112,6 +112,13 @@ export class CustomersService {
     return customer;
   }
 
+  /** Customers of an application by id (for the records that embed their customer). */
+  async byIds(applicationId: string, ids: Array<string | null>): Promise<Map<string, Customer>> {
+    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+    if (wanted.length === 0) return new Map();
+    return new Map((await this.customers.findMany(applicationId, wanted)).map((c) => [c.id, c]));
+  }
+
   find(id: string): Promise<Customer | null> {
     return this.customers.findById(this.applicationId, id);
   }

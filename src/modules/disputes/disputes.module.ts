@@ -1,5 +1,6 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { DatabaseModule } from '../../common/database/database.module.js';
+import { ChargeHooks, CheckoutModule } from '../checkout/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { DisputesController, DisputeTestHelpersController } from './disputes.controller.js';
 import { DisputesRepository } from './disputes.repository.js';
@@ -7,9 +8,21 @@ import { DisputesService } from './disputes.service.js';
 import { Dispute } from './entities/dispute.entity.js';
 
 @Module({
-  imports: [...DatabaseModule.forModeEntities([Dispute]), LedgerModule],
+  imports: [...DatabaseModule.forModeEntities([Dispute]), LedgerModule, CheckoutModule],
   controllers: [DisputesController, DisputeTestHelpersController],
   providers: [DisputesRepository, DisputesService],
   exports: [DisputesService],
 })
-export class DisputesModule {}
+export class DisputesModule implements OnModuleInit {
+  constructor(
+    private readonly disputes: DisputesService,
+    private readonly charges: ChargeHooks,
+  ) {}
+
+  /** The sandbox's disputing test card: the cardholder disputes the payment right after it succeeds. */
+  onModuleInit(): void {
+    this.charges.onSandboxDispute(async (chargeId) => {
+      await this.disputes.openForTest({ charge_id: chargeId, reason: 'fraudulent' });
+    });
+  }
+}

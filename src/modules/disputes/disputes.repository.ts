@@ -8,6 +8,10 @@ import { Dispute } from './entities/dispute.entity.js';
 export class DisputesRepository {
   constructor(private readonly db: ModeDb) {}
 
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
   /** Disputes of one application in one application country. */
   query(applicationId: string, country: string): SelectQueryBuilder<Dispute> {
     return this.db

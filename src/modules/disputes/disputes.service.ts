@@ -2,18 +2,12 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
 import { RequestContext } from '../../common/context/request-context.js';
-import { ModeDb } from '../../common/database/mode-db.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import {
-  BalancesService,
-  LedgerChargesService,
-  PostingService,
-  type Charge,
-  type ChargeResponse,
-} from '../ledger/index.js';
+import { ChargesService, type Charge, type ChargeResponse } from '../checkout/index.js';
+import { BalancesService, PostingService } from '../ledger/index.js';
 import { DisputeErrors } from './disputes.errors.js';
 import { DisputesRepository } from './disputes.repository.js';
 import type { OpenDisputeDto } from './dto/open-dispute.dto.js';
@@ -104,10 +98,9 @@ export type DisputeResponse = ReturnType<typeof toDisputeResponse>;
 export class DisputesService {
   constructor(
     private readonly disputes: DisputesRepository,
-    private readonly charges: LedgerChargesService,
+    private readonly charges: ChargesService,
     private readonly balances: BalancesService,
     private readonly posting: PostingService,
-    private readonly db: ModeDb,
     private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
@@ -135,7 +128,7 @@ export class DisputesService {
     }
     const applicationId = this.context.application.id;
     const country = this.context.country;
-    const dispute = await this.db.transaction(async (manager) => {
+    const dispute = await this.disputes.transaction(async (manager) => {
       const charge = await this.charges.lockById(applicationId, dto.charge_id, manager);
       if (!charge) throw new AppError(Errors.E4004, `No charge with id "${dto.charge_id}".`);
       if (charge.disputed || (await this.disputes.findByCharge(applicationId, charge.id, manager))) {
@@ -185,16 +178,10 @@ export class DisputesService {
         manager,
       );
       await this.postWithdrawal(created, charge, manager);
-      await this.charges.update(
+      await this.charges.recordDispute(
         applicationId,
         charge.id,
-        {
-          disputed: true,
-          dispute_id: created.id,
-          dispute_status: created.status,
-          dispute_reason: reason,
-          dispute_amount: amount,
-        },
+        { dispute_id: created.id, dispute_status: created.status, dispute_reason: reason, dispute_amount: amount },
         manager,
       );
       return created;

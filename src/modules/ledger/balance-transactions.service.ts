@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import type { BalanceTransaction } from './entities/balance-transaction.entity.js';
+import { BalancesService } from './balances.service.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { toBalanceTransactionResponse, type BalanceTransactionResponse } from './ledger.responses.js';
 
@@ -43,6 +44,7 @@ export const BALANCE_TRANSACTION_LIST: ListSpec = {
 export class BalanceTransactionsService {
   constructor(
     private readonly ledger: LedgerRepository,
+    private readonly balances: BalancesService,
     private readonly context: RequestContext,
   ) {}
 
@@ -65,7 +67,7 @@ export class BalanceTransactionsService {
   }
 
   private async embed(entries: BalanceTransaction[]): Promise<BalanceTransactionResponse[]> {
-    const balances = await this.ledger.balanceResponses(
+    const balances = await this.balances.responsesById(
       this.context.application.id,
       entries.map((e) => e.balance_id),
     );

@@ -6,6 +6,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import type { Balance } from './entities/balance.entity.js';
+import { BalanceCustomers } from './balance-customers.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { toBalanceResponse, type BalanceResponse } from './ledger.responses.js';
 import { scalingFactorOf } from './money.js';
@@ -41,6 +42,7 @@ export interface BalanceOwner {
 export class BalancesService {
   constructor(
     private readonly ledger: LedgerRepository,
+    private readonly customers: BalanceCustomers,
     private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
@@ -69,17 +71,26 @@ export class BalancesService {
     const applicationId = this.context.application.id;
     const balance = await this.ledger.findBalance(applicationId, id);
     if (!balance) throw new AppError(Errors.E4004, `No balance with id "${id}".`);
-    const customers = await this.ledger.customersById(applicationId, [balance.customer_id]);
-    return toBalanceResponse(balance, customers.get(balance.customer_id ?? '') ?? null);
+    return (await this.toResponses(applicationId, [balance]))[0];
   }
 
   async list(query: ListQuery): Promise<ListEnvelope<BalanceResponse>> {
     const applicationId = this.context.application.id;
     const page = await runList(this.ledger.balances(applicationId), BALANCE_LIST, query, (b) => b);
-    const customers = await this.ledger.customersById(
+    return { ...page, data: await this.toResponses(applicationId, page.data) };
+  }
+
+  /** Balance records by id (each with its customer), for the records that embed their balance. */
+  async responsesById(applicationId: string, ids: Array<string | null>): Promise<Map<string, BalanceResponse>> {
+    const balances = await this.ledger.balancesById(applicationId, ids);
+    return new Map((await this.toResponses(applicationId, balances)).map((b) => [b.id, b]));
+  }
+
+  private async toResponses(applicationId: string, balances: Balance[]): Promise<BalanceResponse[]> {
+    const customers = await this.customers.byIds(
       applicationId,
-      page.data.map((b) => b.customer_id),
+      balances.map((b) => b.customer_id),
     );
-    return { ...page, data: page.data.map((b) => toBalanceResponse(b, customers.get(b.customer_id ?? '') ?? null)) };
+    return balances.map((b) => toBalanceResponse(b, customers.get(b.customer_id ?? '') ?? null));
   }
 }

@@ -2,12 +2,10 @@ import { Module } from '@nestjs/common';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { BalanceTransactionsService } from './balance-transactions.service.js';
 import { BalancesService } from './balances.service.js';
-import { LedgerChargesService } from './charges.service.js';
+import { BalanceCustomers } from './balance-customers.js';
 import { Balance } from './entities/balance.entity.js';
 import { BalanceTransaction } from './entities/balance-transaction.entity.js';
-import { Charge } from './entities/charge.entity.js';
 import { Journal } from './entities/journal.entity.js';
-import { PaymentMethod } from './entities/payment-method.entity.js';
 import { HoldsRepository } from './holds.repository.js';
 import { HoldReleaseService } from './hold-release.service.js';
 import { BalancesController, BalanceTransactionsController } from './ledger.controller.js';
@@ -16,7 +14,7 @@ import { PostingService } from './posting.service.js';
 import { PostingsRepository } from './postings.repository.js';
 
 @Module({
-  imports: [...DatabaseModule.forModeEntities([Balance, BalanceTransaction, Journal, Charge, PaymentMethod])],
+  imports: [...DatabaseModule.forModeEntities([Balance, BalanceTransaction, Journal])],
   controllers: [BalanceTransactionsController, BalancesController],
   providers: [
     LedgerRepository,
@@ -25,9 +23,9 @@ import { PostingsRepository } from './postings.repository.js';
     PostingService,
     BalancesService,
     BalanceTransactionsService,
-    LedgerChargesService,
+    BalanceCustomers,
     HoldReleaseService,
   ],
-  exports: [PostingService, BalancesService, LedgerChargesService, HoldReleaseService],
+  exports: [PostingService, BalancesService, BalanceCustomers, HoldReleaseService],
 })
 export class LedgerModule {}

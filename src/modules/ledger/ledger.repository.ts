@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { isUuid, newId } from '../../common/ids.js';
-import type { Customer } from '../customers/index.js';
 import { Balance } from './entities/balance.entity.js';
 import { BalanceTransaction } from './entities/balance-transaction.entity.js';
-import { Charge } from './entities/charge.entity.js';
-import { PaymentMethod } from './entities/payment-method.entity.js';
-import { toBalanceResponse, type BalanceResponse } from './ledger.responses.js';
 
 /** Reads of the ledger's tables; every read is scoped to the application, the mode is the request's. */
 @Injectable()
@@ -86,83 +81,10 @@ export class LedgerRepository {
     return this.db.repository(BalanceTransaction).findOneBy({ application_id: applicationId, id });
   }
 
-  async customersById(applicationId: string, ids: Array<string | null>): Promise<Map<string, Customer>> {
+  /** Balances of this application by id. */
+  async balancesById(applicationId: string, ids: Array<string | null>): Promise<Balance[]> {
     const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-    if (wanted.length === 0) return new Map();
-    const rows = await this.db
-      .repository<Customer>('customers')
-      .createQueryBuilder('c')
-      .where('c.application_id = :applicationId AND c.id IN (:...wanted)', { applicationId, wanted })
-      .getMany();
-    return new Map(rows.map((c) => [c.id, c]));
-  }
-
-  /** Balance responses (with their customers) by id, for embedding. */
-  async balanceResponses(applicationId: string, ids: Array<string | null>): Promise<Map<string, BalanceResponse>> {
-    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-    if (wanted.length === 0) return new Map();
-    const balances = await this.balances(applicationId).andWhere('b.id IN (:...wanted)', { wanted }).getMany();
-    const customers = await this.customersById(
-      applicationId,
-      balances.map((b) => b.customer_id),
-    );
-    return new Map(balances.map((b) => [b.id, toBalanceResponse(b, customers.get(b.customer_id ?? '') ?? null)]));
-  }
-
-  async insertCharge(charge: Partial<Charge>, manager?: EntityManager): Promise<Charge> {
-    const repo = this.db.repository(Charge, manager);
-    return repo.save(repo.create(charge));
-  }
-
-  async updateCharge(
-    applicationId: string,
-    id: string,
-    changes: Partial<Charge>,
-    manager?: EntityManager,
-  ): Promise<Charge | null> {
-    await this.db
-      .repository(Charge, manager)
-      .update({ application_id: applicationId, id }, changes as QueryDeepPartialEntity<Charge>);
-    return this.findCharge(applicationId, id, manager);
-  }
-
-  findCharge(applicationId: string, id: string, manager?: EntityManager, lock = false): Promise<Charge | null> {
-    if (!isUuid(id)) return Promise.resolve(null);
-    return this.db.repository(Charge, manager).findOne({
-      where: { application_id: applicationId, id },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-  }
-
-  async insertPaymentMethod(pm: Partial<PaymentMethod>, manager?: EntityManager): Promise<PaymentMethod> {
-    const repo = this.db.repository(PaymentMethod, manager);
-    return repo.save(repo.create(pm));
-  }
-
-  findPaymentMethod(applicationId: string, id: string, manager?: EntityManager): Promise<PaymentMethod | null> {
-    if (!isUuid(id)) return Promise.resolve(null);
-    return this.db.repository(PaymentMethod, manager).findOneBy({ application_id: applicationId, id });
-  }
-
-  async paymentMethodsById(applicationId: string, ids: Array<string | null>): Promise<Map<string, PaymentMethod>> {
-    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-    if (wanted.length === 0) return new Map();
-    const rows = await this.db
-      .repository(PaymentMethod)
-      .createQueryBuilder('pm')
-      .where('pm.application_id = :applicationId AND pm.id IN (:...wanted)', { applicationId, wanted })
-      .getMany();
-    return new Map(rows.map((pm) => [pm.id, pm]));
-  }
-
-  async chargesById(applicationId: string, ids: string[]): Promise<Map<string, Charge>> {
-    const wanted = [...new Set(ids)];
-    if (wanted.length === 0) return new Map();
-    const rows = await this.db
-      .repository(Charge)
-      .createQueryBuilder('c')
-      .where('c.application_id = :applicationId AND c.id IN (:...wanted)', { applicationId, wanted })
-      .getMany();
-    return new Map(rows.map((c) => [c.id, c]));
+    if (wanted.length === 0) return [];
+    return this.balances(applicationId).andWhere('b.id IN (:...wanted)', { wanted }).getMany();
   }
 }

@@ -1,5 +1,6 @@
 import { RequestContext } from '../../../src/common/context/request-context.js';
-import { BalancesService, LedgerChargesService } from '../../../src/modules/ledger/index.js';
+import { ChargesService } from '../../../src/modules/checkout/index.js';
+import { BalancesService } from '../../../src/modules/ledger/index.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { OpenApiContract } from '../../support/openapi.js';
 import {
@@ -37,7 +38,7 @@ describe('disputes', () => {
     t = await startApp({ rateLimit: false });
     tenant = await createTenant(t, { countries: ['TH', 'SG'] });
     const ctx = t.app.get(RequestContext);
-    const charges = t.app.get(LedgerChargesService);
+    const charges = t.app.get(ChargesService);
     const application_id = tenant.applicationId;
     customerId = (await t.http.post(tenant.path('/customers')).set(tenant.as('test')).send({ name: 'Disputer' })).body
       .id;

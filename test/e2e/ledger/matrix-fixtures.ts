@@ -3,7 +3,8 @@ import type { DataSource } from 'typeorm';
 import type { Mode } from '../../../src/common/context/principal.js';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { newId } from '../../../src/common/ids.js';
-import { BalancesService, LedgerChargesService, PostingService } from '../../../src/modules/ledger/index.js';
+import { ChargesService } from '../../../src/modules/checkout/index.js';
+import { BalancesService, PostingService } from '../../../src/modules/ledger/index.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
 
 export type LedgerIds = Record<`${'balance' | 'entry' | 'dispute'}_${Mode}`, string>;
@@ -35,7 +36,7 @@ async function make(t: TestApp, tenant: Tenant): Promise<LedgerIds> {
         ],
       });
       const charge = await t.app
-        .get(LedgerChargesService)
+        .get(ChargesService)
         .create({ application_id, status: 'succeeded', currency: 'THB', amount: 100, paid: true, country: 'TH' });
       const dispute = newId();
       const ds = t.app.get<DataSource>(getDataSourceToken(`wallet_${mode}`));

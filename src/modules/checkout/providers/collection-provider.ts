@@ -1,4 +1,4 @@
-import type { PromptPayDetails } from '../../ledger/index.js';
+import type { PromptPayDetails } from '../entities/charge.entity.js';
 import type { PaymentMethodType } from '../checkout-rules.js';
 
 export interface CardDetails {

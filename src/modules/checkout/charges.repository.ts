@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { isUuid } from '../../common/ids.js';
+import { Charge } from './entities/charge.entity.js';
+import { PaymentMethod } from './entities/payment-method.entity.js';
+
+/** Charges and payment methods, owned by checkout; every read is scoped to the application. */
+@Injectable()
+export class ChargesRepository {
+  constructor(private readonly db: ModeDb) {}
+
+  async insert(charge: Partial<Charge>, manager?: EntityManager): Promise<Charge> {
+    const repo = this.db.repository(Charge, manager);
+    return repo.save(repo.create(charge));
+  }
+
+  /**
+   * The one write of a charge after its creation (status changes decided by charge.transitions.ts,
+   * dispute facts, settlement facts); returns the charge as stored.
+   */
+  async update(
+    applicationId: string,
+    id: string,
+    changes: Partial<Charge>,
+    manager?: EntityManager,
+  ): Promise<Charge | null> {
+    await this.db
+      .repository(Charge, manager)
+      .update({ application_id: applicationId, id }, changes as QueryDeepPartialEntity<Charge>);
+    return this.find(applicationId, id, manager);
+  }
+
+  /** The charge, or null; `lock` holds it FOR UPDATE until `manager`'s transaction ends. */
+  find(applicationId: string, id: string, manager?: EntityManager, lock = false): Promise<Charge | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.db.repository(Charge, manager).findOne({
+      where: { application_id: applicationId, id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+
+  async byIds(applicationId: string, ids: string[]): Promise<Map<string, Charge>> {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return new Map();
+    const rows = await this.query(applicationId).andWhere('c.id IN (:...wanted)', { wanted }).getMany();
+    return new Map(rows.map((c) => [c.id, c]));
+  }
+
+  query(applicationId: string): SelectQueryBuilder<Charge> {
+    return this.db
+      .repository(Charge)
+      .createQueryBuilder('c')
+      .where('c.application_id = :applicationId', { applicationId });
+  }
+
+  async insertPaymentMethod(pm: Partial<PaymentMethod>, manager?: EntityManager): Promise<PaymentMethod> {
+    const repo = this.db.repository(PaymentMethod, manager);
+    return repo.save(repo.create(pm));
+  }
+
+  findPaymentMethod(applicationId: string, id: string, manager?: EntityManager): Promise<PaymentMethod | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.db.repository(PaymentMethod, manager).findOneBy({ application_id: applicationId, id });
+  }
+
+  async paymentMethodsById(applicationId: string, ids: Array<string | null>): Promise<Map<string, PaymentMethod>> {
+    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+    if (wanted.length === 0) return new Map();
+    const rows = await this.db
+      .repository(PaymentMethod)
+      .createQueryBuilder('pm')
+      .where('pm.application_id = :applicationId AND pm.id IN (:...wanted)', { applicationId, wanted })
+      .getMany();
+    return new Map(rows.map((pm) => [pm.id, pm]));
+  }
+}
