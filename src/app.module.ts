@@ -10,6 +10,7 @@ import { DatabaseModule } from './common/database/database.module.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { requestIdOf } from './common/http/request-id.js';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
+import { IdempotencyRepository } from './common/idempotency/idempotency.repository.js';
 import { createValidationPipe } from './common/http/validation.js';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard.js';
 import { ModeInterceptor } from './common/tenancy/mode.interceptor.js';
@@ -95,6 +96,7 @@ function requestBinding(): { req?: unknown } {
     CheckoutModule,
   ],
   providers: [
+    IdempotencyRepository,
     { provide: APP_FILTER, useClass: ErrorFilter },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_GUARD, useClass: TenancyGuard },

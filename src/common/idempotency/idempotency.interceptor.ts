@@ -1,24 +1,16 @@
 import { createHash } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import type { DataSource } from 'typeorm';
 import { Clock } from '../clock.js';
 import type { Mode } from '../context/principal.js';
 import { RequestContext } from '../context/request-context.js';
 import { AppError } from '../errors/app-error.js';
 import { Errors } from '../errors/error-catalog.js';
+import { IdempotencyRepository, type KeyRef } from './idempotency.repository.js';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
-
-interface StoredKey {
-  request_hash: Buffer;
-  status: 'processing' | 'completed';
-  response_status: number | null;
-  response_body: unknown;
-}
 
 /**
  * `Idempotency-Key` on every POST: the first request with a key runs, its response is kept for
@@ -30,7 +22,7 @@ interface StoredKey {
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
-    @InjectDataSource('platform') private readonly db: DataSource,
+    private readonly keys: IdempotencyRepository,
     private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
@@ -60,43 +52,22 @@ export class IdempotencyInterceptor implements NestInterceptor {
       .update(`${req.method} ${req.path}\n${JSON.stringify(req.body ?? null)}`)
       .digest();
     const now = this.clock.now();
-    await this.db.query(
-      `DELETE FROM platform.idempotency_keys WHERE application_id = $1 AND mode = $2 AND key = $3 AND expires_at <= $4`,
-      [applicationId, mode, key, now],
-    );
-    const inserted: unknown[] = await this.db.query(
-      `INSERT INTO platform.idempotency_keys (application_id, mode, key, request_hash, status, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, 'processing', $5, $6)
-       ON CONFLICT (application_id, mode, key) DO NOTHING
-       RETURNING key`,
-      [applicationId, mode, key, hash, now, new Date(now.getTime() + RETENTION_MS)],
-    );
-    if (inserted.length === 0) return this.replay(applicationId, mode, key, hash, res);
+    const ref: KeyRef = { applicationId, mode, key };
+    if (!(await this.keys.claim(ref, hash, now, new Date(now.getTime() + RETENTION_MS))))
+      return this.replay(ref, hash, res);
 
     try {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.db.query(
-        `UPDATE platform.idempotency_keys SET status = 'completed', response_status = $4, response_body = $5
-         WHERE application_id = $1 AND mode = $2 AND key = $3`,
-        [applicationId, mode, key, res.statusCode, JSON.stringify(body ?? null)],
-      );
+      await this.keys.complete(ref, res.statusCode, body);
       return body;
     } catch (err) {
-      await this.db.query(
-        `DELETE FROM platform.idempotency_keys WHERE application_id = $1 AND mode = $2 AND key = $3`,
-        [applicationId, mode, key],
-      );
+      await this.keys.release(ref);
       throw err;
     }
   }
 
-  private async replay(applicationId: string, mode: Mode, key: string, hash: Buffer, res: Response): Promise<unknown> {
-    const rows: StoredKey[] = await this.db.query(
-      `SELECT request_hash, status, response_status, response_body FROM platform.idempotency_keys
-       WHERE application_id = $1 AND mode = $2 AND key = $3`,
-      [applicationId, mode, key],
-    );
-    const stored = rows[0];
+  private async replay(ref: KeyRef, hash: Buffer, res: Response): Promise<unknown> {
+    const stored = await this.keys.find(ref);
     if (!stored) throw new AppError(Errors.E2007);
     if (!Buffer.from(stored.request_hash).equals(hash)) throw new AppError(Errors.E2006);
     if (stored.status !== 'completed') throw new AppError(Errors.E2007);

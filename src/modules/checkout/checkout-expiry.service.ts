@@ -4,7 +4,6 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
-import { ModeDb } from '../../common/database/mode-db.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { ChargesService } from './charges.service.js';
@@ -48,7 +47,6 @@ export interface ExpiryScope {
 @Injectable()
 export class CheckoutExpiryService extends PeriodicJob {
   constructor(
-    private readonly db: ModeDb,
     private readonly repository: CollectionRepository,
     private readonly charges: ChargesService,
     private readonly context: RequestContext,
@@ -100,24 +98,8 @@ export class CheckoutExpiryService extends PeriodicJob {
     applicationIds: string[] | null,
     result: ExpirySweep,
   ): Promise<number> {
-    return this.db.transaction(async (manager) => {
-      const qb = this.db
-        .repository(Checkout, manager)
-        .createQueryBuilder('co')
-        .where(`co.status = 'open'`)
-        .limit(BATCH)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked');
-      if (what === 'checkouts') qb.andWhere('co.expires_at <= :now', { now }).orderBy('co.expires_at');
-      else {
-        qb.andWhere(
-          `co.pending_charge_id IN (SELECT c.id FROM ${this.db.table('charges')} c
-                                     WHERE c.status = 'pending' AND c.expires_at <= :now)`,
-          { now },
-        ).orderBy('co.id');
-      }
-      if (applicationIds) qb.andWhere('co.application_id IN (:...applicationIds)', { applicationIds });
-      const claimed = await qb.getMany();
+    return this.repository.transaction(async (manager) => {
+      const claimed = await this.repository.claimExpiring(manager, what, now, applicationIds, BATCH);
       for (const checkout of claimed) {
         if (what === 'checkouts') {
           const { chargeFailed } = await this.expireLocked(checkout, checkout.expires_at, manager);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Checkout } from './entities/checkout.entity.js';
 import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../common/database/mode-db.js';
@@ -83,5 +84,36 @@ export class CollectionRepository {
     if (wanted.length === 0) return new Map<string, T>();
     const rows = await this.query(entity, 'r', applicationId).andWhere('r.id IN (:...wanted)', { wanted }).getMany();
     return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /**
+   * Open checkouts with expiry work, locked until `manager`'s transaction ends and skipped by other
+   * replicas: those past `expires_at` (`checkouts`), or those whose pending PromptPay charge's QR
+   * code ran out (`qr_codes`).
+   */
+  claimExpiring(
+    manager: EntityManager,
+    what: 'checkouts' | 'qr_codes',
+    now: Date,
+    applicationIds: string[] | null,
+    limit: number,
+  ): Promise<Checkout[]> {
+    const qb = this.db
+      .repository(Checkout, manager)
+      .createQueryBuilder('co')
+      .where(`co.status = 'open'`)
+      .limit(limit)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked');
+    if (what === 'checkouts') qb.andWhere('co.expires_at <= :now', { now }).orderBy('co.expires_at');
+    else {
+      qb.andWhere(
+        `co.pending_charge_id IN (SELECT c.id FROM ${this.db.table('charges')} c
+                                   WHERE c.status = 'pending' AND c.expires_at <= :now)`,
+        { now },
+      ).orderBy('co.id');
+    }
+    if (applicationIds) qb.andWhere('co.application_id IN (:...applicationIds)', { applicationIds });
+    return qb.getMany();
   }
 }

@@ -1,10 +1,9 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { Public } from '../../common/http/decorators.js';
+import { HealthRepository } from './health.repository.js';
 
 const READY_TIMEOUT_MS = 2_000;
 
@@ -13,7 +12,7 @@ const READY_TIMEOUT_MS = 2_000;
 @Controller()
 @Public()
 export class HealthController {
-  constructor(@InjectDataSource('platform') private readonly db: DataSource) {}
+  constructor(private readonly health: HealthRepository) {}
 
   @Get('healthz')
   @HttpCode(200)
@@ -28,7 +27,7 @@ export class HealthController {
       timer = setTimeout(() => reject(new AppError(Errors.E5001)), READY_TIMEOUT_MS);
     });
     try {
-      await Promise.race([this.db.query('SELECT 1'), timeout]);
+      await Promise.race([this.health.ping(), timeout]);
       return { status: 'ready' };
     } catch {
       throw new AppError(Errors.E5001);
