@@ -1,4 +1,4 @@
-/** Module boundaries (docs/ARCHITECTURE.md), checked in `npm run lint`. */
+/** Module boundaries (docs/ARCHITECTURE.md, docs/EXTENDING.md), checked in `npm run lint`. */
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
@@ -21,10 +21,38 @@ module.exports = {
     },
     {
       name: 'ledger-is-a-sink',
-      comment: 'Collection, disputes and payouts post to the ledger; the ledger imports none of them.',
+      comment:
+        'Checkout, disputes and payouts post to the ledger; the ledger imports no feature module (customers supply ' +
+        'their records through the BalanceCustomers port).',
       severity: 'error',
       from: { path: '^src/modules/ledger/' },
-      to: { path: '^src/modules/(collection|checkout|checkouts|charges|payment-links|disputes|payouts|accounts|meter)/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/ledger/' },
+    },
+    {
+      name: 'only-repositories-touch-the-database',
+      comment:
+        'Only *.repository.ts and *.sql.ts files (and the kernel\'s database and list engine) get a database handle ' +
+        '(ModeDb, PreparedStatements, a TypeORM DataSource or repository). Services compose repositories; they may ' +
+        "carry a caller's transaction only as a type (import type { EntityManager }).",
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot: [
+          '\\.repository\\.ts$',
+          '\\.sql\\.ts$',
+          '/entities/[^/]+\\.entity\\.ts$',
+          '^src/common/database/',
+          '^src/common/list/',
+        ],
+      },
+      to: {
+        path: [
+          '^src/common/database/(mode-db|prepared-statements)\\.ts$',
+          'node_modules/typeorm/',
+          'node_modules/@nestjs/typeorm/',
+        ],
+        dependencyTypesNot: ['type-only'],
+      },
     },
   ],
   options: {

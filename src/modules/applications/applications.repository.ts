@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import type { Mode } from '../../common/context/principal.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Application } from './entities/application.entity.js';
@@ -15,6 +15,11 @@ export class ApplicationsRepository {
 
   findBySlug(slug: string): Promise<Application | null> {
     return this.db.getRepository(Application).findOneBy({ slug });
+  }
+
+  findByIds(ids: string[]): Promise<Application[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.getRepository(Application).findBy({ id: In(ids) });
   }
 
   findById(id: string): Promise<Application | null> {

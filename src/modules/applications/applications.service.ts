@@ -50,6 +50,12 @@ export class ApplicationsService extends ApplicationResolver {
     return value;
   }
 
+  /** Applications by id (for the records that name theirs, e.g. a user's memberships). */
+  async byIds(ids: string[]): Promise<Map<string, ApplicationRef>> {
+    const rows = await this.repository.findByIds([...new Set(ids)]);
+    return new Map(rows.map((a) => [a.id, { id: a.id, slug: a.slug, name: a.name, countries: a.countries }]));
+  }
+
   async create(input: { slug: string; name?: string; countries: string[] }): Promise<CreatedApplication> {
     const slug = input.slug.toLowerCase();
     if (!SLUG.test(slug)) {

@@ -11,6 +11,11 @@ export interface MembershipView {
   role: Role;
 }
 
+export interface MembershipRow {
+  application_id: string;
+  role: Role;
+}
+
 @Injectable()
 export class UsersRepository {
   constructor(@InjectDataSource('platform') private readonly db: DataSource) {}
@@ -69,12 +74,7 @@ export class UsersRepository {
     return this.db.getRepository(Membership).findOneBy({ user_id: userId, application_id: applicationId });
   }
 
-  memberships(userId: string): Promise<MembershipView[]> {
-    return this.db.query(
-      `SELECT m.application_id, a.slug AS application_slug, a.name AS application_name, m.role
-         FROM platform.memberships m JOIN platform.applications a ON a.id = m.application_id
-        WHERE m.user_id = $1 ORDER BY a.slug`,
-      [userId],
-    );
+  memberships(userId: string): Promise<MembershipRow[]> {
+    return this.db.query(`SELECT application_id, role FROM platform.memberships WHERE user_id = $1`, [userId]);
   }
 }

@@ -117,7 +117,21 @@ export class UsersService {
   async profile(userId: string): Promise<UserResponse> {
     const user = await this.users.findById(userId);
     if (!user) throw new AppError(Errors.E4004, 'No such user.');
-    return toUserResponse(user, await this.users.memberships(userId));
+    const memberships = await this.users.memberships(userId);
+    const applications = await this.applications.byIds(memberships.map((m) => m.application_id));
+    const views = memberships
+      .filter((m) => applications.has(m.application_id))
+      .map((m) => {
+        const application = applications.get(m.application_id)!;
+        return {
+          application_id: m.application_id,
+          application_slug: application.slug,
+          application_name: application.name,
+          role: m.role,
+        };
+      })
+      .sort((a, b) => (a.application_slug < b.application_slug ? -1 : a.application_slug > b.application_slug ? 1 : 0));
+    return toUserResponse(user, views);
   }
 
   findById(userId: string): Promise<User | null> {
