@@ -3,6 +3,7 @@ import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { isUuid } from '../../common/ids.js';
+import type { ChargeStatus } from './charge.transitions.js';
 import { Charge } from './entities/charge.entity.js';
 import { PaymentMethod } from './entities/payment-method.entity.js';
 
@@ -16,19 +17,29 @@ export class ChargesRepository {
     return repo.save(repo.create(charge));
   }
 
-  /**
-   * The one write of a charge after its creation (status changes decided by charge.transitions.ts,
-   * dispute facts, settlement facts); returns the charge as stored.
-   */
+  /** Writes facts of a charge other than its status (the type refuses `status`: see writeStatus). */
   async update(
     applicationId: string,
     id: string,
-    changes: Partial<Charge>,
+    changes: Omit<Partial<Charge>, 'status'> & { status?: never },
+    manager?: EntityManager,
+  ): Promise<void> {
+    await this.db
+      .repository(Charge, manager)
+      .update({ application_id: applicationId, id }, changes as QueryDeepPartialEntity<Charge>);
+  }
+
+  /** The one write of a charge's status, from charge.transitions.ts; returns the charge as stored. */
+  async writeStatus(
+    applicationId: string,
+    id: string,
+    status: ChargeStatus,
+    changes: Omit<Partial<Charge>, 'status'>,
     manager?: EntityManager,
   ): Promise<Charge | null> {
     await this.db
       .repository(Charge, manager)
-      .update({ application_id: applicationId, id }, changes as QueryDeepPartialEntity<Charge>);
+      .update({ application_id: applicationId, id }, { ...changes, status } as QueryDeepPartialEntity<Charge>);
     return this.find(applicationId, id, manager);
   }
 

@@ -85,11 +85,12 @@ export class ChargesService {
     facts: Omit<Partial<Charge>, 'status'>,
     manager?: EntityManager,
   ): Promise<Charge> {
-    const status = chargeTransition(charge.status as Parameters<typeof chargeTransition>[0], event);
-    const updated = await this.charges.update(
+    const status = chargeTransition(charge.status, event);
+    const updated = await this.charges.writeStatus(
       charge.application_id,
       charge.id,
-      { ...facts, status, updated_at: this.clock.now() },
+      status,
+      { ...facts, updated_at: this.clock.now() },
       manager,
     );
     return updated!;

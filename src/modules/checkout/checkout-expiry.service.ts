@@ -7,6 +7,8 @@ import { RequestContext } from '../../common/context/request-context.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { ChargesService } from './charges.service.js';
+import { checkoutTransition } from './checkout.transitions.js';
+import { paymentIntentTransition } from './payment-intent.transitions.js';
 import { CollectionRepository } from './checkout.repository.js';
 import { Checkout } from './entities/checkout.entity.js';
 import { PaymentIntent } from './entities/payment-intent.entity.js';
@@ -79,15 +81,15 @@ export class CheckoutExpiryService extends PeriodicJob {
    */
   async expireLocked(checkout: Checkout, expiredAt: Date, manager: EntityManager): Promise<{ chargeFailed: boolean }> {
     const chargeFailed = checkout.pending_charge_id ? await this.failPending(checkout, expiredAt, manager) : false;
+    const status = checkoutTransition(checkout.status, 'expire', checkout.id);
     const changes = {
-      status: 'expired' as const,
       expires_at: expiredAt,
       expired_at: expiredAt,
       pending_charge_id: null,
       updated_at: this.clock.now(),
     };
-    await this.repository.update(Checkout, checkout.application_id, checkout.id, changes, manager);
-    Object.assign(checkout, changes);
+    await this.repository.writeStatus(Checkout, checkout.application_id, checkout.id, status, changes, manager);
+    Object.assign(checkout, changes, { status });
     return { chargeFailed };
   }
 
@@ -148,12 +150,12 @@ export class CheckoutExpiryService extends PeriodicJob {
     if (checkout.target_type === 'payment_intent') {
       const pi = await this.repository.find(PaymentIntent, applicationId, checkout.target_id, manager, true);
       if (pi && pi.status === 'processing' && pi.latest_charge === charge.id) {
-        await this.repository.update(
+        await this.repository.writeStatus(
           PaymentIntent,
           applicationId,
           pi.id,
+          paymentIntentTransition(pi.status, 'fail', pi.id),
           {
-            status: 'requires_payment_method',
             last_payment_error: { code: EXPIRED_PROMPTPAY.code, message: why.message, charge: charge.id },
             updated_at: this.clock.now(),
           },

@@ -24,7 +24,55 @@ export class CollectionRepository {
     return repo.save(repo.create(record as T));
   }
 
-  async update<T extends Owned>(
+  /** Writes fields other than the status (the type refuses `status`: see writeStatus). */
+  update<T extends Owned>(
+    entity: EntityClass<T>,
+    applicationId: string,
+    id: string,
+    changes: Omit<Partial<T>, 'status'> & { status?: never },
+    manager?: EntityManager,
+  ): Promise<void> {
+    return this.write(entity, applicationId, id, changes as Partial<T>, manager);
+  }
+
+  /**
+   * The one write of a checkout's, payment intent's or invoice's status: `status` comes from the
+   * aggregate's transitions file (checkout.transitions.ts, payment-intent.transitions.ts,
+   * invoice.transitions.ts), with the facts that change with it.
+   */
+  writeStatus<T extends Owned & { status: string }>(
+    entity: EntityClass<T>,
+    applicationId: string,
+    id: string,
+    status: T['status'],
+    changes: Omit<Partial<T>, 'status'>,
+    manager?: EntityManager,
+  ): Promise<void> {
+    return this.write(entity, applicationId, id, { ...changes, status } as Partial<T>, manager);
+  }
+
+  /**
+   * In one transaction: locks the application's record (E4004 with `notFound` when there is none),
+   * lets `change` check it and say its new status (from the aggregate's transitions) and what else
+   * changes (or throw), writes that and returns the record with the changes applied.
+   */
+  updateLocked<T extends Owned & { status: string }>(
+    entity: EntityClass<T>,
+    applicationId: string,
+    id: string,
+    notFound: string,
+    change: (found: T) => { status: T['status'] } & Omit<Partial<T>, 'status'>,
+  ): Promise<T> {
+    return this.transaction(async (manager) => {
+      const found = await this.find(entity, applicationId, id, manager, true);
+      if (!found) throw new AppError(Errors.E4004, notFound);
+      const { status, ...changes } = change(found);
+      await this.writeStatus(entity, applicationId, id, status, changes as Omit<Partial<T>, 'status'>, manager);
+      return Object.assign(found, changes, { status });
+    });
+  }
+
+  private async write<T extends Owned>(
     entity: EntityClass<T>,
     applicationId: string,
     id: string,
@@ -34,27 +82,6 @@ export class CollectionRepository {
     await this.db
       .repository(entity, manager)
       .update({ application_id: applicationId, id } as never, changes as QueryDeepPartialEntity<T>);
-  }
-
-  /**
-   * In one transaction: locks the application's record (E4004 with `notFound` when there is none),
-   * lets `change` check it and say what changes (or throw), writes that and returns the record with
-   * the changes applied.
-   */
-  updateLocked<T extends Owned>(
-    entity: EntityClass<T>,
-    applicationId: string,
-    id: string,
-    notFound: string,
-    change: (found: T) => Partial<T>,
-  ): Promise<T> {
-    return this.transaction(async (manager) => {
-      const found = await this.find(entity, applicationId, id, manager, true);
-      if (!found) throw new AppError(Errors.E4004, notFound);
-      const changes = change(found);
-      await this.update(entity, applicationId, id, changes, manager);
-      return Object.assign(found, changes);
-    });
   }
 
   /** The record of this application, or null; `lock` holds it FOR UPDATE until `manager`'s transaction ends. */

@@ -16,6 +16,7 @@ import { Checkout, type CheckoutStatus } from './entities/checkout.entity.js';
 import type { PaymentLink } from './entities/payment-link.entity.js';
 import { HostedUrls } from './hosted-urls.js';
 import { TargetsService } from './targets.service.js';
+import { NEW_CHECKOUT_STATUS } from './checkout.transitions.js';
 
 export const CHECKOUT_LIST: ListSpec = {
   filters: {
@@ -96,7 +97,7 @@ export class CheckoutsService {
       id,
       application_id: this.context.application.id,
       country,
-      status: 'open',
+      status: NEW_CHECKOUT_STATUS,
       payment_status: 'unpaid',
       target_type: dto.target_type,
       target_id: target.record.id,

@@ -10,10 +10,11 @@ import { CollectionRepository } from './checkout.repository.js';
 import { toInvoiceResponse, type InvoiceResponse } from './checkout.responses.js';
 import { MAX_AMOUNT } from './checkout-rules.js';
 import type { CreateInvoiceDto } from './dto/invoice.dto.js';
-import { Invoice, type InvoiceStatus } from './entities/invoice.entity.js';
+import { Invoice } from './entities/invoice.entity.js';
 import { newTargetFields } from './payment-intents.service.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
+import { NEW_INVOICE_STATUS, invoiceTransition } from './invoice.transitions.js';
 
 const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
@@ -60,7 +61,7 @@ export class InvoicesService {
     const invoice = await this.repository.insert(Invoice, {
       ...(await newTargetFields(this.targets, this.providers, this.context, dto, total, now)),
       number: invoiceNumber(now),
-      status: 'draft',
+      status: NEW_INVOICE_STATUS,
       customer_id: dto.customer_id,
       line_items: lines,
       subtotal: total,
@@ -86,12 +87,12 @@ export class InvoicesService {
 
   /** draft -> open: the invoice can now be paid through checkouts and payment links. */
   finalize(id: string): Promise<InvoiceResponse> {
-    return this.transition(id, ['draft'], 'open', { finalized_at: this.clock.now() });
+    return this.transition(id, 'finalize', { finalized_at: this.clock.now() });
   }
 
   /** draft or open -> void: it can never be paid. */
   void(id: string): Promise<InvoiceResponse> {
-    return this.transition(id, ['draft', 'open'], 'void', { voided_at: this.clock.now() });
+    return this.transition(id, 'void', { voided_at: this.clock.now() });
   }
 
   private async get(id: string): Promise<Invoice> {
@@ -102,17 +103,15 @@ export class InvoicesService {
 
   private async transition(
     id: string,
-    from: InvoiceStatus[],
-    to: InvoiceStatus,
-    changes: Partial<Invoice>,
+    event: 'finalize' | 'void',
+    changes: Omit<Partial<Invoice>, 'status'>,
   ): Promise<InvoiceResponse> {
     const notFound = `No invoice with id "${id}".`;
-    const invoice = await this.repository.updateLocked(Invoice, this.context.application.id, id, notFound, (found) => {
-      if (!from.includes(found.status)) {
-        throw new AppError(CheckoutErrors.E7015, `Invoice "${id}" is ${found.status}; it cannot become ${to}.`);
-      }
-      return { ...changes, status: to, updated_at: this.clock.now() };
-    });
+    const invoice = await this.repository.updateLocked(Invoice, this.context.application.id, id, notFound, (found) => ({
+      ...changes,
+      status: invoiceTransition(found.status, event, id),
+      updated_at: this.clock.now(),
+    }));
     return toInvoiceResponse(invoice);
   }
 }

@@ -15,6 +15,7 @@ import type { CancelPaymentIntentDto, CreatePaymentIntentDto } from './dto/payme
 import { PaymentIntent } from './entities/payment-intent.entity.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
+import { NEW_PAYMENT_INTENT_STATUS, paymentIntentTransition } from './payment-intent.transitions.js';
 
 export const PAYMENT_INTENT_LIST: ListSpec = {
   filters: {
@@ -53,7 +54,7 @@ export class PaymentIntentsService {
     const now = this.clock.now();
     const pi = await this.repository.insert(PaymentIntent, {
       ...(await newTargetFields(this.targets, this.providers, this.context, dto, dto.amount, now)),
-      status: 'requires_payment_method',
+      status: NEW_PAYMENT_INTENT_STATUS,
       amount: dto.amount,
       amount_received: 0,
       customer_id: dto.customer_id ?? null,
@@ -81,12 +82,9 @@ export class PaymentIntentsService {
   async cancel(id: string, dto: CancelPaymentIntentDto): Promise<PaymentIntentResponse> {
     const notFound = `No payment intent with id "${id}".`;
     const pi = await this.repository.updateLocked(PaymentIntent, this.context.application.id, id, notFound, (found) => {
-      if (found.status === 'succeeded' || found.status === 'canceled') {
-        throw new AppError(CheckoutErrors.E7016, `Payment intent "${id}" is ${found.status}.`);
-      }
       const now = this.clock.now();
       return {
-        status: 'canceled' as const,
+        status: paymentIntentTransition(found.status, 'cancel', id),
         canceled_at: now,
         cancellation_reason: dto.cancellation_reason ?? null,
         updated_at: now,

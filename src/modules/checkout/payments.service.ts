@@ -8,6 +8,9 @@ import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { SessionsService } from '../auth/index.js';
 import { ChargeHooks } from './charge-hooks.js';
+import { checkoutTransition } from './checkout.transitions.js';
+import { invoiceTransition } from './invoice.transitions.js';
+import { paymentIntentTransition } from './payment-intent.transitions.js';
 import { ChargesService } from './charges.service.js';
 import type { ChargeResponse } from './charges.responses.js';
 import type { Charge } from './entities/charge.entity.js';
@@ -262,23 +265,23 @@ export class PaymentsService {
       },
       manager,
     );
+    const checkoutStatus = checkoutTransition(checkout.status, 'complete', checkout.id);
     const checkoutChanges = {
-      status: 'complete' as const,
       payment_status: 'paid' as const,
       completed_at: now,
       charge_id: charge.id,
       pending_charge_id: null,
       updated_at: now,
     };
-    await this.repository.update(Checkout, applicationId, checkout.id, checkoutChanges, manager);
-    Object.assign(checkout, checkoutChanges);
+    await this.repository.writeStatus(Checkout, applicationId, checkout.id, checkoutStatus, checkoutChanges, manager);
+    Object.assign(checkout, checkoutChanges, { status: checkoutStatus });
     if (target.type === 'payment_intent') {
-      await this.repository.update(
+      await this.repository.writeStatus(
         PaymentIntent,
         applicationId,
         target.record.id,
+        paymentIntentTransition(target.record.status, 'succeed', target.record.id),
         {
-          status: 'succeeded',
           amount_received: amount,
           latest_charge: charge.id,
           last_payment_error: null,
@@ -288,11 +291,12 @@ export class PaymentsService {
         manager,
       );
     } else {
-      await this.repository.update(
+      await this.repository.writeStatus(
         Invoice,
         applicationId,
         target.record.id,
-        { status: 'paid', amount_paid: amount, charge_id: charge.id, paid_at: now, updated_at: now },
+        invoiceTransition(target.record.status, 'pay', target.record.id),
+        { amount_paid: amount, charge_id: charge.id, paid_at: now, updated_at: now },
         manager,
       );
     }
@@ -301,12 +305,12 @@ export class PaymentsService {
 
   private async recordFailure(target: Target, charge: Charge, manager: EntityManager): Promise<void> {
     if (target.type !== 'payment_intent') return;
-    await this.repository.update(
+    await this.repository.writeStatus(
       PaymentIntent,
       this.context.application.id,
       target.record.id,
+      paymentIntentTransition(target.record.status, 'fail', target.record.id),
       {
-        status: 'requires_payment_method',
         latest_charge: charge.id,
         last_payment_error: {
           code: charge.failure_code ?? 'card_declined',
@@ -331,11 +335,12 @@ export class PaymentsService {
     );
     checkout.pending_charge_id = charge.id;
     if (target.type === 'payment_intent') {
-      await this.repository.update(
+      await this.repository.writeStatus(
         PaymentIntent,
         applicationId,
         target.record.id,
-        { status: 'processing', latest_charge: charge.id, updated_at: now },
+        paymentIntentTransition(target.record.status, 'process', target.record.id),
+        { latest_charge: charge.id, updated_at: now },
         manager,
       );
     }

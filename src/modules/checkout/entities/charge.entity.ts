@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
+import type { ChargeStatus } from '../charge.transitions.js';
 
 export interface NextActionItem {
   type: string;
@@ -37,7 +38,7 @@ export class Charge extends ModeRecord {
   @PrimaryColumn('uuid') id: string;
   @Column('uuid') application_id: string;
   @Column('text', { nullable: true }) country: string | null;
-  @Column('text') status: string;
+  @Column('text') status: ChargeStatus;
   @Column('uuid', { nullable: true }) customer_id: string | null;
   @Column('uuid', { nullable: true }) payment_method_id: string | null;
   @Column('uuid', { nullable: true }) balance_id: string | null;

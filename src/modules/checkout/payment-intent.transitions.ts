@@ -1,0 +1,40 @@
+import { AppError } from '../../common/errors/app-error.js';
+import { CheckoutErrors } from './checkout.errors.js';
+import type { PaymentIntentStatus } from './entities/payment-intent.entity.js';
+
+export const NEW_PAYMENT_INTENT_STATUS: PaymentIntentStatus = 'requires_payment_method';
+
+/**
+ * `process`: a payment is under way (a PromptPay QR code waits to be paid); `succeed`: it is paid;
+ * `fail`: the attempt failed or expired and the intent waits for another payment method;
+ * `cancel`: the merchant cancels it.
+ */
+export type PaymentIntentEvent = 'process' | 'succeed' | 'fail' | 'cancel';
+
+const NEXT: Record<PaymentIntentStatus, Partial<Record<PaymentIntentEvent, PaymentIntentStatus>>> = {
+  requires_payment_method: {
+    process: 'processing',
+    succeed: 'succeeded',
+    fail: 'requires_payment_method',
+    cancel: 'canceled',
+  },
+  processing: {
+    process: 'processing',
+    succeed: 'succeeded',
+    fail: 'requires_payment_method',
+    cancel: 'canceled',
+  },
+  succeeded: {},
+  canceled: {},
+};
+
+/** The payment intent's state after `event`, or E7016 once it succeeded or was canceled. */
+export function paymentIntentTransition(
+  from: PaymentIntentStatus,
+  event: PaymentIntentEvent,
+  id: string,
+): PaymentIntentStatus {
+  const to = NEXT[from][event];
+  if (!to) throw new AppError(CheckoutErrors.E7016, `Payment intent "${id}" is ${from}.`);
+  return to;
+}
