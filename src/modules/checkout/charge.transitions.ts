@@ -4,6 +4,14 @@ import { Errors } from '../../common/errors/error-catalog.js';
 export type ChargeStatus = 'pending' | 'succeeded' | 'failed' | 'canceled';
 
 /**
+ * The state a charge is created in from its provider's first answer: refused is `failed` at once;
+ * anything else is `pending` until the money is booked (succeed) or the QR code is paid or expires.
+ */
+export function initialChargeStatus(provider: 'succeeded' | 'failed' | 'pending'): ChargeStatus {
+  return provider === 'failed' ? 'failed' : 'pending';
+}
+
+/**
  * What can happen to a charge after it is created: the provider's money arrives (`succeed`), the
  * provider or the buyer's bank refuses or never pays (`fail`), or a newer attempt on the same
  * checkout replaces a pending one (`cancel`). A charge is created in the state its provider answered.

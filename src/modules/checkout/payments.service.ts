@@ -8,6 +8,7 @@ import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { SessionsService } from '../auth/index.js';
 import { ChargeHooks } from './charge-hooks.js';
+import { initialChargeStatus } from './charge.transitions.js';
 import { checkoutTransition } from './checkout.transitions.js';
 import { invoiceTransition } from './invoice.transitions.js';
 import { paymentIntentTransition } from './payment-intent.transitions.js';
@@ -132,8 +133,7 @@ export class PaymentsService {
           id: chargeId,
           application_id: applicationId,
           country: checkout.country,
-          // A payment the provider accepted is pending until it is booked, which succeed() does.
-          status: result.status === 'failed' ? 'failed' : 'pending',
+          status: initialChargeStatus(result.status),
           customer_id: checkout.customer_id,
           payment_method_id: paymentMethod.id,
           invoice_id: target.type === 'invoice' ? target.record.id : null,
