@@ -8,6 +8,8 @@
  * E4xxx not found / conflict, E5xxx internal and dependency failures, E6xxx payouts,
  * E7xxx collection, E8xxx metering, E9xxx ledger and disputes.
  */
+import { ownsCode, type ErrorOwner } from './error-ranges.js';
+
 export type Severity = 'info' | 'warning' | 'error' | 'critical';
 
 export interface ErrorDefinition {
@@ -36,10 +38,12 @@ const GROUPS: Record<string, string> = {
   '9': 'ledger',
 };
 
-export function defineErrors<K extends string>(specs: Record<K, Spec>): Record<K, ErrorDefinition> {
+/** Registers `owner`'s codes (each inside its ranges in error-ranges.ts) in the one catalog. */
+export function defineErrors<K extends string>(owner: ErrorOwner, specs: Record<K, Spec>): Record<K, ErrorDefinition> {
   const out = {} as Record<K, ErrorDefinition>;
   for (const code of Object.keys(specs) as K[]) {
     if (!/^E[1-9]\d{3}$/.test(code)) throw new Error(`error code ${code} is not E followed by four digits`);
+    if (!ownsCode(owner, code)) throw new Error(`error code ${code} is outside the ranges of ${owner} (error-ranges.ts)`);
     if (registry.has(code)) throw new Error(`error code ${code} is defined twice`);
     const spec = specs[code];
     const definition: ErrorDefinition = {
@@ -64,7 +68,7 @@ export function findError(code: string): ErrorDefinition | undefined {
   return registry.get(code);
 }
 
-export const Errors = defineErrors({
+export const Errors = defineErrors('core', {
   // E1xxx authentication and authorization
   E1200: {
     key: 'authentication_required',

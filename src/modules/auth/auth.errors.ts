@@ -4,7 +4,7 @@ import { defineErrors } from '../../common/errors/error-catalog.js';
  * Codes of the OAuth 2.0 endpoints. Each answers alongside the RFC 6749 `error` it corresponds to
  * (see OAUTH_ERROR_CODES), so a standard OAuth client and a wallet client both understand it.
  */
-export const AuthErrors = defineErrors({
+export const AuthErrors = defineErrors('auth', {
   E1220: {
     key: 'oauth_invalid_request',
     http_status: 400,

@@ -1,7 +1,7 @@
 import { defineErrors } from '../../common/errors/error-catalog.js';
 
 /** Collection codes (E7xxx): payment intents, invoices, checkouts, charges, payment links. */
-export const CheckoutErrors = defineErrors({
+export const CheckoutErrors = defineErrors('checkout', {
   E7001: {
     key: 'collection_target_not_found',
     http_status: 404,

@@ -1,7 +1,7 @@
 import { defineErrors } from '../../common/errors/error-catalog.js';
 
 /** Ledger codes (E9xxx is shared with disputes; disputes use E95xx). */
-export const LedgerErrors = defineErrors({
+export const LedgerErrors = defineErrors('ledger', {
   E9001: {
     key: 'journal_unbalanced',
     http_status: 422,

@@ -1,6 +1,6 @@
 import { defineErrors } from '../../common/errors/error-catalog.js';
 
-export const MeterErrors = defineErrors({
+export const MeterErrors = defineErrors('meter', {
   E8001: { key: 'meter_not_found', http_status: 400, message: 'No meter of this application has this event_name.' },
   E8002: { key: 'meter_inactive', http_status: 400, message: 'The meter for this event_name is inactive.' },
   E8003: { key: 'payload_key_missing', http_status: 400, message: "payload must carry the meter's event_payload_key." },

@@ -4,7 +4,7 @@ import { defineErrors } from '../../common/errors/error-catalog.js';
  * E61xx: bank accounts, E62xx: bank account intents (the payouts group). E6422 (customer_id
  * refused) is a core code fixed by the interface contract; E1304 (KYB) is an auth code.
  */
-export const PayoutErrors = defineErrors({
+export const PayoutErrors = defineErrors('payouts', {
   E6101: { key: 'account_not_found', http_status: 400, message: 'No account of this application has this id.' },
   E6102: {
     key: 'country_not_supported',

@@ -1,6 +1,6 @@
 import { defineErrors } from '../../common/errors/error-catalog.js';
 
-export const UsersErrors = defineErrors({
+export const UsersErrors = defineErrors('users', {
   E1226: { key: 'login_failed', http_status: 401, message: 'The email or password is wrong.' },
   E1227: {
     key: 'login_throttled',
