@@ -43,7 +43,8 @@ export function defineErrors<K extends string>(owner: ErrorOwner, specs: Record<
   const out = {} as Record<K, ErrorDefinition>;
   for (const code of Object.keys(specs) as K[]) {
     if (!/^E[1-9]\d{3}$/.test(code)) throw new Error(`error code ${code} is not E followed by four digits`);
-    if (!ownsCode(owner, code)) throw new Error(`error code ${code} is outside the ranges of ${owner} (error-ranges.ts)`);
+    if (!ownsCode(owner, code))
+      throw new Error(`error code ${code} is outside the ranges of ${owner} (error-ranges.ts)`);
     if (registry.has(code)) throw new Error(`error code ${code} is defined twice`);
     const spec = specs[code];
     const definition: ErrorDefinition = {

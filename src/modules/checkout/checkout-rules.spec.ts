@@ -1,7 +1,7 @@
 import { currencyAllowedIn, defaultPaymentMethodTypes } from './checkout-rules.js';
-import { formatAmount } from './hosted/checkout-page.js';
-import { luhn } from './payments.service.js';
-import { SandboxCollectionProvider } from './providers/sandbox-collection.provider.js';
+import { formatAmount } from './checkouts/hosted/checkout-page.js';
+import { luhn } from './payments/payments.service.js';
+import { SandboxCollectionProvider } from './payments/providers/sandbox-collection.provider.js';
 
 describe('collection rules', () => {
   it('checks card numbers with Luhn', () => {

@@ -3,19 +3,17 @@ import { DatabaseModule } from '../../common/database/database.module.js';
 import { AccountsModule } from '../accounts/index.js';
 import { CustomersModule } from '../customers/index.js';
 import { LedgerModule } from '../ledger/index.js';
-import { ChargeHooks } from './charge-hooks.js';
-import { ChargesRepository } from './charges.repository.js';
-import { ChargesService } from './charges.service.js';
-import { CheckoutExpiryService } from './checkout-expiry.service.js';
-import { CheckoutsService } from './checkouts.service.js';
-import {
-  ChargesController,
-  CheckoutsController,
-  CollectionTestHelpersController,
-  InvoicesController,
-  PaymentIntentsController,
-  PaymentLinksController,
-} from './checkout.controller.js';
+import { ChargeHooks } from './payments/charge-hooks.js';
+import { ChargesRepository } from './payments/charges.repository.js';
+import { ChargesService } from './payments/charges.service.js';
+import { CheckoutExpiryService } from './checkouts/checkout-expiry.service.js';
+import { CheckoutsService } from './checkouts/checkouts.service.js';
+import { ChargesController } from './payments/charges.controller.js';
+import { CheckoutsController } from './checkouts/checkouts.controller.js';
+import { CollectionTestHelpersController } from './payments/test-helpers.controller.js';
+import { InvoicesController } from './targets/invoices.controller.js';
+import { PaymentIntentsController } from './targets/payment-intents.controller.js';
+import { PaymentLinksController } from './checkouts/payment-links.controller.js';
 import { CollectionRepository } from './checkout.repository.js';
 import { Charge } from './entities/charge.entity.js';
 import { Checkout } from './entities/checkout.entity.js';
@@ -23,17 +21,17 @@ import { PaymentMethod } from './entities/payment-method.entity.js';
 import { Invoice } from './entities/invoice.entity.js';
 import { PaymentIntent } from './entities/payment-intent.entity.js';
 import { PaymentLink } from './entities/payment-link.entity.js';
-import { HostedPagesController } from './hosted/hosted-pages.controller.js';
-import { HostedUrls } from './hosted-urls.js';
-import { InvoicesService } from './invoices.service.js';
-import { PaymentIntentsService } from './payment-intents.service.js';
-import { PaymentLinksService } from './payment-links.service.js';
-import { PaymentsService } from './payments.service.js';
-import { CollectionProviders } from './providers/collection-providers.js';
-import { SandboxCollectionProvider } from './providers/sandbox-collection.provider.js';
-import { SettlementService } from './settlement.service.js';
-import { TargetsService } from './targets.service.js';
-import { CollectionTestHelpersService } from './test-helpers.service.js';
+import { HostedPagesController } from './checkouts/hosted/hosted-pages.controller.js';
+import { HostedUrls } from './checkouts/hosted-urls.js';
+import { InvoicesService } from './targets/invoices.service.js';
+import { PaymentIntentsService } from './targets/payment-intents.service.js';
+import { PaymentLinksService } from './checkouts/payment-links.service.js';
+import { PaymentsService } from './payments/payments.service.js';
+import { CollectionProviders } from './payments/providers/collection-providers.js';
+import { SandboxCollectionProvider } from './payments/providers/sandbox-collection.provider.js';
+import { SettlementService } from './payments/settlement.service.js';
+import { TargetsService } from './targets/targets.service.js';
+import { CollectionTestHelpersService } from './payments/test-helpers.service.js';
 
 @Module({
   imports: [

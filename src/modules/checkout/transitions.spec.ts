@@ -1,7 +1,7 @@
 import { AppError } from '../../common/errors/app-error.js';
-import { checkoutTransition } from './checkout.transitions.js';
-import { invoiceTransition } from './invoice.transitions.js';
-import { paymentIntentTransition } from './payment-intent.transitions.js';
+import { checkoutTransition } from './checkouts/checkout.transitions.js';
+import { invoiceTransition } from './targets/invoice.transitions.js';
+import { paymentIntentTransition } from './targets/payment-intent.transitions.js';
 
 function codeOf(fn: () => unknown): string {
   try {

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
-import type { ChargeStatus } from '../charge.transitions.js';
+import type { ChargeStatus } from '../payments/charge.transitions.js';
 
 export interface NextActionItem {
   type: string;

@@ -2,14 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import generatePromptPayPayload from 'promptpay-qr';
 import QRCode from 'qrcode';
-import type { PaymentMethodType } from '../checkout-rules.js';
-import type {
-  CardDetails,
-  CardFacts,
-  CollectionProvider,
-  PaymentRequest,
-  ProviderFailure,
-  ProviderPayment,
+import type { PaymentMethodType } from '../../checkout-rules.js';
+import {
+  CollectionProviderError,
+  type CardDetails,
+  type CardFacts,
+  type CollectionProvider,
+  type PaymentRequest,
+  type ProviderFailure,
+  type ProviderPayment,
 } from './collection-provider.js';
 
 /** The sandbox's test cards (common practice); any other valid card number succeeds. */
@@ -53,10 +54,50 @@ const BRANDS: Array<[RegExp, string]> = [
   [/^3(0[0-5]|[68])/, 'diners'],
 ];
 
+/** A held answer: the provider does not answer an application's payment attempts until released. */
+export interface ProviderGate {
+  /** Answer the held attempts (and later ones) normally. */
+  release(): void;
+  /** Answer the held attempts (and later ones) as a provider that failed to answer. */
+  fail(message: string): void;
+}
+
 /** The built-in, deterministic, in-process collection provider. */
 @Injectable()
 export class SandboxCollectionProvider implements CollectionProvider {
   readonly name = 'sandbox';
+
+  private readonly gates = new Map<string, Promise<void>>();
+
+  /**
+   * Test control (in this process, never reachable through the API): hold this application's
+   * payment attempts as a slow or dead provider would, until the gate is released or failed.
+   */
+  hold(applicationId: string): ProviderGate {
+    let open!: () => void;
+    let shut!: (err: Error) => void;
+    const gate = new Promise<void>((resolve, reject) => {
+      open = resolve;
+      shut = reject;
+    });
+    gate.catch(() => undefined);
+    this.gates.set(applicationId, gate);
+    return {
+      release: () => {
+        this.gates.delete(applicationId);
+        open();
+      },
+      fail: (message) => {
+        this.gates.delete(applicationId);
+        shut(new CollectionProviderError(message));
+      },
+    };
+  }
+
+  private async answerAfterGate(applicationId: string): Promise<void> {
+    const gate = this.gates.get(applicationId);
+    if (gate) await gate;
+  }
 
   fee(method: PaymentMethodType, amount: number): number {
     return Math.max(1, Math.floor((amount * FEE_BPS[method] + 5_000) / 10_000));
@@ -72,7 +113,8 @@ export class SandboxCollectionProvider implements CollectionProvider {
     };
   }
 
-  async chargeCard(_request: PaymentRequest, card: CardDetails): Promise<ProviderPayment> {
+  async chargeCard(request: PaymentRequest, card: CardDetails): Promise<ProviderPayment> {
+    await this.answerAfterGate(request.applicationId);
     const reference = providerReference('ch');
     const failure = DECLINES[card.number];
     if (failure) return { status: 'failed', reference, failure };
@@ -80,6 +122,7 @@ export class SandboxCollectionProvider implements CollectionProvider {
   }
 
   async createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment> {
+    await this.answerAfterGate(request.applicationId);
     const raw = generatePromptPayPayload(SANDBOX_PROMPTPAY_ID, { amount: request.amount / request.scalingFactor });
     const image = await QRCode.toDataURL(raw, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
     const reference = providerReference('pp');

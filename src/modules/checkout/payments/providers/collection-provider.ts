@@ -1,5 +1,5 @@
-import type { PromptPayDetails } from '../entities/charge.entity.js';
-import type { PaymentMethodType } from '../checkout-rules.js';
+import type { PromptPayDetails } from '../../entities/charge.entity.js';
+import type { PaymentMethodType } from '../../checkout-rules.js';
 
 export interface CardDetails {
   number: string;

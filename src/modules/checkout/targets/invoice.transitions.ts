@@ -1,6 +1,6 @@
-import { AppError } from '../../common/errors/app-error.js';
-import { CheckoutErrors } from './checkout.errors.js';
-import type { InvoiceStatus } from './entities/invoice.entity.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import type { InvoiceStatus } from '../entities/invoice.entity.js';
 
 export const NEW_INVOICE_STATUS: InvoiceStatus = 'draft';
 

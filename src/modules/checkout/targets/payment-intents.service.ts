@@ -1,19 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { AppError } from '../../common/errors/app-error.js';
-import { Errors } from '../../common/errors/error-catalog.js';
-import { newId } from '../../common/ids.js';
-import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { scalingFactorOf } from '../ledger/index.js';
-import { CheckoutErrors } from './checkout.errors.js';
-import { CollectionRepository } from './checkout.repository.js';
-import { toPaymentIntentResponse, type PaymentIntentResponse } from './checkout.responses.js';
-import { defaultPaymentMethodTypes, type PaymentMethodType } from './checkout-rules.js';
-import type { CollectionTermsDto } from './dto/common.dto.js';
-import type { CancelPaymentIntentDto, CreatePaymentIntentDto } from './dto/payment-intent.dto.js';
-import { PaymentIntent } from './entities/payment-intent.entity.js';
-import { CollectionProviders } from './providers/collection-providers.js';
+import { Clock } from '../../../common/clock.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { newId } from '../../../common/ids.js';
+import {
+  FilterPatterns,
+  runList,
+  type ListEnvelope,
+  type ListQuery,
+  type ListSpec,
+} from '../../../common/list/index.js';
+import { scalingFactorOf } from '../../ledger/index.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import { CollectionRepository } from '../checkout.repository.js';
+import { toPaymentIntentResponse, type PaymentIntentResponse } from '../checkout.responses.js';
+import { defaultPaymentMethodTypes, type PaymentMethodType } from '../checkout-rules.js';
+import type { CollectionTermsDto } from '../dto/common.dto.js';
+import type { CancelPaymentIntentDto, CreatePaymentIntentDto } from '../dto/payment-intent.dto.js';
+import { PaymentIntent } from '../entities/payment-intent.entity.js';
+import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
 import { NEW_PAYMENT_INTENT_STATUS, paymentIntentTransition } from './payment-intent.transitions.js';
 

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RequestContext } from '../../common/context/request-context.js';
-import { AppError } from '../../common/errors/app-error.js';
-import { Errors } from '../../common/errors/error-catalog.js';
-import { AccountsService } from '../accounts/index.js';
-import { CustomersService, type Customer } from '../customers/index.js';
-import { CheckoutErrors } from './checkout.errors.js';
-import { CollectionRepository } from './checkout.repository.js';
-import { currencyAllowedIn, type PaymentMethodType } from './checkout-rules.js';
-import type { TargetType } from './entities/checkout.entity.js';
-import { Invoice } from './entities/invoice.entity.js';
-import { PaymentIntent } from './entities/payment-intent.entity.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { AccountsService } from '../../accounts/index.js';
+import { CustomersService, type Customer } from '../../customers/index.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import { CollectionRepository } from '../checkout.repository.js';
+import { currencyAllowedIn, type PaymentMethodType } from '../checkout-rules.js';
+import type { TargetType } from '../entities/checkout.entity.js';
+import { Invoice } from '../entities/invoice.entity.js';
+import { PaymentIntent } from '../entities/payment-intent.entity.js';
 
 export type Target = { type: 'payment_intent'; record: PaymentIntent } | { type: 'invoice'; record: Invoice };
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { AllConfig } from '../../../config/app.config.js';
+import type { AllConfig } from '../../../../config/app.config.js';
 import { CollectionProviderError, type CollectionProvider } from './collection-provider.js';
 import { SandboxCollectionProvider } from './sandbox-collection.provider.js';
 

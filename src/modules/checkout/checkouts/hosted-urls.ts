@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { AllConfig } from '../../config/app.config.js';
+import type { AllConfig } from '../../../config/app.config.js';
 
 /** Links to the hosted pages, on PUBLIC_URL. The checkout's session is added as the URL fragment. */
 @Injectable()

@@ -1,20 +1,19 @@
-import { AppError } from '../../common/errors/app-error.js';
-import { Errors } from '../../common/errors/error-catalog.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
 
 export type ChargeStatus = 'pending' | 'succeeded' | 'failed' | 'canceled';
 
 /**
- * The state a charge is created in from its provider's first answer: refused is `failed` at once;
- * anything else is `pending` until the money is booked (succeed) or the QR code is paid or expires.
+ * A charge is recorded `pending` before its provider is called (the attempt), and its provider's
+ * answer is applied as an event: `succeed` once the money is booked, `fail` when refused or
+ * unanswered; a PromptPay QR code stays pending until paid, replaced (`cancel`) or expired (`fail`).
  */
-export function initialChargeStatus(provider: 'succeeded' | 'failed' | 'pending'): ChargeStatus {
-  return provider === 'failed' ? 'failed' : 'pending';
-}
+export const NEW_CHARGE_STATUS: ChargeStatus = 'pending';
 
 /**
  * What can happen to a charge after it is created: the provider's money arrives (`succeed`), the
  * provider or the buyer's bank refuses or never pays (`fail`), or a newer attempt on the same
- * checkout replaces a pending one (`cancel`). A charge is created in the state its provider answered.
+ * checkout replaces a pending one (`cancel`).
  */
 export type ChargeEvent = 'succeed' | 'fail' | 'cancel';
 

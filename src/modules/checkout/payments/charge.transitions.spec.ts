@@ -1,4 +1,4 @@
-import { AppError } from '../../common/errors/app-error.js';
+import { AppError } from '../../../common/errors/app-error.js';
 import { chargeTransition, type ChargeEvent, type ChargeStatus } from './charge.transitions.js';
 
 describe('charge transitions', () => {

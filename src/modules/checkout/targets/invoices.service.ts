@@ -1,18 +1,24 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { AppError } from '../../common/errors/app-error.js';
-import { Errors } from '../../common/errors/error-catalog.js';
-import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { CheckoutErrors } from './checkout.errors.js';
-import { CollectionRepository } from './checkout.repository.js';
-import { toInvoiceResponse, type InvoiceResponse } from './checkout.responses.js';
-import { MAX_AMOUNT } from './checkout-rules.js';
-import type { CreateInvoiceDto } from './dto/invoice.dto.js';
-import { Invoice } from './entities/invoice.entity.js';
+import { Clock } from '../../../common/clock.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import {
+  FilterPatterns,
+  runList,
+  type ListEnvelope,
+  type ListQuery,
+  type ListSpec,
+} from '../../../common/list/index.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import { CollectionRepository } from '../checkout.repository.js';
+import { toInvoiceResponse, type InvoiceResponse } from '../checkout.responses.js';
+import { MAX_AMOUNT } from '../checkout-rules.js';
+import type { CreateInvoiceDto } from '../dto/invoice.dto.js';
+import { Invoice } from '../entities/invoice.entity.js';
 import { newTargetFields } from './payment-intents.service.js';
-import { CollectionProviders } from './providers/collection-providers.js';
+import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
 import { NEW_INVOICE_STATUS, invoiceTransition } from './invoice.transitions.js';
 

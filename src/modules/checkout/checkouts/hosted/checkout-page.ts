@@ -5,7 +5,7 @@ import {
   scriptRedirectPage,
   sessionFromFragmentScript,
   testModeBanner,
-} from '../../../common/http/hosted-page.js';
+} from '../../../../common/http/hosted-page.js';
 
 export interface CheckoutPageInput {
   nonce: string;

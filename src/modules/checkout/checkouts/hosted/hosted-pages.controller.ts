@@ -1,18 +1,23 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Clock } from '../../../common/clock.js';
-import type { ApplicationRef, Mode } from '../../../common/context/principal.js';
-import { RequestContext } from '../../../common/context/request-context.js';
-import { AppError } from '../../../common/errors/app-error.js';
-import { Public } from '../../../common/http/decorators.js';
-import { HOSTED_PAGE_HEADERS, hostedErrorPage, hostedPagePolicy, newNonce } from '../../../common/http/hosted-page.js';
-import { ApplicationResolver } from '../../../common/tenancy/application-resolver.js';
+import { Clock } from '../../../../common/clock.js';
+import type { ApplicationRef, Mode } from '../../../../common/context/principal.js';
+import { RequestContext } from '../../../../common/context/request-context.js';
+import { AppError } from '../../../../common/errors/app-error.js';
+import { Public } from '../../../../common/http/decorators.js';
+import {
+  HOSTED_PAGE_HEADERS,
+  hostedErrorPage,
+  hostedPagePolicy,
+  newNonce,
+} from '../../../../common/http/hosted-page.js';
+import { ApplicationResolver } from '../../../../common/tenancy/application-resolver.js';
 import { effectiveStatus } from '../checkouts.service.js';
-import { CollectionRepository } from '../checkout.repository.js';
-import { Checkout } from '../entities/checkout.entity.js';
-import { PaymentIntent } from '../entities/payment-intent.entity.js';
-import { Invoice } from '../entities/invoice.entity.js';
+import { CollectionRepository } from '../../checkout.repository.js';
+import { Checkout } from '../../entities/checkout.entity.js';
+import { PaymentIntent } from '../../entities/payment-intent.entity.js';
+import { Invoice } from '../../entities/invoice.entity.js';
 import { PaymentLinksService } from '../payment-links.service.js';
 import { checkoutPage, redirectPage } from './checkout-page.js';
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
-import { ModeDb } from '../../common/database/mode-db.js';
-import { isUuid } from '../../common/ids.js';
+import { ModeDb } from '../../../common/database/mode-db.js';
+import { isUuid } from '../../../common/ids.js';
 import type { ChargeStatus } from './charge.transitions.js';
-import { Charge } from './entities/charge.entity.js';
-import { PaymentMethod } from './entities/payment-method.entity.js';
+import { Charge } from '../entities/charge.entity.js';
+import { PaymentMethod } from '../entities/payment-method.entity.js';
 
 /** Charges and payment methods, owned by checkout; every read is scoped to the application. */
 @Injectable()

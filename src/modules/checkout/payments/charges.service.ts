@@ -1,21 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { AppError } from '../../common/errors/app-error.js';
-import { Errors } from '../../common/errors/error-catalog.js';
-import { newId } from '../../common/ids.js';
-import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { CustomersService } from '../customers/index.js';
-import { BalancesService } from '../ledger/index.js';
+import { Clock } from '../../../common/clock.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { newId } from '../../../common/ids.js';
+import {
+  FilterPatterns,
+  runList,
+  type ListEnvelope,
+  type ListQuery,
+  type ListSpec,
+} from '../../../common/list/index.js';
+import { CustomersService } from '../../customers/index.js';
+import { BalancesService } from '../../ledger/index.js';
 import { chargeTransition, type ChargeEvent } from './charge.transitions.js';
 import { ChargesRepository } from './charges.repository.js';
 import { toChargeResponse, toPaymentMethodResponse, type ChargeResponse } from './charges.responses.js';
-import { CollectionRepository } from './checkout.repository.js';
-import { toInvoiceResponse } from './checkout.responses.js';
-import type { Charge } from './entities/charge.entity.js';
-import { Invoice } from './entities/invoice.entity.js';
-import type { PaymentMethod } from './entities/payment-method.entity.js';
+import { CollectionRepository } from '../checkout.repository.js';
+import { toInvoiceResponse } from '../checkout.responses.js';
+import type { Charge } from '../entities/charge.entity.js';
+import { Invoice } from '../entities/invoice.entity.js';
+import type { PaymentMethod } from '../entities/payment-method.entity.js';
 
 export const CHARGE_LIST: ListSpec = {
   filters: {
@@ -72,7 +78,7 @@ export class ChargesService {
     return { ...page, data: await this.withInvoices(page.data) };
   }
 
-  /** Inserts a charge in the state its provider answered; `application_id`, `status`, `currency` and `amount` are required. */
+  /** Records a charge (NEW_CHARGE_STATUS: before its provider is called); `application_id`, `status`, `currency` and `amount` are required. */
   create(charge: Partial<Charge>, manager?: EntityManager): Promise<Charge> {
     const now = this.clock.now();
     return this.charges.insert({ id: newId(), created_at: now, updated_at: now, ...charge }, manager);
@@ -94,6 +100,17 @@ export class ChargesService {
       manager,
     );
     return updated!;
+  }
+
+  /** What the provider answered about a charge that stays in its state (its reference, a QR code). */
+  async recordProviderFacts(
+    charge: Charge,
+    facts: Omit<Partial<Charge>, 'status'>,
+    manager?: EntityManager,
+  ): Promise<Charge> {
+    const changes = { ...facts, updated_at: this.clock.now() };
+    await this.charges.update(charge.application_id, charge.id, changes, manager);
+    return Object.assign(charge, changes);
   }
 
   /** A dispute was opened on the charge (by the disputes module, inside its transaction). */

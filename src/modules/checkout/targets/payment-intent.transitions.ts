@@ -1,6 +1,6 @@
-import { AppError } from '../../common/errors/app-error.js';
-import { CheckoutErrors } from './checkout.errors.js';
-import type { PaymentIntentStatus } from './entities/payment-intent.entity.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import type { PaymentIntentStatus } from '../entities/payment-intent.entity.js';
 
 export const NEW_PAYMENT_INTENT_STATUS: PaymentIntentStatus = 'requires_payment_method';
 

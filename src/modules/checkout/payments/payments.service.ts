@@ -1,33 +1,35 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock.js';
-import type { Principal } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { AppError } from '../../common/errors/app-error.js';
-import { Errors } from '../../common/errors/error-catalog.js';
-import { newId } from '../../common/ids.js';
-import { SessionsService } from '../auth/index.js';
+import { Clock } from '../../../common/clock.js';
+import type { Principal } from '../../../common/context/principal.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { SessionsService } from '../../auth/index.js';
 import { ChargeHooks } from './charge-hooks.js';
-import { initialChargeStatus } from './charge.transitions.js';
-import { checkoutTransition } from './checkout.transitions.js';
-import { invoiceTransition } from './invoice.transitions.js';
-import { paymentIntentTransition } from './payment-intent.transitions.js';
+import { NEW_CHARGE_STATUS } from './charge.transitions.js';
+import { checkoutTransition } from '../checkouts/checkout.transitions.js';
+import { invoiceTransition } from '../targets/invoice.transitions.js';
+import { paymentIntentTransition } from '../targets/payment-intent.transitions.js';
 import { ChargesService } from './charges.service.js';
 import type { ChargeResponse } from './charges.responses.js';
-import type { Charge } from './entities/charge.entity.js';
-import { CheckoutsService, assertTestMode, effectiveStatus } from './checkouts.service.js';
-import { CheckoutErrors } from './checkout.errors.js';
-import { CollectionRepository } from './checkout.repository.js';
-import { toInvoiceResponse, type CheckoutResponse } from './checkout.responses.js';
-import { PROMPTPAY_QR_LIFETIME_MS, type PaymentMethodType } from './checkout-rules.js';
-import type { CardDto, ConfirmCheckoutDto } from './dto/checkout.dto.js';
-import { Checkout } from './entities/checkout.entity.js';
-import { Invoice } from './entities/invoice.entity.js';
-import { PaymentIntent } from './entities/payment-intent.entity.js';
+import type { Charge } from '../entities/charge.entity.js';
+import { CheckoutsService, assertTestMode, effectiveStatus } from '../checkouts/checkouts.service.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import { CollectionRepository } from '../checkout.repository.js';
+import { toInvoiceResponse, type CheckoutResponse } from '../checkout.responses.js';
+import { PROMPTPAY_QR_LIFETIME_MS, type PaymentMethodType } from '../checkout-rules.js';
+import type { CardDto, ConfirmCheckoutDto } from '../dto/checkout.dto.js';
+import { Checkout } from '../entities/checkout.entity.js';
+import { Invoice } from '../entities/invoice.entity.js';
+import { PaymentIntent } from '../entities/payment-intent.entity.js';
 import { CollectionProviderError, type CardDetails, type ProviderPayment } from './providers/collection-provider.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { SettlementService } from './settlement.service.js';
-import { TargetsService, type Target } from './targets.service.js';
+import { TargetsService, type Target } from '../targets/targets.service.js';
+
+/** How long a payment attempt waits for its provider before it is abandoned (and may be retried). */
+const PROVIDER_TIMEOUT_MS = 30_000;
 
 /** What the hosted page gets back from a payment attempt. */
 export interface CheckoutPaymentResponse {
@@ -75,7 +77,8 @@ export class PaymentsService {
       throw new AppError(CheckoutErrors.E7008, 'card is only sent with payment_method_type "card".');
     }
     const applicationId = this.context.application.id;
-    const attempt = await this.repository.transaction(async (manager): Promise<Attempt> => {
+    // 1. Record the attempt: the checkout and its target are locked only for this short transaction.
+    const recorded = await this.repository.transaction(async (manager) => {
       const checkout = await this.lockPayable(id, manager);
       if (!checkout.payment_method_types.includes(type)) {
         throw new AppError(
@@ -86,22 +89,7 @@ export class PaymentsService {
       const target = await this.lockTarget(checkout, manager);
       const provider = this.providers.forCountry(checkout.country);
       const now = this.clock.now();
-      if (checkout.pending_charge_id) {
-        const replaced = await this.charges.lockById(applicationId, checkout.pending_charge_id, manager);
-        if (replaced?.status === 'pending') {
-          await this.charges.transition(replaced, 'cancel', { canceled: true, canceled_at: now }, manager);
-        }
-        checkout.pending_charge_id = null;
-      }
-      const chargeId = newId();
-      const request = {
-        applicationId,
-        chargeId,
-        amount: Number(checkout.amount),
-        currency: checkout.currency,
-        scalingFactor: checkout.scaling_factor,
-        livemode: this.context.livemode,
-      };
+      if (checkout.pending_charge_id) await this.replacePending(checkout.pending_charge_id, id, now, manager);
       const facts = card ? provider.describeCard(card, applicationId) : null;
       const paymentMethod = await this.charges.createPaymentMethod(
         {
@@ -124,16 +112,11 @@ export class PaymentsService {
         },
         manager,
       );
-      const qrExpiry = new Date(now.getTime() + PROMPTPAY_QR_LIFETIME_MS);
-      const result: ProviderPayment = await reachProvider(() =>
-        card ? provider.chargeCard(request, card) : provider.createPromptPay(request, qrExpiry),
-      );
-      let charge = await this.charges.create(
+      const charge = await this.charges.create(
         {
-          id: chargeId,
           application_id: applicationId,
           country: checkout.country,
-          status: initialChargeStatus(result.status),
+          status: NEW_CHARGE_STATUS,
           customer_id: checkout.customer_id,
           payment_method_id: paymentMethod.id,
           invoice_id: target.type === 'invoice' ? target.record.id : null,
@@ -143,13 +126,100 @@ export class PaymentsService {
           scaling_factor: checkout.scaling_factor,
           amount_capturable: 0,
           provider: provider.name,
+          reference_id: null,
+          next_action: [],
+          metadata: target.record.metadata,
+        },
+        manager,
+      );
+      await this.repository.update(
+        Checkout,
+        applicationId,
+        checkout.id,
+        { pending_charge_id: charge.id, updated_at: now },
+        manager,
+      );
+      return { charge, provider, paymentMethodId: paymentMethod.id };
+    });
+
+    // 2. Call the provider with no transaction open and no row locked.
+    const request = {
+      applicationId,
+      chargeId: recorded.charge.id,
+      amount: Number(recorded.charge.amount),
+      currency: recorded.charge.currency,
+      scalingFactor: recorded.charge.scaling_factor,
+      livemode: this.context.livemode,
+    };
+    const qrExpiry = new Date(this.clock.nowMs() + PROMPTPAY_QR_LIFETIME_MS);
+    let result: ProviderPayment;
+    try {
+      result = await reachProvider(() =>
+        card ? recorded.provider.chargeCard(request, card) : recorded.provider.createPromptPay(request, qrExpiry),
+      );
+    } catch (err) {
+      await this.abandon(id, recorded.charge.id, err);
+      throw err;
+    }
+
+    // 3. Apply the answer in a new transaction that checks the state again.
+    const attempt = await this.repository.transaction(async (manager): Promise<Attempt | AppError> => {
+      const checkout = await this.repository.find(Checkout, applicationId, id, manager, true);
+      const charge = await this.charges.lockById(applicationId, recorded.charge.id, manager);
+      if (!checkout || !charge || charge.status !== 'pending' || checkout.pending_charge_id !== charge.id) {
+        if (result.status === 'succeeded')
+          this.reconcileLater(recorded.provider.name, result.reference, recorded.charge.id);
+        return new AppError(Errors.E4090, `The payment attempt on checkout "${id}" was overtaken; try again.`);
+      }
+      let target: Target;
+      try {
+        target = await this.lockTarget(checkout, manager);
+      } catch (refused) {
+        // The target changed while the provider answered (canceled, voided): the attempt fails.
+        if (!(refused instanceof AppError)) throw refused;
+        await this.charges.transition(
+          charge,
+          'fail',
+          {
+            reference_id: result.reference,
+            failure_code: 'processing_error',
+            failure_reason: 'target_not_payable',
+            failure_message: refused.message,
+            reason_source: 'merchant',
+          },
+          manager,
+        );
+        await this.clearPending(checkout, manager);
+        if (result.status === 'succeeded') this.reconcileLater(recorded.provider.name, result.reference, charge.id);
+        return refused;
+      }
+      if (result.status === 'succeeded') {
+        const paid = await this.succeed(checkout, target, charge, type, manager, { reference_id: result.reference });
+        return { checkout, charge: paid, dispute: result.disputeAfterSuccess === true };
+      }
+      if (result.status === 'failed') {
+        const failed = await this.charges.transition(
+          charge,
+          'fail',
+          {
+            reference_id: result.reference,
+            failure_code: result.failure?.code ?? null,
+            failure_reason: result.failure?.reason ?? null,
+            failure_message: result.failure?.message ?? null,
+            reason_source: 'issuer',
+          },
+          manager,
+        );
+        await this.clearPending(checkout, manager);
+        await this.recordFailure(target, failed, manager);
+        return { checkout, charge: failed, dispute: false };
+      }
+      const pending = await this.charges.recordProviderFacts(
+        charge,
+        {
           reference_id: result.reference,
-          failure_code: result.failure?.code ?? null,
-          failure_reason: result.failure?.reason ?? null,
-          failure_message: result.failure?.message ?? null,
-          reason_source: result.failure ? 'issuer' : null,
-          settlement_status: result.status === 'pending' ? 'pending' : null,
-          expires_at: result.status === 'pending' ? qrExpiry : null,
+          settlement_status: 'pending',
+          expires_at: qrExpiry,
           promptpay: result.promptpay ?? null,
           next_action: result.promptpay
             ? [
@@ -160,25 +230,93 @@ export class PaymentsService {
                   i18n_key: 'next_action.promptpay_display_qr',
                   url: null,
                   client_secret: null,
-                  payment_method: paymentMethod.id,
+                  payment_method: recorded.paymentMethodId,
                   qr_data: result.promptpay.raw,
                 },
               ]
             : [],
-          metadata: target.record.metadata,
         },
         manager,
       );
-      if (result.status === 'succeeded') {
-        charge = await this.succeed(checkout, target, charge, type, manager);
-      } else if (result.status === 'failed') {
-        await this.recordFailure(target, charge, manager);
-      } else {
-        await this.recordPending(checkout, target, charge, manager);
-      }
-      return { checkout, charge, dispute: result.disputeAfterSuccess === true };
+      await this.recordPending(checkout, target, pending, manager);
+      return { checkout, charge: pending, dispute: false };
     });
+    if (attempt instanceof AppError) throw attempt;
     return this.answer(attempt);
+  }
+
+  /** The provider took money for an attempt that could not be applied: it must be refunded or matched. */
+  private reconcileLater(provider: string, reference: string, chargeId: string): void {
+    this.logger.error(
+      `provider ${provider} accepted payment ${reference} for charge ${chargeId}, which could not be applied: ` +
+        'refund or reconcile it with the provider',
+    );
+  }
+
+  /**
+   * A pending charge on the checkout when a new attempt starts: a PromptPay QR code still waiting is
+   * canceled (the buyer chose again); an attempt still waiting for its provider is refused, unless
+   * it has waited longer than a provider call may take (its process died: it is abandoned).
+   */
+  private async replacePending(chargeId: string, checkoutId: string, now: Date, manager: EntityManager) {
+    const replaced = await this.charges.lockById(this.context.application.id, chargeId, manager);
+    if (replaced?.status !== 'pending') return;
+    const inFlight = replaced.reference_id === null;
+    if (inFlight && now.getTime() - replaced.created_at.getTime() < PROVIDER_TIMEOUT_MS) {
+      throw new AppError(Errors.E4090, `A payment of checkout "${checkoutId}" is in progress.`);
+    }
+    if (inFlight) {
+      await this.charges.transition(
+        replaced,
+        'fail',
+        {
+          failure_code: 'processing_error',
+          failure_message: 'The provider did not answer.',
+          reason_source: 'provider',
+        },
+        manager,
+      );
+    } else {
+      await this.charges.transition(replaced, 'cancel', { canceled: true, canceled_at: now }, manager);
+    }
+  }
+
+  /** The provider did not answer (or answered an error): the attempt fails and the checkout can be paid again. */
+  private async abandon(checkoutId: string, chargeId: string, err: unknown): Promise<void> {
+    const applicationId = this.context.application.id;
+    try {
+      await this.repository.transaction(async (manager) => {
+        const checkout = await this.repository.find(Checkout, applicationId, checkoutId, manager, true);
+        const charge = await this.charges.lockById(applicationId, chargeId, manager);
+        if (!charge || charge.status !== 'pending') return;
+        await this.charges.transition(
+          charge,
+          'fail',
+          {
+            failure_code: 'processing_error',
+            failure_reason: 'provider_unavailable',
+            failure_message: err instanceof Error ? err.message.slice(0, 500) : 'The provider did not answer.',
+            reason_source: 'provider',
+          },
+          manager,
+        );
+        if (checkout?.pending_charge_id === chargeId) await this.clearPending(checkout, manager);
+      });
+    } catch (cleanup) {
+      // The charge stays pending; the next attempt on the checkout abandons it after PROVIDER_TIMEOUT_MS.
+      this.logger.error({ err: cleanup }, `charge ${chargeId} could not be marked failed after its provider failed`);
+    }
+  }
+
+  private async clearPending(checkout: Checkout, manager: EntityManager): Promise<void> {
+    await this.repository.update(
+      Checkout,
+      checkout.application_id,
+      checkout.id,
+      { pending_charge_id: null, updated_at: this.clock.now() },
+      manager,
+    );
+    checkout.pending_charge_id = null;
   }
 
   /** Test helper (and the hosted page in test mode): the buyer's bank pays the pending PromptPay QR code. */
@@ -186,39 +324,62 @@ export class PaymentsService {
     assertTestMode(this.context.mode);
     if (principal.credential.privilege === 'none') assertSessionTarget(principal, id);
     const applicationId = this.context.application.id;
+    // Ask the provider first, holding no lock; then apply its answer to the state as it is then.
+    const seen = await this.payablePending(id);
+    const provider = this.providers.named(seen.provider ?? 'sandbox');
+    const result = await reachProvider(() => provider.confirmPromptPay(seen.reference_id ?? ''));
+    if (result.status !== 'succeeded') {
+      throw new AppError(CheckoutErrors.E7018, `Charge "${seen.id}" is not paid yet.`);
+    }
     const attempt = await this.repository.transaction(async (manager): Promise<Attempt> => {
       const checkout = await this.lockPayable(id, manager);
-      const pending = checkout.pending_charge_id
-        ? await this.charges.lockById(applicationId, checkout.pending_charge_id, manager)
-        : null;
-      if (!pending || pending.status !== 'pending') {
+      const pending = await this.charges.lockById(applicationId, seen.id, manager);
+      if (!pending || pending.status !== 'pending' || checkout.pending_charge_id !== pending.id) {
         throw new AppError(CheckoutErrors.E7018, `Checkout "${id}" has no pending PromptPay charge.`);
       }
-      if (pending.expires_at && pending.expires_at.getTime() <= this.clock.nowMs()) {
-        throw new AppError(CheckoutErrors.E7018, `The QR code of charge "${pending.id}" has expired.`);
-      }
       const target = await this.lockTarget(checkout, manager);
-      const provider = this.providers.named(pending.provider ?? 'sandbox');
-      const result = await reachProvider(() => provider.confirmPromptPay(pending.reference_id ?? ''));
-      if (result.status !== 'succeeded') {
-        throw new AppError(CheckoutErrors.E7018, `Charge "${pending.id}" is not paid yet.`);
-      }
       const charge = await this.succeed(checkout, target, pending, 'promptpay', manager);
       return { checkout, charge, dispute: false };
     });
     return this.answer(attempt);
   }
 
+  /** The checkout's pending PromptPay charge, if the checkout can be paid and its QR code is still valid. */
+  private async payablePending(id: string): Promise<Charge> {
+    const applicationId = this.context.application.id;
+    const checkout = await this.repository.find(Checkout, applicationId, id);
+    if (!checkout) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
+    this.assertPayable(checkout);
+    const pending = checkout.pending_charge_id
+      ? await this.charges.findById(applicationId, checkout.pending_charge_id)
+      : null;
+    if (!pending || pending.status !== 'pending' || pending.reference_id === null) {
+      throw new AppError(CheckoutErrors.E7018, `Checkout "${id}" has no pending PromptPay charge.`);
+    }
+    if (pending.expires_at && pending.expires_at.getTime() <= this.clock.nowMs()) {
+      throw new AppError(CheckoutErrors.E7018, `The QR code of charge "${pending.id}" has expired.`);
+    }
+    return pending;
+  }
+
   /** The checkout, locked, if it can still be paid: E7006 when complete, E7005 when expired. */
   private async lockPayable(id: string, manager: EntityManager): Promise<Checkout> {
     const checkout = await this.repository.find(Checkout, this.context.application.id, id, manager, true);
     if (!checkout) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
-    const status = effectiveStatus(checkout, this.clock.now());
-    if (status === 'complete') throw new AppError(CheckoutErrors.E7006, `Checkout "${id}" is already complete.`);
-    if (status === 'expired') {
-      throw new AppError(CheckoutErrors.E7005, `Checkout "${id}" expired at ${checkout.expires_at.toISOString()}.`);
-    }
+    this.assertPayable(checkout);
     return checkout;
+  }
+
+  private assertPayable(checkout: Checkout): void {
+    const status = effectiveStatus(checkout, this.clock.now());
+    if (status === 'complete')
+      throw new AppError(CheckoutErrors.E7006, `Checkout "${checkout.id}" is already complete.`);
+    if (status === 'expired') {
+      throw new AppError(
+        CheckoutErrors.E7005,
+        `Checkout "${checkout.id}" expired at ${checkout.expires_at.toISOString()}.`,
+      );
+    }
   }
 
   private async lockTarget(checkout: Checkout, manager: EntityManager): Promise<Target> {
@@ -233,6 +394,7 @@ export class PaymentsService {
     charge: Charge,
     method: PaymentMethodType,
     manager: EntityManager,
+    providerFacts: Omit<Partial<Charge>, 'status'> = {},
   ): Promise<Charge> {
     const applicationId = this.context.application.id;
     const provider = this.providers.named(charge.provider ?? 'sandbox');
@@ -246,6 +408,7 @@ export class PaymentsService {
       charge,
       'succeed',
       {
+        ...providerFacts,
         paid: true,
         captured: true,
         amount_captured: amount,
@@ -376,13 +539,25 @@ export class PaymentsService {
   }
 }
 
-/** A provider that fails to answer is a 502 E5002 (the attempt's transaction is rolled back: no charge). */
+/**
+ * A provider that fails to answer, or takes longer than PROVIDER_TIMEOUT_MS, is a 502 E5002. The
+ * caller holds no lock while it waits; the attempt it recorded is marked failed.
+ */
 async function reachProvider<T>(call: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CollectionProviderError(`no answer within ${PROVIDER_TIMEOUT_MS / 1000} s`)),
+      PROVIDER_TIMEOUT_MS,
+    );
+  });
   try {
-    return await call();
+    return await Promise.race([call(), timeout]);
   } catch (err) {
     if (err instanceof CollectionProviderError) throw new AppError(Errors.E5002, err.message);
     throw err;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { HoldReleaseService } from '../ledger/index.js';
-import { assertTestMode } from './checkouts.service.js';
+import { Clock } from '../../../common/clock.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { HoldReleaseService } from '../../ledger/index.js';
+import { assertTestMode } from '../checkouts/checkouts.service.js';
 
 /** Later than any `available_on`: "release now" is "release everything held". */
 const END_OF_TIME = new Date('9999-12-31T23:59:59Z');

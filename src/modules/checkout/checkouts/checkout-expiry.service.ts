@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock.js';
-import type { Mode } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { PeriodicJob } from '../../common/jobs/periodic-job.js';
-import type { AllConfig } from '../../config/app.config.js';
-import { ChargesService } from './charges.service.js';
+import { Clock } from '../../../common/clock.js';
+import type { Mode } from '../../../common/context/principal.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { PeriodicJob } from '../../../common/jobs/periodic-job.js';
+import type { AllConfig } from '../../../config/app.config.js';
+import { ChargesService } from '../payments/charges.service.js';
 import { checkoutTransition } from './checkout.transitions.js';
-import { paymentIntentTransition } from './payment-intent.transitions.js';
-import { CollectionRepository } from './checkout.repository.js';
-import { Checkout } from './entities/checkout.entity.js';
-import { PaymentIntent } from './entities/payment-intent.entity.js';
+import { paymentIntentTransition } from '../targets/payment-intent.transitions.js';
+import { CollectionRepository } from '../checkout.repository.js';
+import { Checkout } from '../entities/checkout.entity.js';
+import { PaymentIntent } from '../entities/payment-intent.entity.js';
 
 const INTERVAL_MS = 15_000;
 const BATCH = 100;

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { AppError } from '../../common/errors/app-error.js';
-import { Errors } from '../../common/errors/error-catalog.js';
-import { newId } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { Clock } from '../../../common/clock.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { newId } from '../../../common/ids.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
 import { CheckoutsService } from './checkouts.service.js';
-import { CheckoutErrors } from './checkout.errors.js';
-import { CollectionRepository } from './checkout.repository.js';
-import { toPaymentLinkResponse, type CheckoutResponse, type PaymentLinkResponse } from './checkout.responses.js';
-import type { CreatePaymentLinkDto } from './dto/checkout.dto.js';
-import { PaymentLink } from './entities/payment-link.entity.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import { CollectionRepository } from '../checkout.repository.js';
+import { toPaymentLinkResponse, type CheckoutResponse, type PaymentLinkResponse } from '../checkout.responses.js';
+import type { CreatePaymentLinkDto } from '../dto/checkout.dto.js';
+import { PaymentLink } from '../entities/payment-link.entity.js';
 import { HostedUrls } from './hosted-urls.js';
-import { TargetsService } from './targets.service.js';
+import { TargetsService } from '../targets/targets.service.js';
 
 export const PAYMENT_LINK_LIST: ListSpec = {
   filters: {

@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { AppError } from '../../common/errors/app-error.js';
-import { Errors } from '../../common/errors/error-catalog.js';
-import { newId } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { SessionsService } from '../auth/index.js';
+import { Clock } from '../../../common/clock.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { newId } from '../../../common/ids.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
+import { SessionsService } from '../../auth/index.js';
 import { CheckoutExpiryService } from './checkout-expiry.service.js';
-import { CheckoutErrors } from './checkout.errors.js';
-import { CollectionRepository } from './checkout.repository.js';
-import { toCheckoutResponse, type CheckoutResponse } from './checkout.responses.js';
-import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS, type PaymentMethodType } from './checkout-rules.js';
-import type { CreateCheckoutDto } from './dto/checkout.dto.js';
-import { Checkout, type CheckoutStatus } from './entities/checkout.entity.js';
-import type { PaymentLink } from './entities/payment-link.entity.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import { CollectionRepository } from '../checkout.repository.js';
+import { toCheckoutResponse, type CheckoutResponse } from '../checkout.responses.js';
+import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS, type PaymentMethodType } from '../checkout-rules.js';
+import type { CreateCheckoutDto } from '../dto/checkout.dto.js';
+import { Checkout, type CheckoutStatus } from '../entities/checkout.entity.js';
+import type { PaymentLink } from '../entities/payment-link.entity.js';
 import { HostedUrls } from './hosted-urls.js';
-import { TargetsService } from './targets.service.js';
+import { TargetsService } from '../targets/targets.service.js';
 import { NEW_CHECKOUT_STATUS } from './checkout.transitions.js';
 
 export const CHECKOUT_LIST: ListSpec = {

@@ -1,7 +1,7 @@
-import { toCustomerResponse, type Customer } from '../customers/index.js';
-import type { BalanceResponse } from '../ledger/index.js';
-import type { Charge } from './entities/charge.entity.js';
-import type { PaymentMethod } from './entities/payment-method.entity.js';
+import { toCustomerResponse, type Customer } from '../../customers/index.js';
+import type { BalanceResponse } from '../../ledger/index.js';
+import type { Charge } from '../entities/charge.entity.js';
+import type { PaymentMethod } from '../entities/payment-method.entity.js';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock.js';
-import type { AllConfig } from '../../config/app.config.js';
-import { BalancesService, PostingService, type FeeDetail, type PostingEntry } from '../ledger/index.js';
-import type { Charge } from './entities/charge.entity.js';
+import { Clock } from '../../../common/clock.js';
+import type { AllConfig } from '../../../config/app.config.js';
+import { BalancesService, PostingService, type FeeDetail, type PostingEntry } from '../../ledger/index.js';
+import type { Charge } from '../entities/charge.entity.js';
 
 export interface ChargeSettlement {
   /** The merchant-side balance credited with the payment: disputes withdraw from it. */

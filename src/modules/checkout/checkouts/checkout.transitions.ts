@@ -1,6 +1,6 @@
-import { AppError } from '../../common/errors/app-error.js';
-import { CheckoutErrors } from './checkout.errors.js';
-import type { CheckoutStatus } from './entities/checkout.entity.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import type { CheckoutStatus } from '../entities/checkout.entity.js';
 
 /** A new checkout is open until it is paid (`complete`) or its time runs out (`expire`). */
 export const NEW_CHECKOUT_STATUS: CheckoutStatus = 'open';

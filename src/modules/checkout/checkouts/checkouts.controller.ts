@@ -1,0 +1,101 @@
+import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Principal } from '../../../common/context/principal.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import {
+  ApiErrors,
+  Auth,
+  CurrentPrincipal,
+  ModeFromCredential,
+  SessionPurposes,
+  WalletController,
+} from '../../../common/http/decorators.js';
+import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
+import { CHECKOUT_LIST, CheckoutsService } from './checkouts.service.js';
+import { CheckoutErrors as E } from '../checkout.errors.js';
+import { ConfirmCheckoutDto, CreateCheckoutDto } from '../dto/checkout.dto.js';
+import { CheckoutDto, CheckoutPaymentDto } from '../dto/responses.dto.js';
+import { PaymentsService } from '../payments/payments.service.js';
+
+@WalletController('checkouts')
+export class CheckoutsController {
+  constructor(
+    private readonly checkouts: CheckoutsService,
+    private readonly payments: PaymentsService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ModeFromCredential()
+  @ApiOperation({
+    summary: 'Create a checkout session for an invoice or a payment intent',
+    description:
+      'The mode comes from the credential (a secret key is test or live); with a bearer token X-Test-Mode is honoured. ' +
+      '`session` is shown once; `url` carries it in its fragment.',
+  })
+  @ApiOkResponse({ type: CheckoutDto })
+  @ApiErrors(
+    Errors.E2000,
+    Errors.E1303,
+    Errors.E1304,
+    E.E7001,
+    E.E7002,
+    E.E7003,
+    E.E7004,
+    E.E7007,
+    E.E7009,
+    E.E7010,
+    E.E7012,
+    Errors.E5000,
+  )
+  create(@Body() dto: CreateCheckoutDto) {
+    return this.checkouts.create(dto);
+  }
+
+  @Get(':id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Retrieve a checkout (without its session)' })
+  @ApiOkResponse({ type: CheckoutDto })
+  @ApiErrors(Errors.E4004)
+  retrieve(@Param('id') id: string) {
+    return this.checkouts.retrieve(id);
+  }
+
+  @Get()
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'List checkouts' })
+  @ApiListQuery(CHECKOUT_LIST)
+  @ApiListResponse(CheckoutDto)
+  @ApiErrors(Errors.E2004)
+  list(@ListQueryParams(CHECKOUT_LIST) query: ListQuery) {
+    return this.checkouts.list(query);
+  }
+
+  @Post(':id/confirm')
+  @HttpCode(200)
+  @Auth('none')
+  @SessionPurposes('checkout')
+  @ApiOperation({
+    summary: "Pay the checkout (hosted page, with the checkout's X-Session-Token)",
+    description:
+      'A card is charged at once (`succeeded` or `failed` with failure_code); PromptPay answers a `pending` charge with its QR code.',
+  })
+  @ApiOkResponse({ type: CheckoutPaymentDto })
+  @ApiErrors(
+    Errors.E2000,
+    Errors.E4004,
+    E.E7001,
+    E.E7002,
+    E.E7003,
+    E.E7004,
+    E.E7005,
+    E.E7006,
+    E.E7007,
+    E.E7008,
+    Errors.E5002,
+  )
+  confirm(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() dto: ConfirmCheckoutDto) {
+    return this.payments.confirm(principal, id, dto);
+  }
+}

@@ -1,0 +1,54 @@
+import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { ApiErrors, Auth, WalletController } from '../../../common/http/decorators.js';
+import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
+import { CheckoutErrors as E } from '../checkout.errors.js';
+import { TERMS_ERRORS } from './terms-errors.js';
+import { CancelPaymentIntentDto, CreatePaymentIntentDto } from '../dto/payment-intent.dto.js';
+import { PaymentIntentDto } from '../dto/responses.dto.js';
+import { PAYMENT_INTENT_LIST, PaymentIntentsService } from './payment-intents.service.js';
+
+@WalletController('payment_intents')
+export class PaymentIntentsController {
+  constructor(private readonly intents: PaymentIntentsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Create a payment intent (a collection target)' })
+  @ApiOkResponse({ type: PaymentIntentDto })
+  @ApiErrors(...TERMS_ERRORS)
+  create(@Body() dto: CreatePaymentIntentDto) {
+    return this.intents.create(dto);
+  }
+
+  @Get(':id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Retrieve a payment intent' })
+  @ApiOkResponse({ type: PaymentIntentDto })
+  @ApiErrors(Errors.E4004)
+  retrieve(@Param('id') id: string) {
+    return this.intents.retrieve(id);
+  }
+
+  @Get()
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'List payment intents' })
+  @ApiListQuery(PAYMENT_INTENT_LIST)
+  @ApiListResponse(PaymentIntentDto)
+  @ApiErrors(Errors.E2004)
+  list(@ListQueryParams(PAYMENT_INTENT_LIST) query: ListQuery) {
+    return this.intents.list(query);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({ summary: 'Cancel a payment intent that has not succeeded' })
+  @ApiOkResponse({ type: PaymentIntentDto })
+  @ApiErrors(Errors.E2000, Errors.E4004, E.E7016)
+  cancel(@Param('id') id: string, @Body() dto: CancelPaymentIntentDto) {
+    return this.intents.cancel(id, dto);
+  }
+}
