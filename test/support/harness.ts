@@ -18,10 +18,14 @@ export interface TestApp {
 
 /**
  * The real service, with the production pipeline, on the run's database. One per test file.
- * `rateLimit: false` boots it without the per-credential rate limit, for files that make many calls.
+ * `rateLimit: false` boots it without the per-credential rate limit, for files that make many calls;
+ * `env` sets configuration variables for the boot only (the environment is put back afterwards).
  */
-export async function startApp(options: { listen?: boolean; rateLimit?: boolean } = {}): Promise<TestApp> {
-  const app = options.rateLimit === false ? await withEnv({ RATE_LIMIT: '0' }, createApp) : await createApp();
+export async function startApp(
+  options: { listen?: boolean; rateLimit?: boolean; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const env = { ...options.env, ...(options.rateLimit === false ? { RATE_LIMIT: '0' } : {}) };
+  const app = Object.keys(env).length > 0 ? await withEnv(env, createApp) : await createApp();
   let url = '';
   if (options.listen) {
     await app.listen(0, '127.0.0.1');

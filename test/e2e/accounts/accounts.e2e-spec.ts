@@ -6,19 +6,16 @@ import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } 
 describe('accounts: own and connected', () => {
   let t: TestApp;
   let tenant: Tenant;
-  const saved = process.env.RATE_LIMIT;
 
   const create = (body: object, mode: 'test' | 'live' = 'test') =>
     t.http.post(tenant.path('/accounts')).set(tenant.as(mode)).send(body);
 
   beforeAll(async () => {
-    process.env.RATE_LIMIT = '0';
-    t = await startApp();
+    t = await startApp({ rateLimit: false });
     tenant = await createTenant(t);
   });
   afterAll(async () => {
     await t.close();
-    process.env.RATE_LIMIT = saved;
   });
 
   it('gives every new application its own verified account in each mode', async () => {

@@ -1,7 +1,7 @@
 import { authCommands } from '../../../src/cli/commands/auth.js';
 import { CliUsageError, type CliArgs } from '../../../src/cli/command.js';
 import { createTenant, startApp, type TestApp } from '../../support/harness.js';
-import { tokensFor } from './auth-support.js';
+import { tokensFor } from '../../factories/auth.js';
 
 describe('auth CLI commands', () => {
   let t: TestApp;

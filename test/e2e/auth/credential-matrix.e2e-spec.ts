@@ -1,10 +1,10 @@
 import type { Mode } from '../../../src/common/context/principal.js';
 import { findError } from '../../../src/common/errors/error-catalog.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
-import { createUser, issueSession, tokensFor } from './auth-support.js';
-import { ledgerRecords } from '../ledger/matrix-fixtures.js';
-import { checkoutSessions, collectionRecords } from '../checkout/matrix-fixtures.js';
-import { bankAccountIntentSessions, payoutRecords } from '../payouts/matrix-fixtures.js';
+import { createUser, issueSession, tokensFor } from '../../factories/auth.js';
+import { ledgerRecords } from '../../factories/matrix/ledger.js';
+import { checkoutSessions, collectionRecords } from '../../factories/matrix/checkout.js';
+import { bankAccountIntentSessions, payoutRecords } from '../../factories/matrix/payouts.js';
 
 /**
  * Every endpoint × every credential kind, with the exact status and code expected. To cover a new

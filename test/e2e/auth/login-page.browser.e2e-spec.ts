@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../support/browser.js';
 import { startApp, type TestApp } from '../../support/harness.js';
-import { createClient, createUser, pkcePair } from './auth-support.js';
+import { createClient, createUser, pkcePair } from '../../factories/auth.js';
 
 describe('sign-in page in a real browser', () => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
-import { createClient, createUser, pkcePair, signIn, tokensFor, type TestUser } from './auth-support.js';
+import { createClient, createUser, pkcePair, signIn, tokensFor, type TestUser } from '../../factories/auth.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

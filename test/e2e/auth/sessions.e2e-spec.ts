@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { SessionsService } from '../../../src/modules/auth/index.js';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
-import { issueSession } from './auth-support.js';
+import { issueSession } from '../../factories/auth.js';
 
 describe('one-time sessions', () => {
   let t: TestApp;

@@ -9,7 +9,7 @@ import {
   createPaymentIntent,
   paymentIntentCheckout,
   expectLedgerInvariants,
-} from './collection-support.js';
+} from '../../factories/checkout.js';
 
 /**
  * The hosted checkout page in Debian's Chromium: the buyer opens the checkout `url` (session in

@@ -10,7 +10,7 @@ import {
   createPaymentIntent,
   paymentIntentCheckout,
   expectLedgerInvariants,
-} from './collection-support.js';
+} from '../../factories/checkout.js';
 
 const DAY = 24 * 3600 * 1000;
 const UNKNOWN = '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b';

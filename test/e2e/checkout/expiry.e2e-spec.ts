@@ -11,7 +11,7 @@ import {
   createOpenInvoice,
   expectLedgerInvariants,
   paymentIntentCheckout,
-} from './collection-support.js';
+} from '../../factories/checkout.js';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;

@@ -7,7 +7,7 @@ import {
   createOpenInvoice,
   paymentIntentCheckout,
   expectLedgerInvariants,
-} from './collection-support.js';
+} from '../../factories/checkout.js';
 
 const BASE = '/api/v1/{app}/platform/wallet';
 

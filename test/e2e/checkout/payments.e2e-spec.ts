@@ -10,7 +10,7 @@ import {
   createPaymentIntent,
   paymentIntentCheckout,
   expectLedgerInvariants,
-} from './collection-support.js';
+} from '../../factories/checkout.js';
 
 const HOUR = 3600 * 1000;
 

@@ -1,6 +1,6 @@
 import { SandboxCollectionProvider } from '../../../src/modules/checkout/index.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
-import { CARDS, card, confirm, expectLedgerInvariants, paymentIntentCheckout } from './collection-support.js';
+import { CARDS, card, confirm, expectLedgerInvariants, paymentIntentCheckout } from '../../factories/checkout.js';
 
 /**
  * A payment attempt is recorded, the provider is called with no transaction open, and its answer is

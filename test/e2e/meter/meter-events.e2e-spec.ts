@@ -2,7 +2,7 @@ import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { MeterEventForwarder, SandboxBillingProvider } from '../../../src/modules/meter/index.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
-import { createUser, tokensFor } from '../auth/auth-support.js';
+import { createUser, tokensFor } from '../../factories/auth.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -13,7 +13,6 @@ describe('metering: customers, meters and meter events', () => {
   let t: TestApp;
   let tenant: Tenant;
   let customerId: string;
-  const saved = process.env.RATE_LIMIT;
 
   const sandbox = () => t.app.get(SandboxBillingProvider);
   const inTest = <T>(fn: () => Promise<T>) => t.app.get(RequestContext).runInMode('test', fn);
@@ -23,8 +22,7 @@ describe('metering: customers, meters and meter events', () => {
   const sendEvent = (body: object) => t.http.post(tenant.path('/meter_events')).set(tenant.as('test')).send(body);
 
   beforeAll(async () => {
-    process.env.RATE_LIMIT = '0';
-    t = await startApp();
+    t = await startApp({ rateLimit: false });
     tenant = await createTenant(t);
     const customer = await t.http.post(tenant.path('/customers')).set(tenant.as('test')).send({ name: 'Metered' });
     customerId = customer.body.id;
@@ -37,7 +35,6 @@ describe('metering: customers, meters and meter events', () => {
   });
   afterAll(async () => {
     await t.close();
-    process.env.RATE_LIMIT = saved;
   });
 
   describe('customers', () => {

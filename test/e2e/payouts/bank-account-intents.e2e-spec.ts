@@ -1,5 +1,5 @@
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
-import { connectedAccount, expectMasked, KBANK, ownAccount, storedRow } from './payouts-support.js';
+import { connectedAccount, expectMasked, KBANK, ownAccount, storedRow } from '../../factories/payouts.js';
 
 const MINUTE = 60_000;
 const RETURN_URL = 'https://partner.example/payouts/done?x=1';
@@ -9,7 +9,6 @@ describe('bank account intents: hosted links with a one-time session', () => {
   let t: TestApp;
   let tenant: Tenant;
   let own: string;
-  const saved = process.env.RATE_LIMIT;
 
   const createIntent = (body: object, headers = tenant.as('test')) =>
     t.http.post(tenant.path('/bank_account_intents')).set(headers).send(body);
@@ -33,15 +32,13 @@ describe('bank account intents: hosted links with a one-time session', () => {
   };
 
   beforeAll(async () => {
-    process.env.RATE_LIMIT = '0';
-    t = await startApp();
+    t = await startApp({ rateLimit: false });
     tenant = await createTenant(t);
     own = await ownAccount(t, tenant);
   });
   afterEach(() => t.clock.reset());
   afterAll(async () => {
     await t.close();
-    process.env.RATE_LIMIT = saved;
   });
 
   it('answers session and link; the link carries the session in its fragment only', async () => {

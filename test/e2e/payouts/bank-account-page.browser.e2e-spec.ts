@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../support/browser.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
-import { connectedAccount, ownAccount, storedRow } from './payouts-support.js';
+import { connectedAccount, ownAccount, storedRow } from '../../factories/payouts.js';
 
 const MINUTE = 60_000;
 
@@ -9,7 +9,6 @@ describe('hosted bank account page in a real browser', () => {
   let t: TestApp;
   let browser: Browser;
   let tenant: Tenant;
-  const saved = process.env.RATE_LIMIT;
 
   /** The service's own liveness probe stands in for the partner's pages. */
   const returnUrl = () => `${t.url}/healthz?landed=return`;
@@ -29,8 +28,7 @@ describe('hosted bank account page in a real browser', () => {
   };
 
   beforeAll(async () => {
-    process.env.RATE_LIMIT = '0';
-    t = await startApp({ listen: true });
+    t = await startApp({ listen: true, rateLimit: false });
     browser = await launchBrowser();
     tenant = await createTenant(t);
   });
@@ -38,7 +36,6 @@ describe('hosted bank account page in a real browser', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
-    process.env.RATE_LIMIT = saved;
   });
 
   it('saves a bookbank account with the labelled fields and lands on return_url; the account is then listed', async () => {

@@ -9,7 +9,7 @@ import {
   sandboxReceived,
   setSandboxFailing,
   storedRow,
-} from './payouts-support.js';
+} from '../../factories/payouts.js';
 
 const SECRETS = [KBANK.accountNumber, MOBILE, '812345678', NATIONAL_ID];
 
@@ -67,22 +67,19 @@ describe('bank accounts with the sandbox transfer provider enabled', () => {
   let tenant: Tenant;
   let own: string;
   let verified: string;
-  const saved = process.env.RATE_LIMIT;
 
   const create = (body: object, headers = tenant.as('test')) =>
     t.http.post(tenant.path('/bank_accounts')).set(headers).send(body);
   const retrieve = (id: string) => t.http.get(tenant.path(`/bank_accounts/${id}`)).set(tenant.as('test'));
 
   beforeAll(async () => {
-    process.env.RATE_LIMIT = '0';
-    t = await startApp();
+    t = await startApp({ rateLimit: false });
     tenant = await createTenant(t);
     own = await ownAccount(t, tenant);
     verified = await connectedAccount(t, tenant, 'verified');
   });
   afterAll(async () => {
     await t.close();
-    process.env.RATE_LIMIT = saved;
   });
 
   describe.each(TYPES)('%s', (type) => {
@@ -400,20 +397,13 @@ describe('bank accounts with the transfer provider disabled for the country', ()
   let t: TestApp;
   let tenant: Tenant;
   let own: string;
-  const saved = { rate: process.env.RATE_LIMIT, providers: process.env.TRANSFER_PROVIDERS };
-
   beforeAll(async () => {
-    process.env.RATE_LIMIT = '0';
-    process.env.TRANSFER_PROVIDERS = 'TH=none,*=sandbox';
-    t = await startApp();
+    t = await startApp({ rateLimit: false, env: { TRANSFER_PROVIDERS: 'TH=none,*=sandbox' } });
     tenant = await createTenant(t);
     own = await ownAccount(t, tenant);
   });
   afterAll(async () => {
     await t.close();
-    process.env.RATE_LIMIT = saved.rate;
-    if (saved.providers === undefined) delete process.env.TRANSFER_PROVIDERS;
-    else process.env.TRANSFER_PROVIDERS = saved.providers;
   });
 
   it.each(TYPES)(

@@ -2,17 +2,11 @@ import { createTenant, expectErrorObject, startApp, type TestApp } from '../../s
 
 describe('rate limits', () => {
   let t: TestApp;
-  const saved = { limit: process.env.RATE_LIMIT, window: process.env.RATE_LIMIT_WINDOW_MS };
-
   beforeAll(async () => {
-    process.env.RATE_LIMIT = '5';
-    process.env.RATE_LIMIT_WINDOW_MS = '60000';
-    t = await startApp();
+    t = await startApp({ env: { RATE_LIMIT: '5', RATE_LIMIT_WINDOW_MS: '60000' } });
   });
   afterAll(async () => {
     await t.close();
-    process.env.RATE_LIMIT = saved.limit;
-    process.env.RATE_LIMIT_WINDOW_MS = saved.window;
   });
 
   it('answers 429 with Retry-After once a credential exceeds its limit, per credential, until the window passes', async () => {

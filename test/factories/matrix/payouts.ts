@@ -1,7 +1,7 @@
 import type { Mode } from '../../../src/common/context/principal.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
-import { issueSession } from '../auth/auth-support.js';
-import { connectedAccount, ownAccount } from './payouts-support.js';
+import { issueSession } from '../auth.js';
+import { connectedAccount, ownAccount } from '../payouts.js';
 
 export type PayoutIds = Record<`${'account' | 'bank_account' | 'intent'}_${Mode}`, string>;
 

@@ -1,7 +1,7 @@
 import type { Mode } from '../../../src/common/context/principal.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
-import { issueSession } from '../auth/auth-support.js';
-import { CARDS, card, createCheckout, createOpenInvoice, createPaymentIntent } from './collection-support.js';
+import { issueSession } from '../auth.js';
+import { CARDS, card, createCheckout, createOpenInvoice, createPaymentIntent } from '../checkout.js';
 
 export type CollectionIds = Record<`${'intent' | 'invoice' | 'checkout' | 'charge' | 'link'}_${Mode}`, string>;
 

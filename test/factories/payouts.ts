@@ -1,8 +1,8 @@
-import type { Mode } from '../../../src/common/context/principal.js';
-import { RequestContext } from '../../../src/common/context/request-context.js';
-import { ModeDb } from '../../../src/common/database/mode-db.js';
-import { SandboxTransferProvider } from '../../../src/modules/payouts/index.js';
-import type { Tenant, TestApp } from '../../support/harness.js';
+import type { Mode } from '../../src/common/context/principal.js';
+import { RequestContext } from '../../src/common/context/request-context.js';
+import { ModeDb } from '../../src/common/database/mode-db.js';
+import { SandboxTransferProvider } from '../../src/modules/payouts/index.js';
+import type { Tenant, TestApp } from '../support/harness.js';
 
 export const KBANK = { bankCode: '004', accountNumber: '1234567890' };
 export const MOBILE = '0812345678';

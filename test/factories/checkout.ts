@@ -1,5 +1,5 @@
-import type { Mode } from '../../../src/common/context/principal.js';
-import type { Tenant, TestApp } from '../../support/harness.js';
+import type { Mode } from '../../src/common/context/principal.js';
+import type { Tenant, TestApp } from '../support/harness.js';
 
 export const CARDS = {
   visa: '4242 4242 4242 4242',
@@ -91,4 +91,4 @@ export async function connectedAccount(t: TestApp, tenant: Tenant, verify = true
   return res.body as { id: string };
 }
 
-export { expectLedgerInvariants } from '../../support/ledger-invariants.js';
+export { expectLedgerInvariants } from '../support/ledger-invariants.js';

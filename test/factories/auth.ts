@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Mode } from '../../../src/common/context/principal.js';
-import { RequestContext } from '../../../src/common/context/request-context.js';
-import { OAuthService, SessionsService } from '../../../src/modules/auth/index.js';
-import { UsersService } from '../../../src/modules/users/index.js';
-import type { Tenant, TestApp } from '../../support/harness.js';
+import type { Mode } from '../../src/common/context/principal.js';
+import { RequestContext } from '../../src/common/context/request-context.js';
+import { OAuthService, SessionsService } from '../../src/modules/auth/index.js';
+import { UsersService } from '../../src/modules/users/index.js';
+import type { Tenant, TestApp } from '../support/harness.js';
 
 let counter = 0;
 
