@@ -3,8 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
+import type { Request } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
+import { declarePassportRequestFields } from './common/auth/passport-request-fields.js';
 import { contentTypeMiddleware } from './common/http/content-type.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { loadAppConfig } from './config/app.config.js';
@@ -80,6 +82,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.set('query parser', 'simple');
+  declarePassportRequestFields((app.getHttpAdapter().getInstance() as { request: Request }).request);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);

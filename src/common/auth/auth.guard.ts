@@ -113,7 +113,7 @@ export class AuthGuard implements CanActivate {
     }
     await this.guards[kind].canActivate(ctx);
     const credential = req[CREDENTIAL_PROPERTY] as Credential;
-    delete req[CREDENTIAL_PROPERTY];
+    req[CREDENTIAL_PROPERTY] = undefined;
 
     if (!privileges.includes(credential.privilege)) throw new AppError(Errors.E1300);
     const application = this.context.optionalApplication;

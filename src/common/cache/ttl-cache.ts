@@ -14,8 +14,11 @@ export class TtlCache<V> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The cached value for `key`, or the result of `load()` kept for the time to live. */
-  async getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+  /**
+   * The cached value for `key`, or the result of `load()` kept for the time to live. Not `async`:
+   * a hit hands back the stored promise itself (no wrapper promise on the hot path).
+   */
+  getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     const now = this.now();
     const hit = this.entries.get(key);
     if (hit && hit.until > now) return hit.value;
@@ -23,12 +26,10 @@ export class TtlCache<V> {
     const value = load();
     const entry = { value, until: now + this.ttlMs };
     this.entries.set(key, entry);
-    try {
-      return await value;
-    } catch (err) {
+    value.catch(() => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
-      throw err;
-    }
+    });
+    return value;
   }
 
   /** Keeps `value` for `key` for the time to live. */

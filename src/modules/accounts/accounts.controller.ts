@@ -1,3 +1,4 @@
+import { TestModeOnly } from '../../common/http/test-mode-only.js';
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Errors } from '../../common/errors/error-catalog.js';
@@ -43,6 +44,7 @@ export class AccountsController {
 }
 
 @WalletController('test_helpers/accounts', { tag: 'test helpers' })
+@TestModeOnly()
 export class AccountTestHelpersController {
   constructor(private readonly accounts: AccountsService) {}
 

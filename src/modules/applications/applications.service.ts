@@ -1,3 +1,4 @@
+import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
 import type { ApplicationRef, Mode } from '../../common/context/principal.js';
@@ -24,30 +25,32 @@ const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 const COUNTRY = /^[A-Z]{2}$/;
 const CACHE_MS = 5_000;
 export const KEY_CACHE_MS = 5_000;
+/** A key that is unknown, revoked or of the other mode: not kept, so a new key works at once. */
+const NOT_VERIFIED = new Error('key not verified');
 
 @Injectable()
 export class ApplicationsService extends ApplicationResolver {
-  private readonly cache = new Map<string, { value: ApplicationRef | null; until: number }>();
+  /** Applications by slug (an unknown slug too), for CACHE_MS: every request resolves its slug. */
+  private readonly cache = new TtlCache<ApplicationRef | null>(CACHE_MS, 10_000);
 
   /** Verified keys by hash, for KEY_CACHE_MS: a revoked key stops working within that time. */
-  private readonly verified = new Map<string, { value: VerifiedKey; until: number }>();
+  private readonly verified: TtlCache<VerifiedKey>;
 
   constructor(
     private readonly repository: ApplicationsRepository,
     private readonly hooks: ApplicationHooks,
-    private readonly clock: Clock,
+    clock: Clock,
   ) {
     super();
+    this.verified = new TtlCache(KEY_CACHE_MS, 10_000, () => clock.nowMs());
   }
 
   /** Application lookups are cached for a few seconds: every request resolves its slug. */
-  async bySlug(slug: string): Promise<ApplicationRef | null> {
-    const hit = this.cache.get(slug);
-    if (hit && hit.until > Date.now()) return hit.value;
-    const row = SLUG.test(slug) ? await this.repository.findBySlug(slug) : null;
-    const value = row && { id: row.id, slug: row.slug, name: row.name, countries: row.countries };
-    this.cache.set(slug, { value, until: Date.now() + CACHE_MS });
-    return value;
+  bySlug(slug: string): Promise<ApplicationRef | null> {
+    return this.cache.getOrLoad(slug, async () => {
+      const row = SLUG.test(slug) ? await this.repository.findBySlug(slug) : null;
+      return row && { id: row.id, slug: row.slug, name: row.name, countries: row.countries };
+    });
   }
 
   /** Applications by id (for the records that name theirs, e.g. a user's memberships). */
@@ -134,18 +137,17 @@ export class ApplicationsService extends ApplicationResolver {
   async verifyKey(key: string): Promise<VerifiedKey | null> {
     const parsed = parseSecretKey(key);
     if (!parsed) return null;
-    const cacheKey = parsed.hash.toString('base64');
-    const now = this.clock.nowMs();
-    const hit = this.verified.get(cacheKey);
-    if (hit && hit.until > now) return hit.value;
-    const row = await this.repository.findKeyByPrefix(parsed.prefix);
-    if (!row || row.status !== 'active' || row.mode !== parsed.mode || !sameHash(row.secret_hash, parsed.hash)) {
-      this.verified.delete(cacheKey);
-      return null;
+    try {
+      return await this.verified.getOrLoad(parsed.hash.toString('base64'), async () => {
+        const row = await this.repository.findKeyByPrefix(parsed.prefix);
+        if (!row || row.status !== 'active' || row.mode !== parsed.mode || !sameHash(row.secret_hash, parsed.hash)) {
+          throw NOT_VERIFIED;
+        }
+        return { keyId: row.id, applicationId: row.application_id, mode: row.mode };
+      });
+    } catch (err) {
+      if (err === NOT_VERIFIED) return null;
+      throw err;
     }
-    const value: VerifiedKey = { keyId: row.id, applicationId: row.application_id, mode: row.mode };
-    if (this.verified.size >= 10_000) this.verified.clear();
-    this.verified.set(cacheKey, { value, until: now + KEY_CACHE_MS });
-    return value;
   }
 }

@@ -1,3 +1,4 @@
+import { TestModeOnly } from '../../common/http/test-mode-only.js';
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Errors } from '../../common/errors/error-catalog.js';
@@ -33,6 +34,7 @@ export class DisputesController {
 }
 
 @WalletController('test_helpers/disputes', { tag: 'test helpers' })
+@TestModeOnly()
 export class DisputeTestHelpersController {
   constructor(private readonly disputes: DisputesService) {}
 

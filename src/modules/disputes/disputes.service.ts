@@ -123,9 +123,6 @@ export class DisputesService {
    * the dispute and the charge's dispute fields.
    */
   async openForTest(dto: OpenDisputeDto): Promise<DisputeResponse> {
-    if (this.context.mode !== 'test') {
-      throw new AppError(Errors.E4040, 'Test helpers exist in test mode only (X-Test-Mode: true).');
-    }
     const applicationId = this.context.application.id;
     const country = this.context.country;
     const dispute = await this.disputes.transaction(async (manager) => {

@@ -140,7 +140,6 @@ export class CheckoutsService {
    * that has passed), leaving exactly what the expiry sweep leaves (CheckoutExpiryService).
    */
   async expireForTest(id: string): Promise<CheckoutResponse> {
-    assertTestMode(this.context.mode);
     const applicationId = this.context.application.id;
     const checkout = await this.repository.transaction(async (manager) => {
       const found = await this.repository.find(Checkout, applicationId, id, manager, true);
@@ -169,11 +168,5 @@ export class CheckoutsService {
       this.urls.checkout(this.context.application.slug, checkout.id),
       session,
     );
-  }
-}
-
-export function assertTestMode(mode: string): void {
-  if (mode !== 'test') {
-    throw new AppError(Errors.E4040, 'Test helpers exist in test mode only (X-Test-Mode: true).');
   }
 }

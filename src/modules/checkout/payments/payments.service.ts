@@ -14,7 +14,7 @@ import { paymentIntentTransition } from '../targets/payment-intent.transitions.j
 import { ChargesService } from './charges.service.js';
 import type { ChargeResponse } from './charges.responses.js';
 import type { Charge } from '../entities/charge.entity.js';
-import { CheckoutsService, assertTestMode, effectiveStatus } from '../checkouts/checkouts.service.js';
+import { CheckoutsService, effectiveStatus } from '../checkouts/checkouts.service.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { CollectionRepository } from '../checkout.repository.js';
 import { toInvoiceResponse, type CheckoutResponse } from '../checkout.responses.js';
@@ -321,7 +321,6 @@ export class PaymentsService {
 
   /** Test helper (and the hosted page in test mode): the buyer's bank pays the pending PromptPay QR code. */
   async payPromptPayForTest(principal: Principal, id: string): Promise<CheckoutPaymentResponse> {
-    assertTestMode(this.context.mode);
     if (principal.credential.privilege === 'none') assertSessionTarget(principal, id);
     const applicationId = this.context.application.id;
     // Ask the provider first, holding no lock; then apply its answer to the state as it is then.

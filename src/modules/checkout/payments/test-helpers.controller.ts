@@ -9,6 +9,7 @@ import {
   SessionPurposes,
   WalletController,
 } from '../../../common/http/decorators.js';
+import { TestModeOnly } from '../../../common/http/test-mode-only.js';
 import { CheckoutsService } from '../checkouts/checkouts.service.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
 import { CheckoutDto, CheckoutPaymentDto, HoldReleaseDto } from '../dto/responses.dto.js';
@@ -16,6 +17,7 @@ import { PaymentsService } from './payments.service.js';
 import { CollectionTestHelpersService } from './test-helpers.service.js';
 
 @WalletController('test_helpers', { tag: 'test helpers' })
+@TestModeOnly()
 export class CollectionTestHelpersController {
   constructor(
     private readonly helpers: CollectionTestHelpersService,
