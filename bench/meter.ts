@@ -2,7 +2,15 @@ import { execFile, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { BUILD_ROOT, createDatabase, dropDatabase, printTable, startServer, writeResults } from './support.js';
+import {
+  BUILD_ROOT,
+  createDatabase,
+  dropDatabase,
+  meterBenchTenant,
+  printTable,
+  startServer,
+  writeResults,
+} from './support.js';
 
 /**
  * `npm run bench:meter`: meter event ingestion on real PostgreSQL, with autocannon as the load
@@ -49,41 +57,7 @@ async function main(): Promise<void> {
   const baseline = fork(join(BUILD_ROOT, 'bench', 'baseline-server.js'), [url, '3811'], { stdio: 'inherit' });
   await new Promise<void>((resolve) => baseline.once('message', () => resolve()));
   try {
-    const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error', RUN_JOBS: 'false' };
-    const cli = join(BUILD_ROOT, 'src', 'cli', 'main.js');
-    const { stdout } = await run(
-      process.execPath,
-      [cli, 'apps:create', '--slug', 'bench', '--countries', 'TH', '--json'],
-      { env },
-    );
-    const key: string = JSON.parse(stdout).keys.test;
-    const headers = {
-      authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
-      'x-test-mode': 'true',
-      'x-country': 'TH',
-    };
-    const api = `${server.base}/api/v1/bench/platform/wallet`;
-    const post = async (path: string, body: object) => {
-      const res = await fetch(`${api}${path}`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { id: string };
-    };
-    const customer = await post('/customers', { name: 'Bench' });
-    const meter = await post('/meters', {
-      display_name: 'API calls',
-      event_name: 'api_call',
-      value_settings: { event_payload_key: 'calls' },
-    });
-    const event = (id: string) => ({
-      event_name: 'api_call',
-      customer_id: customer.id,
-      payload: { calls: '1' },
-      identifier: id,
-    });
+    const { api, headers, customerId, meterId, event } = await meterBenchTenant(url, server.base);
     const single = JSON.stringify(event('[<id>]'));
     const batch = JSON.stringify({ events: Array.from({ length: 100 }, (_, i) => event(`[<id>]-${i}`)) });
 
@@ -101,7 +75,7 @@ async function main(): Promise<void> {
     await db.end();
     const serviceInsert = fork(
       join(BUILD_ROOT, 'bench', 'baseline-server.js'),
-      [url, '3812', appId, meter.id, customer.id],
+      [url, '3812', appId, meterId, customerId],
       { stdio: 'inherit' },
     );
     await new Promise<void>((resolve) => serviceInsert.once('message', () => resolve()));

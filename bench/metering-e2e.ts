@@ -7,6 +7,7 @@ import {
   BUILD_ROOT,
   createDatabase,
   dropDatabase,
+  meterBenchTenant,
   printTable,
   startServer,
   summarize,
@@ -192,37 +193,9 @@ async function main(): Promise<void> {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   try {
-    const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error', RUN_JOBS: 'false' };
-    const cli = join(BUILD_ROOT, 'src', 'cli', 'main.js');
-    const { stdout } = await run(
-      process.execPath,
-      [cli, 'apps:create', '--slug', 'bench', '--countries', 'TH', '--json'],
-      { env },
-    );
-    const key: string = JSON.parse(stdout).keys.test;
-    const headers = {
-      authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
-      'x-test-mode': 'true',
-      'x-country': 'TH',
-    };
-    const api = `${server.base}/api/v1/bench/platform/wallet`;
-    const post = async (path: string, payload: object) => {
-      const res = await fetch(`${api}${path}`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
-      });
-      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as { id: string };
-    };
-    const customer = await post('/customers', { name: 'Bench' });
-    await post('/meters', {
-      display_name: 'API calls',
-      event_name: 'api_call',
-      value_settings: { event_payload_key: 'calls' },
-    });
-    const event = (id: string) =>
-      JSON.stringify({ event_name: 'api_call', customer_id: customer.id, payload: { calls: '1' }, identifier: id });
+    const tenant = await meterBenchTenant(url, server.base);
+    const { api, headers } = tenant;
+    const event = (id: string) => JSON.stringify(tenant.event(id));
 
     const capacityRate = await capacity(`${api}/meter_events`, event('cap-[<id>]'), headers);
     // Let the capacity run's backlog drain before the open-loop phases start.

@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { migrationDataSource } from '../ormconfig.js';
 
@@ -120,5 +121,63 @@ export async function startServer(
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
+  };
+}
+
+/** What a metering benchmark sends to: the app's API base, a test key's headers, a customer and a meter. */
+export interface MeterBenchTenant {
+  api: string;
+  headers: Record<string, string>;
+  customerId: string;
+  meterId: string;
+  /** A single event's body for the `api_call` meter; `identifier` may be autocannon's `[<id>]`. */
+  event(identifier: string): {
+    event_name: string;
+    customer_id: string;
+    payload: { calls: string };
+    identifier: string;
+  };
+}
+
+/**
+ * Creates the `bench` application (through the CLI, as an operator would), a customer and the
+ * `api_call` meter on a started service.
+ */
+export async function meterBenchTenant(url: string, base: string): Promise<MeterBenchTenant> {
+  const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error', RUN_JOBS: 'false' };
+  const cli = join(BUILD_ROOT, 'src', 'cli', 'main.js');
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [cli, 'apps:create', '--slug', 'bench', '--countries', 'TH', '--json'],
+    { env },
+  );
+  const key: string = JSON.parse(stdout).keys.test;
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+    'x-test-mode': 'true',
+    'x-country': 'TH',
+  };
+  const api = `${base}/api/v1/bench/platform/wallet`;
+  const post = async (path: string, body: object) => {
+    const res = await fetch(`${api}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const customer = await post('/customers', { name: 'Bench' });
+  const meter = await post('/meters', {
+    display_name: 'API calls',
+    event_name: 'api_call',
+    value_settings: { event_payload_key: 'calls' },
+  });
+  return {
+    api,
+    headers,
+    customerId: customer.id,
+    meterId: meter.id,
+    event: (identifier) => ({ event_name: 'api_call', customer_id: customer.id, payload: { calls: '1' }, identifier }),
   };
 }

@@ -1,8 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ChargeDto } from '../../checkout/index.js';
-
-const UUID = '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b';
-const TS = '2026-11-22T16:30:30.583Z';
+import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from '../../../common/http/examples.js';
 
 /** The Dispute record of the contract. */
 export class DisputeDto {

@@ -1,13 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-
-const UUID = '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b';
-const TS = '2026-11-22T16:30:30.583Z';
-const CUSTOMER = {
-  type: 'object',
-  nullable: true,
-  additionalProperties: true,
-  description: 'The customer record, or null.',
-} as const;
+import {
+  EXAMPLE_ID as UUID,
+  EXAMPLE_TIME as TS,
+  EMBEDDED_CUSTOMER as CUSTOMER,
+} from '../../../common/http/examples.js';
 
 /** The Balance record of the contract. */
 export class BalanceDto {
