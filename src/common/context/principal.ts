@@ -40,3 +40,9 @@ export interface Principal {
   /** X-Country when the application is enabled for it; required where the endpoint says so. */
   country: string | undefined;
 }
+
+/** The request's country where the endpoint requires X-Country (the tenancy guard refused the request without it). */
+export function countryOf(principal: Principal): string {
+  if (!principal.country) throw new Error('the request has no country: the endpoint must require X-Country');
+  return principal.country;
+}

@@ -1,8 +1,9 @@
-import { TestModeOnly } from '../../common/http/test-mode-only.js';
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Principal } from '../../common/context/principal.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { ApiErrors, Auth, WalletController } from '../../common/http/decorators.js';
+import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
+import { TestModeOnly } from '../../common/http/test-mode-only.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { DisputeErrors } from './disputes.errors.js';
 import { DISPUTE_LIST, DisputesService } from './disputes.service.js';
@@ -19,8 +20,8 @@ export class DisputesController {
   @ApiListQuery(DISPUTE_LIST)
   @ApiListResponse(DisputeDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(DISPUTE_LIST) query: ListQuery) {
-    return this.disputes.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(DISPUTE_LIST) query: ListQuery) {
+    return this.disputes.list(principal, query);
   }
 
   @Get(':id')
@@ -28,8 +29,8 @@ export class DisputesController {
   @ApiOperation({ summary: 'Retrieve a dispute of the application country' })
   @ApiOkResponse({ type: DisputeDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.disputes.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.disputes.retrieve(principal, id);
   }
 }
 
@@ -44,7 +45,7 @@ export class DisputeTestHelpersController {
   @ApiOperation({ summary: 'Test mode only: open a dispute on a paid charge, as a provider would' })
   @ApiOkResponse({ type: DisputeDto })
   @ApiErrors(Errors.E2000, Errors.E4004, Errors.E4040, DisputeErrors.E9501, DisputeErrors.E9502)
-  open(@Body() dto: OpenDisputeDto) {
-    return this.disputes.openForTest(dto);
+  open(@CurrentPrincipal() principal: Principal, @Body() dto: OpenDisputeDto) {
+    return this.disputes.openForTest(principal, dto);
   }
 }

@@ -1,4 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { RequestContext } from '../../common/context/request-context.js';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { ChargeHooks, CheckoutModule } from '../checkout/index.js';
 import { LedgerModule } from '../ledger/index.js';
@@ -17,12 +18,14 @@ export class DisputesModule implements OnModuleInit {
   constructor(
     private readonly disputes: DisputesService,
     private readonly charges: ChargeHooks,
+    private readonly context: RequestContext,
   ) {}
 
   /** The sandbox's disputing test card: the cardholder disputes the payment right after it succeeds. */
   onModuleInit(): void {
     this.charges.onSandboxDispute(async (chargeId) => {
-      await this.disputes.openForTest({ charge_id: chargeId, reason: 'fraudulent' });
+      // Runs in the paying request, whose principal the dispute belongs to.
+      await this.disputes.openForTest(this.context.principal, { charge_id: chargeId, reason: 'fraudulent' });
     });
   }
 }

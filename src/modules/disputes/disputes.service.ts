@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
-import { RequestContext } from '../../common/context/request-context.js';
+import { countryOf, type Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
@@ -101,20 +101,20 @@ export class DisputesService {
     private readonly charges: ChargesService,
     private readonly balances: BalancesService,
     private readonly posting: PostingService,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
-  async retrieve(id: string): Promise<DisputeResponse> {
-    const dispute = await this.disputes.findById(this.context.application.id, this.context.country, id);
+  async retrieve(principal: Principal, id: string): Promise<DisputeResponse> {
+    const applicationId = principal.application.id;
+    const dispute = await this.disputes.findById(applicationId, countryOf(principal), id);
     if (!dispute) throw new AppError(Errors.E4004, `No dispute with id "${id}" in this country.`);
-    return (await this.embed([dispute]))[0];
+    return (await this.embed(applicationId, [dispute]))[0];
   }
 
-  async list(query: ListQuery): Promise<ListEnvelope<DisputeResponse>> {
-    const qb = this.disputes.query(this.context.application.id, this.context.country);
+  async list(principal: Principal, query: ListQuery): Promise<ListEnvelope<DisputeResponse>> {
+    const qb = this.disputes.query(principal.application.id, countryOf(principal));
     const page = await runList(qb, DISPUTE_LIST, query, (d) => d);
-    return { ...page, data: await this.embed(page.data) };
+    return { ...page, data: await this.embed(principal.application.id, page.data) };
   }
 
   /**
@@ -122,9 +122,9 @@ export class DisputesService {
    * balance for the application's `disputes` balance in one posting, in the same transaction as
    * the dispute and the charge's dispute fields.
    */
-  async openForTest(dto: OpenDisputeDto): Promise<DisputeResponse> {
-    const applicationId = this.context.application.id;
-    const country = this.context.country;
+  async openForTest(principal: Principal, dto: OpenDisputeDto): Promise<DisputeResponse> {
+    const applicationId = principal.application.id;
+    const country = countryOf(principal);
     const dispute = await this.disputes.transaction(async (manager) => {
       const charge = await this.charges.lockById(applicationId, dto.charge_id, manager);
       if (!charge) throw new AppError(Errors.E4004, `No charge with id "${dto.charge_id}".`);
@@ -183,7 +183,7 @@ export class DisputesService {
       );
       return created;
     });
-    return (await this.embed([dispute]))[0];
+    return (await this.embed(applicationId, [dispute]))[0];
   }
 
   private async postWithdrawal(
@@ -208,10 +208,10 @@ export class DisputesService {
     );
   }
 
-  private async embed(disputes: Dispute[]): Promise<DisputeResponse[]> {
+  private async embed(applicationId: string, disputes: Dispute[]): Promise<DisputeResponse[]> {
     if (disputes.length === 0) return [];
     const charges = await this.charges.chargesById(
-      this.context.application.id,
+      applicationId,
       disputes.map((d) => d.charge_id),
     );
     const list = [...charges.values()];

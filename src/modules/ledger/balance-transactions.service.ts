@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RequestContext } from '../../common/context/request-context.js';
+import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
@@ -45,17 +45,16 @@ export class BalanceTransactionsService {
   constructor(
     private readonly ledger: LedgerRepository,
     private readonly balances: BalancesService,
-    private readonly context: RequestContext,
   ) {}
 
-  async retrieve(id: string): Promise<BalanceTransactionResponse> {
-    const entry = await this.ledger.findEntry(this.context.application.id, id);
+  async retrieve(principal: Principal, id: string): Promise<BalanceTransactionResponse> {
+    const entry = await this.ledger.findEntry(principal.application.id, id);
     if (!entry) throw new AppError(Errors.E4004, `No balance transaction with id "${id}".`);
-    return (await this.embed([entry]))[0];
+    return (await this.embed(principal.application.id, [entry]))[0];
   }
 
-  async list(query: ListQuery): Promise<ListEnvelope<BalanceTransactionResponse>> {
-    const qb = this.ledger.entries(this.context.application.id);
+  async list(principal: Principal, query: ListQuery): Promise<ListEnvelope<BalanceTransactionResponse>> {
+    const qb = this.ledger.entries(principal.application.id);
     const { balance_id, customer_id, state, process_type } = query.params;
     if (balance_id !== undefined) qb.andWhere('bt.balance_id = :pBalance', { pBalance: balance_id });
     if (customer_id !== undefined) qb.andWhere('bt.customer_id = :pCustomer', { pCustomer: customer_id });
@@ -63,12 +62,12 @@ export class BalanceTransactionsService {
     if (process_type === 'credit') qb.andWhere('bt.amount > 0');
     if (process_type === 'debit') qb.andWhere('bt.amount < 0');
     const page = await runList(qb, BALANCE_TRANSACTION_LIST, query, (e) => e);
-    return { ...page, data: await this.embed(page.data) };
+    return { ...page, data: await this.embed(principal.application.id, page.data) };
   }
 
-  private async embed(entries: BalanceTransaction[]): Promise<BalanceTransactionResponse[]> {
+  private async embed(applicationId: string, entries: BalanceTransaction[]): Promise<BalanceTransactionResponse[]> {
     const balances = await this.balances.responsesById(
-      this.context.application.id,
+      applicationId,
       entries.map((e) => e.balance_id),
     );
     // Transfers belong to the payouts module, which has no records yet: every transfer is null.

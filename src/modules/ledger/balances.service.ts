@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
+import type { Principal } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
@@ -67,15 +68,15 @@ export class BalancesService {
     );
   }
 
-  async retrieve(id: string): Promise<BalanceResponse> {
-    const applicationId = this.context.application.id;
+  async retrieve(principal: Principal, id: string): Promise<BalanceResponse> {
+    const applicationId = principal.application.id;
     const balance = await this.ledger.findBalance(applicationId, id);
     if (!balance) throw new AppError(Errors.E4004, `No balance with id "${id}".`);
     return (await this.toResponses(applicationId, [balance]))[0];
   }
 
-  async list(query: ListQuery): Promise<ListEnvelope<BalanceResponse>> {
-    const applicationId = this.context.application.id;
+  async list(principal: Principal, query: ListQuery): Promise<ListEnvelope<BalanceResponse>> {
+    const applicationId = principal.application.id;
     const page = await runList(this.ledger.balances(applicationId), BALANCE_LIST, query, (b) => b);
     return { ...page, data: await this.toResponses(applicationId, page.data) };
   }

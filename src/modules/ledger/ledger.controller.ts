@@ -1,7 +1,8 @@
 import { Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { ApiErrors, Auth, WalletController } from '../../common/http/decorators.js';
+import type { Principal } from '../../common/context/principal.js';
+import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { BALANCE_TRANSACTION_LIST, BalanceTransactionsService } from './balance-transactions.service.js';
 import { BALANCE_LIST, BalancesService } from './balances.service.js';
@@ -17,8 +18,8 @@ export class BalanceTransactionsController {
   @ApiListQuery(BALANCE_TRANSACTION_LIST)
   @ApiListResponse(BalanceTransactionDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(BALANCE_TRANSACTION_LIST) query: ListQuery) {
-    return this.entries.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(BALANCE_TRANSACTION_LIST) query: ListQuery) {
+    return this.entries.list(principal, query);
   }
 
   @Get(':id')
@@ -26,8 +27,8 @@ export class BalanceTransactionsController {
   @ApiOperation({ summary: 'Retrieve a balance transaction' })
   @ApiOkResponse({ type: BalanceTransactionDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.entries.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.entries.retrieve(principal, id);
   }
 }
 
@@ -41,8 +42,8 @@ export class BalancesController {
   @ApiListQuery(BALANCE_LIST)
   @ApiListResponse(BalanceDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(BALANCE_LIST) query: ListQuery) {
-    return this.balances.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(BALANCE_LIST) query: ListQuery) {
+    return this.balances.list(principal, query);
   }
 
   @Get(':id')
@@ -50,7 +51,7 @@ export class BalancesController {
   @ApiOperation({ summary: 'Retrieve a balance' })
   @ApiOkResponse({ type: BalanceDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.balances.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.balances.retrieve(principal, id);
   }
 }
