@@ -1,7 +1,8 @@
 import { Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Errors } from '../../../common/errors/error-catalog.js';
-import { ApiErrors, Auth, WalletController } from '../../../common/http/decorators.js';
+import type { Principal } from '../../../common/context/principal.js';
+import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../common/http/decorators.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
 import { ChargeDto } from '../dto/charge.dto.js';
 import { CHARGE_LIST, ChargesService } from './charges.service.js';
@@ -16,8 +17,8 @@ export class ChargesController {
   @ApiListQuery(CHARGE_LIST)
   @ApiListResponse(ChargeDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(CHARGE_LIST) query: ListQuery) {
-    return this.charges.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(CHARGE_LIST) query: ListQuery) {
+    return this.charges.list(principal, query);
   }
 
   @Get(':id')
@@ -25,7 +26,7 @@ export class ChargesController {
   @ApiOperation({ summary: 'Retrieve a charge' })
   @ApiOkResponse({ type: ChargeDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.charges.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.charges.retrieve(principal, id);
   }
 }

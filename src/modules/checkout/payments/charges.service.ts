@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
-import { RequestContext } from '../../../common/context/request-context.js';
+import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { newId } from '../../../common/ids.js';
@@ -63,19 +63,18 @@ export class ChargesService {
     private readonly repository: CollectionRepository,
     private readonly customers: CustomersService,
     private readonly balances: BalancesService,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
-  async retrieve(id: string): Promise<ChargeResponse> {
-    const charge = await this.charges.find(this.context.application.id, id);
+  async retrieve(principal: Principal, id: string): Promise<ChargeResponse> {
+    const charge = await this.charges.find(principal.application.id, id);
     if (!charge) throw new AppError(Errors.E4004, `No charge with id "${id}".`);
-    return (await this.withInvoices([charge]))[0];
+    return (await this.withInvoices(principal.application.id, [charge]))[0];
   }
 
-  async list(query: ListQuery): Promise<ListEnvelope<ChargeResponse>> {
-    const page = await runList(this.charges.query(this.context.application.id), CHARGE_LIST, query, (c) => c);
-    return { ...page, data: await this.withInvoices(page.data) };
+  async list(principal: Principal, query: ListQuery): Promise<ListEnvelope<ChargeResponse>> {
+    const page = await runList(this.charges.query(principal.application.id), CHARGE_LIST, query, (c) => c);
+    return { ...page, data: await this.withInvoices(principal.application.id, page.data) };
   }
 
   /** Records a charge (NEW_CHARGE_STATUS: before its provider is called); `application_id`, `status`, `currency` and `amount` are required. */
@@ -183,10 +182,10 @@ export class ChargesService {
     });
   }
 
-  private async withInvoices(charges: Charge[]): Promise<ChargeResponse[]> {
+  private async withInvoices(applicationId: string, charges: Charge[]): Promise<ChargeResponse[]> {
     const invoices = await this.repository.byIds(
       Invoice,
-      this.context.application.id,
+      applicationId,
       charges.map((c) => c.invoice_id),
     );
     return this.toResponses(charges, (c) => {

@@ -1,7 +1,8 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Errors } from '../../../common/errors/error-catalog.js';
-import { ApiErrors, Auth, WalletController } from '../../../common/http/decorators.js';
+import type { Principal } from '../../../common/context/principal.js';
+import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../common/http/decorators.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
 import { TERMS_ERRORS } from './terms-errors.js';
@@ -19,8 +20,8 @@ export class InvoicesController {
   @ApiOperation({ summary: 'Create a draft invoice (a collection target once finalized)' })
   @ApiOkResponse({ type: InvoiceDto })
   @ApiErrors(...TERMS_ERRORS)
-  create(@Body() dto: CreateInvoiceDto) {
-    return this.invoices.create(dto);
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateInvoiceDto) {
+    return this.invoices.create(principal, dto);
   }
 
   @Get(':id')
@@ -28,8 +29,8 @@ export class InvoicesController {
   @ApiOperation({ summary: 'Retrieve an invoice' })
   @ApiOkResponse({ type: InvoiceDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.invoices.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.invoices.retrieve(principal, id);
   }
 
   @Get()
@@ -38,8 +39,8 @@ export class InvoicesController {
   @ApiListQuery(INVOICE_LIST)
   @ApiListResponse(InvoiceDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(INVOICE_LIST) query: ListQuery) {
-    return this.invoices.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(INVOICE_LIST) query: ListQuery) {
+    return this.invoices.list(principal, query);
   }
 
   @Post(':id/finalize')
@@ -48,8 +49,8 @@ export class InvoicesController {
   @ApiOperation({ summary: 'Finalize a draft invoice: it becomes open and payable' })
   @ApiOkResponse({ type: InvoiceDto })
   @ApiErrors(Errors.E4004, E.E7015)
-  finalize(@Param('id') id: string) {
-    return this.invoices.finalize(id);
+  finalize(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.invoices.finalize(principal, id);
   }
 
   @Post(':id/void')
@@ -58,7 +59,7 @@ export class InvoicesController {
   @ApiOperation({ summary: 'Void a draft or open invoice' })
   @ApiOkResponse({ type: InvoiceDto })
   @ApiErrors(Errors.E4004, E.E7015)
-  void(@Param('id') id: string) {
-    return this.invoices.void(id);
+  void(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.invoices.void(principal, id);
   }
 }

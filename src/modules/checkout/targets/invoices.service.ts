@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
-import { RequestContext } from '../../../common/context/request-context.js';
+import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import {
@@ -47,12 +47,11 @@ export class InvoicesService {
     private readonly repository: CollectionRepository,
     private readonly targets: TargetsService,
     private readonly providers: CollectionProviders,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
   /** A draft invoice: its total is the sum of its lines; `POST /invoices/:id/finalize` makes it payable. */
-  async create(dto: CreateInvoiceDto): Promise<InvoiceResponse> {
+  async create(principal: Principal, dto: CreateInvoiceDto): Promise<InvoiceResponse> {
     await this.targets.chargeableCustomer(dto.customer_id);
     const lines = dto.line_items.map((l) => ({
       description: l.description,
@@ -65,7 +64,7 @@ export class InvoicesService {
     }
     const now = this.clock.now();
     const invoice = await this.repository.insert(Invoice, {
-      ...(await newTargetFields(this.targets, this.providers, this.context, dto, total, now)),
+      ...(await newTargetFields(this.targets, this.providers, principal, dto, total, now)),
       number: invoiceNumber(now),
       status: NEW_INVOICE_STATUS,
       customer_id: dto.customer_id,
@@ -82,38 +81,39 @@ export class InvoicesService {
     return toInvoiceResponse(invoice);
   }
 
-  async retrieve(id: string): Promise<InvoiceResponse> {
-    return toInvoiceResponse(await this.get(id));
+  async retrieve(principal: Principal, id: string): Promise<InvoiceResponse> {
+    return toInvoiceResponse(await this.get(principal, id));
   }
 
-  list(query: ListQuery): Promise<ListEnvelope<InvoiceResponse>> {
-    const qb = this.repository.query(Invoice, 'inv', this.context.application.id);
+  list(principal: Principal, query: ListQuery): Promise<ListEnvelope<InvoiceResponse>> {
+    const qb = this.repository.query(Invoice, 'inv', principal.application.id);
     return runList(qb, INVOICE_LIST, query, toInvoiceResponse);
   }
 
   /** draft -> open: the invoice can now be paid through checkouts and payment links. */
-  finalize(id: string): Promise<InvoiceResponse> {
-    return this.transition(id, 'finalize', { finalized_at: this.clock.now() });
+  finalize(principal: Principal, id: string): Promise<InvoiceResponse> {
+    return this.transition(principal, id, 'finalize', { finalized_at: this.clock.now() });
   }
 
   /** draft or open -> void: it can never be paid. */
-  void(id: string): Promise<InvoiceResponse> {
-    return this.transition(id, 'void', { voided_at: this.clock.now() });
+  void(principal: Principal, id: string): Promise<InvoiceResponse> {
+    return this.transition(principal, id, 'void', { voided_at: this.clock.now() });
   }
 
-  private async get(id: string): Promise<Invoice> {
-    const invoice = await this.repository.find(Invoice, this.context.application.id, id);
+  private async get(principal: Principal, id: string): Promise<Invoice> {
+    const invoice = await this.repository.find(Invoice, principal.application.id, id);
     if (!invoice) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
     return invoice;
   }
 
   private async transition(
+    principal: Principal,
     id: string,
     event: 'finalize' | 'void',
     changes: Omit<Partial<Invoice>, 'status'>,
   ): Promise<InvoiceResponse> {
     const notFound = `No invoice with id "${id}".`;
-    const invoice = await this.repository.updateLocked(Invoice, this.context.application.id, id, notFound, (found) => ({
+    const invoice = await this.repository.updateLocked(Invoice, principal.application.id, id, notFound, (found) => ({
       ...changes,
       status: invoiceTransition(found.status, event, id),
       updated_at: this.clock.now(),

@@ -1,7 +1,8 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Errors } from '../../../common/errors/error-catalog.js';
-import { ApiErrors, Auth, WalletController } from '../../../common/http/decorators.js';
+import type { Principal } from '../../../common/context/principal.js';
+import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../common/http/decorators.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
 import { TERMS_ERRORS } from './terms-errors.js';
@@ -19,8 +20,8 @@ export class PaymentIntentsController {
   @ApiOperation({ summary: 'Create a payment intent (a collection target)' })
   @ApiOkResponse({ type: PaymentIntentDto })
   @ApiErrors(...TERMS_ERRORS)
-  create(@Body() dto: CreatePaymentIntentDto) {
-    return this.intents.create(dto);
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePaymentIntentDto) {
+    return this.intents.create(principal, dto);
   }
 
   @Get(':id')
@@ -28,8 +29,8 @@ export class PaymentIntentsController {
   @ApiOperation({ summary: 'Retrieve a payment intent' })
   @ApiOkResponse({ type: PaymentIntentDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.intents.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.intents.retrieve(principal, id);
   }
 
   @Get()
@@ -38,8 +39,8 @@ export class PaymentIntentsController {
   @ApiListQuery(PAYMENT_INTENT_LIST)
   @ApiListResponse(PaymentIntentDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(PAYMENT_INTENT_LIST) query: ListQuery) {
-    return this.intents.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(PAYMENT_INTENT_LIST) query: ListQuery) {
+    return this.intents.list(principal, query);
   }
 
   @Post(':id/cancel')
@@ -48,7 +49,7 @@ export class PaymentIntentsController {
   @ApiOperation({ summary: 'Cancel a payment intent that has not succeeded' })
   @ApiOkResponse({ type: PaymentIntentDto })
   @ApiErrors(Errors.E2000, Errors.E4004, E.E7016)
-  cancel(@Param('id') id: string, @Body() dto: CancelPaymentIntentDto) {
-    return this.intents.cancel(id, dto);
+  cancel(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() dto: CancelPaymentIntentDto) {
+    return this.intents.cancel(principal, id, dto);
   }
 }

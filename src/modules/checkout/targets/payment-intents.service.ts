@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
-import { RequestContext } from '../../../common/context/request-context.js';
+import { countryOf, type Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { newId } from '../../../common/ids.js';
@@ -51,15 +51,14 @@ export class PaymentIntentsService {
     private readonly repository: CollectionRepository,
     private readonly targets: TargetsService,
     private readonly providers: CollectionProviders,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
-  async create(dto: CreatePaymentIntentDto): Promise<PaymentIntentResponse> {
+  async create(principal: Principal, dto: CreatePaymentIntentDto): Promise<PaymentIntentResponse> {
     if (dto.customer_id) await this.targets.chargeableCustomer(dto.customer_id);
     const now = this.clock.now();
     const pi = await this.repository.insert(PaymentIntent, {
-      ...(await newTargetFields(this.targets, this.providers, this.context, dto, dto.amount, now)),
+      ...(await newTargetFields(this.targets, this.providers, principal, dto, dto.amount, now)),
       status: NEW_PAYMENT_INTENT_STATUS,
       amount: dto.amount,
       amount_received: 0,
@@ -73,21 +72,21 @@ export class PaymentIntentsService {
     return toPaymentIntentResponse(pi);
   }
 
-  async retrieve(id: string): Promise<PaymentIntentResponse> {
-    const pi = await this.repository.find(PaymentIntent, this.context.application.id, id);
+  async retrieve(principal: Principal, id: string): Promise<PaymentIntentResponse> {
+    const pi = await this.repository.find(PaymentIntent, principal.application.id, id);
     if (!pi) throw new AppError(Errors.E4004, `No payment intent with id "${id}".`);
     return toPaymentIntentResponse(pi);
   }
 
-  list(query: ListQuery): Promise<ListEnvelope<PaymentIntentResponse>> {
-    const qb = this.repository.query(PaymentIntent, 'pi', this.context.application.id);
+  list(principal: Principal, query: ListQuery): Promise<ListEnvelope<PaymentIntentResponse>> {
+    const qb = this.repository.query(PaymentIntent, 'pi', principal.application.id);
     return runList(qb, PAYMENT_INTENT_LIST, query, toPaymentIntentResponse);
   }
 
   /** Cancels a payment intent that has not succeeded; its open checkouts can no longer be paid. */
-  async cancel(id: string, dto: CancelPaymentIntentDto): Promise<PaymentIntentResponse> {
+  async cancel(principal: Principal, id: string, dto: CancelPaymentIntentDto): Promise<PaymentIntentResponse> {
     const notFound = `No payment intent with id "${id}".`;
-    const pi = await this.repository.updateLocked(PaymentIntent, this.context.application.id, id, notFound, (found) => {
+    const pi = await this.repository.updateLocked(PaymentIntent, principal.application.id, id, notFound, (found) => {
       const now = this.clock.now();
       return {
         status: paymentIntentTransition(found.status, 'cancel', id),
@@ -107,16 +106,16 @@ export class PaymentIntentsService {
 export async function newTargetFields(
   targets: TargetsService,
   providers: CollectionProviders,
-  context: RequestContext,
+  principal: Principal,
   dto: CollectionTermsDto & { currency: string; description?: string },
   amount: number,
   now: Date,
 ) {
-  const terms = await checkTerms(targets, providers, dto, amount, dto.currency, context.country);
+  const terms = await checkTerms(targets, providers, dto, amount, dto.currency, countryOf(principal));
   return {
     id: newId(),
-    application_id: context.application.id,
-    country: context.country,
+    application_id: principal.application.id,
+    country: countryOf(principal),
     currency: dto.currency,
     scaling_factor: scalingFactorOf(dto.currency),
     description: dto.description ?? null,
