@@ -42,7 +42,17 @@ export interface Principal {
 }
 
 /** The request's country where the endpoint requires X-Country (the tenancy guard refused the request without it). */
-export function countryOf(principal: Principal): string {
+export function countryOf(principal: Pick<Principal, 'country'>): string {
   if (!principal.country) throw new Error('the request has no country: the endpoint must require X-Country');
   return principal.country;
+}
+
+/**
+ * What a service reads of its caller: the application, the mode and the country. Every Principal is
+ * one; work that has no credential (a hosted page's visit, a job) builds one with `scopeOf`.
+ */
+export type Scope = Pick<Principal, 'application' | 'mode' | 'livemode' | 'country'>;
+
+export function scopeOf(application: ApplicationRef, mode: Mode, country?: string): Scope {
+  return { application, mode, livemode: mode === 'live', country };
 }

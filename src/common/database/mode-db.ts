@@ -28,6 +28,11 @@ export class ModeDb {
     return this.dataSource.manager;
   }
 
+  /** Whether the current mode is live: for records built before the database stamps them. */
+  get livemode(): boolean {
+    return this.context.mode === 'live';
+  }
+
   get schema(): string {
     return this.context.mode === 'live' ? 'wallet_live' : 'wallet_test';
   }

@@ -1,5 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import type { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/app-error.js';
+import { Errors } from '../errors/error-catalog.js';
 import { isUuid } from '../ids.js';
 
 /**
@@ -15,4 +16,9 @@ export class IdParam implements PipeTransform<string, string> {
     if (!isUuid(value)) throw this.notFound(value);
     return value;
   }
+}
+
+/** `@Param('id', IdOf('checkout'))`: a malformed id is E4004 `No checkout with id "…".`, as an unknown one is. */
+export function IdOf(resource: string): IdParam {
+  return new IdParam((id) => new AppError(Errors.E4004, `No ${resource} with id "${id}".`));
 }

@@ -22,7 +22,7 @@ export class AccountsModule implements OnModuleInit {
 
   /** Every new application gets its own account in both modes. */
   onModuleInit(): void {
-    this.hooks.onApplicationCreated(async (application) => {
+    this.hooks.created.on(async (application) => {
       for (const mode of ['test', 'live'] as const) {
         await this.context.runInMode(mode, () => this.accounts.createOwnAccount(application), { application });
       }

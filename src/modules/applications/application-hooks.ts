@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApplicationRef } from '../../common/context/principal.js';
-
-export type ApplicationCreatedListener = (application: ApplicationRef) => Promise<void>;
+import { Hook } from '../../common/hooks/hook.js';
 
 /**
  * Other modules set up what every new application needs (its own account, for instance) by
@@ -9,13 +8,5 @@ export type ApplicationCreatedListener = (application: ApplicationRef) => Promis
  */
 @Injectable()
 export class ApplicationHooks {
-  private readonly listeners: ApplicationCreatedListener[] = [];
-
-  onApplicationCreated(listener: ApplicationCreatedListener): void {
-    this.listeners.push(listener);
-  }
-
-  async applicationCreated(application: ApplicationRef): Promise<void> {
-    for (const listener of this.listeners) await listener(application);
-  }
+  readonly created = new Hook<ApplicationRef>();
 }

@@ -100,7 +100,7 @@ export class ApplicationsService extends ApplicationResolver {
       return app;
     });
     const ref: ApplicationRef = { id: application.id, slug, name: application.name, countries };
-    await this.hooks.applicationCreated(ref);
+    await this.hooks.created.emit(ref);
     this.cache.delete(slug);
     return { application: ref, keys: { test: test.key, live: live.key } };
   }

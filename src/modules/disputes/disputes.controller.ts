@@ -1,8 +1,10 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Principal } from '../../common/context/principal.js';
+import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
+import { IdParam } from '../../common/http/id-param.pipe.js';
 import { TestModeOnly } from '../../common/http/test-mode-only.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { DisputeErrors } from './disputes.errors.js';
@@ -10,6 +12,7 @@ import { DISPUTE_LIST, DisputesService } from './disputes.service.js';
 import { DisputeDto } from './dto/dispute.dto.js';
 import { OpenDisputeDto } from './dto/open-dispute.dto.js';
 
+const DISPUTE_ID = new IdParam((id) => new AppError(Errors.E4004, `No dispute with id "${id}" in this country.`));
 @WalletController('disputes')
 export class DisputesController {
   constructor(private readonly disputes: DisputesService) {}
@@ -29,7 +32,7 @@ export class DisputesController {
   @ApiOperation({ summary: 'Retrieve a dispute of the application country' })
   @ApiOkResponse({ type: DisputeDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', DISPUTE_ID) id: string) {
     return this.disputes.retrieve(principal, id);
   }
 }

@@ -1,5 +1,4 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
-import { RequestContext } from '../../common/context/request-context.js';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { ChargeHooks, CheckoutModule } from '../checkout/index.js';
 import { LedgerModule } from '../ledger/index.js';
@@ -18,14 +17,13 @@ export class DisputesModule implements OnModuleInit {
   constructor(
     private readonly disputes: DisputesService,
     private readonly charges: ChargeHooks,
-    private readonly context: RequestContext,
   ) {}
 
   /** The sandbox's disputing test card: the cardholder disputes the payment right after it succeeds. */
   onModuleInit(): void {
-    this.charges.onSandboxDispute(async (chargeId) => {
-      // Runs in the paying request, whose principal the dispute belongs to.
-      await this.disputes.openForTest(this.context.principal, { charge_id: chargeId, reason: 'fraudulent' });
+    this.charges.sandboxDispute.on(async ({ principal, chargeId }) => {
+      // The dispute belongs to the paying request's principal.
+      await this.disputes.openForTest(principal, { charge_id: chargeId, reason: 'fraudulent' });
     });
   }
 }

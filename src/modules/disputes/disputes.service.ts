@@ -6,9 +6,10 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { ChargesService, type Charge, type ChargeResponse } from '../checkout/index.js';
+import { ChargesService, type Charge } from '../checkout/index.js';
 import { BalancesService, PostingService } from '../ledger/index.js';
 import { DisputeErrors } from './disputes.errors.js';
+import { toDisputeResponse, type DisputeResponse } from './disputes.responses.js';
 import { DisputesRepository } from './disputes.repository.js';
 import type { OpenDisputeDto } from './dto/open-dispute.dto.js';
 import { Dispute } from './entities/dispute.entity.js';
@@ -55,44 +56,6 @@ const NETWORK_REASON: Record<string, string> = {
 
 const EVIDENCE_WINDOW_MS = 7 * 24 * 3600 * 1000;
 const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-
-export function toDisputeResponse(d: Dispute, charge: ChargeResponse) {
-  return {
-    id: d.id,
-    object: 'dispute' as const,
-    livemode: d.livemode,
-    number: d.number,
-    charge_id: d.charge_id,
-    payment_intent: d.payment_intent,
-    currency: d.currency,
-    status: d.status,
-    reason: d.reason,
-    network_reason_code: d.network_reason_code,
-    idempotency_key: d.idempotency_key,
-    provider: d.provider,
-    provider_id: d.provider_id,
-    reference_id: d.reference_id,
-    forex_quote_id: d.forex_quote_id,
-    country: d.country,
-    settled: d.settled,
-    reinstated: d.reinstated,
-    amount_from_merchant: Number(d.amount_from_merchant),
-    amount_from_app: Number(d.amount_from_app),
-    amount: Number(d.amount),
-    scaling_factor: d.scaling_factor,
-    created_at: d.created_at.toISOString(),
-    updated_at: d.updated_at.toISOString(),
-    evidence_due_by: d.evidence_due_by ? d.evidence_due_by.toISOString() : null,
-    opened_at: d.opened_at.toISOString(),
-    closed_at: d.closed_at ? d.closed_at.toISOString() : null,
-    evidence: d.evidence,
-    metadata: d.metadata,
-    labels: d.labels,
-    charge,
-  };
-}
-
-export type DisputeResponse = ReturnType<typeof toDisputeResponse>;
 
 @Injectable()
 export class DisputesService {
@@ -192,10 +155,15 @@ export class DisputesService {
     manager: Parameters<PostingService['post']>[1],
   ): Promise<void> {
     if (!charge.balance_id) return;
-    const held = await this.balances.getOrCreate({ account: 'disputes', currency: charge.currency }, manager);
+    const applicationId = charge.application_id;
+    const held = await this.balances.getOrCreate(
+      { application_id: applicationId, account: 'disputes', currency: charge.currency },
+      manager,
+    );
     const entry = { currency: charge.currency, state: 'available' as const, type: 'dispute', source: 'dispute' };
     await this.posting.post(
       {
+        application_id: applicationId,
         description: `Dispute ${dispute.number} on charge ${charge.id}`,
         event_type: 'dispute.opened',
         event_id: dispute.id,

@@ -1,3 +1,4 @@
 export { DisputesModule } from './disputes.module.js';
-export { DisputesService, toDisputeResponse, type DisputeResponse } from './disputes.service.js';
+export { DisputesService } from './disputes.service.js';
+export { toDisputeResponse, type DisputeResponse } from './disputes.responses.js';
 export { DisputeErrors } from './disputes.errors.js';

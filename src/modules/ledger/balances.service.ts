@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import type { Principal } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
@@ -36,7 +35,7 @@ export interface BalanceOwner {
   name?: string | null;
   description?: string | null;
   /** Defaults to the request's application (jobs and the CLI pass it). */
-  application_id?: string;
+  application_id: string;
 }
 
 @Injectable()
@@ -44,13 +43,12 @@ export class BalancesService {
   constructor(
     private readonly ledger: LedgerRepository,
     private readonly customers: BalanceCustomers,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
   /** The balance of `account` (and customer) in `currency`, created with zero amounts on first use. */
   async getOrCreate(owner: BalanceOwner, manager?: EntityManager): Promise<Balance> {
-    const applicationId = owner.application_id ?? this.context.application.id;
+    const applicationId = owner.application_id;
     const currency = owner.currency.toUpperCase();
     const customerId = owner.customer_id ?? null;
     return this.ledger.upsertBalance(

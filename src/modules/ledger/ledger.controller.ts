@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Errors } from '../../common/errors/error-catalog.js';
 import type { Principal } from '../../common/context/principal.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
+import { IdOf } from '../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { BALANCE_TRANSACTION_LIST, BalanceTransactionsService } from './balance-transactions.service.js';
 import { BALANCE_LIST, BalancesService } from './balances.service.js';
@@ -27,7 +28,7 @@ export class BalanceTransactionsController {
   @ApiOperation({ summary: 'Retrieve a balance transaction' })
   @ApiOkResponse({ type: BalanceTransactionDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('balance transaction')) id: string) {
     return this.entries.retrieve(principal, id);
   }
 }
@@ -51,7 +52,7 @@ export class BalancesController {
   @ApiOperation({ summary: 'Retrieve a balance' })
   @ApiOkResponse({ type: BalanceDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('balance')) id: string) {
     return this.balances.retrieve(principal, id);
   }
 }

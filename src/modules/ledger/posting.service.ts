@@ -4,7 +4,7 @@
  *   post(posting: Posting, manager?: EntityManager): Promise<PostedJournal>
  *
  *   posting = {
- *     application_id?,             // defaults to the request's application (jobs pass it)
+ *     application_id,              // the application whose balances move
  *     description?, event_type, event_id?,
  *     entries: [{
  *       balance_id, amount,        // signed integer in minor units: what moves the balance
@@ -30,7 +30,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
-import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids.js';
 import { BalanceTransaction } from './entities/balance-transaction.entity.js';
@@ -42,7 +41,7 @@ import { PostingsRepository } from './postings.repository.js';
 export type { EntryState, PostingEntry } from './posting.sql.js';
 
 export interface Posting {
-  application_id?: string;
+  application_id: string;
   description?: string | null;
   event_type: string;
   event_id?: string | null;
@@ -60,14 +59,12 @@ const MAX_ENTRIES = 100;
 export class PostingService {
   constructor(
     private readonly postings: PostingsRepository,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
   post(posting: Posting, manager?: EntityManager): Promise<PostedJournal> {
     validate(posting);
-    const applicationId = posting.application_id ?? this.context.application.id;
-    return this.apply(applicationId, posting, manager);
+    return this.apply(posting.application_id, posting, manager);
   }
 
   /**
@@ -79,7 +76,7 @@ export class PostingService {
    */
   private async apply(applicationId: string, posting: Posting, manager?: EntityManager): Promise<PostedJournal> {
     const now = this.clock.now();
-    const livemode = this.context.livemode;
+    const livemode = this.postings.livemode;
     const journal = Object.assign(new Journal(), {
       id: newId(),
       application_id: applicationId,

@@ -12,6 +12,11 @@ export class PostingsRepository {
     private readonly prepared: PreparedStatements,
   ) {}
 
+  /** Whether this request's postings go to the live ledger (the journal answers it before it is read back). */
+  get livemode(): boolean {
+    return this.db.livemode;
+  }
+
   async post(
     journal: Parameters<typeof postingStatement>[1],
     entries: EntryInput[],

@@ -22,7 +22,7 @@ const MINUTE = 60_000;
 describe('GET /balance_transactions and /balances', () => {
   let t: TestApp;
   let tenant: Tenant;
-  let post: (p: Posting) => Promise<void>;
+  let post: (p: Omit<Posting, 'application_id'>) => Promise<void>;
   let platform: string;
   let alice: { customer: string; balance: string };
   let bob: { customer: string; balance: string };

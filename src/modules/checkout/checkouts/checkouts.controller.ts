@@ -10,6 +10,7 @@ import {
   SessionPurposes,
   WalletController,
 } from '../../../common/http/decorators.js';
+import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
 import { CHECKOUT_LIST, CheckoutsService } from './checkouts.service.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
@@ -49,8 +50,8 @@ export class CheckoutsController {
     E.E7012,
     Errors.E5000,
   )
-  create(@Body() dto: CreateCheckoutDto) {
-    return this.checkouts.create(dto);
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateCheckoutDto) {
+    return this.checkouts.create(principal, dto);
   }
 
   @Get(':id')
@@ -58,8 +59,8 @@ export class CheckoutsController {
   @ApiOperation({ summary: 'Retrieve a checkout (without its session)' })
   @ApiOkResponse({ type: CheckoutDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.checkouts.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('checkout')) id: string) {
+    return this.checkouts.retrieve(principal, id);
   }
 
   @Get()
@@ -68,8 +69,8 @@ export class CheckoutsController {
   @ApiListQuery(CHECKOUT_LIST)
   @ApiListResponse(CheckoutDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(CHECKOUT_LIST) query: ListQuery) {
-    return this.checkouts.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(CHECKOUT_LIST) query: ListQuery) {
+    return this.checkouts.list(principal, query);
   }
 
   @Post(':id/confirm')

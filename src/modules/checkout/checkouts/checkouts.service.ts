@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
-import { RequestContext } from '../../../common/context/request-context.js';
 import { AppError } from '../../../common/errors/app-error.js';
+import { countryOf, type Scope } from '../../../common/context/principal.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { newId } from '../../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
@@ -52,7 +52,6 @@ export class CheckoutsService {
     private readonly sessions: SessionsService,
     private readonly expiry: CheckoutExpiryService,
     private readonly urls: HostedUrls,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
@@ -61,7 +60,7 @@ export class CheckoutsService {
    * the request may only narrow the payment method types. The answer carries the one-time
    * session (once) and the page URL with the session in its fragment.
    */
-  async create(dto: CreateCheckoutDto, link: PaymentLink | null = null): Promise<CheckoutResponse> {
+  async create(scope: Scope, dto: CreateCheckoutDto, link: PaymentLink | null = null): Promise<CheckoutResponse> {
     if (dto.mode !== undefined && dto.mode !== 'payment') {
       throw new AppError(CheckoutErrors.E7009, `mode "${dto.mode}" is not supported; use "payment".`);
     }
@@ -71,12 +70,13 @@ export class CheckoutsService {
     if (dto.promotion_code !== undefined) {
       throw new AppError(CheckoutErrors.E7010, `No promotion code "${dto.promotion_code}".`);
     }
-    const country = this.context.country;
-    const target = await this.targets.load(dto.target_type, dto.target_id);
+    const applicationId = scope.application.id;
+    const country = countryOf(scope);
+    const target = await this.targets.load(applicationId, dto.target_type, dto.target_id);
     this.targets.assertPayable(target, country);
     const terms = this.targets.terms(target);
-    if (terms.customer_id) await this.targets.chargeableCustomer(terms.customer_id);
-    if (terms.transfer_destination) await this.targets.assertDestination(terms.transfer_destination);
+    if (terms.customer_id) await this.targets.chargeableCustomer(scope, terms.customer_id);
+    if (terms.transfer_destination) await this.targets.assertDestination(scope, terms.transfer_destination);
     const types = (dto.payment_method_types as PaymentMethodType[] | undefined) ?? terms.payment_method_types;
     const refused = types.filter((t) => !terms.payment_method_types.includes(t));
     if (refused.length > 0) {
@@ -95,7 +95,7 @@ export class CheckoutsService {
     const now = this.clock.now();
     const checkout = await this.repository.insert(Checkout, {
       id,
-      application_id: this.context.application.id,
+      application_id: applicationId,
       country,
       status: NEW_CHECKOUT_STATUS,
       payment_status: 'unpaid',
@@ -121,26 +121,24 @@ export class CheckoutsService {
       created_at: now,
       updated_at: now,
     });
-    return this.toResponse(checkout, session.token);
+    return this.toResponse(scope, checkout, session.token);
   }
 
-  async retrieve(id: string): Promise<CheckoutResponse> {
-    return this.toResponse(await this.get(id));
+  async retrieve(scope: Scope, id: string): Promise<CheckoutResponse> {
+    return this.toResponse(scope, await this.get(scope, id));
   }
 
-  list(query: ListQuery): Promise<ListEnvelope<CheckoutResponse>> {
-    const qb = this.repository
-      .query(Checkout, 'co', this.context.application.id)
-      .setParameter('statusAsOf', this.clock.now());
-    return runList(qb, CHECKOUT_LIST, query, (c) => this.toResponse(c));
+  list(scope: Scope, query: ListQuery): Promise<ListEnvelope<CheckoutResponse>> {
+    const qb = this.repository.query(Checkout, 'co', scope.application.id).setParameter('statusAsOf', this.clock.now());
+    return runList(qb, CHECKOUT_LIST, query, (c) => this.toResponse(scope, c));
   }
 
   /**
    * Test helper: the checkout expires now, as it would after 24 hours (or as of its own expiry if
    * that has passed), leaving exactly what the expiry sweep leaves (CheckoutExpiryService).
    */
-  async expireForTest(id: string): Promise<CheckoutResponse> {
-    const applicationId = this.context.application.id;
+  async expireForTest(scope: Scope, id: string): Promise<CheckoutResponse> {
+    const applicationId = scope.application.id;
     const checkout = await this.repository.transaction(async (manager) => {
       const found = await this.repository.find(Checkout, applicationId, id, manager, true);
       if (!found) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
@@ -150,23 +148,19 @@ export class CheckoutsService {
       await this.expiry.expireLocked(found, found.expires_at < now ? found.expires_at : now, manager);
       return found;
     });
-    return this.toResponse(checkout);
+    return this.toResponse(scope, checkout);
   }
 
-  async get(id: string): Promise<Checkout> {
-    const checkout = await this.repository.find(Checkout, this.context.application.id, id);
+  async get(scope: Scope, id: string): Promise<Checkout> {
+    const checkout = await this.repository.find(Checkout, scope.application.id, id);
     if (!checkout) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
     return checkout;
   }
 
-  toResponse(checkout: Checkout, session: string | null = null): CheckoutResponse {
+  toResponse(scope: Scope, checkout: Checkout, session: string | null = null): CheckoutResponse {
     const now = this.clock.now();
     const status = effectiveStatus(checkout, now);
     const record = status === checkout.status ? checkout : { ...checkout, status, expired_at: checkout.expires_at };
-    return toCheckoutResponse(
-      record as Checkout,
-      this.urls.checkout(this.context.application.slug, checkout.id),
-      session,
-    );
+    return toCheckoutResponse(record as Checkout, this.urls.checkout(scope.application.slug, checkout.id), session);
   }
 }

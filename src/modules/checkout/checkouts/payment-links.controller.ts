@@ -1,7 +1,9 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Principal } from '../../../common/context/principal.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
-import { ApiErrors, Auth, WalletController } from '../../../common/http/decorators.js';
+import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../common/http/decorators.js';
+import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
 import { CreatePaymentLinkDto } from '../dto/checkout.dto.js';
@@ -18,8 +20,8 @@ export class PaymentLinksController {
   @ApiOperation({ summary: 'Create a payment link to an invoice or a payment intent' })
   @ApiOkResponse({ type: PaymentLinkDto })
   @ApiErrors(Errors.E2000, E.E7001, E.E7002, E.E7003, E.E7004)
-  create(@Body() dto: CreatePaymentLinkDto) {
-    return this.links.create(dto);
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePaymentLinkDto) {
+    return this.links.create(principal, dto);
   }
 
   @Get()
@@ -28,8 +30,8 @@ export class PaymentLinksController {
   @ApiListQuery(PAYMENT_LINK_LIST)
   @ApiListResponse(PaymentLinkDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(PAYMENT_LINK_LIST) query: ListQuery) {
-    return this.links.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(PAYMENT_LINK_LIST) query: ListQuery) {
+    return this.links.list(principal, query);
   }
 
   @Get(':id')
@@ -37,8 +39,8 @@ export class PaymentLinksController {
   @ApiOperation({ summary: 'Retrieve a payment link' })
   @ApiOkResponse({ type: PaymentLinkDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.links.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('payment link')) id: string) {
+    return this.links.retrieve(principal, id);
   }
 
   @Post(':id/deactivate')
@@ -47,7 +49,7 @@ export class PaymentLinksController {
   @ApiOperation({ summary: 'Deactivate a payment link: its page stops opening checkouts' })
   @ApiOkResponse({ type: PaymentLinkDto })
   @ApiErrors(Errors.E4004)
-  deactivate(@Param('id') id: string) {
-    return this.links.deactivate(id);
+  deactivate(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('payment link')) id: string) {
+    return this.links.deactivate(principal, id);
   }
 }

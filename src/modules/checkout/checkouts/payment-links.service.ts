@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
-import { RequestContext } from '../../../common/context/request-context.js';
 import { AppError } from '../../../common/errors/app-error.js';
+import { countryOf, type Scope } from '../../../common/context/principal.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { newId } from '../../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
@@ -33,19 +33,19 @@ export class PaymentLinksService {
     private readonly targets: TargetsService,
     private readonly checkouts: CheckoutsService,
     private readonly urls: HostedUrls,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
   /** A link to a payable target (same checks as a checkout); each visit opens a fresh checkout. */
-  async create(dto: CreatePaymentLinkDto): Promise<PaymentLinkResponse> {
-    const target = await this.targets.load(dto.target_type, dto.target_id);
-    this.targets.assertPayable(target, this.context.country);
+  async create(scope: Scope, dto: CreatePaymentLinkDto): Promise<PaymentLinkResponse> {
+    const country = countryOf(scope);
+    const target = await this.targets.load(scope.application.id, dto.target_type, dto.target_id);
+    this.targets.assertPayable(target, country);
     const now = this.clock.now();
     const link = await this.repository.insert(PaymentLink, {
       id: newId(),
-      application_id: this.context.application.id,
-      country: this.context.country,
+      application_id: scope.application.id,
+      country,
       target_type: dto.target_type,
       target_id: target.record.id,
       active: true,
@@ -55,30 +55,31 @@ export class PaymentLinksService {
       created_at: now,
       updated_at: now,
     });
-    return this.toResponse(link);
+    return this.toResponse(scope, link);
   }
 
-  async retrieve(id: string): Promise<PaymentLinkResponse> {
-    return this.toResponse(await this.get(id));
+  async retrieve(scope: Scope, id: string): Promise<PaymentLinkResponse> {
+    return this.toResponse(scope, await this.get(scope, id));
   }
 
-  list(query: ListQuery): Promise<ListEnvelope<PaymentLinkResponse>> {
-    const qb = this.repository.query(PaymentLink, 'pl', this.context.application.id);
-    return runList(qb, PAYMENT_LINK_LIST, query, (l) => this.toResponse(l));
+  list(scope: Scope, query: ListQuery): Promise<ListEnvelope<PaymentLinkResponse>> {
+    const qb = this.repository.query(PaymentLink, 'pl', scope.application.id);
+    return runList(qb, PAYMENT_LINK_LIST, query, (l) => this.toResponse(scope, l));
   }
 
-  async deactivate(id: string): Promise<PaymentLinkResponse> {
-    const link = await this.get(id);
+  async deactivate(scope: Scope, id: string): Promise<PaymentLinkResponse> {
+    const link = await this.get(scope, id);
     const changes = { active: false, updated_at: this.clock.now() };
-    await this.repository.update(PaymentLink, this.context.application.id, id, changes);
-    return this.toResponse(Object.assign(link, changes));
+    await this.repository.update(PaymentLink, scope.application.id, id, changes);
+    return this.toResponse(scope, Object.assign(link, changes));
   }
 
   /** A visit to the link's page: a new checkout on its target (country and mode bound by the caller). */
-  async openCheckout(id: string): Promise<CheckoutResponse> {
-    const link = await this.get(id);
+  async openCheckout(scope: Scope, id: string): Promise<CheckoutResponse> {
+    const link = await this.get(scope, id);
     if (!link.active) throw new AppError(CheckoutErrors.E7020, `Payment link "${id}" is deactivated.`);
     return this.checkouts.create(
+      scope,
       {
         target_type: link.target_type,
         target_id: link.target_id,
@@ -91,17 +92,17 @@ export class PaymentLinksService {
   }
 
   /** The link in this mode, or null (the hosted page looks in both modes). */
-  find(id: string): Promise<PaymentLink | null> {
-    return this.repository.find(PaymentLink, this.context.application.id, id);
+  find(scope: Scope, id: string): Promise<PaymentLink | null> {
+    return this.repository.find(PaymentLink, scope.application.id, id);
   }
 
-  private async get(id: string): Promise<PaymentLink> {
-    const link = await this.find(id);
+  private async get(scope: Scope, id: string): Promise<PaymentLink> {
+    const link = await this.find(scope, id);
     if (!link) throw new AppError(Errors.E4004, `No payment link with id "${id}".`);
     return link;
   }
 
-  private toResponse(link: PaymentLink): PaymentLinkResponse {
-    return toPaymentLinkResponse(link, this.urls.paymentLink(this.context.application.slug, link.id));
+  private toResponse(scope: Scope, link: PaymentLink): PaymentLinkResponse {
+    return toPaymentLinkResponse(link, this.urls.paymentLink(scope.application.slug, link.id));
   }
 }

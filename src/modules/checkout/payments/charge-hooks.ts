@@ -1,22 +1,14 @@
 import { Injectable } from '@nestjs/common';
-
-export type SandboxDisputeListener = (chargeId: string) => Promise<void>;
+import type { Principal } from '../../../common/context/principal.js';
+import { Hook } from '../../../common/hooks/hook.js';
 
 /**
  * Reactions to charges by modules that checkout does not depend on. The disputes module registers
  * in its `onModuleInit` to open the dispute the sandbox's test card asks for right after a payment
- * succeeds, so checkout imports no disputes code. Listeners run in the paying request's context,
- * after its transaction committed.
+ * succeeds, so checkout imports no disputes code. Listeners run after the paying transaction
+ * committed, with the paying request's principal.
  */
 @Injectable()
 export class ChargeHooks {
-  private readonly sandboxDisputeListeners: SandboxDisputeListener[] = [];
-
-  onSandboxDispute(listener: SandboxDisputeListener): void {
-    this.sandboxDisputeListeners.push(listener);
-  }
-
-  async sandboxDisputeRequested(chargeId: string): Promise<void> {
-    for (const listener of this.sandboxDisputeListeners) await listener(chargeId);
-  }
+  readonly sandboxDispute = new Hook<{ principal: Principal; chargeId: string }>();
 }

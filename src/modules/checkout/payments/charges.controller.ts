@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../common/http/decorators.js';
+import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
 import { ChargeDto } from '../dto/charge.dto.js';
 import { CHARGE_LIST, ChargesService } from './charges.service.js';
@@ -26,7 +27,7 @@ export class ChargesController {
   @ApiOperation({ summary: 'Retrieve a charge' })
   @ApiOkResponse({ type: ChargeDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('charge')) id: string) {
     return this.charges.retrieve(principal, id);
   }
 }

@@ -2,7 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import type { Principal } from '../../../common/context/principal.js';
-import { RequestContext } from '../../../common/context/request-context.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { SessionsService } from '../../auth/index.js';
@@ -65,7 +64,6 @@ export class PaymentsService {
     private readonly providers: CollectionProviders,
     private readonly sessions: SessionsService,
     private readonly hooks: ChargeHooks,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
@@ -76,10 +74,10 @@ export class PaymentsService {
     if (type !== 'card' && dto.card !== undefined) {
       throw new AppError(CheckoutErrors.E7008, 'card is only sent with payment_method_type "card".');
     }
-    const applicationId = this.context.application.id;
+    const applicationId = principal.application.id;
     // 1. Record the attempt: the checkout and its target are locked only for this short transaction.
     const recorded = await this.repository.transaction(async (manager) => {
-      const checkout = await this.lockPayable(id, manager);
+      const checkout = await this.lockPayable(applicationId, id, manager);
       if (!checkout.payment_method_types.includes(type)) {
         throw new AppError(
           CheckoutErrors.E7007,
@@ -89,7 +87,7 @@ export class PaymentsService {
       const target = await this.lockTarget(checkout, manager);
       const provider = this.providers.forCountry(checkout.country);
       const now = this.clock.now();
-      if (checkout.pending_charge_id) await this.replacePending(checkout.pending_charge_id, id, now, manager);
+      if (checkout.pending_charge_id) await this.replacePending(checkout, now, manager);
       const facts = card ? provider.describeCard(card, applicationId) : null;
       const paymentMethod = await this.charges.createPaymentMethod(
         {
@@ -149,7 +147,7 @@ export class PaymentsService {
       amount: Number(recorded.charge.amount),
       currency: recorded.charge.currency,
       scalingFactor: recorded.charge.scaling_factor,
-      livemode: this.context.livemode,
+      livemode: principal.livemode,
     };
     const qrExpiry = new Date(this.clock.nowMs() + PROMPTPAY_QR_LIFETIME_MS);
     let result: ProviderPayment;
@@ -158,7 +156,7 @@ export class PaymentsService {
         card ? recorded.provider.chargeCard(request, card) : recorded.provider.createPromptPay(request, qrExpiry),
       );
     } catch (err) {
-      await this.abandon(id, recorded.charge.id, err);
+      await this.abandon(applicationId, id, recorded.charge.id, err);
       throw err;
     }
 
@@ -242,7 +240,7 @@ export class PaymentsService {
       return { checkout, charge: pending, dispute: false };
     });
     if (attempt instanceof AppError) throw attempt;
-    return this.answer(attempt);
+    return this.answer(principal, attempt);
   }
 
   /** The provider took money for an attempt that could not be applied: it must be refunded or matched. */
@@ -258,8 +256,9 @@ export class PaymentsService {
    * canceled (the buyer chose again); an attempt still waiting for its provider is refused, unless
    * it has waited longer than a provider call may take (its process died: it is abandoned).
    */
-  private async replacePending(chargeId: string, checkoutId: string, now: Date, manager: EntityManager) {
-    const replaced = await this.charges.lockById(this.context.application.id, chargeId, manager);
+  private async replacePending(checkout: Checkout, now: Date, manager: EntityManager) {
+    const checkoutId = checkout.id;
+    const replaced = await this.charges.lockById(checkout.application_id, checkout.pending_charge_id!, manager);
     if (replaced?.status !== 'pending') return;
     const inFlight = replaced.reference_id === null;
     if (inFlight && now.getTime() - replaced.created_at.getTime() < PROVIDER_TIMEOUT_MS) {
@@ -282,8 +281,7 @@ export class PaymentsService {
   }
 
   /** The provider did not answer (or answered an error): the attempt fails and the checkout can be paid again. */
-  private async abandon(checkoutId: string, chargeId: string, err: unknown): Promise<void> {
-    const applicationId = this.context.application.id;
+  private async abandon(applicationId: string, checkoutId: string, chargeId: string, err: unknown): Promise<void> {
     try {
       await this.repository.transaction(async (manager) => {
         const checkout = await this.repository.find(Checkout, applicationId, checkoutId, manager, true);
@@ -322,16 +320,16 @@ export class PaymentsService {
   /** Test helper (and the hosted page in test mode): the buyer's bank pays the pending PromptPay QR code. */
   async payPromptPayForTest(principal: Principal, id: string): Promise<CheckoutPaymentResponse> {
     if (principal.credential.privilege === 'none') assertSessionTarget(principal, id);
-    const applicationId = this.context.application.id;
+    const applicationId = principal.application.id;
     // Ask the provider first, holding no lock; then apply its answer to the state as it is then.
-    const seen = await this.payablePending(id);
+    const seen = await this.payablePending(applicationId, id);
     const provider = this.providers.named(seen.provider ?? 'sandbox');
     const result = await reachProvider(() => provider.confirmPromptPay(seen.reference_id ?? ''));
     if (result.status !== 'succeeded') {
       throw new AppError(CheckoutErrors.E7018, `Charge "${seen.id}" is not paid yet.`);
     }
     const attempt = await this.repository.transaction(async (manager): Promise<Attempt> => {
-      const checkout = await this.lockPayable(id, manager);
+      const checkout = await this.lockPayable(applicationId, id, manager);
       const pending = await this.charges.lockById(applicationId, seen.id, manager);
       if (!pending || pending.status !== 'pending' || checkout.pending_charge_id !== pending.id) {
         throw new AppError(CheckoutErrors.E7018, `Checkout "${id}" has no pending PromptPay charge.`);
@@ -340,12 +338,11 @@ export class PaymentsService {
       const charge = await this.succeed(checkout, target, pending, 'promptpay', manager);
       return { checkout, charge, dispute: false };
     });
-    return this.answer(attempt);
+    return this.answer(principal, attempt);
   }
 
   /** The checkout's pending PromptPay charge, if the checkout can be paid and its QR code is still valid. */
-  private async payablePending(id: string): Promise<Charge> {
-    const applicationId = this.context.application.id;
+  private async payablePending(applicationId: string, id: string): Promise<Charge> {
     const checkout = await this.repository.find(Checkout, applicationId, id);
     if (!checkout) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
     this.assertPayable(checkout);
@@ -362,8 +359,8 @@ export class PaymentsService {
   }
 
   /** The checkout, locked, if it can still be paid: E7006 when complete, E7005 when expired. */
-  private async lockPayable(id: string, manager: EntityManager): Promise<Checkout> {
-    const checkout = await this.repository.find(Checkout, this.context.application.id, id, manager, true);
+  private async lockPayable(applicationId: string, id: string, manager: EntityManager): Promise<Checkout> {
+    const checkout = await this.repository.find(Checkout, applicationId, id, manager, true);
     if (!checkout) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
     this.assertPayable(checkout);
     return checkout;
@@ -382,7 +379,13 @@ export class PaymentsService {
   }
 
   private async lockTarget(checkout: Checkout, manager: EntityManager): Promise<Target> {
-    const target = await this.targets.load(checkout.target_type, checkout.target_id, manager, true);
+    const target = await this.targets.load(
+      checkout.application_id,
+      checkout.target_type,
+      checkout.target_id,
+      manager,
+      true,
+    );
     this.targets.assertPayable(target, checkout.country);
     return target;
   }
@@ -395,7 +398,7 @@ export class PaymentsService {
     manager: EntityManager,
     providerFacts: Omit<Partial<Charge>, 'status'> = {},
   ): Promise<Charge> {
-    const applicationId = this.context.application.id;
+    const applicationId = checkout.application_id;
     const provider = this.providers.named(charge.provider ?? 'sandbox');
     const amount = Number(charge.amount);
     const fee = provider.fee(method, amount, charge.currency);
@@ -469,7 +472,7 @@ export class PaymentsService {
     if (target.type !== 'payment_intent') return;
     await this.repository.writeStatus(
       PaymentIntent,
-      this.context.application.id,
+      charge.application_id,
       target.record.id,
       paymentIntentTransition(target.record.status, 'fail', target.record.id),
       {
@@ -486,7 +489,7 @@ export class PaymentsService {
   }
 
   private async recordPending(checkout: Checkout, target: Target, charge: Charge, manager: EntityManager) {
-    const applicationId = this.context.application.id;
+    const applicationId = checkout.application_id;
     const now = this.clock.now();
     await this.repository.update(
       Checkout,
@@ -509,29 +512,28 @@ export class PaymentsService {
   }
 
   /** After the commit: revoke the session of a paid checkout, open the sandbox's dispute, build the answer. */
-  private async answer(attempt: Attempt): Promise<CheckoutPaymentResponse> {
+  private async answer(principal: Principal, attempt: Attempt): Promise<CheckoutPaymentResponse> {
     const { checkout, charge } = attempt;
+    const applicationId = principal.application.id;
     if (charge.status === 'succeeded') {
       await this.sessions.complete(checkout.session_id);
-      if (attempt.dispute && this.context.mode === 'test') {
+      if (attempt.dispute && principal.mode === 'test') {
         try {
-          await this.hooks.sandboxDisputeRequested(charge.id);
+          await this.hooks.sandboxDispute.emit({ principal, chargeId: charge.id });
         } catch (err) {
           this.logger.error({ err }, `sandbox dispute on charge ${charge.id} could not be opened`);
         }
       }
     }
-    const fresh = (await this.charges.findById(this.context.application.id, charge.id)) ?? charge;
-    const invoice = fresh.invoice_id
-      ? await this.repository.find(Invoice, this.context.application.id, fresh.invoice_id)
-      : null;
+    const fresh = (await this.charges.findById(applicationId, charge.id)) ?? charge;
+    const invoice = fresh.invoice_id ? await this.repository.find(Invoice, applicationId, fresh.invoice_id) : null;
     const redirect =
       charge.status === 'succeeded' && checkout.success_url
         ? checkout.success_url.replaceAll('{CHECKOUT_ID}', checkout.id)
         : null;
     return {
       object: 'checkout_payment',
-      checkout: this.checkouts.toResponse(checkout),
+      checkout: this.checkouts.toResponse(principal, checkout),
       charge: await this.charges.toResponse(fresh, invoice ? toInvoiceResponse(invoice) : null),
       redirect_url: redirect,
     };

@@ -56,7 +56,9 @@ export class SettlementService {
     const currency = charge.currency;
     const gross = Number(charge.amount);
     const availableOn = new Date(this.clock.nowMs() + this.delayMs);
-    const balance = (account: string) => this.balances.getOrCreate({ account, currency }, manager);
+    const applicationId = charge.application_id;
+    const balance = (account: string) =>
+      this.balances.getOrCreate({ application_id: applicationId, account, currency }, manager);
     const clearing = await balance('provider_clearing');
     const fees = await balance('fees');
     const merchant = await balance('merchant');
@@ -126,7 +128,13 @@ export class SettlementService {
       });
     }
     const posted = await this.posting.post(
-      { description: `Charge ${charge.id}`, event_type: 'charge.succeeded', event_id: charge.id, entries },
+      {
+        application_id: applicationId,
+        description: `Charge ${charge.id}`,
+        event_type: 'charge.succeeded',
+        event_id: charge.id,
+        entries,
+      },
       manager,
     );
     const idOf = (balanceId: string, type: string) =>

@@ -9,6 +9,7 @@ import {
   SessionPurposes,
   WalletController,
 } from '../../../common/http/decorators.js';
+import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { TestModeOnly } from '../../../common/http/test-mode-only.js';
 import { CheckoutsService } from '../checkouts/checkouts.service.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
@@ -31,8 +32,8 @@ export class CollectionTestHelpersController {
   @ApiOperation({ summary: 'Test mode only: expire an open checkout now, as 24 hours would' })
   @ApiOkResponse({ type: CheckoutDto })
   @ApiErrors(Errors.E4004, Errors.E4040, E.E7006)
-  expire(@Param('id') id: string) {
-    return this.checkouts.expireForTest(id);
+  expire(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('checkout')) id: string) {
+    return this.checkouts.expireForTest(principal, id);
   }
 
   @Post('checkouts/:id/pay_promptpay')
@@ -55,7 +56,7 @@ export class CollectionTestHelpersController {
   @ApiOperation({ summary: "Test mode only: release all of this application's held funds now" })
   @ApiOkResponse({ type: HoldReleaseDto })
   @ApiErrors(Errors.E4040)
-  releaseHolds() {
-    return this.helpers.releaseHolds();
+  releaseHolds(@CurrentPrincipal() principal: Principal) {
+    return this.helpers.releaseHolds(principal);
   }
 }

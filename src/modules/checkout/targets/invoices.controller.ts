@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../common/http/decorators.js';
+import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
 import { TERMS_ERRORS } from './terms-errors.js';
@@ -29,7 +30,7 @@ export class InvoicesController {
   @ApiOperation({ summary: 'Retrieve an invoice' })
   @ApiOkResponse({ type: InvoiceDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('invoice')) id: string) {
     return this.invoices.retrieve(principal, id);
   }
 
@@ -49,7 +50,7 @@ export class InvoicesController {
   @ApiOperation({ summary: 'Finalize a draft invoice: it becomes open and payable' })
   @ApiOkResponse({ type: InvoiceDto })
   @ApiErrors(Errors.E4004, E.E7015)
-  finalize(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  finalize(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('invoice')) id: string) {
     return this.invoices.finalize(principal, id);
   }
 
@@ -59,7 +60,7 @@ export class InvoicesController {
   @ApiOperation({ summary: 'Void a draft or open invoice' })
   @ApiOkResponse({ type: InvoiceDto })
   @ApiErrors(Errors.E4004, E.E7015)
-  void(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  void(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('invoice')) id: string) {
     return this.invoices.void(principal, id);
   }
 }

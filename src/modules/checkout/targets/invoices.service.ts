@@ -52,7 +52,7 @@ export class InvoicesService {
 
   /** A draft invoice: its total is the sum of its lines; `POST /invoices/:id/finalize` makes it payable. */
   async create(principal: Principal, dto: CreateInvoiceDto): Promise<InvoiceResponse> {
-    await this.targets.chargeableCustomer(dto.customer_id);
+    await this.targets.chargeableCustomer(principal, dto.customer_id);
     const lines = dto.line_items.map((l) => ({
       description: l.description,
       amount: l.amount,

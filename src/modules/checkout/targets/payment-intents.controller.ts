@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../common/http/decorators.js';
+import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
 import { TERMS_ERRORS } from './terms-errors.js';
@@ -29,7 +30,7 @@ export class PaymentIntentsController {
   @ApiOperation({ summary: 'Retrieve a payment intent' })
   @ApiOkResponse({ type: PaymentIntentDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('payment intent')) id: string) {
     return this.intents.retrieve(principal, id);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
-import { countryOf, type Principal } from '../../../common/context/principal.js';
+import { countryOf, type Principal, type Scope } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { newId } from '../../../common/ids.js';
@@ -55,7 +55,7 @@ export class PaymentIntentsService {
   ) {}
 
   async create(principal: Principal, dto: CreatePaymentIntentDto): Promise<PaymentIntentResponse> {
-    if (dto.customer_id) await this.targets.chargeableCustomer(dto.customer_id);
+    if (dto.customer_id) await this.targets.chargeableCustomer(principal, dto.customer_id);
     const now = this.clock.now();
     const pi = await this.repository.insert(PaymentIntent, {
       ...(await newTargetFields(this.targets, this.providers, principal, dto, dto.amount, now)),
@@ -111,7 +111,7 @@ export async function newTargetFields(
   amount: number,
   now: Date,
 ) {
-  const terms = await checkTerms(targets, providers, dto, amount, dto.currency, countryOf(principal));
+  const terms = await checkTerms(targets, providers, principal, dto, amount, dto.currency);
   return {
     id: newId(),
     application_id: principal.application.id,
@@ -135,18 +135,19 @@ export async function newTargetFields(
 export async function checkTerms(
   targets: TargetsService,
   providers: CollectionProviders,
+  scope: Scope,
   dto: CollectionTermsDto,
   amount: number,
   currency: string,
-  country: string,
 ): Promise<CheckedTerms> {
+  const country = countryOf(scope);
   const types = (dto.payment_method_types as PaymentMethodType[] | undefined) ?? defaultPaymentMethodTypes(currency);
   if (types.includes('promptpay') && currency !== 'THB') {
     throw new AppError(CheckoutErrors.E7017, `payment_method_types includes promptpay, the currency is ${currency}.`);
   }
   const destination = dto.transfer_data?.destination ?? null;
   const fee = dto.application_fee_amount ?? 0;
-  if (destination) await targets.assertDestination(destination);
+  if (destination) await targets.assertDestination(scope, destination);
   if (fee > 0 && !destination) {
     throw new AppError(CheckoutErrors.E7011, 'application_fee_amount needs transfer_data.destination.');
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { RequestContext } from '../../../common/context/request-context.js';
+import type { Scope } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { AccountsService } from '../../accounts/index.js';
@@ -36,12 +36,16 @@ export class TargetsService {
     private readonly repository: CollectionRepository,
     private readonly customers: CustomersService,
     private readonly accounts: AccountsService,
-    private readonly context: RequestContext,
   ) {}
 
   /** The target of this application and mode, or E7001 (a non-UUID id is unknown, too). */
-  async load(type: TargetType, id: string, manager?: EntityManager, lock = false): Promise<Target> {
-    const applicationId = this.context.application.id;
+  async load(
+    applicationId: string,
+    type: TargetType,
+    id: string,
+    manager?: EntityManager,
+    lock = false,
+  ): Promise<Target> {
     if (type === 'payment_intent') {
       const record = await this.repository.find(PaymentIntent, applicationId, id, manager, lock);
       if (record) return { type, record };
@@ -91,7 +95,7 @@ export class TargetsService {
   }
 
   /** The customer to collect from: it exists in this application and mode, and may be charged (KYC). */
-  async chargeableCustomer(id: string): Promise<Customer> {
+  async chargeableCustomer(scope: Scope, id: string): Promise<Customer> {
     const customer = await this.customers.find(id);
     if (!customer) throw new AppError(CheckoutErrors.E7014, `No customer with id "${id}".`);
     if (customer.kyc_status === 'pending' || customer.kyc_status === 'rejected') {
@@ -101,7 +105,7 @@ export class TargetsService {
   }
 
   /** A transfer destination must be a KYB-verified connected account of this application and mode. */
-  async assertDestination(id: string, manager?: EntityManager): Promise<void> {
+  async assertDestination(scope: Scope, id: string, manager?: EntityManager): Promise<void> {
     const account = await this.accounts.findById(id, manager);
     if (!account) throw new AppError(CheckoutErrors.E7012, `No account with id "${id}".`);
     if (account.type !== 'connected') {

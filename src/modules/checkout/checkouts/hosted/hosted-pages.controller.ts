@@ -2,7 +2,7 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Clock } from '../../../../common/clock.js';
-import type { ApplicationRef, Mode } from '../../../../common/context/principal.js';
+import { scopeOf, type ApplicationRef, type Mode } from '../../../../common/context/principal.js';
 import { RequestContext } from '../../../../common/context/request-context.js';
 import { AppError } from '../../../../common/errors/app-error.js';
 import { Public } from '../../../../common/http/decorators.js';
@@ -94,7 +94,9 @@ export class HostedPagesController {
     const application = await this.applications.bySlug(slug);
     const link = application
       ? await this.inEitherMode(application, async (mode) => {
-          const found = await this.context.runInMode(mode, () => this.links.find(id), { application });
+          const found = await this.context.runInMode(mode, () => this.links.find(scopeOf(application, mode), id), {
+            application,
+          });
           return found ? { mode, country: found.country } : null;
         })
       : null;
@@ -102,7 +104,8 @@ export class HostedPagesController {
       return send(res, 404, nonce, hostedErrorPage('Payment link not found', 'This payment link is not valid.'));
     }
     try {
-      const checkout = await this.context.runInMode(link.mode, () => this.links.openCheckout(id), {
+      const scope = scopeOf(application, link.mode, link.country);
+      const checkout = await this.context.runInMode(link.mode, () => this.links.openCheckout(scope, id), {
         application,
         country: link.country,
       });
