@@ -234,7 +234,7 @@ export class BankAccountsService {
 
   /** The owning account; a connected one must have passed KYB (E1304). */
   async account(id: string): Promise<Account> {
-    const account = await this.accounts.findById(id);
+    const account = await this.accounts.findById(this.context.application.id, id);
     if (!account) throw new AppError(PayoutErrors.E6101, `Invalid parameter "account": no account with id "${id}".`);
     if (account.type === 'connected' && account.kyb_status !== 'verified') {
       throw new AppError(

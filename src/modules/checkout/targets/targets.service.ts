@@ -102,7 +102,7 @@ export class TargetsService {
 
   /** A transfer destination must be a KYB-verified connected account of this application and mode. */
   async assertDestination(id: string, manager?: EntityManager): Promise<void> {
-    const account = await this.accounts.findById(id, manager);
+    const account = await this.accounts.findById(this.context.application.id, id, manager);
     if (!account) throw new AppError(CheckoutErrors.E7012, `No account with id "${id}".`);
     if (account.type !== 'connected') {
       throw new AppError(CheckoutErrors.E7013, `Account "${id}" is the application's own account.`);

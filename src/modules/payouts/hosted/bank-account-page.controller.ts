@@ -57,7 +57,7 @@ export class BankAccountPageController {
           res.status(200).type('html').send(refreshPage(nonce, intent.refresh_url));
           return;
         }
-        const account = await this.accounts.findById(intent.account_id);
+        const account = await this.accounts.findById(application.id, intent.account_id);
         res
           .status(200)
           .type('html')
