@@ -1,13 +1,18 @@
 import { TestModeOnly } from '../../common/http/test-mode-only.js';
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Principal } from '../../common/context/principal.js';
+import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { ApiErrors, Auth, WalletController } from '../../common/http/decorators.js';
+import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
+import { IdParam } from '../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { AccountErrors } from './accounts.errors.js';
 import { ACCOUNT_LIST, AccountsService } from './accounts.service.js';
 import { AccountDto } from './dto/account.dto.js';
 import { CreateAccountDto, RejectAccountDto } from './dto/create-account.dto.js';
+
+const accountId = new IdParam((id) => new AppError(Errors.E4004, `No account with id "${id}".`));
 
 @WalletController('accounts')
 export class AccountsController {
@@ -19,8 +24,8 @@ export class AccountsController {
   @ApiOperation({ summary: 'Create a connected account (KYB pending until verified)' })
   @ApiOkResponse({ type: AccountDto })
   @ApiErrors(Errors.E2000)
-  create(@Body() dto: CreateAccountDto) {
-    return this.accounts.create(dto);
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateAccountDto) {
+    return this.accounts.create(principal, dto);
   }
 
   @Get(':id')
@@ -28,8 +33,8 @@ export class AccountsController {
   @ApiOperation({ summary: 'Retrieve an account (own or connected)' })
   @ApiOkResponse({ type: AccountDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.accounts.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', accountId) id: string) {
+    return this.accounts.retrieve(principal, id);
   }
 
   @Get()
@@ -38,8 +43,8 @@ export class AccountsController {
   @ApiListQuery(ACCOUNT_LIST)
   @ApiListResponse(AccountDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(ACCOUNT_LIST) query: ListQuery) {
-    return this.accounts.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(ACCOUNT_LIST) query: ListQuery) {
+    return this.accounts.list(principal, query);
   }
 }
 
@@ -54,8 +59,8 @@ export class AccountTestHelpersController {
   @ApiOperation({ summary: "Test mode only: pass a connected account's KYB review" })
   @ApiOkResponse({ type: AccountDto })
   @ApiErrors(Errors.E4004, Errors.E4040)
-  verify(@Param('id') id: string) {
-    return this.accounts.verifyForTest(id);
+  verify(@CurrentPrincipal() principal: Principal, @Param('id', accountId) id: string) {
+    return this.accounts.verifyForTest(principal, id);
   }
 
   @Post(':id/reject')
@@ -64,7 +69,7 @@ export class AccountTestHelpersController {
   @ApiOperation({ summary: "Test mode only: fail a connected account's KYB review" })
   @ApiOkResponse({ type: AccountDto })
   @ApiErrors(Errors.E2000, Errors.E4004, Errors.E4040, AccountErrors.E6001)
-  reject(@Param('id') id: string, @Body() dto: RejectAccountDto) {
-    return this.accounts.rejectForTest(id, dto.reason);
+  reject(@CurrentPrincipal() principal: Principal, @Param('id', accountId) id: string, @Body() dto: RejectAccountDto) {
+    return this.accounts.rejectForTest(principal, id, dto.reason);
   }
 }

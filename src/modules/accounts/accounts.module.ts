@@ -20,11 +20,11 @@ export class AccountsModule implements OnModuleInit {
     private readonly context: RequestContext,
   ) {}
 
-  /** Every new application gets its own account in both modes. */
+  /** Every new application gets its own account in both modes (each bound for ModeDb in turn). */
   onModuleInit(): void {
     this.hooks.created.on(async (application) => {
       for (const mode of ['test', 'live'] as const) {
-        await this.context.runInMode(mode, () => this.accounts.createOwnAccount(application), { application });
+        await this.context.runInMode(mode, () => this.accounts.createOwnAccount(application));
       }
     });
   }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
-import type { ApplicationRef } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
+import { countryOf, type ApplicationRef, type Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
@@ -10,7 +9,8 @@ import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSp
 import { AccountErrors } from './accounts.errors.js';
 import { AccountsRepository } from './accounts.repository.js';
 import type { CreateAccountDto } from './dto/create-account.dto.js';
-import type { AccountRecord, AccountType, KybStatus } from './entities/account.entity.js';
+import type { AccountRecord, KybStatus } from './entities/account.entity.js';
+import { toAccountResponse, type Account } from './accounts.responses.js';
 
 export const ACCOUNT_LIST: ListSpec = {
   filters: {
@@ -29,70 +29,23 @@ export const ACCOUNT_LIST: ListSpec = {
   search: ['id', 'name', 'business_name', 'email'],
 };
 
-/** The account as every response (and every other module) sees it. */
-export interface Account {
-  id: string;
-  object: 'account';
-  livemode: boolean;
-  type: AccountType;
-  name: string | null;
-  business_name: string | null;
-  email: string | null;
-  country: string | null;
-  default_currency: string | null;
-  /** The own account is always `verified`; a connected account starts `pending`. */
-  kyb_status: KybStatus;
-  kyb_rejection_reason: string | null;
-  kyb_decided_at: string | null;
-  metadata: Record<string, unknown>;
-  labels: string[];
-  created_at: string;
-  updated_at: string;
-}
-
-export function toAccountResponse(a: AccountRecord): Account {
-  return {
-    id: a.id,
-    object: 'account',
-    livemode: a.livemode,
-    type: a.type,
-    name: a.name,
-    business_name: a.business_name,
-    email: a.email,
-    country: a.country,
-    default_currency: a.default_currency,
-    kyb_status: a.kyb_status,
-    kyb_rejection_reason: a.kyb_rejection_reason,
-    kyb_decided_at: a.kyb_decided_at ? a.kyb_decided_at.toISOString() : null,
-    metadata: a.metadata,
-    labels: a.labels,
-    created_at: a.created_at.toISOString(),
-    updated_at: a.updated_at.toISOString(),
-  };
-}
-
 @Injectable()
 export class AccountsService {
   constructor(
     private readonly accounts: AccountsRepository,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
-  private get applicationId(): string {
-    return this.context.application.id;
-  }
-
-  async create(dto: CreateAccountDto): Promise<Account> {
+  async create(principal: Principal, dto: CreateAccountDto): Promise<Account> {
     const now = this.clock.now();
     const account = await this.accounts.insert({
       id: newId(),
-      application_id: this.applicationId,
+      application_id: principal.application.id,
       type: 'connected',
       name: dto.name ?? null,
       business_name: dto.business_name ?? null,
       email: dto.email ?? null,
-      country: dto.country ?? this.context.country,
+      country: dto.country ?? countryOf(principal),
       default_currency: dto.default_currency ?? null,
       kyb_status: 'pending',
       kyb_rejection_reason: null,
@@ -105,24 +58,27 @@ export class AccountsService {
     return toAccountResponse(account);
   }
 
-  async retrieve(id: string): Promise<Account> {
-    const account = await this.findById(id);
+  async retrieve(principal: Principal, id: string): Promise<Account> {
+    const account = await this.findById(principal.application.id, id);
     if (!account) throw new AppError(Errors.E4004, `No account with id "${id}".`);
     return account;
   }
 
-  /** An account of the request's application and mode, or null. */
-  async findById(id: string, manager?: EntityManager): Promise<Account | null> {
-    const account = await this.accounts.findById(this.applicationId, id, manager);
+  /**
+   * For other modules: an account of the application in the bound mode, or null. By application
+   * id, since a hosted page (the bank account page) acts for an application without a principal.
+   */
+  async findById(applicationId: string, id: string, manager?: EntityManager): Promise<Account | null> {
+    const account = await this.accounts.findById(applicationId, id, manager);
     return account && toAccountResponse(account);
   }
 
   /**
-   * The application's own account in the request's mode. It is made with the application; this
-   * also makes it for applications created before accounts existed.
+   * The application's own account in the bound mode. It is made with the application; this also
+   * makes it for applications created before accounts existed.
    */
-  async ownAccount(manager?: EntityManager): Promise<Account> {
-    return toAccountResponse(await this.ensureOwn(this.context.application, manager));
+  async ownAccount(application: ApplicationRef, manager?: EntityManager): Promise<Account> {
+    return toAccountResponse(await this.ensureOwn(application, manager));
   }
 
   /** Called for each mode (bound in the context) when an application is created. */
@@ -130,22 +86,27 @@ export class AccountsService {
     await this.ensureOwn(application);
   }
 
-  list(query: ListQuery): Promise<ListEnvelope<Account>> {
-    return runList(this.accounts.query(this.applicationId), ACCOUNT_LIST, query, toAccountResponse);
+  list(principal: Principal, query: ListQuery): Promise<ListEnvelope<Account>> {
+    return runList(this.accounts.query(principal.application.id), ACCOUNT_LIST, query, toAccountResponse);
   }
 
   /** Test helper: the KYB review passes, as a KYB provider would report. */
-  verifyForTest(id: string): Promise<Account> {
-    return this.decideKyb(id, 'verified', null);
+  verifyForTest(principal: Principal, id: string): Promise<Account> {
+    return this.decideKyb(principal.application.id, id, 'verified', null);
   }
 
   /** Test helper: the KYB review fails. A rejected account can be verified later (re-review). */
-  rejectForTest(id: string, reason: string | undefined): Promise<Account> {
-    return this.decideKyb(id, 'rejected', reason ?? 'rejected_by_review');
+  rejectForTest(principal: Principal, id: string, reason: string | undefined): Promise<Account> {
+    return this.decideKyb(principal.application.id, id, 'rejected', reason ?? 'rejected_by_review');
   }
 
-  private async decideKyb(id: string, status: KybStatus, reason: string | null): Promise<Account> {
-    const account = await this.accounts.findById(this.applicationId, id);
+  private async decideKyb(
+    applicationId: string,
+    id: string,
+    status: KybStatus,
+    reason: string | null,
+  ): Promise<Account> {
+    const account = await this.accounts.findById(applicationId, id);
     if (!account) throw new AppError(Errors.E4004, `No account with id "${id}".`);
     if (account.type === 'own') {
       if (status === 'verified') return toAccountResponse(account);
@@ -153,7 +114,7 @@ export class AccountsService {
     }
     const now = this.clock.now();
     const changes = { kyb_status: status, kyb_rejection_reason: reason, kyb_decided_at: now, updated_at: now };
-    await this.accounts.update(this.applicationId, id, changes);
+    await this.accounts.update(applicationId, id, changes);
     return toAccountResponse(Object.assign(account, changes));
   }
 

@@ -1,3 +1,4 @@
 export { AccountsModule } from './accounts.module.js';
-export { AccountsService, toAccountResponse, type Account } from './accounts.service.js';
+export { AccountsService } from './accounts.service.js';
+export { toAccountResponse, type Account } from './accounts.responses.js';
 export type { AccountType, KybStatus } from './entities/account.entity.js';

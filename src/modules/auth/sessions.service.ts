@@ -1,6 +1,6 @@
 /**
  * One-time sessions for hosted flows (checkouts, bank account intents). Usage, inside a wallet
- * request after mode binding (the application and mode come from RequestContext):
+ * request after mode binding, or inside `runInMode(mode, fn, { application })`:
  *
  *   constructor(private readonly sessions: SessionsService) {}   // AuthModule is global
  *   const s = await this.sessions.issue({ purpose: 'checkout', targetId: checkout.id, ttlSeconds: 86_400 });
@@ -35,6 +35,12 @@ export interface VerifiedSession {
 const MAX_TTL_SECONDS = 7 * 24 * 3600;
 const TOKEN_PATTERN = /^wss_[A-Za-z0-9_-]{43}$/;
 
+/**
+ * Unlike feature services, this one reads the application and mode from the request context, not
+ * from a Principal: a session is issued for the record being written, so it is bound to the mode
+ * that record's schema is bound to (ModeDb's binding), and some issuers have no Principal at all
+ * (a payment link's hosted page opens a checkout, and issues its session, for an anonymous browser).
+ */
 @Injectable()
 export class SessionsService {
   constructor(

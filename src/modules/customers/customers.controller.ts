@@ -1,12 +1,16 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Principal } from '../../common/context/principal.js';
+import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
+import { IdParam } from '../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { CUSTOMER_LIST, CustomersService } from './customers.service.js';
 import { CreateCustomerDto } from './dto/create-customer.dto.js';
 import { CustomerDto } from './dto/customer.dto.js';
+
+const customerId = new IdParam((id) => new AppError(Errors.E4004, `No customer with id "${id}".`));
 
 @WalletController('customers')
 export class CustomersController {
@@ -27,8 +31,8 @@ export class CustomersController {
   @ApiOperation({ summary: 'Retrieve a customer' })
   @ApiOkResponse({ type: CustomerDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.customers.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', customerId) id: string) {
+    return this.customers.retrieve(principal, id);
   }
 
   @Get()
@@ -37,7 +41,7 @@ export class CustomersController {
   @ApiListQuery(CUSTOMER_LIST)
   @ApiListResponse(CustomerDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(CUSTOMER_LIST) query: ListQuery) {
-    return this.customers.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(CUSTOMER_LIST) query: ListQuery) {
+    return this.customers.list(principal, query);
   }
 }

@@ -4,7 +4,8 @@ import { BalanceCustomers, LedgerModule } from '../ledger/index.js';
 import { CustomerHooks } from './customer-hooks.js';
 import { CustomersController } from './customers.controller.js';
 import { CustomersRepository } from './customers.repository.js';
-import { CustomersService, toCustomerResponse } from './customers.service.js';
+import { toCustomerResponse } from './customers.responses.js';
+import { CustomersService } from './customers.service.js';
 import { Customer } from './entities/customer.entity.js';
 
 @Module({

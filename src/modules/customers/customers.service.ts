@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
@@ -9,6 +8,7 @@ import { CustomerHooks } from './customer-hooks.js';
 import { CustomersRepository } from './customers.repository.js';
 import type { CreateCustomerDto } from './dto/create-customer.dto.js';
 import type { Customer } from './entities/customer.entity.js';
+import { toCustomerResponse, type CustomerResponse } from './customers.responses.js';
 
 export const CUSTOMER_LIST: ListSpec = {
   filters: {
@@ -25,50 +25,17 @@ export const CUSTOMER_LIST: ListSpec = {
   search: ['id', 'name', 'email', 'business_name', 'phone'],
 };
 
-export function toCustomerResponse(c: Customer) {
-  return {
-    id: c.id,
-    object: 'customer' as const,
-    livemode: c.livemode,
-    name: c.name,
-    email: c.email,
-    phone: c.phone,
-    tax_exempt: c.tax_exempt,
-    business_name: c.business_name,
-    currency: c.currency,
-    is_system: c.is_system,
-    is_application_customer: c.is_application_customer,
-    address: c.address,
-    shipping: c.shipping,
-    capabilities: c.capabilities,
-    tax_ids: c.tax_ids,
-    metadata: c.metadata,
-    labels: c.labels,
-    invoice_settings: c.invoice_settings,
-    preferred_locales: c.preferred_locales,
-    created_at: c.created_at.toISOString(),
-    updated_at: c.updated_at.toISOString(),
-  };
-}
-
-export type CustomerResponse = ReturnType<typeof toCustomerResponse>;
-
 @Injectable()
 export class CustomersService {
   constructor(
     private readonly customers: CustomersRepository,
-    private readonly context: RequestContext,
     private readonly hooks: CustomerHooks,
   ) {}
 
-  private get applicationId(): string {
-    return this.context.application.id;
-  }
-
-  async create(_principal: Principal, dto: CreateCustomerDto): Promise<CustomerResponse> {
+  async create(principal: Principal, dto: CreateCustomerDto): Promise<CustomerResponse> {
     const customer = await this.customers.insert({
       id: newId(),
-      application_id: this.applicationId,
+      application_id: principal.application.id,
       name: dto.name ?? null,
       email: dto.email ?? null,
       phone: dto.phone ?? null,
@@ -92,22 +59,22 @@ export class CustomersService {
       preferred_locales: dto.preferred_locales ?? [],
       kyc_status: dto.kyc_status ?? 'not_required',
     });
-    await this.hooks.customerCreated(customer);
+    await this.hooks.created.emit({ customer, country: principal.country });
     return toCustomerResponse(customer);
   }
 
-  /** Records which billing provider serves the customer and its reference there. */
-  async setProviderReference(id: string, provider: string, reference: string): Promise<void> {
-    await this.customers.update(this.applicationId, id, { provider, provider_reference: reference });
+  /** Records which billing provider serves the customer (of `customer.application_id`) and its reference there. */
+  async setProviderReference(customer: Customer, provider: string, reference: string): Promise<void> {
+    await this.customers.update(customer.application_id, customer.id, { provider, provider_reference: reference });
   }
 
-  async retrieve(id: string): Promise<CustomerResponse> {
-    return toCustomerResponse(await this.get(id));
+  async retrieve(principal: Principal, id: string): Promise<CustomerResponse> {
+    return toCustomerResponse(await this.get(principal, id));
   }
 
-  /** For other modules: the customer entity of this application and mode, or E4004. */
-  async get(id: string): Promise<Customer> {
-    const customer = await this.customers.findById(this.applicationId, id);
+  /** For other modules: the customer entity of the principal's application and mode, or E4004. */
+  async get(principal: Principal, id: string): Promise<Customer> {
+    const customer = await this.customers.findById(principal.application.id, id);
     if (!customer) throw new AppError(Errors.E4004, `No customer with id "${id}".`);
     return customer;
   }
@@ -119,11 +86,16 @@ export class CustomersService {
     return new Map((await this.customers.findMany(applicationId, wanted)).map((c) => [c.id, c]));
   }
 
-  find(id: string): Promise<Customer | null> {
-    return this.customers.findById(this.applicationId, id);
+  /**
+   * For other modules: the customer of an application in the bound mode, or null (also for an id
+   * that is not a UUID). By application id, since some callers (a payment link's hosted page
+   * opening a checkout) act for an application without a principal.
+   */
+  find(applicationId: string, id: string): Promise<Customer | null> {
+    return this.customers.findById(applicationId, id);
   }
 
-  list(query: ListQuery): Promise<ListEnvelope<CustomerResponse>> {
-    return runList(this.customers.query(this.applicationId), CUSTOMER_LIST, query, toCustomerResponse);
+  list(principal: Principal, query: ListQuery): Promise<ListEnvelope<CustomerResponse>> {
+    return runList(this.customers.query(principal.application.id), CUSTOMER_LIST, query, toCustomerResponse);
   }
 }

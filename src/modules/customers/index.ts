@@ -1,4 +1,5 @@
 export { CustomersModule } from './customers.module.js';
-export { CustomersService, toCustomerResponse, type CustomerResponse } from './customers.service.js';
+export { CustomersService } from './customers.service.js';
+export { toCustomerResponse, type CustomerResponse } from './customers.responses.js';
 export type { Customer } from './entities/customer.entity.js';
-export { CustomerHooks } from './customer-hooks.js';
+export { CustomerHooks, type CustomerCreated } from './customer-hooks.js';

@@ -1,27 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { Clock } from '../../common/clock.js';
+import type { Principal } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { validateBody } from '../../common/http/validation.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { isUuid, newId } from '../../common/ids.js';
+import { newId } from '../../common/ids.js';
 import { CustomersService } from '../customers/index.js';
 import { BillingProviders } from './providers/billing-provider.js';
 import { CreateMeterEventDto } from './dto/meter-event.dto.js';
 import { MeterErrors } from './meter.errors.js';
-import { MeterEventsRepository, type StoredEventRow } from './meter-events.repository.js';
+import { MeterEventsRepository } from './meter-events.repository.js';
+import { toCreationResponse, toMeterEventResponse, type CreationResponse } from './meter.responses.js';
 import type { EventRow } from './store-events.sql.js';
 import { MetersService } from './meters.service.js';
-
-export interface CreationResponse {
-  id: string;
-  object: 'meter_event';
-  resource: string;
-  created_at: string;
-  errors: Array<{ code: string; message: string }>;
-  next_action: never[];
-}
 
 interface CustomerReference {
   reference: string;
@@ -61,17 +54,6 @@ function parseTimestamp(raw: string): Date {
   return date;
 }
 
-export function toCreationResponse(row: StoredEventRow): CreationResponse {
-  return {
-    id: row.id,
-    object: 'meter_event',
-    resource: `meter_events/${row.id}`,
-    created_at: new Date(row.created_at).toISOString(),
-    errors: row.errors ?? [],
-    next_action: [],
-  };
-}
-
 /**
  * Meter event ingestion. An event is validated against its meter and customer (both cached
  * briefly), then stored together with its outbox row in one statement; the identifier is unique
@@ -94,18 +76,15 @@ export class MeterEventsService {
     this.references = new TtlCache(CUSTOMER_CACHE_MS, 50_000, () => clock.nowMs());
   }
 
-  private get applicationId(): string {
-    return this.context.application.id;
-  }
-
-  async create(dto: CreateMeterEventDto): Promise<CreationResponse> {
-    const event = await this.validate(dto);
-    const [result] = await this.store([event]);
+  async create(principal: Principal, dto: CreateMeterEventDto): Promise<CreationResponse> {
+    const event = await this.validate(principal, dto);
+    const [result] = await this.store(principal, [event]);
     return result;
   }
 
   /** Each event validated and answered on its own, in order; the valid ones stored in one statement. */
   async createBatch(
+    principal: Principal,
     raw: Array<Record<string, unknown>>,
   ): Promise<
     Array<
@@ -122,7 +101,7 @@ export class MeterEventsService {
     const outcomes = await Promise.all(
       raw.map((body, i) =>
         this.parse(body, i)
-          .then((dto) => this.validate(dto))
+          .then((dto) => this.validate(principal, dto))
           .then(
             (event) => ({ event }),
             (error: unknown) => {
@@ -133,7 +112,7 @@ export class MeterEventsService {
       ),
     );
     const valid = outcomes.flatMap((o) => ('event' in o ? [o.event] : []));
-    const stored = valid.length ? await this.store(valid) : [];
+    const stored = valid.length ? await this.store(principal, valid) : [];
     const byIdentifier = new Map(valid.map((e, i) => [e.identifier, stored[i]]));
     const requestId = this.context.requestId ?? '';
     return outcomes.map((o) =>
@@ -150,23 +129,10 @@ export class MeterEventsService {
     );
   }
 
-  async retrieve(id: string) {
-    const row = isUuid(id) ? await this.events.findById(this.applicationId, id) : null;
+  async retrieve(principal: Principal, id: string) {
+    const row = await this.events.findById(principal.application.id, id);
     if (!row) throw new AppError(Errors.E4004, `No meter event with id "${id}".`);
-    return {
-      id: row.id,
-      object: 'meter_event' as const,
-      livemode: this.context.livemode,
-      event_name: row.event_name,
-      customer_id: row.customer_id,
-      identifier: row.identifier,
-      payload: row.payload,
-      timestamp: new Date(row.occurred_at).toISOString(),
-      delivery_status: row.delivery_status,
-      delivered_at: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
-      errors: row.errors,
-      created_at: new Date(row.created_at).toISOString(),
-    };
+    return toMeterEventResponse(row, principal.livemode);
   }
 
   /** A batch member gets the same body validation as a single event, named by its position. */
@@ -174,8 +140,8 @@ export class MeterEventsService {
     return validateBody(CreateMeterEventDto, body, `events[${index}]`);
   }
 
-  private async validate(dto: CreateMeterEventDto): Promise<ValidEvent> {
-    const meter = await this.meters.byEventName(dto.event_name);
+  private async validate(principal: Principal, dto: CreateMeterEventDto): Promise<ValidEvent> {
+    const meter = await this.meters.byEventName(principal, dto.event_name);
     if (!meter) throw new AppError(MeterErrors.E8001, `No meter has event_name "${dto.event_name}".`);
     if (meter.status !== 'active')
       throw new AppError(MeterErrors.E8002, `The meter for "${dto.event_name}" is inactive.`);
@@ -205,7 +171,7 @@ export class MeterEventsService {
       throw new AppError(MeterErrors.E8007, `Invalid parameter "timestamp": ${dto.timestamp} is out of range.`);
     }
 
-    const { reference, provider } = await this.referenceOf(dto.customer_id);
+    const { reference, provider } = await this.referenceOf(principal, dto.customer_id);
     return {
       id: newId(),
       identifier: dto.identifier ?? `mev_${newId().replace(/-/g, '')}`,
@@ -219,13 +185,13 @@ export class MeterEventsService {
     };
   }
 
-  private referenceOf(customerId: string): Promise<CustomerReference> {
-    const cacheKey = `${this.context.mode}:${this.applicationId}:${customerId}`;
-    return this.references.getOrLoad(cacheKey, () => this.lookUpReference(customerId));
+  private referenceOf(principal: Principal, customerId: string): Promise<CustomerReference> {
+    const cacheKey = `${principal.mode}:${principal.application.id}:${customerId}`;
+    return this.references.getOrLoad(cacheKey, () => this.lookUpReference(principal, customerId));
   }
 
-  private async lookUpReference(customerId: string): Promise<CustomerReference> {
-    const customer = await this.customers.find(customerId);
+  private async lookUpReference(principal: Principal, customerId: string): Promise<CustomerReference> {
+    const customer = await this.customers.find(principal.application.id, customerId);
     if (!customer) throw new AppError(MeterErrors.E8008, `No customer with id "${customerId}".`);
     if (!customer.provider_reference || !customer.provider) {
       throw new AppError(MeterErrors.E8009, `Customer "${customerId}" has no billing provider reference.`);
@@ -240,8 +206,8 @@ export class MeterEventsService {
    * One statement stores the new events and their outbox rows; identifiers already taken (by an
    * earlier or a concurrent request, or twice in one batch) resolve to the stored original.
    */
-  private async store(events: ValidEvent[]): Promise<CreationResponse[]> {
-    const byIdentifier = await this.events.store(this.applicationId, this.clock.now(), events);
+  private async store(principal: Principal, events: ValidEvent[]): Promise<CreationResponse[]> {
+    const byIdentifier = await this.events.store(principal.application.id, this.clock.now(), events);
     return events.map((e) => {
       const row = byIdentifier.get(e.identifier);
       if (!row) throw new AppError(Errors.E5000);

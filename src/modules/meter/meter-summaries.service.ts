@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RequestContext } from '../../common/context/request-context.js';
+import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { isUuid } from '../../common/ids.js';
@@ -28,12 +28,11 @@ function time(name: string, raw: string): Date {
 export class MeterSummariesService {
   constructor(
     private readonly events: MeterEventsRepository,
-    private readonly context: RequestContext,
     private readonly meters: MetersService,
   ) {}
 
-  async summarize(meterId: string, query: SummaryQueryDto) {
-    const meter = await this.meters.get(meterId);
+  async summarize(principal: Principal, meterId: string, query: SummaryQueryDto) {
+    const meter = await this.meters.get(principal, meterId);
     if (!isUuid(query.customer_id))
       throw new AppError(Errors.E2004, 'Invalid query parameter "customer_id": must be an id.');
     const start = time('start_time', query.start_time);
@@ -47,7 +46,7 @@ export class MeterSummariesService {
       );
     }
     const rows = await this.events.summarize(
-      this.context.application.id,
+      principal.application.id,
       { meterId: meter.id, customerId: query.customer_id, start, end },
       meter.aggregation,
       window,
@@ -56,7 +55,7 @@ export class MeterSummariesService {
       const from = new Date(r.bucket);
       return {
         object: 'billing.meter_event_summary' as const,
-        livemode: this.context.livemode,
+        livemode: principal.livemode,
         meter: meter.id,
         customer_id: query.customer_id,
         aggregated_value: Number(r.value),

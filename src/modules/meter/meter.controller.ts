@@ -1,7 +1,10 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { Principal } from '../../common/context/principal.js';
+import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { ApiErrors, Auth, WalletController } from '../../common/http/decorators.js';
+import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
+import { IdParam } from '../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { CreateMeterDto, MeterDto, SummaryQueryDto } from './dto/meter.dto.js';
 import { CreateMeterEventDto, CreationResponseDto, MeterEventBatchDto } from './dto/meter-event.dto.js';
@@ -9,6 +12,9 @@ import { MeterEventsService } from './meter-events.service.js';
 import { MeterSummariesService } from './meter-summaries.service.js';
 import { MeterErrors as E } from './meter.errors.js';
 import { METER_LIST, MetersService } from './meters.service.js';
+
+const meterId = new IdParam((id) => new AppError(Errors.E4004, `No meter with id "${id}".`));
+const meterEventId = new IdParam((id) => new AppError(Errors.E4004, `No meter event with id "${id}".`));
 
 const EVENT_ERRORS = [E.E8001, E.E8002, E.E8003, E.E8004, E.E8005, E.E8006, E.E8007, E.E8008, E.E8009, Errors.E2000];
 
@@ -25,8 +31,8 @@ export class MetersController {
   @ApiOperation({ summary: 'Create a meter' })
   @ApiOkResponse({ type: MeterDto })
   @ApiErrors(Errors.E2000, E.E8010)
-  create(@Body() dto: CreateMeterDto) {
-    return this.meters.create(dto);
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateMeterDto) {
+    return this.meters.create(principal, dto);
   }
 
   @Get(':id')
@@ -34,8 +40,8 @@ export class MetersController {
   @ApiOperation({ summary: 'Retrieve a meter' })
   @ApiOkResponse({ type: MeterDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.meters.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', meterId) id: string) {
+    return this.meters.retrieve(principal, id);
   }
 
   @Get()
@@ -44,8 +50,8 @@ export class MetersController {
   @ApiListQuery(METER_LIST)
   @ApiListResponse(MeterDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(METER_LIST) query: ListQuery) {
-    return this.meters.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(METER_LIST) query: ListQuery) {
+    return this.meters.list(principal, query);
   }
 
   @Post(':id/deactivate')
@@ -54,16 +60,20 @@ export class MetersController {
   @ApiOperation({ summary: 'Deactivate a meter', description: 'Events for an inactive meter are refused with E8002.' })
   @ApiOkResponse({ type: MeterDto })
   @ApiErrors(Errors.E4004)
-  deactivate(@Param('id') id: string) {
-    return this.meters.deactivate(id);
+  deactivate(@CurrentPrincipal() principal: Principal, @Param('id', meterId) id: string) {
+    return this.meters.deactivate(principal, id);
   }
 
   @Get(':id/event_summaries')
   @Auth('machine', 'user', 'superuser')
   @ApiOperation({ summary: "A customer's usage in hour or day windows, aggregated by the meter's formula" })
   @ApiErrors(Errors.E2004, Errors.E4004)
-  eventSummaries(@Param('id') id: string, @Query() query: SummaryQueryDto) {
-    return this.summaries.summarize(id, query);
+  eventSummaries(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', meterId) id: string,
+    @Query() query: SummaryQueryDto,
+  ) {
+    return this.summaries.summarize(principal, id, query);
   }
 }
 
@@ -81,8 +91,8 @@ export class MeterEventsController {
   })
   @ApiOkResponse({ type: CreationResponseDto })
   @ApiErrors(...EVENT_ERRORS)
-  create(@Body() dto: CreateMeterEventDto) {
-    return this.events.create(dto);
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateMeterEventDto) {
+    return this.events.create(principal, dto);
   }
 
   @Post('batch')
@@ -94,15 +104,15 @@ export class MeterEventsController {
       'Each event is validated and answered on its own, in order: a creation response or an error object. Valid events are stored in one statement.',
   })
   @ApiErrors(E.E8011, Errors.E2000)
-  createBatch(@Body() dto: MeterEventBatchDto) {
-    return this.events.createBatch(dto.events).then((data) => ({ object: 'list' as const, data }));
+  createBatch(@CurrentPrincipal() principal: Principal, @Body() dto: MeterEventBatchDto) {
+    return this.events.createBatch(principal, dto.events).then((data) => ({ object: 'list' as const, data }));
   }
 
   @Get(':id')
   @Auth('machine', 'user', 'superuser')
   @ApiOperation({ summary: 'Retrieve a meter event with its delivery status' })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.events.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', meterEventId) id: string) {
+    return this.events.retrieve(principal, id);
   }
 }

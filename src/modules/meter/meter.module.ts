@@ -1,5 +1,4 @@
 import { Logger, Module, type OnModuleInit } from '@nestjs/common';
-import { RequestContext } from '../../common/context/request-context.js';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { CustomerHooks, CustomersModule, CustomersService } from '../customers/index.js';
 import { BillingProviderError, BillingProviders } from './providers/billing-provider.js';
@@ -37,16 +36,15 @@ export class MeterModule implements OnModuleInit {
     private readonly hooks: CustomerHooks,
     private readonly customers: CustomersService,
     private readonly providers: BillingProviders,
-    private readonly context: RequestContext,
   ) {}
 
   /** Every new customer gets its reference at the billing provider serving the request's country. */
   onModuleInit(): void {
-    this.hooks.onCustomerCreated(async (customer) => {
-      const provider = this.providers.forCountry(this.context.optionalCountry);
+    this.hooks.created.on(async ({ customer, country }) => {
+      const provider = this.providers.forCountry(country);
       try {
         const reference = await provider.createCustomer(customer.application_id, customer.id);
-        await this.customers.setProviderReference(customer.id, provider.name, reference);
+        await this.customers.setProviderReference(customer, provider.name, reference);
         customer.provider = provider.name;
         customer.provider_reference = reference;
       } catch (err) {

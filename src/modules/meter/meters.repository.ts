@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { QueryFailedError, type SelectQueryBuilder } from 'typeorm';
 import { ModeDb } from '../../common/database/mode-db.js';
+import { isUuid } from '../../common/ids.js';
 import { Meter } from './entities/meter.entity.js';
 
 /** Meters of one application in the request's (or job's) mode. */
@@ -20,6 +21,7 @@ export class MetersRepository {
   }
 
   findById(applicationId: string, id: string): Promise<Meter | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
     return this.db.repository(Meter).findOneBy({ application_id: applicationId, id });
   }
 

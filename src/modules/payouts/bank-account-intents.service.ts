@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock.js';
-import type { Mode } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
+import { countryOf, type Mode, type Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
@@ -45,7 +44,6 @@ export class BankAccountIntentsService {
     private readonly repository: PayoutsRepository,
     private readonly bankAccounts: BankAccountsService,
     private readonly sessions: SessionsService,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
   ) {
@@ -62,14 +60,14 @@ export class BankAccountIntentsService {
     return `${this.publicUrl}/connect/${encodeURIComponent(slug)}/bank_account_intents/${id}${mode === 'test' ? '?test_mode=true' : ''}`;
   }
 
-  async create(dto: CreateBankAccountIntentDto) {
+  async create(principal: Principal, dto: CreateBankAccountIntentDto) {
     const returnUrl = redirectUrl('return_url', dto.return_url);
     const refreshUrl = redirectUrl('refresh_url', dto.refresh_url);
-    const country = this.context.country;
+    const country = countryOf(principal);
     if (!HOSTED_COUNTRIES.has(country)) {
       throw new AppError(PayoutErrors.E6102, `The hosted bank account page does not serve ${country} yet.`);
     }
-    const account = await this.bankAccounts.account(dto.account);
+    const account = await this.bankAccounts.account(principal, dto.account);
     const id = newId();
     const session = await this.sessions.issue({
       purpose: BANK_ACCOUNT_INTENT_PURPOSE,
@@ -79,7 +77,7 @@ export class BankAccountIntentsService {
     const now = this.clock.now();
     const intent = await this.repository.insertIntent({
       id,
-      application_id: this.context.application.id,
+      application_id: principal.application.id,
       account_id: account.id,
       country,
       return_url: returnUrl,
@@ -93,7 +91,7 @@ export class BankAccountIntentsService {
       created_at: now,
       updated_at: now,
     });
-    const link = `${this.pageUrl(this.context.application.slug, this.context.mode, id)}#session=${session.token}`;
+    const link = `${this.pageUrl(principal.application.slug, principal.mode, id)}#session=${session.token}`;
     return {
       session: session.token,
       link,
@@ -104,8 +102,8 @@ export class BankAccountIntentsService {
     };
   }
 
-  async retrieve(id: string) {
-    const intent = await this.find(id);
+  async retrieve(principal: Principal, id: string) {
+    const intent = await this.find(principal.application.id, id);
     if (!intent) throw new AppError(Errors.E4004, `No bank account intent with id "${id}".`);
     return {
       id: intent.id,
@@ -125,8 +123,8 @@ export class BankAccountIntentsService {
     };
   }
 
-  /** The intent of the context's application and mode, or null. */
-  find(id: string): Promise<BankAccountIntent | null> {
-    return this.repository.findIntent(this.context.application.id, id);
+  /** The intent of the application in the bound mode, or null (the hosted page has no principal, only the application). */
+  find(applicationId: string, id: string): Promise<BankAccountIntent | null> {
+    return this.repository.findIntent(applicationId, id);
   }
 }

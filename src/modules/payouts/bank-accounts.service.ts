@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
-import type { Principal } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
+import { countryOf, type Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
@@ -136,7 +135,6 @@ export class BankAccountsService {
     private readonly accounts: AccountsService,
     private readonly providers: TransferProviders,
     private readonly sessions: SessionsService,
-    private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
 
@@ -150,15 +148,15 @@ export class BankAccountsService {
       throw new AppError(Errors.E6422, 'customer_id cannot be sent: bank accounts belong to an account (account).');
     }
     const dto = await validateBody(CreateBankAccountDto, body);
-    const country = this.context.country;
+    const country = countryOf(principal);
     const currency = CURRENCY_OF_COUNTRY[country];
     if (!currency) throw new AppError(PayoutErrors.E6102, `Bank accounts cannot be created for ${country} yet.`);
     const destination = this.destination(dto, currency);
 
-    const applicationId = this.context.application.id;
+    const applicationId = principal.application.id;
     const intentId =
       principal.credential.method === 'session' ? (principal.credential.session?.targetId ?? null) : null;
-    const account = await this.account(dto.account);
+    const account = await this.account(principal, dto.account);
     const provider = account.type === 'own' ? this.providers.forCountry(country) : null;
     if (dto.provider !== undefined) {
       const serving = this.providers.forCountry(country);
@@ -221,20 +219,20 @@ export class BankAccountsService {
     };
   }
 
-  async retrieve(id: string): Promise<BankAccountResponse> {
-    const row = await this.repository.findBankAccount(this.context.application.id, this.context.country, id);
+  async retrieve(principal: Principal, id: string): Promise<BankAccountResponse> {
+    const row = await this.repository.findBankAccount(principal.application.id, countryOf(principal), id);
     if (!row) throw new AppError(Errors.E4004, `No bank account with id "${id}" in this country.`);
     return toBankAccountResponse(row);
   }
 
-  list(query: ListQuery): Promise<ListEnvelope<BankAccountResponse>> {
-    const qb = this.repository.bankAccounts(this.context.application.id, this.context.country);
+  list(principal: Principal, query: ListQuery): Promise<ListEnvelope<BankAccountResponse>> {
+    const qb = this.repository.bankAccounts(principal.application.id, countryOf(principal));
     return runList(qb, BANK_ACCOUNT_LIST, query, toBankAccountResponse);
   }
 
-  /** The owning account; a connected one must have passed KYB (E1304). */
-  async account(id: string): Promise<Account> {
-    const account = await this.accounts.findById(id);
+  /** The owning account, of the principal's application; a connected one must have passed KYB (E1304). */
+  async account(principal: Principal, id: string): Promise<Account> {
+    const account = await this.accounts.findById(principal.application.id, id);
     if (!account) throw new AppError(PayoutErrors.E6101, `Invalid parameter "account": no account with id "${id}".`);
     if (account.type === 'connected' && account.kyb_status !== 'verified') {
       throw new AppError(

@@ -1,8 +1,10 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Principal } from '../../common/context/principal.js';
+import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, SessionPurposes, WalletController } from '../../common/http/decorators.js';
+import { IdParam } from '../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { BankAccountIntentsService } from './bank-account-intents.service.js';
 import { BANK_ACCOUNT_INTENT_PURPOSE, BANK_ACCOUNT_LIST, BankAccountsService } from './bank-accounts.service.js';
@@ -16,6 +18,10 @@ import { CreateBankAccountDto, CreateBankAccountIntentDto } from './dto/create-b
 import { PayoutErrors } from './payouts.errors.js';
 
 const P = PayoutErrors;
+const bankAccountId = new IdParam(
+  (id) => new AppError(Errors.E4004, `No bank account with id "${id}" in this country.`),
+);
+const intentId = new IdParam((id) => new AppError(Errors.E4004, `No bank account intent with id "${id}".`));
 
 @WalletController('bank_accounts')
 export class BankAccountsController {
@@ -58,8 +64,8 @@ export class BankAccountsController {
   @ApiOperation({ summary: 'Retrieve a bank account of the application country (numbers masked)' })
   @ApiOkResponse({ type: BankAccountDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.bankAccounts.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', bankAccountId) id: string) {
+    return this.bankAccounts.retrieve(principal, id);
   }
 
   @Get()
@@ -68,8 +74,8 @@ export class BankAccountsController {
   @ApiListQuery(BANK_ACCOUNT_LIST)
   @ApiListResponse(BankAccountDto)
   @ApiErrors(Errors.E2004)
-  list(@ListQueryParams(BANK_ACCOUNT_LIST) query: ListQuery) {
-    return this.bankAccounts.list(query);
+  list(@CurrentPrincipal() principal: Principal, @ListQueryParams(BANK_ACCOUNT_LIST) query: ListQuery) {
+    return this.bankAccounts.list(principal, query);
   }
 }
 
@@ -88,8 +94,8 @@ export class BankAccountIntentsController {
   })
   @ApiOkResponse({ type: BankAccountIntentLinkDto })
   @ApiErrors(Errors.E1304, Errors.E2000, P.E6101, P.E6102, P.E6201)
-  create(@Body() dto: CreateBankAccountIntentDto) {
-    return this.intents.create(dto);
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateBankAccountIntentDto) {
+    return this.intents.create(principal, dto);
   }
 
   @Get(':id')
@@ -97,7 +103,7 @@ export class BankAccountIntentsController {
   @ApiOperation({ summary: 'Retrieve a bank account intent (never its session or link)' })
   @ApiOkResponse({ type: BankAccountIntentDto })
   @ApiErrors(Errors.E4004)
-  retrieve(@Param('id') id: string) {
-    return this.intents.retrieve(id);
+  retrieve(@CurrentPrincipal() principal: Principal, @Param('id', intentId) id: string) {
+    return this.intents.retrieve(principal, id);
   }
 }

@@ -153,13 +153,13 @@ describe('accounts: own and connected', () => {
           .get(ModeDb)
           .manager.query(`DELETE FROM wallet_test.accounts WHERE application_id = $1`, [old.applicationId]);
         const service = t.app.get(AccountsService);
-        return Promise.all([service.ownAccount(), service.ownAccount()]);
+        return Promise.all([service.ownAccount(application), service.ownAccount(application)]);
       },
       { application },
     );
     expect(first).toMatchObject({ type: 'own', kyb_status: 'verified', livemode: false });
     expect(second.id).toBe(first.id);
-    const found = await context.runInMode('test', () => t.app.get(AccountsService).findById(first.id), {
+    const found = await context.runInMode('test', () => t.app.get(AccountsService).findById(application.id, first.id), {
       application,
     });
     expect(found).toEqual(first);

@@ -96,7 +96,7 @@ export class TargetsService {
 
   /** The customer to collect from: it exists in this application and mode, and may be charged (KYC). */
   async chargeableCustomer(scope: Scope, id: string): Promise<Customer> {
-    const customer = await this.customers.find(id);
+    const customer = await this.customers.find(scope.application.id, id);
     if (!customer) throw new AppError(CheckoutErrors.E7014, `No customer with id "${id}".`);
     if (customer.kyc_status === 'pending' || customer.kyc_status === 'rejected') {
       throw new AppError(Errors.E1303, `Customer "${id}" has KYC status ${customer.kyc_status}.`);
@@ -106,7 +106,7 @@ export class TargetsService {
 
   /** A transfer destination must be a KYB-verified connected account of this application and mode. */
   async assertDestination(scope: Scope, id: string, manager?: EntityManager): Promise<void> {
-    const account = await this.accounts.findById(id, manager);
+    const account = await this.accounts.findById(scope.application.id, id, manager);
     if (!account) throw new AppError(CheckoutErrors.E7012, `No account with id "${id}".`);
     if (account.type !== 'connected') {
       throw new AppError(CheckoutErrors.E7013, `Account "${id}" is the application's own account.`);

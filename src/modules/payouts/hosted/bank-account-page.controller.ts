@@ -11,8 +11,10 @@ import { bankAccountPage, notFoundPage, pagePolicy, refreshPage } from './bank-a
 
 /**
  * The hosted create-bank-account page of a bank account intent's `link`. Outside the wallet
- * pipeline (a browser sends no credential or wallet headers): the slug and `test_mode` select the
- * application and mode, the page's script authenticates its save with the link's session. A used
+ * pipeline (a browser sends no credential or wallet headers, so there is no Principal): the slug
+ * and `test_mode` select the application (passed to the lookups) and the mode (bound for ModeDb
+ * with runInMode); the page's script authenticates its save with the link's session, whose
+ * Principal (`credential.method === 'session'`) POST /bank_accounts receives. A used
  * or expired link goes on to the intent's `refresh_url`, as a partner expects from hosted onboarding.
  */
 @ApiExcludeController()
@@ -43,40 +45,36 @@ export class BankAccountPageController {
       return;
     }
     const mode = testMode === 'true' ? 'test' : 'live';
-    await this.context.runInMode(
-      mode,
-      async () => {
-        const intent = await this.intents.find(id);
-        if (!intent) {
-          res.status(404).type('html').send(notFoundPage());
-          return;
-        }
-        const nonce = newNonce();
-        res.setHeader('Content-Security-Policy', pagePolicy(nonce));
-        if (this.intents.status(intent) !== 'open') {
-          res.status(200).type('html').send(refreshPage(nonce, intent.refresh_url));
-          return;
-        }
-        const account = await this.accounts.findById(intent.account_id);
-        res
-          .status(200)
-          .type('html')
-          .send(
-            bankAccountPage({
-              nonce,
-              payer: application.name,
-              accountName: account?.type === 'connected' ? (account.business_name ?? account.name) : null,
-              slug: application.slug,
-              intentId: intent.id,
-              accountId: intent.account_id,
-              country: intent.country,
-              livemode: mode === 'live',
-              returnUrl: intent.return_url,
-              refreshUrl: intent.refresh_url,
-            }),
-          );
-      },
-      { application },
-    );
+    await this.context.runInMode(mode, async () => {
+      const intent = await this.intents.find(application.id, id);
+      if (!intent) {
+        res.status(404).type('html').send(notFoundPage());
+        return;
+      }
+      const nonce = newNonce();
+      res.setHeader('Content-Security-Policy', pagePolicy(nonce));
+      if (this.intents.status(intent) !== 'open') {
+        res.status(200).type('html').send(refreshPage(nonce, intent.refresh_url));
+        return;
+      }
+      const account = await this.accounts.findById(application.id, intent.account_id);
+      res
+        .status(200)
+        .type('html')
+        .send(
+          bankAccountPage({
+            nonce,
+            payer: application.name,
+            accountName: account?.type === 'connected' ? (account.business_name ?? account.name) : null,
+            slug: application.slug,
+            intentId: intent.id,
+            accountId: intent.account_id,
+            country: intent.country,
+            livemode: mode === 'live',
+            returnUrl: intent.return_url,
+            refreshUrl: intent.refresh_url,
+          }),
+        );
+    });
   }
 }
