@@ -9,6 +9,8 @@ export default {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }] },
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
-  testTimeout: 30000,
+  // A limit against hangs, not a speed check: on a busy 2-core machine a test that starts
+  // processes or an embedded database can take over a minute without anything being wrong.
+  testTimeout: 120000,
   maxWorkers: 2,
 };

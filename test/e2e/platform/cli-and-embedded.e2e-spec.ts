@@ -11,7 +11,7 @@ const CLI = join(process.cwd(), 'dist/src/cli/main.js');
 const MAIN = join(process.cwd(), 'dist/src/main.js');
 
 function cli(args: string[], env: Record<string, string | undefined> = {}) {
-  return run(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
+  return run(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, timeout: 180_000 });
 }
 
 function freePort(): Promise<number> {
@@ -144,5 +144,5 @@ describe('embedded database and first run', () => {
     } finally {
       await stopServer(again.child);
     }
-  }, 120_000);
+  }, 240_000);
 });
