@@ -108,6 +108,26 @@ describe('Kubernetes manifests: files and policy', () => {
   });
 });
 
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync(join(process.cwd(), 'Dockerfile'), 'utf8');
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+
+  it('builds on Node 24 slim pinned by digest, with npm ci on the lock, and runs the compiled service as uid 10001', () => {
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24\.\d+\.\d+-bookworm-slim@sha256:[0-9a-f]{64}$/m);
+    expect(stages.map((stage) => stage.split('\n')[0])).toEqual(['${NODE_IMAGE} AS build', '${NODE_IMAGE}']);
+    const [build, runtime] = stages;
+    expect(build).toMatch(/^RUN npm ci /m);
+    expect(build).toMatch(/npm prune --omit=dev/);
+    // The runtime stage neither installs nor compiles: it copies.
+    expect(runtime).not.toMatch(/npm (ci|install|run)|tsc/);
+    expect(runtime).toMatch(/^USER 10001:10001$/m);
+    expect(runtime).toMatch(/^CMD \["node", "dist\/src\/main\.js"\]$/m);
+    // The uid the manifests run as.
+    const [api] = parseManifests(readFileSync(join(MANIFESTS, 'base/deployment-api.yaml'), 'utf8'), 'api');
+    expect(api.spec.template.spec.securityContext.runAsUser).toBe(10001);
+  });
+});
+
 rendered.each(OVERLAYS)('Kubernetes overlay %s, rendered', (overlay) => {
   let objects: K8sObject[];
   beforeAll(() => {
