@@ -42,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // The CLI is a short-lived process: no background jobs, quiet logs unless asked for.
   process.env.RUN_JOBS = 'false';
+  delete process.env.METRICS_PORT; // the server in the same pod holds that port
   process.env.LOG_LEVEL ??= 'warn';
   const config = loadAppConfig();
 

@@ -1,12 +1,13 @@
 import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { Clock } from './clock.js';
 import { RequestContext } from './context/request-context.js';
+import { MetricsServer } from './observability/metrics-server.js';
 import { Metrics, MetricsController, MetricsMiddleware } from './observability/metrics.js';
 
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [RequestContext, Clock, Metrics, MetricsMiddleware],
+  providers: [RequestContext, Clock, Metrics, MetricsMiddleware, MetricsServer],
   exports: [RequestContext, Clock, Metrics],
 })
 export class CommonModule implements NestModule {

@@ -29,6 +29,7 @@ describe('configuration', () => {
       transferProviders: { '*': 'sandbox' },
       collectionProviders: { '*': 'sandbox' },
       settlementDelayHours: 48,
+      metricsPort: undefined,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
     expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' }).migrateOnBoot).toBe(false);
@@ -43,6 +44,7 @@ describe('configuration', () => {
       RUN_JOBS: 'false',
       TRANSFER_PROVIDERS: 'TH=none,*=sandbox',
       RATE_LIMIT: '0',
+      METRICS_PORT: '9464',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -52,6 +54,7 @@ describe('configuration', () => {
       runJobs: false,
       transferProviders: { TH: 'none', '*': 'sandbox' },
       rateLimit: 0,
+      metricsPort: 9464,
     });
   });
 
@@ -67,6 +70,7 @@ describe('configuration', () => {
     [{ MIGRATE_ON_BOOT: 'sometimes' }, 'MIGRATE_ON_BOOT must be true or false'],
     [{ COLLECTION_PROVIDERS: 'thailand:sandbox' }, 'COLLECTION_PROVIDERS must look like "TH=sandbox,*=sandbox"'],
     [{ SETTLEMENT_DELAY_HOURS: '-1' }, 'SETTLEMENT_DELAY_HOURS must be a whole number, got "-1"'],
+    [{ METRICS_PORT: '99999' }, 'METRICS_PORT must be between 0 and 65535, got 99999'],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadAppConfig(env)).toThrow(ConfigError);
     expect(() => loadAppConfig(env)).toThrow(message);

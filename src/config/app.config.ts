@@ -30,6 +30,8 @@ export interface AppConfig {
   collectionProviders: Record<string, string>;
   /** How long a succeeded charge's funds stay on hold before they become available. */
   settlementDelayHours: number;
+  /** Set: `/metrics` is served only on this port (a listener of its own), not on `port`. Unset: on `port`. */
+  metricsPort: number | undefined;
 }
 
 export interface AllConfig {
@@ -116,6 +118,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     transferProviders: providerMap(env, 'TRANSFER_PROVIDERS', '*=sandbox'),
     collectionProviders: providerMap(env, 'COLLECTION_PROVIDERS', '*=sandbox'),
     settlementDelayHours: integer(env, 'SETTLEMENT_DELAY_HOURS', 48, 0, 24 * 90),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
   };
 }
 

@@ -4,6 +4,8 @@ import { TypeOrmModule, type TypeOrmModuleOptions } from '@nestjs/typeorm';
 import pg from 'pg';
 import type { AllConfig } from '../../config/app.config.js';
 import { DatabaseEndpoint } from './database-endpoint.js';
+import { MigrationStatus } from './migration-status.js';
+import { MigrationsRepository } from './migrations.repository.js';
 import { LiveSubscriber, TestSubscriber } from './mode-record.js';
 import { ModeDb } from './mode-db.js';
 import { PreparedStatements } from './prepared-statements.js';
@@ -71,8 +73,8 @@ export class DatabaseModule {
         connection(MODE_CONNECTIONS.test, 'wallet_test', [TestSubscriber]),
         connection(MODE_CONNECTIONS.live, 'wallet_live', [LiveSubscriber]),
       ],
-      providers: [ModeDb, PreparedStatements],
-      exports: [ModeDb, PreparedStatements, DatabaseEndpointModule],
+      providers: [ModeDb, PreparedStatements, MigrationsRepository, MigrationStatus],
+      exports: [ModeDb, PreparedStatements, MigrationStatus, DatabaseEndpointModule],
     };
   }
 

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../../config/app.config.js';
+import type { MigrationStatus } from '../database/migration-status.js';
 import { PeriodicJob } from './periodic-job.js';
 
 const config = (runJobs: boolean) =>
@@ -9,12 +10,25 @@ const config = (runJobs: boolean) =>
     true
   >;
 
+/** What the migrations table says, set by the test: the names still pending, or a database that does not answer. */
+class SchemaState {
+  pendingNames: string[] = [];
+  unreachable = false;
+  checks = 0;
+  readonly status = {
+    pending: () => {
+      this.checks++;
+      return this.unreachable ? Promise.reject(new Error('connection refused')) : Promise.resolve(this.pendingNames);
+    },
+  } as unknown as MigrationStatus;
+}
+
 /** A job whose runs the test finishes by hand, so overlap can be observed. */
 class ManualJob extends PeriodicJob {
   runs = 0;
   pending: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
-  constructor(runJobs: boolean) {
-    super(config(runJobs), 1_000);
+  constructor(runJobs: boolean, schema = new SchemaState()) {
+    super(config(runJobs), schema.status, 1_000);
   }
   protected runOnce(): Promise<void> {
     this.runs++;
@@ -52,5 +66,28 @@ describe('PeriodicJob', () => {
     job.pending.shift()!.resolve();
     await jest.advanceTimersByTimeAsync(5_000);
     expect(job.runs).toBe(3);
+  });
+
+  it('waits for the migrations, checking again every interval and saying so once, then runs', async () => {
+    const schema = new SchemaState();
+    schema.unreachable = true;
+    const job = new ManualJob(true, schema);
+    const warn = jest.spyOn(job['logger'], 'warn').mockImplementation(() => undefined);
+    const error = jest.spyOn(job['logger'], 'error').mockImplementation(() => undefined);
+    job.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(3_000); // no database yet
+    schema.unreachable = false;
+    schema.pendingNames = ['Foundation1763800000000', 'Customers1763800000100'];
+    await jest.advanceTimersByTimeAsync(5_000); // a database without the migrations
+    expect(job.runs).toBe(0);
+    expect(schema.checks).toBe(8);
+    expect(error).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0][0]).toMatch(/waits: the database is not reachable/);
+    schema.pendingNames = [];
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(job.runs).toBe(1);
+    job.onApplicationShutdown();
+    job.pending.shift()!.resolve();
   });
 });

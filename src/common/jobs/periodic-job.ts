@@ -1,20 +1,25 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../../config/app.config.js';
+import type { MigrationStatus } from '../database/migration-status.js';
 
 /**
  * A background job that runs every `intervalMs` in each replica when `RUN_JOBS` is true (tests and
  * benchmarks turn it off and call the work directly). A run never overlaps the previous one in the
  * same process; across replicas the work itself must be safe (claim rows with FOR UPDATE SKIP
- * LOCKED). A failed run is logged and retried at the next tick.
+ * LOCKED). A failed run is logged and retried at the next tick. Until every migration is applied
+ * (a fresh database, or a new version started before its migration Job ran) a tick only checks
+ * again: the job waits, saying so once, instead of failing on missing tables every tick.
  */
 export abstract class PeriodicJob implements OnApplicationBootstrap, OnApplicationShutdown {
   protected readonly logger = new Logger(this.constructor.name);
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  private waiting = false;
 
   protected constructor(
     private readonly jobConfig: ConfigService<AllConfig, true>,
+    private readonly migrationStatus: MigrationStatus,
     private readonly intervalMs: number,
   ) {}
 
@@ -49,11 +54,30 @@ export abstract class PeriodicJob implements OnApplicationBootstrap, OnApplicati
     if (this.running) return;
     this.running = true;
     try {
-      await this.runOnce();
+      if (await this.schemaReady()) await this.runOnce();
     } catch (error) {
       this.logger.error({ err: error }, `${this.constructor.name} run failed`);
     } finally {
       this.running = false;
     }
+  }
+
+  /** Whether the schema is migrated; logs once when the job starts waiting and once when it stops. */
+  private async schemaReady(): Promise<boolean> {
+    let reason: string | undefined;
+    try {
+      const pending = await this.migrationStatus.pending();
+      if (pending.length > 0) reason = `${pending.length} migration(s) pending (npm run migration:run)`;
+    } catch {
+      reason = 'the database is not reachable';
+    }
+    if (reason === undefined) {
+      if (this.waiting) this.logger.log(`${this.constructor.name}: the schema is migrated; running`);
+      this.waiting = false;
+      return true;
+    }
+    if (!this.waiting) this.logger.warn(`${this.constructor.name} waits: ${reason}`);
+    this.waiting = true;
+    return false;
   }
 }

@@ -1,7 +1,11 @@
-import { Controller, Get, Header, Injectable, type NestMiddleware } from '@nestjs/common';
+import { Controller, Get, Injectable, Res, type NestMiddleware } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { AllConfig } from '../../config/app.config.js';
+import { AppError } from '../errors/app-error.js';
+import { Errors } from '../errors/error-catalog.js';
 import { Public } from '../http/decorators.js';
 
 /** One registry per application instance (tests start several in one process). */
@@ -48,11 +52,20 @@ export class MetricsMiddleware implements NestMiddleware {
 @Controller()
 @Public()
 export class MetricsController {
-  constructor(private readonly metrics: Metrics) {}
+  private readonly ownPort: boolean;
 
+  constructor(
+    private readonly metrics: Metrics,
+    config: ConfigService<AllConfig, true>,
+  ) {
+    this.ownPort = config.get('app.metricsPort', { infer: true }) !== undefined;
+  }
+
+  /** On the API port only when METRICS_PORT is unset (see MetricsServer). */
   @Get('metrics')
-  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  scrape(): Promise<string> {
+  scrape(@Res({ passthrough: true }) res: Response): Promise<string> {
+    if (this.ownPort) throw new AppError(Errors.E4040);
+    res.setHeader('Content-Type', 'text/plain; version=0.0.4; charset=utf-8');
     return this.metrics.registry.metrics();
   }
 }

@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
+import { MigrationStatus } from '../../common/database/migration-status.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { HoldsRepository } from './holds.repository.js';
@@ -25,8 +26,9 @@ export class HoldReleaseService extends PeriodicJob {
     private readonly context: RequestContext,
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
+    migrationStatus: MigrationStatus,
   ) {
-    super(config, INTERVAL_MS);
+    super(config, migrationStatus, INTERVAL_MS);
   }
 
   protected runOnce(): Promise<unknown> {

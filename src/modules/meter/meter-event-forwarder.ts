@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
+import { MigrationStatus } from '../../common/database/migration-status.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { BillingProviders } from './providers/billing-provider.js';
@@ -34,8 +35,9 @@ export class MeterEventForwarder extends PeriodicJob {
     private readonly clock: Clock,
     private readonly providers: BillingProviders,
     config: ConfigService<AllConfig, true>,
+    migrationStatus: MigrationStatus,
   ) {
-    super(config, INTERVAL_MS);
+    super(config, migrationStatus, INTERVAL_MS);
   }
 
   protected async runOnce(): Promise<void> {

@@ -1,5 +1,6 @@
 import { validate } from '@readme/openapi-parser';
-import { createTenant, startApp, type TestApp } from '../../support/harness.js';
+import { MetricsServer } from '../../../src/common/observability/metrics-server.js';
+import { createTenant, expectErrorObject, startApp, type TestApp } from '../../support/harness.js';
 import { OpenApiContract } from '../../support/openapi.js';
 
 describe('OpenAPI document and metrics', () => {
@@ -48,6 +49,42 @@ describe('OpenAPI document and metrics', () => {
     expect(res.text).toContain('route="/api/v1/:app/platform/wallet/customers/:id"');
     expect(res.text).toContain('wallet_http_errors_total{status="404",code="E4004"}');
     expect(res.text).not.toContain('01a2041e-68fc');
+  });
+});
+
+describe('metrics on a port of their own (METRICS_PORT)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp({ env: { METRICS_PORT: '0' } });
+  });
+  afterAll(() => t?.close());
+
+  it('serves /metrics only on the metrics port; the API port answers it like an unknown route', async () => {
+    const port = t.app.get(MetricsServer).port;
+    expect(port).toEqual(expect.any(Number));
+    await t.http.get('/healthz').expect(200);
+
+    const scrape = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(scrape.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await scrape.text();
+    expect(text).toContain('wallet_http_request_duration_seconds_bucket');
+    expect(text).toContain('route="/healthz"');
+
+    const api = await t.http.get('/metrics');
+    expect(api.status).toBe(404);
+    expectErrorObject(api.body, 'E4040');
+
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('closes the metrics listener with the app', async () => {
+    const other = await startApp({ env: { METRICS_PORT: '0' } });
+    const port = other.app.get(MetricsServer).port;
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
+    await other.close();
+    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
   });
 });
 

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import type { Mode } from '../../../common/context/principal.js';
 import { RequestContext } from '../../../common/context/request-context.js';
+import { MigrationStatus } from '../../../common/database/migration-status.js';
 import { PeriodicJob } from '../../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../../config/app.config.js';
 import { ChargesService } from '../payments/charges.service.js';
@@ -54,8 +55,9 @@ export class CheckoutExpiryService extends PeriodicJob {
     private readonly context: RequestContext,
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
+    migrationStatus: MigrationStatus,
   ) {
-    super(config, INTERVAL_MS);
+    super(config, migrationStatus, INTERVAL_MS);
   }
 
   protected runOnce(): Promise<unknown> {
