@@ -16,6 +16,9 @@ class ManualJob extends PeriodicJob {
   constructor(runJobs: boolean) {
     super(config(runJobs), 1_000);
   }
+  get isStopping(): boolean {
+    return this.stopping;
+  }
   protected runOnce(): Promise<void> {
     this.runs++;
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
@@ -52,5 +55,21 @@ describe('PeriodicJob', () => {
     job.pending.shift()!.resolve();
     await jest.advanceTimersByTimeAsync(5_000);
     expect(job.runs).toBe(3);
+  });
+
+  it('on shutdown starts no new run, says it is stopping, and waits for the run still going', async () => {
+    const job = new ManualJob(true);
+    job.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(job.runs).toBe(1);
+    let stopped = false;
+    const shutdown = job.beforeApplicationShutdown().then(() => (stopped = true));
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(stopped).toBe(false);
+    expect(job.isStopping).toBe(true);
+    job.pending.shift()!.resolve();
+    await shutdown;
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(job.runs).toBe(1);
   });
 });
