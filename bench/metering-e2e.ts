@@ -165,6 +165,8 @@ async function openLoop(
     req.end(payload);
   };
 
+  let sampler: NodeJS.Timeout | undefined;
+  let sampling: Promise<void> = Promise.resolve();
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
       const now = performance.now();
@@ -180,19 +182,22 @@ async function openLoop(
         resolve();
       }
     }, 2);
-    const sampler = setInterval(async () => {
-      const c = await counts(db);
-      const backlog = c.backlog - before.backlog;
-      samples.push({
-        t_s: Math.round((performance.now() - start) / 100) / 10,
-        acknowledged,
-        forwarded: c.delivered - before.delivered,
-        backlog,
-        backlog_s_of_input: Math.round((backlog / rate) * 100) / 100,
+    sampler = setInterval(() => {
+      sampling = counts(db).then((c) => {
+        const backlog = c.backlog - before.backlog;
+        samples.push({
+          t_s: Math.round((performance.now() - start) / 100) / 10,
+          acknowledged,
+          forwarded: c.delivered - before.delivered,
+          backlog,
+          backlog_s_of_input: Math.round((backlog / rate) * 100) / 100,
+        });
       });
-      if (sent >= total) clearInterval(sampler);
     }, 1_000);
   });
+  // No sample after the load (nor one left running when the connection closes).
+  clearInterval(sampler);
+  await sampling;
   const loadEnded = performance.now();
   while (outstanding > 0 && performance.now() - loadEnded < DRAIN_LIMIT_MS) await new Promise((r) => setTimeout(r, 10));
   let drainMs = -1;
