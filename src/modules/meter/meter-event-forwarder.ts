@@ -54,8 +54,11 @@ export class MeterEventForwarder extends PeriodicJob {
   /** Delivers what is due in one mode until nothing due is left; returns how many events were delivered. */
   drainOnce(mode: Mode): Promise<number> {
     return this.context.runInMode(mode, async () => {
-      const loops = await Promise.all(Array.from({ length: this.concurrency }, () => this.claimLoop()));
-      return loops.reduce((a, b) => a + b, 0);
+      // allSettled: one loop's failure must not end the run while the others still work.
+      const loops = await Promise.allSettled(Array.from({ length: this.concurrency }, () => this.claimLoop()));
+      const failed = loops.find((l) => l.status === 'rejected');
+      if (failed) throw failed.reason;
+      return loops.reduce((sum, l) => sum + (l.status === 'fulfilled' ? l.value : 0), 0);
     });
   }
 

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
@@ -22,6 +22,7 @@ type OutboxState = Array<{ mode: Mode; backlog: number; ageSeconds: number }>;
 export class MeterOutboxMetrics {
   /** The read in flight, shared by both gauges of one scrape (prom-client collects them concurrently). */
   private reading: Promise<OutboxState> | undefined;
+  private readonly logger = new Logger(MeterOutboxMetrics.name);
 
   constructor(
     metrics: Metrics,
@@ -50,8 +51,14 @@ export class MeterOutboxMetrics {
     });
   }
 
+  /** An unreachable database leaves the gauges as they were (logged), so /metrics still answers. */
   private read(): Promise<OutboxState> {
-    this.reading ??= this.query().finally(() => (this.reading = undefined));
+    this.reading ??= this.query()
+      .catch((err: unknown) => {
+        this.logger.warn({ err }, 'meter outbox gauges not refreshed');
+        return [];
+      })
+      .finally(() => (this.reading = undefined));
     return this.reading;
   }
 
