@@ -73,13 +73,14 @@ describe('metering: forwarding the outbox in batches', () => {
     };
   }
 
+  // Generous: without DATABASE_URL this boots and migrates an embedded database of its own.
   beforeAll(async () => {
     t = await startApp({
       rateLimit: false,
       ownDatabase: true,
       env: { METER_FORWARD_BATCH: '7', METER_FORWARD_CONCURRENCY: '3' },
     });
-  });
+  }, 180_000);
   afterAll(async () => {
     await t.close();
   });
