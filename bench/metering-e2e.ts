@@ -18,14 +18,15 @@ import {
  * `npm run bench:metering-e2e`: metering end to end on real PostgreSQL, the service in its own
  * process with its background jobs on (RUN_JOBS=true), so events are forwarded to the sandbox
  * billing provider from the outbox while they are ingested.
- *   1. Capacity: closed loop (autocannon, 64 connections, BENCH_CAPACITY_SECONDS) of single events.
+ *   0. Forwarding capacity: BENCH_FORWARD_EVENTS (default 30,000) events put in the outbox at once,
+ *      timed until delivered.
+ *   1. Capacity: closed loop (autocannon, 64 connections, BENCH_CAPACITY_SECONDS) of single events,
+ *      with the outbox's largest backlog during it.
  *   2. Open loop at 50% and 80% of that capacity for BENCH_SECONDS (default 60): requests leave at a
  *      fixed rate whatever the answers do, and latency is measured from the moment each request was
  *      due (not from when it left), so queueing in the service shows as latency instead of hiding
  *      as a lower rate. Every second: acknowledged, forwarded and the outbox backlog.
  *   3. After the load stops, how long the backlog takes to drain.
- *   0. Forwarding capacity: BENCH_FORWARD_EVENTS (default 30,000) events put in the outbox at once,
- *      timed until delivered; and the outbox's largest backlog during the capacity run.
  * Targets (issue 18): at 80% the backlog stays below 2 s of input at every sample and drains within
  * 5 s; at 50% single-event p99 <= 25 ms.
  */
