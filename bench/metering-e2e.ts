@@ -18,7 +18,10 @@ import {
  * `npm run bench:metering-e2e`: metering end to end on real PostgreSQL, the service in its own
  * process with its background jobs on (RUN_JOBS=true), so events are forwarded to the sandbox
  * billing provider from the outbox while they are ingested.
- *   1. Capacity: closed loop (autocannon, 64 connections, BENCH_CAPACITY_SECONDS) of single events.
+ *   0. Forwarding capacity: BENCH_FORWARD_EVENTS (default 30,000) events put in the outbox at once,
+ *      timed until delivered.
+ *   1. Capacity: closed loop (autocannon, 64 connections, BENCH_CAPACITY_SECONDS) of single events,
+ *      with the outbox's largest backlog during it.
  *   2. Open loop at 50% and 80% of that capacity for BENCH_SECONDS (default 60): requests leave at a
  *      fixed rate whatever the answers do, and latency is measured from the moment each request was
  *      due (not from when it left), so queueing in the service shows as latency instead of hiding
@@ -28,13 +31,17 @@ import {
  * 5 s; at 50% single-event p99 <= 25 ms.
  */
 const run = promisify(execFile);
-const DATABASE = 'wallet_bench_metering_test';
+/** Per run, so engineers sharing the PostgreSQL server can measure at the same time. */
+const DATABASE = `wallet_bench_metering_${[...String(process.pid)].map((d) => 'abcdefghij'[Number(d)]).join('')}_test`;
+const PORT = Number(process.env.BENCH_PORT ?? 3820);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const CAPACITY_SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS ?? 15);
 const AUTOCANNON = join(BUILD_ROOT, '..', '..', 'node_modules', 'autocannon', 'autocannon.js');
 /** More requests than this outstanding at once means the service stopped keeping up: they are counted, not sent. */
 const MAX_OUTSTANDING = 4_000;
 const DRAIN_LIMIT_MS = 60_000;
+/** Events put in the outbox at once to measure how fast the forwarder empties it. */
+const FORWARD_EVENTS = Number(process.env.BENCH_FORWARD_EVENTS ?? 30_000);
 
 interface Sample {
   t_s: number;
@@ -76,6 +83,38 @@ async function counts(db: pg.Client): Promise<{ delivered: number; backlog: numb
             (SELECT count(*) FROM wallet_test.meter_event_outbox)::int AS backlog`,
   );
   return rows[0] as { delivered: number; backlog: number };
+}
+
+/** Waits until the outbox holds no more than `backlog` rows; returns how long that took (-1: not within DRAIN_LIMIT_MS). */
+async function drained(db: pg.Client, backlog = 0): Promise<number> {
+  const start = performance.now();
+  while (performance.now() - start < DRAIN_LIMIT_MS) {
+    if ((await counts(db)).backlog <= backlog) return Math.round(performance.now() - start);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return -1;
+}
+
+/**
+ * Forwarding capacity: FORWARD_EVENTS events stored straight into the outbox in one statement (as
+ * if ingested all at once), then timed until the running service's forwarder has delivered them all.
+ */
+async function forwardingCapacity(db: pg.Client, meterId: string, customerId: string): Promise<number> {
+  await db.query(
+    `WITH inserted AS (
+       INSERT INTO wallet_test.meter_events (id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
+       SELECT gen_random_uuid(), m.application_id, m.id, m.event_name, $2, 'fwd-' || n, '{"calls": "1"}', 1, now(), 'sandbox', now()
+       FROM wallet_test.meters m, generate_series(1, $3::int) n WHERE m.id = $1
+       RETURNING id, application_id
+     )
+     INSERT INTO wallet_test.meter_event_outbox (event_id, application_id, next_attempt_at, created_at)
+     SELECT id, application_id, now(), now() FROM inserted`,
+    [meterId, customerId, FORWARD_EVENTS],
+  );
+  const ms = await drained(db);
+  if (ms >= 0) return (FORWARD_EVENTS * 1000) / ms;
+  // Not all delivered within DRAIN_LIMIT_MS: the rate is what was.
+  return ((FORWARD_EVENTS - (await counts(db)).backlog) * 1000) / DRAIN_LIMIT_MS;
 }
 
 /** Sends `rate` requests per second for `seconds`, each due at a fixed time, and samples the outbox every second. */
@@ -127,6 +166,8 @@ async function openLoop(
     req.end(payload);
   };
 
+  let sampler: NodeJS.Timeout | undefined;
+  let sampling: Promise<void> = Promise.resolve();
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
       const now = performance.now();
@@ -142,19 +183,22 @@ async function openLoop(
         resolve();
       }
     }, 2);
-    const sampler = setInterval(async () => {
-      const c = await counts(db);
-      const backlog = c.backlog - before.backlog;
-      samples.push({
-        t_s: Math.round((performance.now() - start) / 100) / 10,
-        acknowledged,
-        forwarded: c.delivered - before.delivered,
-        backlog,
-        backlog_s_of_input: Math.round((backlog / rate) * 100) / 100,
+    sampler = setInterval(() => {
+      sampling = counts(db).then((c) => {
+        const backlog = c.backlog - before.backlog;
+        samples.push({
+          t_s: Math.round((performance.now() - start) / 100) / 10,
+          acknowledged,
+          forwarded: c.delivered - before.delivered,
+          backlog,
+          backlog_s_of_input: Math.round((backlog / rate) * 100) / 100,
+        });
       });
-      if (sent >= total) clearInterval(sampler);
     }, 1_000);
   });
+  // No sample after the load (nor one left running when the connection closes).
+  clearInterval(sampler);
+  await sampling;
   const loadEnded = performance.now();
   while (outstanding > 0 && performance.now() - loadEnded < DRAIN_LIMIT_MS) await new Promise((r) => setTimeout(r, 10));
   let drainMs = -1;
@@ -189,7 +233,7 @@ async function openLoop(
 
 async function main(): Promise<void> {
   const url = await createDatabase(DATABASE);
-  const server = await startServer(url, 3820, { RUN_JOBS: 'true' });
+  const server = await startServer(url, PORT, { RUN_JOBS: 'true' });
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   try {
@@ -197,10 +241,18 @@ async function main(): Promise<void> {
     const { api, headers } = tenant;
     const event = (id: string) => JSON.stringify(tenant.event(id));
 
-    const capacityRate = await capacity(`${api}/meter_events`, event('cap-[<id>]'), headers);
+    const forwardRate = await forwardingCapacity(db, tenant.meterId, tenant.customerId);
+    // The outbox while the service ingests as fast as it can: does forwarding keep up?
+    let capacityBacklog = 0;
+    const capacitySampler = setInterval(
+      () => void counts(db).then((c) => (capacityBacklog = Math.max(capacityBacklog, c.backlog))),
+      1_000,
+    );
+    const capacityRate = await capacity(`${api}/meter_events`, event('cap-[<id>]'), headers).finally(() =>
+      clearInterval(capacitySampler),
+    );
     // Let the capacity run's backlog drain before the open-loop phases start.
-    for (let i = 0; i < DRAIN_LIMIT_MS / 100 && (await counts(db)).backlog > 0; i++)
-      await new Promise((r) => setTimeout(r, 100));
+    const capacityDrainMs = await drained(db);
     const target = new URL(`${api}/meter_events`);
     const phases: Phase[] = [];
     for (const share of [0.5, 0.8]) {
@@ -215,7 +267,13 @@ async function main(): Promise<void> {
         ),
       );
     }
+    console.log(
+      `forwarding capacity (${FORWARD_EVENTS} events put in the outbox at once): ${Math.round(forwardRate)} events/s`,
+    );
     console.log(`capacity (closed loop, 64 connections): ${Math.round(capacityRate)} events/s`);
+    console.log(
+      `  outbox during the capacity run: max backlog ${capacityBacklog} (${Math.round((capacityBacklog / capacityRate) * 100) / 100} s of input), drained ${capacityDrainMs} ms after it`,
+    );
     printTable(phases.map(({ samples: _samples, ...row }) => row));
     for (const phase of phases) {
       console.log(`\n${phase.name}: backlog every second (events; seconds of input)`);
@@ -232,6 +290,9 @@ async function main(): Promise<void> {
       measured_at: new Date().toISOString(),
       seconds: SECONDS,
       capacity_events_per_s: Math.round(capacityRate),
+      forwarding_capacity_events_per_s: Math.round(forwardRate),
+      capacity_run_max_backlog: capacityBacklog,
+      capacity_run_drain_ms: capacityDrainMs,
       phases,
       targets: { max_backlog_s_of_input_at_80: 2, drain_ms_at_80: 5_000, p99_ms_at_50: 25 },
       met,

@@ -28,6 +28,10 @@ export interface AppConfig {
   transferProviders: Record<string, string>;
   /** Collection provider per application country (`*` for any other): e.g. `TH=sandbox,*=sandbox`. */
   collectionProviders: Record<string, string>;
+  /** Meter events the outbox forwarder claims and sends to the billing provider per round trip. */
+  meterForwardBatch: number;
+  /** Claims of the outbox forwarder in flight at once, per mode and replica. */
+  meterForwardConcurrency: number;
   /** How long a succeeded charge's funds stay on hold before they become available. */
   settlementDelayHours: number;
   /** Set: `/metrics` is served only on this port (a listener of its own), not on `port`. Unset: on `port`. */
@@ -119,6 +123,8 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     collectionProviders: providerMap(env, 'COLLECTION_PROVIDERS', '*=sandbox'),
     settlementDelayHours: integer(env, 'SETTLEMENT_DELAY_HOURS', 48, 0, 24 * 90),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),
+    meterForwardConcurrency: integer(env, 'METER_FORWARD_CONCURRENCY', 2, 1, 32),
   };
 }
 

@@ -6,6 +6,7 @@ import { createApp } from '../../src/app.factory.js';
 import { Clock } from '../../src/common/clock.js';
 import type { Mode } from '../../src/common/context/principal.js';
 import { ApplicationsService } from '../../src/modules/applications/index.js';
+import { createRunDatabase, dropRunDatabase, migrate } from './test-database.js';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -20,11 +21,27 @@ export interface TestApp {
  * The real service, with the production pipeline, on the run's database. One per test file.
  * `rateLimit: false` boots it without the per-credential rate limit, for files that make many calls;
  * `env` sets configuration variables for the boot only (the environment is put back afterwards).
+ * `ownDatabase` gives the file a database of its own (a fresh migrated one on the run's PostgreSQL,
+ * or its own in-memory embedded one), dropped at close: for tests of work that spans every
+ * application (background jobs draining a table, gauges over a whole table) and so cannot isolate
+ * themselves by tenant.
  */
 export async function startApp(
-  options: { listen?: boolean; rateLimit?: boolean; env?: Record<string, string> } = {},
+  options: { listen?: boolean; rateLimit?: boolean; env?: Record<string, string>; ownDatabase?: boolean } = {},
 ): Promise<TestApp> {
-  const env = { ...options.env, ...(options.rateLimit === false ? { RATE_LIMIT: '0' } : {}) };
+  const env: Record<string, string> = {
+    ...options.env,
+    ...(options.rateLimit === false ? { RATE_LIMIT: '0' } : {}),
+  };
+  let dropDatabase = async () => {};
+  if (options.ownDatabase) {
+    if (process.env.WALLET_TEST_DATABASE === 'postgresql') {
+      const url = await createRunDatabase(process.env.DATABASE_URL!);
+      await migrate(url);
+      env.DATABASE_URL = url;
+      dropDatabase = () => dropRunDatabase(url);
+    } else Object.assign(env, { DATABASE_URL: '', DATA_DIR: 'memory://' });
+  }
   const app = Object.keys(env).length > 0 ? await withEnv(env, createApp) : await createApp();
   let url = '';
   if (options.listen) {
@@ -43,6 +60,7 @@ export async function startApp(
     close: async () => {
       clock.reset();
       await app.close();
+      await dropDatabase();
     },
   };
 }

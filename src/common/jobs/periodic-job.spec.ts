@@ -30,6 +30,9 @@ class ManualJob extends PeriodicJob {
   constructor(runJobs: boolean, schema = new SchemaState()) {
     super(config(runJobs), schema.status, 1_000);
   }
+  get isStopping(): boolean {
+    return this.stopping;
+  }
   protected runOnce(): Promise<void> {
     this.runs++;
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
@@ -89,5 +92,21 @@ describe('PeriodicJob', () => {
     expect(job.runs).toBe(1);
     job.onApplicationShutdown();
     job.pending.shift()!.resolve();
+  });
+
+  it('on shutdown starts no new run, says it is stopping, and waits for the run still going', async () => {
+    const job = new ManualJob(true);
+    job.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(job.runs).toBe(1);
+    let stopped = false;
+    const shutdown = job.beforeApplicationShutdown().then(() => (stopped = true));
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(stopped).toBe(false);
+    expect(job.isStopping).toBe(true);
+    job.pending.shift()!.resolve();
+    await shutdown;
+    await jest.advanceTimersByTimeAsync(5_000);
+    expect(job.runs).toBe(1);
   });
 });

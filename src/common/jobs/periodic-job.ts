@@ -1,7 +1,12 @@
-import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import type { ConfigService } from '@nestjs/config';
-import type { AllConfig } from '../../config/app.config.js';
 import type { MigrationStatus } from '../database/migration-status.js';
+import type { AllConfig } from '../../config/app.config.js';
 
 /**
  * A background job that runs every `intervalMs` in each replica when `RUN_JOBS` is true (tests and
@@ -9,12 +14,15 @@ import type { MigrationStatus } from '../database/migration-status.js';
  * same process; across replicas the work itself must be safe (claim rows with FOR UPDATE SKIP
  * LOCKED). A failed run is logged and retried at the next tick. Until every migration is applied
  * (a fresh database, or a new version started before its migration Job ran) a tick only checks
- * again: the job waits, saying so once, instead of failing on missing tables every tick.
+ * again: the job waits, saying so once, instead of failing on missing tables every tick. On
+ * shutdown no new run starts, a run still going is awaited before the database closes, and
+ * `stopping` tells it to wind up.
  */
-export abstract class PeriodicJob implements OnApplicationBootstrap, OnApplicationShutdown {
+export abstract class PeriodicJob implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   protected readonly logger = new Logger(this.constructor.name);
   private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private running: Promise<void> | undefined;
+  private stopped = false;
   private waiting = false;
 
   protected constructor(
@@ -46,20 +54,41 @@ export abstract class PeriodicJob implements OnApplicationBootstrap, OnApplicati
     this.timer.unref();
   }
 
+  /** True once the application is shutting down: a long run should stop taking new work. */
+  protected get stopping(): boolean {
+    return this.stopped;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stop();
+    await this.running;
+  }
+
   onApplicationShutdown(): void {
+    this.stop();
+  }
+
+  private stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
   }
 
   private async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
+    if (this.running || this.stopped) return;
+    this.running = this.runIfMigrated().then(
+      () => undefined,
+      (error: unknown) => this.logger.error({ err: error }, `${this.constructor.name} run failed`),
+    );
     try {
-      if (await this.schemaReady()) await this.runOnce();
-    } catch (error) {
-      this.logger.error({ err: error }, `${this.constructor.name} run failed`);
+      await this.running;
     } finally {
-      this.running = false;
+      this.running = undefined;
     }
+  }
+
+  private async runIfMigrated(): Promise<void> {
+    if (await this.schemaReady()) await this.runOnce();
   }
 
   /** Whether the schema is migrated; logs once when the job starts waiting and once when it stops. */

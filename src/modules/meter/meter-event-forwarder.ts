@@ -6,14 +6,14 @@ import { RequestContext } from '../../common/context/request-context.js';
 import { MigrationStatus } from '../../common/database/migration-status.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
-import { BillingProviders } from './providers/billing-provider.js';
+import { BillingProviders, type ForwardedMeterEvent, type MeterEventOutcome } from './providers/billing-provider.js';
 import { MeterEventsRepository, type ClaimedEvent } from './meter-events.repository.js';
 import { MeterErrors } from './meter.errors.js';
 
-const BATCH = 200;
 const LEASE_MS = 60_000;
 const MAX_ATTEMPTS = 20;
-const INTERVAL_MS = 1_000;
+/** How often an idle forwarder looks for new rows; a busy one claims again as soon as a batch is sent. */
+const INTERVAL_MS = 250;
 
 /** Backoff after the n-th failure: 2 s, 4 s, 8 s … capped at one hour. */
 export function backoffMs(attempts: number): number {
@@ -21,14 +21,21 @@ export function backoffMs(attempts: number): number {
 }
 
 /**
- * Delivers stored meter events to their billing provider from the transactional outbox. Rows are
- * claimed with FOR UPDATE SKIP LOCKED and a lease, so several replicas never deliver the same row
- * at once; a failure is retried with exponential backoff (on the service Clock) and shown in the
- * event's `errors` until it succeeds. Providers are idempotent on the identifier, so a crash after
- * delivery and before the bookkeeping costs a repeat, never a lost or doubled event.
+ * Delivers stored meter events to their billing provider from the transactional outbox, in
+ * batches. Each of `METER_FORWARD_CONCURRENCY` claim loops per mode leases up to
+ * `METER_FORWARD_BATCH` due rows (FOR UPDATE SKIP LOCKED, so loops and replicas never share a
+ * row), sends them with the provider's batch call, and marks those the provider accepted as
+ * delivered in the same statement that claims its next batch; it stops when a claim finds
+ * nothing due. An event is marked delivered only after the provider accepted it; a crash before
+ * the mark commits costs a repeat when the lease ends, which the provider absorbs (the event's
+ * identifier is its idempotency key). A refused event is retried with exponential backoff (on the
+ * service Clock) and shown in its `errors`, and abandoned after MAX_ATTEMPTS attempts.
  */
 @Injectable()
 export class MeterEventForwarder extends PeriodicJob {
+  private readonly batch: number;
+  private readonly concurrency: number;
+
   constructor(
     private readonly events: MeterEventsRepository,
     private readonly context: RequestContext,
@@ -38,51 +45,97 @@ export class MeterEventForwarder extends PeriodicJob {
     migrationStatus: MigrationStatus,
   ) {
     super(config, migrationStatus, INTERVAL_MS);
+    this.batch = config.get('app.meterForwardBatch', { infer: true });
+    this.concurrency = config.get('app.meterForwardConcurrency', { infer: true });
   }
 
   protected async runOnce(): Promise<void> {
-    for (const mode of ['live', 'test'] as const) await this.drainOnce(mode);
+    await Promise.all((['live', 'test'] as const).map((mode) => this.drainOnce(mode)));
   }
 
-  /** Delivers what is due in one mode; returns how many events were delivered. */
+  /** Delivers what is due in one mode until nothing due is left; returns how many events were delivered. */
   drainOnce(mode: Mode): Promise<number> {
     return this.context.runInMode(mode, async () => {
-      let delivered = 0;
-      await this.untilDrained(BATCH, async () => {
-        const claimed = await this.claim();
-        for (const row of claimed) if (await this.deliver(row)) delivered += 1;
-        return claimed.length;
-      });
-      return delivered;
+      // allSettled: one loop's failure must not end the run while the others still work.
+      const loops = await Promise.allSettled(Array.from({ length: this.concurrency }, () => this.claimLoop()));
+      const failed = loops.find((l) => l.status === 'rejected');
+      if (failed) throw failed.reason;
+      return loops.reduce((sum, l) => sum + (l.status === 'fulfilled' ? l.value : 0), 0);
     });
   }
 
-  private claim(): Promise<ClaimedEvent[]> {
-    const now = this.clock.now();
-    return this.events.claimDue(now, new Date(now.getTime() + LEASE_MS), BATCH);
+  /** Claims, sends, and marks the accepted events delivered with the next claim, until a claim comes back empty. */
+  private async claimLoop(): Promise<number> {
+    let delivered = 0;
+    let accepted: string[] = [];
+    for (;;) {
+      const now = this.clock.now();
+      if (this.stopping) {
+        await this.events.markDelivered(accepted, now);
+        return delivered + accepted.length;
+      }
+      const claimed = await this.events.claimDue(now, new Date(now.getTime() + LEASE_MS), this.batch, {
+        ids: accepted,
+        at: now,
+      });
+      delivered += accepted.length;
+      if (claimed.length === 0) return delivered;
+      accepted = await this.deliver(claimed);
+    }
   }
 
-  private async deliver(row: ClaimedEvent): Promise<boolean> {
-    try {
-      await this.providers.named(row.provider).sendMeterEvent({
-        applicationId: row.application_id,
-        identifier: row.identifier,
-        eventName: row.event_name,
-        payload: row.payload,
-        occurredAt: new Date(row.occurred_at),
-      });
-    } catch (err) {
-      const attempts = row.attempts + 1;
-      const abandoned = attempts >= MAX_ATTEMPTS;
-      const definition = abandoned ? MeterErrors.E8021 : MeterErrors.E8020;
-      const errors = [
-        { code: definition.code, message: `${definition.message} (attempt ${attempts}: ${(err as Error).message})` },
-      ];
-      const retryAt = abandoned ? null : new Date(this.clock.nowMs() + backoffMs(attempts));
-      await this.events.markAttemptFailed(row.event_id, errors, attempts, retryAt);
-      return false;
+  /** Sends a claimed batch, one provider call per provider; records the refusals and returns the accepted event ids. */
+  private async deliver(claimed: ClaimedEvent[]): Promise<string[]> {
+    const byProvider = new Map<string, ClaimedEvent[]>();
+    for (const row of claimed) {
+      const rows = byProvider.get(row.provider);
+      if (rows) rows.push(row);
+      else byProvider.set(row.provider, [row]);
     }
-    await this.events.markDelivered(row.event_id, this.clock.now());
-    return true;
+    const accepted: string[] = [];
+    const refused: Array<{ row: ClaimedEvent; error: string }> = [];
+    await Promise.all(
+      [...byProvider].map(async ([name, rows]) => {
+        const outcomes = await this.send(name, rows.map(toForwarded));
+        rows.forEach((row, i) => {
+          const outcome = outcomes[i] ?? { ok: false, error: 'the provider gave no outcome for this event' };
+          if (outcome.ok) accepted.push(row.event_id);
+          else refused.push({ row, error: outcome.error });
+        });
+      }),
+    );
+    await this.events.markAttemptsFailed(
+      refused.map(({ row, error }) => {
+        const attempts = row.attempts + 1;
+        const abandoned = attempts >= MAX_ATTEMPTS;
+        const definition = abandoned ? MeterErrors.E8021 : MeterErrors.E8020;
+        return {
+          eventId: row.event_id,
+          errors: [{ code: definition.code, message: `${definition.message} (attempt ${attempts}: ${error})` }],
+          attempts,
+          retryAt: abandoned ? null : new Date(this.clock.nowMs() + backoffMs(attempts)),
+        };
+      }),
+    );
+    return accepted;
   }
+
+  /** The provider's outcomes; a provider that throws (or is unknown) refuses the whole batch with its message. */
+  private async send(name: string, events: ForwardedMeterEvent[]): Promise<MeterEventOutcome[]> {
+    try {
+      return await this.providers.named(name).sendMeterEvents(events);
+    } catch (err) {
+      return events.map(() => ({ ok: false, error: (err as Error).message }));
+    }
+  }
+}
+
+function toForwarded(row: ClaimedEvent): ForwardedMeterEvent {
+  return {
+    applicationId: row.application_id,
+    identifier: row.identifier,
+    eventName: row.event_name,
+    payload: row.payload,
+    occurredAt: new Date(row.occurred_at),
+  };
 }

@@ -95,55 +95,102 @@ export class MeterEventsRepository {
     );
   }
 
-  /** Leases up to `limit` due outbox rows until `leaseUntil` (FOR UPDATE SKIP LOCKED: replicas never share one). */
-  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedEvent[]> {
+  /**
+   * One round trip of the forwarder: marks the events of its previous batch delivered (`delivered`,
+   * which the provider accepted) and leases up to `limit` due outbox rows until `leaseUntil` (FOR
+   * UPDATE SKIP LOCKED: concurrent claims, in this process or other replicas, never share a row).
+   * One statement, so the mark and the claim commit together or not at all; a mark that never
+   * commits leaves the rows to be delivered again when their lease ends, which the provider's
+   * idempotency key absorbs.
+   */
+  claimDue(
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    delivered: { ids: string[]; at: Date } = { ids: [], at: now },
+  ): Promise<ClaimedEvent[]> {
     const outbox = this.db.table('meter_event_outbox');
+    const events = this.db.table('meter_events');
+    const mark = delivered.ids.length
+      ? `marked AS (
+           UPDATE ${events} SET delivery_status = 'delivered', delivered_at = $4, errors = '[]' WHERE id = ANY($3::uuid[])
+         ), removed AS (
+           DELETE FROM ${outbox} WHERE event_id = ANY($3::uuid[])
+         ), `
+      : '';
     return this.db.manager.query(
-      `WITH due AS (
-         SELECT event_id FROM ${outbox} WHERE next_attempt_at <= $1
+      `WITH ${mark}due AS (
+         SELECT event_id FROM ${outbox} WHERE next_attempt_at <= $1${delivered.ids.length ? ' AND event_id <> ALL($3::uuid[])' : ''}
          ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED
        ), leased AS (
          UPDATE ${outbox} o SET next_attempt_at = $2 FROM due WHERE o.event_id = due.event_id
          RETURNING o.event_id, o.application_id, o.attempts
        )
        SELECT l.event_id, l.application_id, l.attempts, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
-       FROM leased l JOIN ${this.db.table('meter_events')} e ON e.id = l.event_id`,
-      [now, leaseUntil],
+       FROM leased l JOIN ${events} e ON e.id = l.event_id`,
+      delivered.ids.length ? [now, leaseUntil, delivered.ids, delivered.at] : [now, leaseUntil],
     );
   }
 
-  /** Delivered: the event says so and its outbox row is gone. */
-  markDelivered(eventId: string, deliveredAt: Date): Promise<void> {
-    return this.db.transaction(async (manager) => {
-      await manager.query(
-        `UPDATE ${this.db.table('meter_events')} SET delivery_status = 'delivered', delivered_at = $2, errors = '[]' WHERE id = $1`,
-        [eventId, deliveredAt],
-      );
-      await manager.query(`DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = $1`, [eventId]);
-    });
+  /** Delivered (the provider accepted them): the events say so and their outbox rows are gone, in one statement. */
+  async markDelivered(eventIds: string[], deliveredAt: Date): Promise<void> {
+    if (!eventIds.length) return;
+    await this.db.manager.query(
+      `WITH marked AS (
+         UPDATE ${this.db.table('meter_events')} SET delivery_status = 'delivered', delivered_at = $2, errors = '[]'
+         WHERE id = ANY($1::uuid[])
+       )
+       DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = ANY($1::uuid[])`,
+      [eventIds, deliveredAt],
+    );
   }
 
-  /** A failed attempt: the event shows the error; retried at `retryAt`, or abandoned (null) and marked failed. */
-  markAttemptFailed(
-    eventId: string,
-    errors: Array<{ code: string; message: string }>,
-    attempts: number,
-    retryAt: Date | null,
+  /**
+   * Failed attempts, in one statement: each event shows its error; it is retried at `retryAt`, or
+   * abandoned (null): marked failed and its outbox row gone.
+   */
+  async markAttemptsFailed(
+    failures: Array<{
+      eventId: string;
+      errors: Array<{ code: string; message: string }>;
+      attempts: number;
+      retryAt: Date | null;
+    }>,
   ): Promise<void> {
+    if (!failures.length) return;
     const outbox = this.db.table('meter_event_outbox');
-    return this.db.transaction(async (manager) => {
-      await manager.query(
-        `UPDATE ${this.db.table('meter_events')} SET errors = $2::jsonb, delivery_status = $3 WHERE id = $1`,
-        [eventId, JSON.stringify(errors), retryAt ? 'pending' : 'failed'],
-      );
-      if (!retryAt) await manager.query(`DELETE FROM ${outbox} WHERE event_id = $1`, [eventId]);
-      else {
-        await manager.query(`UPDATE ${outbox} SET attempts = $2, next_attempt_at = $3 WHERE event_id = $1`, [
-          eventId,
-          attempts,
-          retryAt,
-        ]);
-      }
-    });
+    const rows = failures.map((f) => ({
+      event_id: f.eventId,
+      errors: f.errors,
+      attempts: f.attempts,
+      retry_at: f.retryAt?.toISOString() ?? null,
+    }));
+    await this.db.manager.query(
+      `WITH f AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(event_id uuid, errors jsonb, attempts int, retry_at timestamptz)
+       ), marked AS (
+         UPDATE ${this.db.table('meter_events')} e
+         SET errors = f.errors, delivery_status = CASE WHEN f.retry_at IS NULL THEN 'failed' ELSE 'pending' END
+         FROM f WHERE e.id = f.event_id
+       ), abandoned AS (
+         DELETE FROM ${outbox} o USING f WHERE o.event_id = f.event_id AND f.retry_at IS NULL
+       )
+       UPDATE ${outbox} o SET attempts = f.attempts, next_attempt_at = f.retry_at
+       FROM f WHERE o.event_id = f.event_id AND f.retry_at IS NOT NULL`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  /**
+   * The outbox backlog (counted up to `cap`, so a huge backlog costs a bounded scan) and when its
+   * oldest row was stored (ids are UUIDv7, so the primary key's first entry is the oldest).
+   */
+  async outboxBacklog(cap: number): Promise<{ backlog: number; oldest: Date | null }> {
+    const outbox = this.db.table('meter_event_outbox');
+    const rows: Array<{ backlog: number; oldest: Date | null }> = await this.db.manager.query(
+      `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${outbox} LIMIT ${Math.trunc(cap)}) capped)::int AS backlog,
+              (SELECT created_at FROM ${outbox} ORDER BY event_id LIMIT 1) AS oldest`,
+    );
+    return rows[0];
   }
 }

@@ -5,6 +5,7 @@ import { BillingProviderError, BillingProviders } from './providers/billing-prov
 import { SandboxBillingProvider } from './providers/sandbox-billing.provider.js';
 import { MeterEventForwarder } from './meter-event-forwarder.js';
 import { MeterEventsService } from './meter-events.service.js';
+import { MeterOutboxMetrics } from './meter-outbox.metrics.js';
 import { MeterSummariesService } from './meter-summaries.service.js';
 import { Meter } from './entities/meter.entity.js';
 import { MeterEventsController, MetersController } from './meter.controller.js';
@@ -23,6 +24,7 @@ import { MetersService } from './meters.service.js';
     MeterEventsService,
     MeterSummariesService,
     MeterEventForwarder,
+    MeterOutboxMetrics,
     BillingProviders,
     SandboxBillingProvider,
     SandboxBillingRepository,

@@ -6,7 +6,7 @@ import { SandboxBillingProvider } from './sandbox-billing.provider.js';
 import type { BillingProvider } from './billing.types.js';
 import { BillingProviderError } from './billing.types.js';
 
-export type { BillingProvider, ForwardedMeterEvent } from './billing.types.js';
+export type { BillingProvider, ForwardedMeterEvent, MeterEventOutcome } from './billing.types.js';
 export { BillingProviderError } from './billing.types.js';
 
 /** Which billing provider serves an application country (BILLING_PROVIDERS); unknown names fail at boot. */

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
-import type { BillingProvider, ForwardedMeterEvent } from './billing.types.js';
+import type { BillingProvider, ForwardedMeterEvent, MeterEventOutcome } from './billing.types.js';
 import { BillingProviderError } from './billing.types.js';
 import { SandboxBillingRepository, type SandboxReceivedEvent } from './sandbox-billing.repository.js';
+
+const FAILING = 'sandbox billing provider is failing on purpose for this application';
 
 /**
  * The built-in, deterministic billing provider. It keeps what it was sent in its own tables
@@ -26,9 +28,11 @@ export class SandboxBillingProvider implements BillingProvider {
     return reference;
   }
 
-  async sendMeterEvent(event: ForwardedMeterEvent): Promise<void> {
-    await this.assertUp(event.applicationId);
-    await this.sandbox.recordEvent(event, this.clock.now());
+  /** One statement for the whole batch; an application told to fail has its events refused, the others go through. */
+  async sendMeterEvents(events: ForwardedMeterEvent[]): Promise<MeterEventOutcome[]> {
+    if (events.length === 0) return [];
+    const refused = await this.sandbox.recordEvents(events, this.clock.now());
+    return events.map((_e, i) => (refused.has(i) ? { ok: false, error: FAILING } : { ok: true }));
   }
 
   /** Test control: make the sandbox refuse everything for this application (true) or recover (false). */
@@ -42,7 +46,6 @@ export class SandboxBillingProvider implements BillingProvider {
   }
 
   private async assertUp(applicationId: string): Promise<void> {
-    if (await this.sandbox.isFailing(applicationId))
-      throw new BillingProviderError('sandbox billing provider is failing on purpose for this application');
+    if (await this.sandbox.isFailing(applicationId)) throw new BillingProviderError(FAILING);
   }
 }

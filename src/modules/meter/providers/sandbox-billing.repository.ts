@@ -21,14 +21,42 @@ export class SandboxBillingRepository {
     );
   }
 
-  /** Idempotent on the event identifier: a repeat counts as received again, never as a second event. */
-  async recordEvent(event: ForwardedMeterEvent, at: Date): Promise<void> {
-    await this.db.manager.query(
-      `INSERT INTO ${this.db.table('billing_sandbox_events')} (identifier, application_id, event_name, payload, occurred_at, received_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (application_id, identifier) DO UPDATE SET received_count = billing_sandbox_events.received_count + 1`,
-      [event.identifier, event.applicationId, event.eventName, JSON.stringify(event.payload), event.occurredAt, at],
+  /**
+   * Records a batch in one statement, except the events of applications told to fail, whose
+   * positions in `events` come back. Idempotent on (application, identifier), the events'
+   * idempotency key: a repeat counts as received again (received_count), never as a second event.
+   */
+  async recordEvents(events: ForwardedMeterEvent[], at: Date): Promise<Set<number>> {
+    const settings = this.db.table('billing_sandbox_settings');
+    const table = this.db.table('billing_sandbox_events');
+    const input = events.map((e, i) => ({
+      i,
+      identifier: e.identifier,
+      application_id: e.applicationId,
+      event_name: e.eventName,
+      payload: e.payload,
+      occurred_at: e.occurredAt.toISOString(),
+    }));
+    const refused: Array<{ i: number }> = await this.db.manager.query(
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb)
+           AS x(i int, identifier text, application_id uuid, event_name text, payload jsonb, occurred_at timestamptz)
+       ), failing AS (
+         SELECT application_id FROM ${settings}
+         WHERE failing AND application_id IN (SELECT application_id FROM input)
+       ), accepted AS (
+         SELECT DISTINCT ON (application_id, identifier) * FROM input
+         WHERE application_id NOT IN (SELECT application_id FROM failing)
+         ORDER BY application_id, identifier, i
+       ), recorded AS (
+         INSERT INTO ${table} (identifier, application_id, event_name, payload, occurred_at, received_at)
+         SELECT identifier, application_id, event_name, payload, occurred_at, $2 FROM accepted
+         ON CONFLICT (application_id, identifier) DO UPDATE SET received_count = ${table}.received_count + 1
+       )
+       SELECT i FROM input WHERE application_id IN (SELECT application_id FROM failing)`,
+      [JSON.stringify(input), at],
     );
+    return new Set(refused.map((r) => r.i));
   }
 
   async setFailing(applicationId: string, failing: boolean): Promise<void> {

@@ -1,0 +1,177 @@
+import { RequestContext } from '../../../src/common/context/request-context.js';
+import { ModeDb } from '../../../src/common/database/mode-db.js';
+import { MeterEventForwarder, SandboxBillingProvider } from '../../../src/modules/meter/index.js';
+import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
+
+/**
+ * The outbox forwarder in batches: small batches and several claim loops here, so one drain takes
+ * many claims and concurrent forwarders compete for the same rows. On a database of its own, since
+ * a drain and the outbox gauges span every application.
+ */
+describe('metering: forwarding the outbox in batches', () => {
+  let t: TestApp;
+
+  const sandbox = () => t.app.get(SandboxBillingProvider);
+  const forwarder = () => t.app.get(MeterEventForwarder);
+  const inTest = <T>(fn: () => Promise<T>) => t.app.get(RequestContext).runInMode('test', fn);
+
+  /** A tenant with a customer and a meter, and a way to send it `n` events (identifiers `<prefix>-<i>`). */
+  async function meteredTenant() {
+    const tenant = await createTenant(t);
+    const customer = await t.http.post(tenant.path('/customers')).set(tenant.as('test')).send({ name: 'Fwd' });
+    const meter = await t.http
+      .post(tenant.path('/meters'))
+      .set(tenant.as('test'))
+      .send({ display_name: 'Calls', event_name: 'call', value_settings: { event_payload_key: 'calls' } });
+    expect(meter.status).toBe(200);
+    const send = async (prefix: string, n: number): Promise<string[]> => {
+      const identifiers = Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
+      for (let i = 0; i < n; i += 100) {
+        const events = identifiers.slice(i, i + 100).map((identifier) => ({
+          event_name: 'call',
+          customer_id: customer.body.id,
+          payload: { calls: '1' },
+          identifier,
+        }));
+        const res = await t.http.post(tenant.path('/meter_events/batch')).set(tenant.as('test')).send({ events });
+        expect(res.status).toBe(200);
+        expect(res.body.data.every((e: { object: string }) => e.object === 'meter_event')).toBe(true);
+      }
+      return identifiers;
+    };
+    return { tenant, send };
+  }
+
+  const received = (tenant: Tenant) => inTest(() => sandbox().received(tenant.applicationId));
+
+  /** Each event's delivery status and errors, by identifier. */
+  async function statuses(tenant: Tenant): Promise<Map<string, { status: string; errors: Array<{ code: string }> }>> {
+    const rows: Array<{ identifier: string; delivery_status: string; errors: Array<{ code: string }> }> = await inTest(
+      () =>
+        t.app
+          .get(ModeDb)
+          .manager.query(
+            `SELECT identifier, delivery_status, errors FROM wallet_test.meter_events WHERE application_id = $1`,
+            [tenant.applicationId],
+          ),
+    );
+    return new Map(rows.map((r) => [r.identifier, { status: r.delivery_status, errors: r.errors }]));
+  }
+
+  /** The outbox gauges for test mode, from a real scrape of /metrics. */
+  async function outboxMetrics(): Promise<{ backlog: number; ageSeconds: number }> {
+    const res = await t.http.get('/metrics');
+    expect(res.status).toBe(200);
+    const value = (name: string) => {
+      const match = new RegExp(`^${name}\\{mode="test"\\} (\\S+)$`, 'm').exec(res.text);
+      if (!match) throw new Error(`${name} is not in /metrics`);
+      return Number(match[1]);
+    };
+    return {
+      backlog: value('wallet_meter_outbox_backlog'),
+      ageSeconds: value('wallet_meter_outbox_oldest_age_seconds'),
+    };
+  }
+
+  // Generous: without DATABASE_URL this boots and migrates an embedded database of its own.
+  beforeAll(async () => {
+    t = await startApp({
+      rateLimit: false,
+      ownDatabase: true,
+      env: { METER_FORWARD_BATCH: '7', METER_FORWARD_CONCURRENCY: '3' },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('shows the backlog and the age of its oldest event in /metrics', async () => {
+    expect(await outboxMetrics()).toEqual({ backlog: 0, ageSeconds: 0 });
+    const { send } = await meteredTenant();
+    await send('age', 12);
+    const fresh = await outboxMetrics();
+    expect(fresh.backlog).toBe(12);
+    expect(fresh.ageSeconds).toBeLessThan(60);
+    t.clock.advance(90_000);
+    const waited = await outboxMetrics();
+    expect(waited.backlog).toBe(12);
+    expect(waited.ageSeconds).toBeGreaterThanOrEqual(90);
+    expect(waited.ageSeconds).toBeLessThan(150);
+    expect(await forwarder().drainOnce('test')).toBe(12);
+    expect(await outboxMetrics()).toEqual({ backlog: 0, ageSeconds: 0 });
+  });
+
+  it('delivers each event exactly once under two concurrent forwarders', async () => {
+    const a = await meteredTenant();
+    const b = await meteredTenant();
+    const sentA = await a.send('once-a', 160);
+    const sentB = await b.send('once-b', 90);
+
+    const delivered = await Promise.all([forwarder().drainOnce('test'), forwarder().drainOnce('test')]);
+    expect(delivered[0] + delivered[1]).toBe(250);
+
+    for (const [{ tenant }, sent] of [
+      [a, sentA],
+      [b, sentB],
+    ] as const) {
+      const got = await received(tenant);
+      expect(got.map((r) => r.identifier).sort()).toEqual([...sent].sort());
+      expect(got.filter((r) => r.received_count !== 1)).toEqual([]);
+      const status = await statuses(tenant);
+      expect([...status.values()].filter((s) => s.status !== 'delivered')).toEqual([]);
+    }
+    expect(await forwarder().drainOnce('test')).toBe(0);
+    expect((await outboxMetrics()).backlog).toBe(0);
+  });
+
+  it('retries only the events the provider refused, with backoff, when it refuses part of a batch', async () => {
+    const up = await meteredTenant();
+    const down = await meteredTenant();
+    // Interleaved, so the refused events share batches with accepted ones.
+    const sentUp: string[] = [];
+    const sentDown: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      sentUp.push(...(await up.send(`part-up-${i}`, 5)));
+      sentDown.push(...(await down.send(`part-down-${i}`, 4)));
+    }
+    await inTest(() => sandbox().setFailing(down.tenant.applicationId, true));
+
+    expect(await forwarder().drainOnce('test')).toBe(20);
+    expect((await received(up.tenant)).map((r) => r.identifier).sort()).toEqual([...sentUp].sort());
+    expect(await received(down.tenant)).toEqual([]);
+    const refused = await statuses(down.tenant);
+    expect([...refused.values()].every((s) => s.status === 'pending' && s.errors[0].code === 'E8020')).toBe(true);
+    expect((await outboxMetrics()).backlog).toBe(16);
+
+    // Not due again before the backoff has passed; then only the refused ones are sent again.
+    await inTest(() => sandbox().setFailing(down.tenant.applicationId, false));
+    expect(await forwarder().drainOnce('test')).toBe(0);
+    t.clock.advance(2_001);
+    expect(await forwarder().drainOnce('test')).toBe(16);
+    const gotDown = await received(down.tenant);
+    expect(gotDown.map((r) => r.identifier).sort()).toEqual([...sentDown].sort());
+    expect(gotDown.every((r) => r.received_count === 1)).toBe(true);
+    expect((await received(up.tenant)).every((r) => r.received_count === 1)).toBe(true);
+    const after = await statuses(down.tenant);
+    expect([...after.values()].every((s) => s.status === 'delivered' && s.errors.length === 0)).toBe(true);
+  });
+
+  it('abandons an event after the retry limit and marks it failed with E8021', async () => {
+    const { tenant, send } = await meteredTenant();
+    await send('gone', 3);
+    await inTest(() => sandbox().setFailing(tenant.applicationId, true));
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      expect(await forwarder().drainOnce('test')).toBe(0);
+      const status = await statuses(tenant);
+      const expected = attempt < 20 ? { status: 'pending', code: 'E8020' } : { status: 'failed', code: 'E8021' };
+      expect([...status.values()].map((s) => ({ status: s.status, code: s.errors[0]?.code }))).toEqual(
+        Array(3).fill(expected),
+      );
+      t.clock.advance(60 * 60 * 1000 + 1);
+    }
+    await inTest(() => sandbox().setFailing(tenant.applicationId, false));
+    expect(await forwarder().drainOnce('test')).toBe(0);
+    expect(await received(tenant)).toEqual([]);
+    expect((await outboxMetrics()).backlog).toBe(0);
+  });
+});
