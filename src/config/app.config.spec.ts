@@ -29,6 +29,7 @@ describe('configuration', () => {
       transferProviders: { '*': 'sandbox' },
       collectionProviders: { '*': 'sandbox' },
       settlementDelayHours: 48,
+      shutdownGraceMs: 25_000,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
     expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' }).migrateOnBoot).toBe(false);
@@ -43,6 +44,7 @@ describe('configuration', () => {
       RUN_JOBS: 'false',
       TRANSFER_PROVIDERS: 'TH=none,*=sandbox',
       RATE_LIMIT: '0',
+      SHUTDOWN_GRACE_MS: '10000',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -52,6 +54,7 @@ describe('configuration', () => {
       runJobs: false,
       transferProviders: { TH: 'none', '*': 'sandbox' },
       rateLimit: 0,
+      shutdownGraceMs: 10_000,
     });
   });
 
@@ -67,6 +70,8 @@ describe('configuration', () => {
     [{ MIGRATE_ON_BOOT: 'sometimes' }, 'MIGRATE_ON_BOOT must be true or false'],
     [{ COLLECTION_PROVIDERS: 'thailand:sandbox' }, 'COLLECTION_PROVIDERS must look like "TH=sandbox,*=sandbox"'],
     [{ SETTLEMENT_DELAY_HOURS: '-1' }, 'SETTLEMENT_DELAY_HOURS must be a whole number, got "-1"'],
+    [{ SHUTDOWN_GRACE_MS: '25s' }, 'SHUTDOWN_GRACE_MS must be a whole number, got "25s"'],
+    [{ SHUTDOWN_GRACE_MS: '600001' }, 'SHUTDOWN_GRACE_MS must be between 0 and 600000, got 600001'],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadAppConfig(env)).toThrow(ConfigError);
     expect(() => loadAppConfig(env)).toThrow(message);

@@ -30,6 +30,8 @@ export interface AppConfig {
   collectionProviders: Record<string, string>;
   /** How long a succeeded charge's funds stay on hold before they become available. */
   settlementDelayHours: number;
+  /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
+  shutdownGraceMs: number;
 }
 
 export interface AllConfig {
@@ -116,6 +118,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     transferProviders: providerMap(env, 'TRANSFER_PROVIDERS', '*=sandbox'),
     collectionProviders: providerMap(env, 'COLLECTION_PROVIDERS', '*=sandbox'),
     settlementDelayHours: integer(env, 'SETTLEMENT_DELAY_HOURS', 48, 0, 24 * 90),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
   };
 }
 

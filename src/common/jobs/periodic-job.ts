@@ -1,17 +1,30 @@
-import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import type { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../../config/app.config.js';
+import { Draining } from '../lifecycle/draining.js';
 
 /**
  * A background job that runs every `intervalMs` in each replica when `RUN_JOBS` is true (tests and
  * benchmarks turn it off and call the work directly). A run never overlaps the previous one in the
  * same process; across replicas the work itself must be safe (claim rows with FOR UPDATE SKIP
  * LOCKED). A failed run is logged and retried at the next tick.
+ *
+ * On shutdown the timer stops at once (onModuleDestroy) and a run under way finishes its current
+ * batch and stops; the application waits for it (onApplicationShutdown, before the pools close).
  */
-export abstract class PeriodicJob implements OnApplicationBootstrap, OnApplicationShutdown {
+export abstract class PeriodicJob implements OnApplicationBootstrap, OnModuleDestroy, OnApplicationShutdown {
   protected readonly logger = new Logger(this.constructor.name);
+  /** Property-injected so that subclasses' constructors stay as they are. */
+  @Inject(Draining) protected readonly draining!: Draining;
   private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private current: Promise<void> | undefined;
+  private stopping = false;
 
   protected constructor(
     private readonly jobConfig: ConfigService<AllConfig, true>,
@@ -31,29 +44,37 @@ export abstract class PeriodicJob implements OnApplicationBootstrap, OnApplicati
     for (;;) {
       const claimed = await batch();
       total += claimed;
-      if (claimed < size) return total;
+      if (claimed < size || this.stopping) return total;
     }
   }
 
   onApplicationBootstrap(): void {
     if (!this.jobConfig.get('app.runJobs', { infer: true })) return;
-    this.timer = setInterval(() => void this.tick(), this.intervalMs);
+    this.timer = setInterval(() => this.tick(), this.intervalMs);
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  onModuleDestroy(): void {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
   }
 
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      await this.runOnce();
-    } catch (error) {
-      this.logger.error({ err: error }, `${this.constructor.name} run failed`);
-    } finally {
-      this.running = false;
-    }
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.timer) return;
+    this.timer = undefined;
+    await this.current;
+    this.draining.report.jobsStopped += 1;
+  }
+
+  private tick(): void {
+    if (this.current || this.stopping) return;
+    this.current = this.runOnce()
+      .then(
+        () => undefined,
+        (error: unknown) => this.logger.error({ err: error }, `${this.constructor.name} run failed`),
+      )
+      .finally(() => {
+        this.current = undefined;
+      });
   }
 }
