@@ -89,7 +89,6 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(contentTypeMiddleware);
   app.use(express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ limit: config.bodyLimitBytes, extended: false }));
-  app.enableShutdownHooks();
 
   const document = buildOpenApi(app);
   SwaggerModule.setup('docs', app, document, {

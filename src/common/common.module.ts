@@ -2,13 +2,15 @@ import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestj
 import { Clock } from './clock.js';
 import { RequestContext } from './context/request-context.js';
 import { MetricsServer } from './observability/metrics-server.js';
+import { Draining } from './lifecycle/draining.js';
+import { HttpDrain } from './lifecycle/http-drain.js';
 import { Metrics, MetricsController, MetricsMiddleware } from './observability/metrics.js';
 
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [RequestContext, Clock, Metrics, MetricsMiddleware, MetricsServer],
-  exports: [RequestContext, Clock, Metrics],
+  providers: [RequestContext, Clock, Metrics, MetricsMiddleware, MetricsServer, Draining, HttpDrain],
+  exports: [RequestContext, Clock, Metrics, Draining],
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -30,6 +30,7 @@ describe('configuration', () => {
       collectionProviders: { '*': 'sandbox' },
       settlementDelayHours: 48,
       metricsPort: undefined,
+      shutdownGraceMs: 25_000,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
     expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' }).migrateOnBoot).toBe(false);
@@ -45,6 +46,7 @@ describe('configuration', () => {
       TRANSFER_PROVIDERS: 'TH=none,*=sandbox',
       RATE_LIMIT: '0',
       METRICS_PORT: '9464',
+      SHUTDOWN_GRACE_MS: '10000',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -55,6 +57,7 @@ describe('configuration', () => {
       transferProviders: { TH: 'none', '*': 'sandbox' },
       rateLimit: 0,
       metricsPort: 9464,
+      shutdownGraceMs: 10_000,
     });
   });
 
@@ -71,6 +74,8 @@ describe('configuration', () => {
     [{ COLLECTION_PROVIDERS: 'thailand:sandbox' }, 'COLLECTION_PROVIDERS must look like "TH=sandbox,*=sandbox"'],
     [{ SETTLEMENT_DELAY_HOURS: '-1' }, 'SETTLEMENT_DELAY_HOURS must be a whole number, got "-1"'],
     [{ METRICS_PORT: '99999' }, 'METRICS_PORT must be between 0 and 65535, got 99999'],
+    [{ SHUTDOWN_GRACE_MS: '25s' }, 'SHUTDOWN_GRACE_MS must be a whole number, got "25s"'],
+    [{ SHUTDOWN_GRACE_MS: '600001' }, 'SHUTDOWN_GRACE_MS must be between 0 and 600000, got 600001'],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadAppConfig(env)).toThrow(ConfigError);
     expect(() => loadAppConfig(env)).toThrow(message);

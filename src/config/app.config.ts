@@ -36,6 +36,8 @@ export interface AppConfig {
   settlementDelayHours: number;
   /** Set: `/metrics` is served only on this port (a listener of its own), not on `port`. Unset: on `port`. */
   metricsPort: number | undefined;
+  /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
+  shutdownGraceMs: number;
 }
 
 export interface AllConfig {
@@ -125,6 +127,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),
     meterForwardConcurrency: integer(env, 'METER_FORWARD_CONCURRENCY', 2, 1, 32),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
   };
 }
 

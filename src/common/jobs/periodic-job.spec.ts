@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import type { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../../config/app.config.js';
 import type { MigrationStatus } from '../database/migration-status.js';
+import { Draining } from '../lifecycle/draining.js';
 import { PeriodicJob } from './periodic-job.js';
 
 const config = (runJobs: boolean) =>
@@ -27,6 +28,7 @@ class SchemaState {
 class ManualJob extends PeriodicJob {
   runs = 0;
   pending: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+  override readonly draining = new Draining();
   constructor(runJobs: boolean, schema = new SchemaState()) {
     super(config(runJobs), schema.status, 1_000);
   }
@@ -65,10 +67,42 @@ describe('PeriodicJob', () => {
     job.pending.shift()!.resolve();
     await jest.advanceTimersByTimeAsync(1_000);
     expect(job.runs).toBe(3);
-    job.onApplicationShutdown();
+    job.onModuleDestroy();
     job.pending.shift()!.resolve();
     await jest.advanceTimersByTimeAsync(5_000);
     expect(job.runs).toBe(3);
+    await job.onApplicationShutdown();
+    expect(job.draining.report.jobsStopped).toBe(1);
+  });
+
+  it('on shutdown finishes the batch under way, starts no other, and the application waits for it', async () => {
+    const batches: Array<() => void> = [];
+    class BatchJob extends PeriodicJob {
+      override readonly draining = new Draining();
+      claimed = 0;
+      constructor() {
+        super(config(true), new SchemaState().status, 1_000);
+      }
+      protected runOnce(): Promise<number> {
+        // Every batch claims a full 10 rows, so only shutdown ends the run.
+        return this.untilDrained(10, () => new Promise((resolve) => batches.push(() => resolve(10))));
+      }
+    }
+    const job = new BatchJob();
+    job.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(1_000);
+    batches.shift()!();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(batches).toHaveLength(1); // the second batch runs
+    job.onModuleDestroy();
+    let stopped = false;
+    const shutdown = job.onApplicationShutdown().then(() => (stopped = true));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(false); // waits for the batch under way
+    batches.shift()!();
+    await shutdown;
+    expect(batches).toHaveLength(0); // and starts no third one
+    expect(job.draining.report.jobsStopped).toBe(1);
   });
 
   it('waits for the migrations, checking again every interval and saying so once, then runs', async () => {
@@ -90,8 +124,9 @@ describe('PeriodicJob', () => {
     schema.pendingNames = [];
     await jest.advanceTimersByTimeAsync(1_000);
     expect(job.runs).toBe(1);
-    job.onApplicationShutdown();
+    const shutdown = job.onApplicationShutdown();
     job.pending.shift()!.resolve();
+    await shutdown;
   });
 
   it('on shutdown starts no new run, says it is stopping, and waits for the run still going', async () => {

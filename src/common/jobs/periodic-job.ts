@@ -1,12 +1,15 @@
 import {
   type BeforeApplicationShutdown,
+  Inject,
   Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type OnModuleDestroy,
 } from '@nestjs/common';
 import type { ConfigService } from '@nestjs/config';
 import type { MigrationStatus } from '../database/migration-status.js';
 import type { AllConfig } from '../../config/app.config.js';
+import { Draining } from '../lifecycle/draining.js';
 
 /**
  * A background job that runs every `intervalMs` in each replica when `RUN_JOBS` is true (tests and
@@ -18,10 +21,15 @@ import type { AllConfig } from '../../config/app.config.js';
  * shutdown no new run starts, a run still going is awaited before the database closes, and
  * `stopping` tells it to wind up.
  */
-export abstract class PeriodicJob implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+export abstract class PeriodicJob
+  implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown
+{
   protected readonly logger = new Logger(this.constructor.name);
+  /** Property-injected so that subclasses' constructors stay as they are. */
+  @Inject(Draining) protected readonly draining!: Draining;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private started = false;
   private stopped = false;
   private waiting = false;
 
@@ -44,12 +52,13 @@ export abstract class PeriodicJob implements OnApplicationBootstrap, BeforeAppli
     for (;;) {
       const claimed = await batch();
       total += claimed;
-      if (claimed < size) return total;
+      if (claimed < size || this.stopping) return total;
     }
   }
 
   onApplicationBootstrap(): void {
     if (!this.jobConfig.get('app.runJobs', { infer: true })) return;
+    this.started = true;
     this.timer = setInterval(() => void this.tick(), this.intervalMs);
     this.timer.unref();
   }
@@ -59,13 +68,25 @@ export abstract class PeriodicJob implements OnApplicationBootstrap, BeforeAppli
     return this.stopped;
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
+  /** The timer stops as shutdown begins; a run under way ends after its current batch. */
+  onModuleDestroy(): void {
     this.stop();
-    await this.running;
   }
 
-  onApplicationShutdown(): void {
+  /** Waits for the run still going (before the pools close) and counts the job in the drain report. */
+  beforeApplicationShutdown(): Promise<void> {
+    return this.finish();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.finish();
+  }
+
+  private async finish(): Promise<void> {
     this.stop();
+    await this.running;
+    if (this.started) this.draining.report.jobsStopped += 1;
+    this.started = false;
   }
 
   private stop(): void {

@@ -4,8 +4,8 @@ import { MigrationStatus } from '../../common/database/migration-status.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { Public } from '../../common/http/decorators.js';
+import { Draining } from '../../common/lifecycle/draining.js';
 import { HealthRepository } from './health.repository.js';
-import { ReadinessState } from './readiness.state.js';
 
 const READY_TIMEOUT_MS = 2_000;
 
@@ -20,7 +20,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthRepository,
     private readonly migrations: MigrationStatus,
-    private readonly readiness: ReadinessState,
+    private readonly draining: Draining,
   ) {}
 
   @Get('healthz')
@@ -31,7 +31,7 @@ export class HealthController {
 
   @Get('readyz')
   async readyz() {
-    if (this.readiness.isDraining) throw new AppError(Errors.E5001, 'The service is shutting down.');
+    if (this.draining.active) throw new AppError(Errors.E5001, 'The service is shutting down.');
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new AppError(Errors.E5001)), READY_TIMEOUT_MS);

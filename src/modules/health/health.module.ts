@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HealthController } from './health.controller.js';
 import { HealthRepository } from './health.repository.js';
-import { ReadinessState } from './readiness.state.js';
 
-@Module({ controllers: [HealthController], providers: [HealthRepository, ReadinessState], exports: [ReadinessState] })
+@Module({ controllers: [HealthController], providers: [HealthRepository] })
 export class HealthModule {}

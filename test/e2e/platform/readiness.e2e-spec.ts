@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EmbeddedPostgres } from '../../../src/common/database/embedded-postgres.js';
 import { KNOWN_MIGRATIONS } from '../../../src/common/database/migration-status.js';
-import { ReadinessState } from '../../../src/modules/health/readiness.state.js';
+import { Draining } from '../../../src/common/lifecycle/draining.js';
 import { expectErrorObject, startApp, type TestApp } from '../../support/harness.js';
 import { createRunDatabase, dropRunDatabase } from '../../support/test-database.js';
 
@@ -54,7 +54,7 @@ describe('readiness', () => {
     expect(after.status).toBe(200);
     expect(after.body).toEqual({ status: 'ready' });
 
-    t.app.get(ReadinessState).markDraining();
+    t.app.get(Draining).markDraining();
     const draining = await t.http.get('/readyz');
     expect(draining.status).toBe(503);
     expectErrorObject(draining.body, 'E5001');
