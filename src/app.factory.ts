@@ -9,6 +9,7 @@ import { AppModule } from './app.module.js';
 import { declarePassportRequestFields } from './common/auth/passport-request-fields.js';
 import { contentTypeMiddleware } from './common/http/content-type.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
+import { requestGuardMiddleware } from './common/http/validation.js';
 import { loadAppConfig } from './config/app.config.js';
 
 export function buildOpenApi(app: INestApplication) {
@@ -89,6 +90,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(contentTypeMiddleware);
   app.use(express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ limit: config.bodyLimitBytes, extended: false }));
+  app.use(requestGuardMiddleware);
   app.enableShutdownHooks();
 
   const document = buildOpenApi(app);

@@ -88,6 +88,11 @@ export const Errors = defineErrors('core', {
     http_status: 401,
     message: 'No Authorization or X-Session-Token header was sent.',
   },
+  E1214: {
+    key: 'secret_key_password_not_allowed',
+    http_status: 401,
+    message: 'A secret key is sent as the Basic username with an empty password; this request sent a password.',
+  },
   E1300: { key: 'insufficient_permissions', http_status: 403, message: 'The credential may not perform this request.' },
   E1303: { key: 'kyc_required', http_status: 403, message: 'The customer must complete KYC verification first.' },
   E1304: {
