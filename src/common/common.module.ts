@@ -2,12 +2,22 @@ import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestj
 import { Clock } from './clock.js';
 import { RequestContext } from './context/request-context.js';
 import { Metrics, MetricsController, MetricsMiddleware } from './observability/metrics.js';
+import { AuthFailureThrottle } from './rate-limit/auth-failure-throttle.js';
+import { InMemoryRateLimitStore, RateLimitStore } from './rate-limit/rate-limit.store.js';
 
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [RequestContext, Clock, Metrics, MetricsMiddleware],
-  exports: [RequestContext, Clock, Metrics],
+  providers: [
+    RequestContext,
+    Clock,
+    Metrics,
+    MetricsMiddleware,
+    // The rate limits' counters: replace this provider with a shared store to count across replicas.
+    { provide: RateLimitStore, useClass: InMemoryRateLimitStore },
+    AuthFailureThrottle,
+  ],
+  exports: [RequestContext, Clock, Metrics, RateLimitStore, AuthFailureThrottle],
 })
 export class CommonModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
