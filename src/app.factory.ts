@@ -7,6 +7,7 @@ import type { Request } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { declarePassportRequestFields } from './common/auth/passport-request-fields.js';
+import { answerClientErrors } from './common/http/client-error.js';
 import { contentTypeMiddleware } from './common/http/content-type.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { requestGuardMiddleware } from './common/http/validation.js';
@@ -92,6 +93,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(express.urlencoded({ limit: config.bodyLimitBytes, extended: false }));
   app.use(requestGuardMiddleware);
   app.enableShutdownHooks();
+  answerClientErrors(app.getHttpServer());
 
   const document = buildOpenApi(app);
   SwaggerModule.setup('docs', app, document, {

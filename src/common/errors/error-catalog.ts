@@ -126,6 +126,11 @@ export const Errors = defineErrors('core', {
     http_status: 409,
     message: 'A request with this Idempotency-Key is still being processed.',
   },
+  E2008: {
+    key: 'request_header_too_large',
+    http_status: 431,
+    message: 'The request headers or URL are larger than the service accepts (16 KB).',
+  },
   E2429: { key: 'rate_limited', http_status: 429, message: 'Too many requests; retry after the time in Retry-After.' },
 
   // E3xxx tenancy: application, country, mode

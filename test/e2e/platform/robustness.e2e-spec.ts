@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { connectedAccount, KBANK } from '../../factories/payouts.js';
 import { card, confirm, createCustomer, paymentIntentCheckout } from '../../factories/checkout.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
@@ -204,5 +205,45 @@ describe('robustness: every reproduction of issue 12 answers a 4xx error object'
     const res = await t.http.get(tenant.path('/customers')).set({ ...tenant.as('test'), Authorization: withPassword });
     expect(res.status).toBe(401);
     expectErrorObject(res.body, 'E1214');
+  });
+});
+
+describe('oversized request heads', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp({ listen: true, rateLimit: false });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** Sends `head` raw and answers the status line and the body. */
+  function rawRequest(head: string): Promise<{ status: number; body: string }> {
+    const { port } = new URL(t.url);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(head));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString('utf8')));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const [statusLine] = data.split('\r\n');
+        resolve({ status: Number(statusLine.split(' ')[1]), body: data.slice(data.indexOf('\r\n\r\n') + 4) });
+      });
+    });
+  }
+
+  it.each([
+    ['a header over 16 KB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
+    ['a URL over 16 KB', `GET /healthz?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+  ])('answers %s with 431 E2008 as the error object', async (_name, head) => {
+    const res = await rawRequest(head);
+    expect(res.status).toBe(431);
+    expectErrorObject(JSON.parse(res.body), 'E2008');
+  });
+
+  it('answers a request line it cannot parse with 400 E2000 as the error object', async () => {
+    const res = await rawRequest('NOT HTTP AT ALL\r\n\r\n');
+    expect(res.status).toBe(400);
+    expectErrorObject(JSON.parse(res.body), 'E2000');
   });
 });
