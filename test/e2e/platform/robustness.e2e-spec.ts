@@ -1,4 +1,6 @@
 import net from 'node:net';
+import { RequestContext } from '../../../src/common/context/request-context.js';
+import { SandboxBillingProvider } from '../../../src/modules/meter/index.js';
 import { connectedAccount, KBANK } from '../../factories/payouts.js';
 import { card, confirm, createCustomer, paymentIntentCheckout } from '../../factories/checkout.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
@@ -205,6 +207,33 @@ describe('robustness: every reproduction of issue 12 answers a 4xx error object'
     const res = await t.http.get(tenant.path('/customers')).set({ ...tenant.as('test'), Authorization: withPassword });
     expect(res.status).toBe(401);
     expectErrorObject(res.body, 'E1214');
+  });
+});
+
+describe('meter event delivery to the billing provider', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp({ rateLimit: false });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('is idempotent on the event identifier at the sandbox provider: a second delivery is counted, not stored twice', async () => {
+    const tenant = await createTenant(t);
+    const sandbox = t.app.get(SandboxBillingProvider);
+    const inTest = <T>(fn: () => Promise<T>) => t.app.get(RequestContext).runInMode('test', fn);
+    const event = {
+      applicationId: tenant.applicationId,
+      identifier: 'evt-dup-1',
+      eventName: 'call',
+      payload: { calls: '2', customer: 'cus_sbx_1' },
+      occurredAt: t.clock.now(),
+    };
+    await inTest(() => sandbox.sendMeterEvent(event));
+    await inTest(() => sandbox.sendMeterEvent({ ...event, payload: { calls: '2', customer: 'cus_sbx_1' } }));
+    const received = await inTest(() => sandbox.received(tenant.applicationId));
+    expect(received).toEqual([expect.objectContaining({ identifier: 'evt-dup-1', received_count: 2 })]);
   });
 });
 
