@@ -42,6 +42,7 @@ class DatabaseProxy {
         this.port = port;
         break;
       } catch (err) {
+        server.removeAllListeners('listening');
         if ((err as { code?: string }).code !== 'EADDRINUSE' || attempt >= 20) throw err;
         if (this.port) await new Promise((resolve) => setTimeout(resolve, 50));
       }
