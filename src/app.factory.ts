@@ -7,8 +7,10 @@ import type { Request } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { declarePassportRequestFields } from './common/auth/passport-request-fields.js';
+import { answerClientErrors } from './common/http/client-error.js';
 import { contentTypeMiddleware } from './common/http/content-type.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
+import { requestGuardMiddleware } from './common/http/validation.js';
 import { loadAppConfig } from './config/app.config.js';
 
 export function buildOpenApi(app: INestApplication) {
@@ -89,6 +91,8 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(contentTypeMiddleware);
   app.use(express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ limit: config.bodyLimitBytes, extended: false }));
+  app.use(requestGuardMiddleware);
+  answerClientErrors(app.getHttpServer());
 
   const document = buildOpenApi(app);
   SwaggerModule.setup('docs', app, document, {

@@ -22,6 +22,10 @@ export interface AppConfig {
   /** Requests per window per credential on wallet endpoints; 0 turns rate limiting off. */
   rateLimit: number;
   rateLimitWindowMs: number;
+  /** Failed authentications a client address (or a key prefix) may have per window; 0 turns the check off. */
+  authFailureLimit: number;
+  /** When set, the log goes to this file (appended) instead of standard output. */
+  logFile?: string;
   /** Billing provider per application country (`*` for any other): e.g. `TH=sandbox,*=sandbox`. */
   billingProviders: Record<string, string>;
   /** Transfer provider per application country (`*` for any other); `none` disables it: e.g. `TH=sandbox,*=none`. */
@@ -107,6 +111,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   }
   const rawDataDir = env.DATA_DIR || './.data';
   const dataDir = rawDataDir.startsWith('memory://') || isAbsolute(rawDataDir) ? rawDataDir : resolve(rawDataDir);
+  const rateLimit = integer(env, 'RATE_LIMIT', 100, 0, 1_000_000);
   return {
     port,
     host,
@@ -118,8 +123,10 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     migrateOnBoot: boolean(env, 'MIGRATE_ON_BOOT', databaseUrl === undefined),
     runJobs: boolean(env, 'RUN_JOBS', true),
-    rateLimit: integer(env, 'RATE_LIMIT', 100, 0, 1_000_000),
+    rateLimit,
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 1000, 10, 3_600_000),
+    authFailureLimit: integer(env, 'AUTH_FAILURE_RATE_LIMIT', Math.ceil(rateLimit / 4), 0, 1_000_000),
+    logFile: env.LOG_FILE || undefined,
     billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),
     transferProviders: providerMap(env, 'TRANSFER_PROVIDERS', '*=sandbox'),
     collectionProviders: providerMap(env, 'COLLECTION_PROVIDERS', '*=sandbox'),

@@ -1,5 +1,8 @@
 // Runs in Jest's parent process, outside its module system, so it loads the compiled service
 // (`npm test` builds first). See test/support/test-database.ts for what it does.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EmbeddedPostgres } from '../../dist/src/common/database/embedded-postgres.js';
 import { createRunDatabase, dropRunDatabase, migrate } from '../../dist/test/support/test-database.js';
 
@@ -11,6 +14,9 @@ import { createRunDatabase, dropRunDatabase, migrate } from '../../dist/test/sup
  */
 export default async function globalSetup() {
   process.env.LOG_LEVEL ??= 'silent';
+  // Where each worker's apps write their log (at info) and the tests record the secrets they made,
+  // for the secret scan of the global teardown.
+  process.env.WALLET_TEST_LOG_DIR = mkdtempSync(join(tmpdir(), 'wallet-test-logs-'));
   process.env.MIGRATE_ON_BOOT = 'false';
   process.env.RUN_JOBS = 'false';
   if (process.env.DATABASE_URL) {

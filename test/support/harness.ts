@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
@@ -7,6 +8,19 @@ import { Clock } from '../../src/common/clock.js';
 import type { Mode } from '../../src/common/context/principal.js';
 import { ApplicationsService } from '../../src/modules/applications/index.js';
 import { createRunDatabase, dropRunDatabase, migrate } from './test-database.js';
+import { recordSecret, recordSecretsOfExchanges } from './secrets.js';
+
+recordSecretsOfExchanges();
+
+/**
+ * The log every app of this worker writes, at info (one line per request), for the run's secret
+ * scan (test/support/secret-scan.mjs); a test's own LOG_FILE or LOG_LEVEL wins.
+ */
+function logEnv(): Record<string, string> {
+  const dir = process.env.WALLET_TEST_LOG_DIR;
+  if (!dir) return {};
+  return { LOG_LEVEL: 'info', LOG_FILE: join(dir, `app-${process.env.JEST_WORKER_ID ?? '0'}-${process.pid}.log`) };
+}
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -30,6 +44,7 @@ export async function startApp(
   options: { listen?: boolean; rateLimit?: boolean; env?: Record<string, string>; ownDatabase?: boolean } = {},
 ): Promise<TestApp> {
   const env: Record<string, string> = {
+    ...logEnv(),
     ...options.env,
     ...(options.rateLimit === false ? { RATE_LIMIT: '0' } : {}),
   };
@@ -97,6 +112,7 @@ export async function createTenant(t: TestApp, options: { countries?: string[]; 
   counter += 1;
   const slug = options.slug ?? `t-${process.pid}-${Date.now().toString(36)}-${counter}`;
   const created = await t.app.get(ApplicationsService).create({ slug, countries: options.countries ?? ['TH'] });
+  recordSecret(created.keys.test, created.keys.live);
   const basic = (mode: Mode) => `Basic ${Buffer.from(`${created.keys[mode]}:`).toString('base64')}`;
   return {
     slug,

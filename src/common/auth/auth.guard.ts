@@ -7,6 +7,7 @@ import { RequestContext } from '../context/request-context.js';
 import { AppError } from '../errors/app-error.js';
 import { type ErrorDefinition, Errors } from '../errors/error-catalog.js';
 import { AUTH_PRIVILEGES, MODE_FROM_CREDENTIAL, PUBLIC_ROUTE, SESSION_PURPOSES } from '../http/decorators.js';
+import { AuthFailureThrottle } from '../rate-limit/auth-failure-throttle.js';
 
 type CredentialKind = 'basic' | 'bearer' | 'session';
 
@@ -94,6 +95,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly context: RequestContext,
+    private readonly failures: AuthFailureThrottle,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -103,17 +105,11 @@ export class AuthGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<Request & { [CREDENTIAL_PROPERTY]?: Credential }>();
     const privileges = this.reflector.getAllAndOverride<Privilege[]>(AUTH_PRIVILEGES, targets) ?? [];
 
-    const kind = credentialKind(req);
-    const accepted = new Set(privileges.map((p) => KIND_OF_PRIVILEGE[p]));
-    if (!accepted.has(kind)) {
-      throw new AppError(
-        Errors.E1200,
-        `This endpoint does not accept ${kind === 'basic' ? 'a secret key' : kind === 'bearer' ? 'a bearer token' : 'a one-time session'}.`,
-      );
-    }
-    await this.guards[kind].canActivate(ctx);
-    const credential = req[CREDENTIAL_PROPERTY] as Credential;
-    req[CREDENTIAL_PROPERTY] = undefined;
+    await this.failures.assertAllowed(req);
+    const { credential, kind } = await this.authenticate(ctx, req, privileges).catch(async (err: unknown) => {
+      if (err instanceof AppError && err.status === 401) await this.failures.recordFailure(req);
+      throw err;
+    });
 
     if (!privileges.includes(credential.privilege)) throw new AppError(Errors.E1300);
     const application = this.context.optionalApplication;
@@ -147,5 +143,25 @@ export class AuthGuard implements CanActivate {
       this.context.set('principal', principal);
     }
     return true;
+  }
+
+  /** The request's credential, checked by the strategy its kind names; a 401 when there is none or it is invalid. */
+  private async authenticate(
+    ctx: ExecutionContext,
+    req: Request & { [CREDENTIAL_PROPERTY]?: Credential },
+    privileges: Privilege[],
+  ): Promise<{ credential: Credential; kind: CredentialKind }> {
+    const kind = credentialKind(req);
+    const accepted = new Set(privileges.map((p) => KIND_OF_PRIVILEGE[p]));
+    if (!accepted.has(kind)) {
+      throw new AppError(
+        Errors.E1200,
+        `This endpoint does not accept ${kind === 'basic' ? 'a secret key' : kind === 'bearer' ? 'a bearer token' : 'a one-time session'}.`,
+      );
+    }
+    await this.guards[kind].canActivate(ctx);
+    const credential = req[CREDENTIAL_PROPERTY] as Credential;
+    req[CREDENTIAL_PROPERTY] = undefined;
+    return { credential, kind };
   }
 }

@@ -88,6 +88,11 @@ export const Errors = defineErrors('core', {
     http_status: 401,
     message: 'No Authorization or X-Session-Token header was sent.',
   },
+  E1214: {
+    key: 'secret_key_password_not_allowed',
+    http_status: 401,
+    message: 'A secret key is sent as the Basic username with an empty password; this request sent a password.',
+  },
   E1300: { key: 'insufficient_permissions', http_status: 403, message: 'The credential may not perform this request.' },
   E1303: { key: 'kyc_required', http_status: 403, message: 'The customer must complete KYC verification first.' },
   E1304: {
@@ -120,6 +125,11 @@ export const Errors = defineErrors('core', {
     key: 'idempotency_request_in_progress',
     http_status: 409,
     message: 'A request with this Idempotency-Key is still being processed.',
+  },
+  E2008: {
+    key: 'request_header_too_large',
+    http_status: 431,
+    message: 'The request headers or URL are larger than the service accepts (16 KB).',
   },
   E2429: { key: 'rate_limited', http_status: 429, message: 'Too many requests; retry after the time in Retry-After.' },
 

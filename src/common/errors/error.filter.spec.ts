@@ -1,4 +1,4 @@
-import { describeForLog } from './error.filter.js';
+import { describeForLog, isDatabaseUnavailable } from './error.filter.js';
 
 describe('describeForLog', () => {
   it('keeps name, message, code and stack but never driver parameters or row details', () => {
@@ -18,5 +18,36 @@ describe('describeForLog', () => {
 
   it('says nothing about non-errors but their type', () => {
     expect(describeForLog({ secret: 'sk_live_x' })).toEqual({ value: 'object' });
+  });
+});
+
+describe('isDatabaseUnavailable', () => {
+  const pgError = (code: string) => Object.assign(new Error('server said no'), { code });
+  it.each([
+    ['admin shutdown 57P01', pgError('57P01')],
+    ['crash shutdown 57P02', pgError('57P02')],
+    ['cannot connect now 57P03', pgError('57P03')],
+    ['connection failure 08006', pgError('08006')],
+    ['a refused connection', pgError('ECONNREFUSED')],
+    ['a reset connection', pgError('ECONNRESET')],
+    ['a terminated connection', new Error('Connection terminated unexpectedly')],
+    ['a pool timeout', new Error('timeout exceeded when trying to connect')],
+    [
+      "TypeORM's wrapper around a driver error",
+      Object.assign(new Error('query failed'), { driverError: pgError('57P01') }),
+    ],
+    ['a cause chain', new Error('outer', { cause: new Error('Connection terminated') })],
+    ['an AggregateError of refused addresses', new AggregateError([pgError('ECONNREFUSED'), pgError('ECONNREFUSED')])],
+  ])('is true for %s', (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation', pgError('23505')],
+    ['a syntax error', pgError('42601')],
+    ['a plain error', new Error('boom')],
+    ['a non-error', 'Connection terminated'],
+  ])('is false for %s', (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
   });
 });

@@ -45,6 +45,43 @@ function fromBodyParser(error: { type?: string; status?: number }): AppError | u
   }
 }
 
+/** Seconds a client is asked to wait before retrying while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Node socket errors of a connection that could not be made or was lost. */
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** What pg and its pool say when the server went away or no client could be had in time. */
+const CONNECTION_MESSAGES =
+  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed and is not queryable|connection to server .* failed/i;
+
+/**
+ * Whether `error` (or anything it wraps: TypeORM's `driverError`, a `cause`, an AggregateError's
+ * members) says the database cannot be reached: PostgreSQL's admin shutdown, crash shutdown and
+ * cannot-connect-now (57P01-57P03), any connection exception (class 08), a refused, reset or
+ * timed-out socket, a terminated connection, or no pool client in time.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    const { code, message, cause, driverError, errors } = current as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      driverError?: unknown;
+      errors?: unknown;
+    };
+    if (typeof code === 'string' && (/^57P0[123]$/.test(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    if (typeof code === 'string' && CONNECTION_ERRNOS.has(code)) return true;
+    if (typeof message === 'string' && CONNECTION_MESSAGES.test(message)) return true;
+    queue.push(cause, driverError, ...(Array.isArray(errors) ? errors : []));
+  }
+  return false;
+}
+
 /**
  * What an unexpected error may put in the log: its name, message, code and stack, never the
  * properties drivers attach (TypeORM's `parameters` and `query`, pg's `detail` with row values),
@@ -114,6 +151,9 @@ export class ErrorFilter implements ExceptionFilter {
       const status = exception.getStatus();
       const definition = BY_STATUS[status];
       if (definition) return new AppError(definition);
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return new AppError(Errors.E5001, undefined, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
     }
     return new AppError(Errors.E5000);
   }

@@ -1,4 +1,5 @@
-import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ArgumentMetadata, ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validate } from 'class-validator';
 import { AppError } from '../errors/app-error.js';
@@ -10,6 +11,107 @@ import { Errors } from '../errors/error-catalog.js';
  * or each member of a batch): unknown fields are refused, and E2000 names the offending parameter.
  */
 const OPTIONS = { whitelist: true, forbidNonWhitelisted: true } as const;
+
+/** How deep a request body may nest objects and arrays; deeper bodies are refused before anything walks them. */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * Keys that name a member of `Object.prototype` (`__proto__`, `constructor`, `toString`, …) or
+ * `prototype`: refused anywhere in a body, as they reach the prototype chain in the code and
+ * libraries that look keys up on plain objects.
+ */
+const PROTOTYPE_KEYS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** A NUL byte, or a UTF-16 surrogate without its pair: text PostgreSQL, JSON and URI functions cannot carry. */
+const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why `text` cannot be stored, or undefined when it can. */
+export function unsafeText(text: string): string | undefined {
+  const match = UNSAFE_TEXT.exec(text);
+  if (!match) return undefined;
+  return match[0] === '\u0000' ? 'must not contain a NUL byte' : 'must not contain an unpaired UTF-16 surrogate';
+}
+
+/** Whether `key` names an `Object.prototype` member (or `prototype`). */
+export function isPrototypeKey(key: string): boolean {
+  return PROTOTYPE_KEYS.has(key);
+}
+
+const childPath = (parent: string, key: string | number) =>
+  typeof key === 'number' ? `${parent}[${key}]` : parent ? `${parent}.${key}` : key;
+
+/** Bodies the guard already passed (the middleware's), so the pipe does not walk them again. */
+const guarded = new WeakSet<object>();
+
+/**
+ * The body guard, run before anything else walks a body (the middleware after the body parsers,
+ * then the pipe and `validateBody` for bodies they get otherwise): NUL bytes and unpaired
+ * surrogates in any string (keys and values), nesting deeper than {@link MAX_BODY_DEPTH} and
+ * prototype-named keys are E2000 naming the parameter. Iterative, so no body can overflow the stack.
+ */
+export function guardBody(body: unknown, prefix = ''): void {
+  if (typeof body !== 'object' || body === null) {
+    if (typeof body === 'string') checkText(body, prefix || 'body');
+    return;
+  }
+  if (guarded.has(body)) return;
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: body, path: prefix, depth: 1 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      checkText(value, path);
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_BODY_DEPTH) {
+      throw new AppError(Errors.E2000, `The request body is nested more than ${MAX_BODY_DEPTH} levels deep.`);
+    }
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++)
+        stack.push({ value: value[i], path: childPath(path, i), depth: depth + 1 });
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const keyPath = childPath(path, key);
+      if (PROTOTYPE_KEYS.has(key)) {
+        throw new AppError(Errors.E2000, `Invalid parameter "${keyPath}": is not a field of this request.`);
+      }
+      const why = unsafeText(key);
+      if (why) throw new AppError(Errors.E2000, `Invalid parameter name under "${path || 'body'}": ${why}.`);
+      stack.push({ value: (value as Record<string, unknown>)[key], path: keyPath, depth: depth + 1 });
+    }
+  }
+  guarded.add(body);
+}
+
+function checkText(text: string, path: string): void {
+  const why = unsafeText(text);
+  if (why) throw new AppError(Errors.E2000, `Invalid parameter "${path}": ${why}.`);
+}
+
+/** Query strings get the same text rules: a NUL byte or unpaired surrogate in a name or value is E2004. */
+export function guardQuery(query: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(query)) {
+    const values = Array.isArray(value) ? value : [value];
+    const why =
+      unsafeText(name) ?? values.map((v) => (typeof v === 'string' ? unsafeText(v) : undefined)).find(Boolean);
+    if (why) throw new AppError(Errors.E2004, `Invalid query parameter "${unsafeText(name) ? 'name' : name}": ${why}.`);
+  }
+}
+
+/**
+ * Mounted after the body parsers: the body guard and the query rules before any interceptor,
+ * guard or pipe (the idempotency fingerprint, the request log) walks the request.
+ */
+export function requestGuardMiddleware(req: Request, _res: Response, next: NextFunction): void {
+  try {
+    guardQuery(req.query as Record<string, unknown>);
+    if (req.body !== undefined) guardBody(req.body);
+    next();
+  } catch (error) {
+    next(error);
+  }
+}
 
 function firstProblem(errors: ValidationError[], parent = ''): { path: string; problem: string } | undefined {
   for (const error of errors) {
@@ -32,9 +134,17 @@ function validationError(errors: ValidationError[], prefix?: string): AppError {
   return new AppError(Errors.E2000, `Invalid parameter "${found.path}": ${problem}.`);
 }
 
+/** The global pipe: the body guard, then class-validator. */
+class GuardedValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body') guardBody(value);
+    return super.transform(value, metadata);
+  }
+}
+
 /** The global pipe (registered as APP_PIPE): the rules above for every `@Body()` DTO. */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new GuardedValidationPipe({
     ...OPTIONS,
     transform: true,
     validationError: { target: false, value: false },
@@ -54,6 +164,7 @@ export async function validateBody<T extends object>(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError(Errors.E2000, `${prefix ? `"${prefix}"` : 'The request body'} must be a JSON object.`);
   }
+  guardBody(body, prefix);
   const dto = plainToInstance(type, body);
   const errors = await validate(dto, OPTIONS);
   if (errors.length) throw validationError(errors, prefix);

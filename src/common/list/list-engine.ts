@@ -3,7 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { AppError } from '../errors/app-error.js';
 import { Errors } from '../errors/error-catalog.js';
 import { isUuid } from '../ids.js';
-import type { FieldSpec, FilterClause, ListQuery, ListSpec } from './list-query.js';
+import { type FieldSpec, type FilterClause, type ListQuery, type ListSpec, ownField } from './list-query.js';
 
 /**
  * `total_items` is exact up to this many matching records; above it, it is PostgreSQL's planner
@@ -48,7 +48,8 @@ export function applyListFilters<T extends ObjectLiteral>(
 ): SelectQueryBuilder<T> {
   const alias = qb.alias;
   query.filters.forEach((f: FilterClause, i) => {
-    const fieldSpec = spec.filters[f.field];
+    const fieldSpec = ownField(spec.filters, f.field);
+    if (!fieldSpec) throw new Error(`list filter "${f.field}" is not in the list's allow-list`);
     const col = column(alias, f.field, fieldSpec);
     const p = `lf${i}`;
     if (fieldSpec.type === 'labels') {
@@ -118,7 +119,7 @@ export async function runList<T extends ObjectLiteral, R>(
 ): Promise<ListEnvelope<R>> {
   const alias = base.alias;
   const filtered = applyListFilters(base, spec, query);
-  const sortCol = column(alias, query.sort.field, spec.filters[query.sort.field]);
+  const sortCol = column(alias, query.sort.field, ownField(spec.filters, query.sort.field));
   const idCol = `${alias}.id`;
   const dir = query.sort.direction.toUpperCase() as 'ASC' | 'DESC';
   const reverse = dir === 'ASC' ? 'DESC' : 'ASC';

@@ -68,6 +68,14 @@ const MAX_PAGE = 1_000_000;
 /** Free text: letters, digits, spaces and the punctuation of names, emails and references. */
 const SEARCH_TEXT = /^[\p{L}\p{N}\p{M} '’.@+_-]+$/u;
 
+/**
+ * The allow-listed field `name`, or undefined: an own property only, so `constructor`, `__proto__`
+ * or `toString` never reach the prototype chain of the spec's plain object.
+ */
+export function ownField(fields: Record<string, FieldSpec>, name: string): FieldSpec | undefined {
+  return Object.hasOwn(fields, name) ? fields[name] : undefined;
+}
+
 function bad(param: string, why: string): AppError {
   return new AppError(Errors.E2004, `Invalid query parameter "${param}": ${why}`);
 }
@@ -160,7 +168,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
     const filter = /^filter\[([a-z_]+)\](?:\[([a-z]+)\])?$/.exec(param);
     if (filter) {
       const [, field, opRaw] = filter;
-      const fieldSpec = spec.filters[field];
+      const fieldSpec = ownField(spec.filters, field);
       if (!fieldSpec) throw bad(param, `"${field}" cannot be filtered on.`);
       const op = (opRaw ?? 'eq') as Operator;
       if (!OPERATORS.includes(op)) throw bad(param, `unknown operator "${opRaw}"; use one of ${OPERATORS.join(', ')}.`);
@@ -177,7 +185,7 @@ export function parseListQuery(query: Record<string, unknown>, spec: ListSpec): 
       out.filters.push({ field, op, value });
       continue;
     }
-    const extra = spec.params?.[param];
+    const extra = spec.params ? ownField(spec.params, param) : undefined;
     if (extra) {
       out.params[param] = parseValue(param, raw, extra);
       continue;

@@ -6,23 +6,15 @@ import { Clock } from '../clock.js';
 import { RequestContext } from '../context/request-context.js';
 import { AppError } from '../errors/app-error.js';
 import { Errors } from '../errors/error-catalog.js';
-
-interface Window {
-  count: number;
-  resetAt: number;
-}
-
-const MAX_TRACKED = 100_000;
+import { RateLimitStore, retryAfterSeconds } from './rate-limit.store.js';
 
 /**
  * Per-credential rate limit on wallet endpoints, a fixed window per key or user (the client
  * address when unauthenticated). Runs after authentication. Over the limit: E2429 (429) with
- * Retry-After in seconds. Counters live in the process: with N replicas the effective limit is N
- * times the setting (a shared store is the next step when that matters).
+ * Retry-After in seconds. Counters live in the injected {@link RateLimitStore} (in-process by default).
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  private readonly windows = new Map<string, Window>();
   private readonly limit: number;
   private readonly windowMs: number;
 
@@ -30,12 +22,13 @@ export class RateLimitGuard implements CanActivate {
     config: ConfigService<AllConfig, true>,
     private readonly clock: Clock,
     private readonly context: RequestContext,
+    private readonly store: RateLimitStore,
   ) {
     this.limit = config.get('app.rateLimit', { infer: true });
     this.windowMs = config.get('app.rateLimitWindowMs', { infer: true });
   }
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.limit <= 0 || context.getType() !== 'http') return true;
     const http = context.switchToHttp();
     const req = http.getRequest<{ params?: Record<string, string>; ip?: string }>();
@@ -44,31 +37,18 @@ export class RateLimitGuard implements CanActivate {
     const credential = this.context.optionalPrincipal?.credential;
     const tracker = credential ? `${credential.method}:${credential.subject}` : `ip:${req.ip ?? 'unknown'}`;
     const now = this.clock.nowMs();
-    let window = this.windows.get(tracker);
-    if (!window || window.resetAt <= now) {
-      if (this.windows.size >= MAX_TRACKED) this.evictExpired(now);
-      window = { count: 0, resetAt: now + this.windowMs };
-      this.windows.set(tracker, window);
-    }
-    window.count += 1;
+    const window = await this.store.hit(tracker, this.windowMs, now);
     const res = http.getResponse<Response>();
     res.setHeader('X-RateLimit-Limit', String(this.limit));
     res.setHeader('X-RateLimit-Remaining', String(Math.max(0, this.limit - window.count)));
     if (window.count > this.limit) {
-      const seconds = String(Math.max(1, Math.ceil((window.resetAt - now) / 1000)));
+      const seconds = retryAfterSeconds(window.resetAt, now);
       throw new AppError(
         Errors.E2429,
         `Rate limit of ${this.limit} requests per ${this.windowMs / 1000} s exceeded; retry after ${seconds} s.`,
-        {
-          'Retry-After': seconds,
-        },
+        { 'Retry-After': seconds },
       );
     }
     return true;
-  }
-
-  private evictExpired(now: number): void {
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
-    if (this.windows.size >= MAX_TRACKED) this.windows.clear();
   }
 }

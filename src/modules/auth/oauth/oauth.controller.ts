@@ -15,6 +15,7 @@ import type { Request, Response } from 'express';
 import type { Credential } from '../../../common/context/principal.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, BASE_PATH, CurrentCredential, Public } from '../../../common/http/decorators.js';
+import { unsafeText } from '../../../common/http/validation.js';
 import { ApiOAuthErrors } from './api-oauth-errors.js';
 import { type HttpAnswer, LOGIN_ACTION, OAuthService } from './oauth.service.js';
 
@@ -70,9 +71,37 @@ function send(res: Response, answer: HttpAnswer): void {
   else res.end();
 }
 
+/** A form-encoded value decoded once, or undefined when it is not valid percent-encoding or unsafe text. */
+function formDecode(value: string): string | undefined {
+  try {
+    const decoded = decodeURIComponent(value.replace(/\+/g, ' '));
+    return unsafeText(decoded) ? undefined : decoded;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * HTTP Basic client credentials are form-urlencoded before base64 (RFC 6749 §2.3.1), which the
+ * library does not undo. They are decoded here, once, and handed on re-encoded without it, so the
+ * model sees client ids decoded exactly once whichever way they came (the form body's are
+ * already decoded by the body parser). Credentials that do not decode become an empty client id:
+ * `invalid_client`.
+ */
+function decodeBasicClient(authorization: string | undefined): string | undefined {
+  const match = /^basic\s+(\S*)$/i.exec(authorization ?? '');
+  if (!match) return authorization;
+  const raw = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = raw.indexOf(':');
+  const id = formDecode(colon === -1 ? raw : raw.slice(0, colon));
+  const secret = colon === -1 ? '' : formDecode(raw.slice(colon + 1));
+  const usable = id !== undefined && secret !== undefined && !id.includes(':');
+  return `Basic ${Buffer.from(usable ? `${id}:${secret}` : ':').toString('base64')}`;
+}
+
 const input = (req: Request) => ({
   method: req.method,
-  headers: req.headers,
+  headers: { ...req.headers, authorization: decodeBasicClient(req.headers.authorization) },
   query: req.query,
   body: (req.body ?? {}) as Record<string, unknown>,
 });

@@ -13,14 +13,6 @@ export const GRANTS = ['authorization_code', 'refresh_token'];
 type Client = OAuth2Server.Client;
 type User = OAuth2Server.User;
 
-function formDecode(value: string): string | undefined {
-  try {
-    return decodeURIComponent(value.replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
-}
-
 /** What the model threads through the library between a lookup and the save that follows it. */
 interface ModelUser extends User {
   id: string;
@@ -50,11 +42,9 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel, OAuth2Se
    * `undefined` when the token request carried no secret (allowed for public clients only) and
    * with the secret otherwise (confidential clients only).
    */
-  async getClient(rawClientId: string, rawSecret: string | null | undefined): Promise<Client | false> {
-    // HTTP Basic client credentials are form-urlencoded first (RFC 6749 §2.3.1); the library does not decode them.
-    const clientId = formDecode(rawClientId);
-    const clientSecret = typeof rawSecret === 'string' ? formDecode(rawSecret) : rawSecret;
-    if (clientId === undefined || (clientSecret === undefined && typeof rawSecret === 'string')) return false;
+  async getClient(clientId: string, clientSecret: string | null | undefined): Promise<Client | false> {
+    // Decoded once before the library (the controller's `input`): Basic credentials there, form bodies by the parser.
+    if (!clientId) return false;
     const row = await this.repository.findClient(clientId);
     if (!row) return false;
     const client: Client = {

@@ -16,7 +16,8 @@ interface PassportOutcomes {
 }
 
 /**
- * HTTP Basic with the secret key as the username and an empty password (`base64("<key>:")`).
+ * HTTP Basic with the secret key as the username and an empty password (`base64("<key>:")`); a
+ * non-empty password is E1214.
  * passport-http's parser refuses an empty password (and decodes with the deprecated Buffer
  * constructor on every request), so authenticate() reads the header itself and keeps the
  * strategy's realm, challenge and Passport outcomes (success / fail / error).
@@ -34,6 +35,8 @@ export class SecretKeyStrategy extends PassportStrategy(BasicStrategy, 'secret-k
     const colon = decoded.indexOf(':');
     const username = colon === -1 ? decoded : decoded.slice(0, colon);
     if (!username) return strategy.fail(strategy._challenge(), 401);
+    // Refused rather than ignored: a password here is a client mistake (or a key pasted in the wrong half).
+    if (colon !== -1 && colon < decoded.length - 1) return strategy.error(new AppError(Errors.E1214));
     this.validate(username).then(
       (principal) => strategy.success(principal),
       (err: unknown) => strategy.error(err),

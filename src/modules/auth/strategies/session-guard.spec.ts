@@ -9,6 +9,11 @@ import { RequestContext, type WalletStore } from '../../../common/context/reques
 import { AppError } from '../../../common/errors/app-error.js';
 import { Auth, SessionPurposes } from '../../../common/http/decorators.js';
 import { AuthGuard } from '../../../common/auth/auth.guard.js';
+import type { ConfigService } from '@nestjs/config';
+import { Clock } from '../../../common/clock.js';
+import { AuthFailureThrottle } from '../../../common/rate-limit/auth-failure-throttle.js';
+import { InMemoryRateLimitStore } from '../../../common/rate-limit/rate-limit.store.js';
+import type { AllConfig } from '../../../config/app.config.js';
 
 class Endpoints {
   @Auth('none')
@@ -48,7 +53,13 @@ function setup(requestedMode?: 'test' | 'live') {
   } as unknown as ClsService<WalletStore>;
   const context = new RequestContext(cls);
   new SessionStrategy({ verify: async (token: string) => SESSIONS[token] ?? null } as unknown as SessionsService);
-  const guard = new AuthGuard(new Reflector(), context);
+  // No failure budget (a limit of 0): these cases are about the guard's decisions, not throttling.
+  const failures = new AuthFailureThrottle(
+    { get: () => 0 } as unknown as ConfigService<AllConfig, true>,
+    new Clock(),
+    new InMemoryRateLimitStore(),
+  );
+  const guard = new AuthGuard(new Reflector(), context, failures);
   const call = async (handler: keyof Endpoints, headers: Record<string, string>) => {
     const req = { headers, query: {}, params: {} } as { headers: Record<string, string> };
     const ctx = {

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -7,16 +6,14 @@ import {
   IsIn,
   IsInt,
   IsISO8601,
-  IsOptional,
   IsString,
   IsUrl,
   Length,
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
-import { MetadataField, NestedField, stacked } from '../../../common/http/fields.js';
+import { MetadataField, NestedArray, NestedField, Optional, stacked } from '../../../common/http/fields.js';
 import { PAYMENT_METHOD_TYPES } from '../checkout-rules.js';
 import { PaymentMethodTypesField } from './common.dto.js';
 
@@ -24,7 +21,7 @@ const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, requ
 
 /** Where the payer's browser goes afterwards: an optional http(s) URL. */
 const RedirectUrlField = (doc: ApiPropertyOptions) =>
-  stacked(ApiPropertyOptional(doc), IsOptional(), IsUrl(URL_OPTIONS), MaxLength(2048));
+  stacked(ApiPropertyOptional(doc), Optional(), IsUrl(URL_OPTIONS), MaxLength(2048));
 
 export class CheckoutLineItemDto {
   @ApiProperty({ example: 'price_1001' }) @IsString() @Length(1, 200) price: string;
@@ -33,29 +30,29 @@ export class CheckoutLineItemDto {
 
 export class PaymentSettingsDto {
   @ApiPropertyOptional({ example: 'on_subscription' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(100)
   save_default_payment_method?: string;
 }
 
 export class SubscriptionDataDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) customer_id?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(10) currency?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(1000) description?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) coupon?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100) collection_method?: string;
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(0) @Max(730) trial_period_days?: number;
-  @ApiPropertyOptional() @IsOptional() @IsISO8601({ strict: true }) trial_end?: string;
-  @ApiPropertyOptional() @IsOptional() @IsISO8601({ strict: true }) billing_cycle_anchor?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(100) customer_id?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(10) currency?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(1000) description?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(200) coupon?: string;
+  @ApiPropertyOptional() @Optional() @IsString() @MaxLength(100) collection_method?: string;
+  @ApiPropertyOptional() @Optional() @IsInt() @Min(0) @Max(730) trial_period_days?: number;
+  @ApiPropertyOptional() @Optional() @IsISO8601({ strict: true }) trial_end?: string;
+  @ApiPropertyOptional() @Optional() @IsISO8601({ strict: true }) billing_cycle_anchor?: string;
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
   default_tax_rates?: string[];
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
@@ -90,7 +87,7 @@ export class CreateCheckoutDto {
     default: 'payment',
     description: 'Only `payment` is supported; the others are refused with E7009.',
   })
-  @IsOptional()
+  @Optional()
   @IsIn(['payment', 'setup', 'subscription'])
   mode?: string;
 
@@ -98,20 +95,18 @@ export class CreateCheckoutDto {
     type: [CheckoutLineItemDto],
     description: 'Stored and returned; the amount always comes from the target.',
   })
-  @IsOptional()
-  @IsArray()
+  @Optional()
   @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => CheckoutLineItemDto)
+  @NestedArray(CheckoutLineItemDto)
   line_items?: CheckoutLineItemDto[];
 
   @ApiPropertyOptional({ description: 'Stored; the service has no promotion codes yet.' })
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   allow_promotion_codes?: boolean;
 
   @ApiPropertyOptional({ description: 'Refused with E7010: no promotion code exists.' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(200)
   promotion_code?: string;
@@ -122,7 +117,7 @@ export class CreateCheckoutDto {
   payment_method_types?: string[];
 
   @ApiPropertyOptional({ enum: ['always', 'if_required'], description: 'Stored and returned.' })
-  @IsOptional()
+  @Optional()
   @IsIn(['always', 'if_required'])
   payment_method_collection?: string;
 
@@ -134,7 +129,7 @@ export class CardDto {
   @ApiProperty({ example: 12 }) @IsInt() exp_month: number;
   @ApiProperty({ example: 2030, description: 'Four digits (two are read as 20xx).' }) @IsInt() exp_year: number;
   @ApiProperty({ example: '123' }) @IsString() @MaxLength(10) cvc: string;
-  @ApiPropertyOptional({ example: 'Somchai Jaidee' }) @IsOptional() @IsString() @MaxLength(200) name?: string;
+  @ApiPropertyOptional({ example: 'Somchai Jaidee' }) @Optional() @IsString() @MaxLength(200) name?: string;
 }
 
 /** Sent by the hosted page with the checkout's one-time session. */

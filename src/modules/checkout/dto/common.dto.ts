@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
-import { LabelsField, MetadataField, NestedField, stacked } from '../../../common/http/fields.js';
+import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsUUID, Max, Min } from 'class-validator';
+import { LabelsField, MetadataField, NestedField, Optional, stacked } from '../../../common/http/fields.js';
 import { MAX_AMOUNT, PAYMENT_METHOD_TYPES } from '../checkout-rules.js';
 
 export const CURRENCY_MESSAGE = { message: 'currency must be an upper-case ISO 4217 code such as THB' };
@@ -9,7 +9,7 @@ export const CURRENCY_MESSAGE = { message: 'currency must be an upper-case ISO 4
 export function PaymentMethodTypesField(doc: { example?: string[]; description?: string }) {
   return stacked(
     ApiPropertyOptional({ enum: PAYMENT_METHOD_TYPES, isArray: true, ...doc }),
-    IsOptional(),
+    Optional(),
     IsArray(),
     ArrayMinSize(1),
     ArrayUnique(),
@@ -36,7 +36,7 @@ export class CollectionTermsDto {
     description: 'Kept by the application from a payment to transfer_data.destination (minor units).',
     example: 500,
   })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(0)
   @Max(MAX_AMOUNT)

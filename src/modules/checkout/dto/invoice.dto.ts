@@ -1,12 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
-  IsArray,
   IsInt,
   IsISO8601,
-  IsOptional,
   IsString,
   IsUUID,
   Length,
@@ -14,8 +11,8 @@ import {
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
+import { NestedArray, Optional } from '../../../common/http/fields.js';
 import { MAX_AMOUNT } from '../checkout-rules.js';
 import { CollectionTermsDto, CURRENCY_MESSAGE, CURRENCY_PATTERN } from './common.dto.js';
 
@@ -28,7 +25,7 @@ export class InvoiceLineItemDto {
   @Max(MAX_AMOUNT)
   amount: number;
 
-  @ApiPropertyOptional({ default: 1, example: 2 }) @IsOptional() @IsInt() @Min(1) @Max(10_000) quantity?: number;
+  @ApiPropertyOptional({ default: 1, example: 2 }) @Optional() @IsInt() @Min(1) @Max(10_000) quantity?: number;
 }
 
 export class CreateInvoiceDto extends CollectionTermsDto {
@@ -39,17 +36,15 @@ export class CreateInvoiceDto extends CollectionTermsDto {
   currency: string;
 
   @ApiProperty({ type: [InvoiceLineItemDto] })
-  @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => InvoiceLineItemDto)
+  @NestedArray(InvoiceLineItemDto)
   line_items: InvoiceLineItemDto[];
 
   @ApiPropertyOptional({ example: '2026-12-31T00:00:00Z' })
-  @IsOptional()
+  @Optional()
   @IsISO8601({ strict: true })
   due_date?: string;
 
-  @ApiPropertyOptional({ example: 'March services' }) @IsOptional() @IsString() @MaxLength(1000) description?: string;
+  @ApiPropertyOptional({ example: 'March services' }) @Optional() @IsString() @MaxLength(1000) description?: string;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Optional } from '../../../common/http/fields.js';
 import { MAX_AMOUNT } from '../checkout-rules.js';
 import { CollectionTermsDto, CURRENCY_MESSAGE, CURRENCY_PATTERN } from './common.dto.js';
 
@@ -15,16 +16,16 @@ export class CreatePaymentIntentDto extends CollectionTermsDto {
   currency: string;
 
   @ApiPropertyOptional({ example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' })
-  @IsOptional()
+  @Optional()
   @IsUUID()
   customer_id?: string;
 
-  @ApiPropertyOptional({ example: 'Order 1001' }) @IsOptional() @IsString() @MaxLength(1000) description?: string;
+  @ApiPropertyOptional({ example: 'Order 1001' }) @Optional() @IsString() @MaxLength(1000) description?: string;
 }
 
 export class CancelPaymentIntentDto {
   @ApiPropertyOptional({ enum: ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Matches(/^(duplicate|fraudulent|requested_by_customer|abandoned)$/, {
     message: 'cancellation_reason must be duplicate, fraudulent, requested_by_customer or abandoned',

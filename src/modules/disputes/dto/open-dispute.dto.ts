@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsUUID, Max, Min } from 'class-validator';
+import { Optional } from '../../../common/http/fields.js';
 
 export const DISPUTE_REASONS = [
   'fraudulent',
@@ -19,12 +20,12 @@ export class OpenDisputeDto {
   charge_id: string;
 
   @ApiPropertyOptional({ enum: DISPUTE_REASONS, default: 'fraudulent' })
-  @IsOptional()
+  @Optional()
   @IsIn(DISPUTE_REASONS)
   reason?: (typeof DISPUTE_REASONS)[number];
 
   @ApiPropertyOptional({ description: 'Disputed amount; defaults to the whole charge.', example: 10000 })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)

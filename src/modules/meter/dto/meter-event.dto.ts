@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsObject, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { IsArray, IsObject, IsString, IsUUID, Length } from 'class-validator';
+import { Optional } from '../../../common/http/fields.js';
 
 export class CreateMeterEventDto {
   @ApiProperty({ example: 'api_call', description: 'Name of the meter event: the event_name of an active meter.' })
@@ -19,7 +20,7 @@ export class CreateMeterEventDto {
     description:
       'Caller-chosen id, unique per application and mode; a repeat returns the original response. Generated when absent.',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 255)
   identifier?: string;
@@ -35,7 +36,7 @@ export class CreateMeterEventDto {
     example: '2026-11-22 10:15:00',
     description: 'UTC, YYYY-MM-DD HH:MM:SS; at most 35 days past and 5 minutes ahead. Defaults to now.',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   timestamp?: string;
 }

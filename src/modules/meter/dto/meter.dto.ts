@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { IsIn, IsString, Length, Matches } from 'class-validator';
+import { NestedObject, Optional } from '../../../common/http/fields.js';
 
 export class ValueSettingsDto {
   @ApiProperty({ example: 'api_calls', description: 'The payload key that carries the metric value.' })
@@ -24,14 +24,12 @@ export class CreateMeterDto {
   event_name: string;
 
   @ApiProperty({ type: ValueSettingsDto })
-  @ValidateNested()
-  @Type(() => ValueSettingsDto)
+  @NestedObject(ValueSettingsDto)
   value_settings: ValueSettingsDto;
 
   @ApiPropertyOptional({ type: DefaultAggregationDto, description: 'Defaults to sum.' })
-  @IsOptional()
-  @ValidateNested()
-  @Type(() => DefaultAggregationDto)
+  @Optional()
+  @NestedObject(DefaultAggregationDto)
   default_aggregation?: DefaultAggregationDto;
 }
 
@@ -53,6 +51,6 @@ export class SummaryQueryDto {
   @ApiProperty({ description: 'Customer id.' }) @IsString() customer_id: string;
   @ApiProperty({ example: '2026-11-01T00:00:00Z' }) @IsString() start_time: string;
   @ApiProperty({ example: '2026-11-02T00:00:00Z' }) @IsString() end_time: string;
-  @ApiPropertyOptional({ enum: ['hour', 'day'] }) @IsOptional() @IsIn(['hour', 'day']) value_grouping_window?:
+  @ApiPropertyOptional({ enum: ['hour', 'day'] }) @Optional() @IsIn(['hour', 'day']) value_grouping_window?:
     'hour' | 'day';
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsNotEmpty, IsObject, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { LabelsField, MetadataField } from '../../../common/http/fields.js';
+import { IsIn, IsNotEmpty, IsObject, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { LabelsField, MetadataField, Optional } from '../../../common/http/fields.js';
 import { BANK_ACCOUNT_TYPES } from '../providers/transfer.types.js';
 
 /** POST /bank_accounts, as the contract has it. Which fields a type needs is checked by the service. */
@@ -16,7 +16,7 @@ export class CreateBankAccountDto {
   type: string;
 
   @ApiPropertyOptional({ example: 'Somchai Jaidee', description: 'Required for every type.' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 140)
   account_holder_name?: string;
@@ -25,7 +25,7 @@ export class CreateBankAccountDto {
     example: '+66812345678',
     description: 'promptpay_phone only: a Thai mobile number, 10 digits or +66 form; stored as 10 digits.',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(32)
   phone_number?: string;
@@ -34,7 +34,7 @@ export class CreateBankAccountDto {
     example: '1101700230708',
     description: 'promptpay_primary_identify_id only: a 13-digit Thai national ID.',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(32)
   primary_identify_id?: string;
@@ -45,12 +45,12 @@ export class CreateBankAccountDto {
       'bookbank only: `bankCode`, `accountNumber`, optional `branchCode` and `accountType` (savings, current). ' +
       'Other keys (e.g. `legalType`) are forwarded verbatim to an enabled provider and never stored.',
   })
-  @IsOptional()
+  @Optional()
   @IsObject()
   extra_fields?: Record<string, unknown>;
 
   @ApiPropertyOptional({ example: 'THB', description: 'Currency of the account; required for bookbank.' })
-  @IsOptional()
+  @Optional()
   @Matches(/^[A-Z]{3}$/, { message: 'target must be an upper-case ISO 4217 currency code' })
   target?: string;
 
@@ -58,7 +58,7 @@ export class CreateBankAccountDto {
     example: 'sandbox',
     description: 'Optional; when sent it must name the transfer provider serving the country.',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(40)
   provider?: string;

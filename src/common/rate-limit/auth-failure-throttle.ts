@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { Request } from 'express';
+import type { AllConfig } from '../../config/app.config.js';
+import { Clock } from '../clock.js';
+import { AppError } from '../errors/app-error.js';
+import { Errors } from '../errors/error-catalog.js';
+import { RateLimitStore, retryAfterSeconds } from './rate-limit.store.js';
+
+/** Characters of a Basic username counted as its key prefix (`sk_test_` and the start of the random part). */
+const KEY_PREFIX_CHARS = 16;
+
+/**
+ * Failed authentication (no credential, an unknown scheme, a wrong key, token or session) is
+ * counted per client address and, for secret keys, per key prefix, on a budget stricter than the
+ * authenticated limit (AUTH_FAILURE_RATE_LIMIT, by default a quarter of RATE_LIMIT, per
+ * RATE_LIMIT_WINDOW_MS). Once a tracker has used its budget, further requests get E2429 with
+ * Retry-After before any key is hashed or looked up. Counters share the rate limit's store.
+ */
+@Injectable()
+export class AuthFailureThrottle {
+  private readonly limit: number;
+  private readonly windowMs: number;
+
+  constructor(
+    config: ConfigService<AllConfig, true>,
+    private readonly clock: Clock,
+    private readonly store: RateLimitStore,
+  ) {
+    this.limit = config.get('app.authFailureLimit', { infer: true });
+    this.windowMs = config.get('app.rateLimitWindowMs', { infer: true });
+  }
+
+  /** E2429 when the request's address or key prefix has no failed attempts left in this window. */
+  async assertAllowed(req: Request): Promise<void> {
+    if (this.limit <= 0) return;
+    const now = this.clock.nowMs();
+    for (const tracker of this.trackers(req)) {
+      const window = await this.store.peek(tracker, now);
+      if (window && window.count >= this.limit) {
+        const seconds = retryAfterSeconds(window.resetAt, now);
+        throw new AppError(Errors.E2429, `Too many failed authentication attempts; retry after ${seconds} s.`, {
+          'Retry-After': seconds,
+        });
+      }
+    }
+  }
+
+  async recordFailure(req: Request): Promise<void> {
+    if (this.limit <= 0) return;
+    const now = this.clock.nowMs();
+    for (const tracker of this.trackers(req)) await this.store.hit(tracker, this.windowMs, now);
+  }
+
+  private trackers(req: Request): string[] {
+    const trackers = [`auth-failure:ip:${req.ip ?? 'unknown'}`];
+    const match = /^basic\s+(\S+)/i.exec(req.headers.authorization ?? '');
+    if (match) {
+      const username = Buffer.from(match[1], 'base64').toString('utf8').split(':', 1)[0];
+      if (username) trackers.push(`auth-failure:key:${username.slice(0, KEY_PREFIX_CHARS)}`);
+    }
+    return trackers;
+  }
+}
