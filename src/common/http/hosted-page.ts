@@ -115,6 +115,7 @@ export function registerHostedTemplate(name: `@${string}`, template: string): vo
 
 /** What the shared layout needs from every page. */
 export interface HostedPageFrame {
+  /** The response CSP's nonce for the inline style and script; '' only on a page without script whose CSP admits inline style. */
   nonce: string;
   locale: HostedLocale;
   /** Plain text. */

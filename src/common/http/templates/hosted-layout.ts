@@ -5,7 +5,7 @@
  * copies only `dist`, so a string reaches all three without an asset-copy step, and a broken
  * template fails at startup instead of on the first buyer.
  *
- * Data: lang, title, nonce, style, brand (the text of the top bar, optional), livemode,
+ * Data: lang, title, nonce (empty: a page whose CSP admits its inline style without one), style, brand (the text of the top bar, optional), livemode,
  * t (the shared strings of the locale), languages ({code, label, href, current}[]), body (HTML
  * from a page template), script (optional).
  */
@@ -16,7 +16,7 @@ export const HOSTED_LAYOUT = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <meta name="referrer" content="no-referrer">
   <title><%= it.title %></title>
-  <style nonce="<%= it.nonce %>"><%~ it.style %></style>
+  <style<% if (it.nonce) { %> nonce="<%= it.nonce %>"<% } %>><%~ it.style %></style>
 </head>
 <body>
   <main>
