@@ -108,10 +108,17 @@ export interface Tenant {
 }
 
 /** A fresh application with its own keys: what isolates one test from another. */
-export async function createTenant(t: TestApp, options: { countries?: string[]; slug?: string } = {}): Promise<Tenant> {
+export async function createTenant(
+  t: TestApp,
+  options: { countries?: string[]; slug?: string; name?: string } = {},
+): Promise<Tenant> {
   counter += 1;
   const slug = options.slug ?? `t-${process.pid}-${Date.now().toString(36)}-${counter}`;
-  const created = await t.app.get(ApplicationsService).create({ slug, countries: options.countries ?? ['TH'] });
+  const created = await t.app.get(ApplicationsService).create({
+    slug,
+    name: options.name,
+    countries: options.countries ?? ['TH'],
+  });
   recordSecret(created.keys.test, created.keys.live);
   const basic = (mode: Mode) => `Basic ${Buffer.from(`${created.keys[mode]}:`).toString('base64')}`;
   return {

@@ -1,15 +1,47 @@
 import { randomBytes } from 'node:crypto';
+import { Eta } from 'eta';
+import type { Request } from 'express';
+import { HOSTED_ERROR, HOSTED_LAYOUT, HOSTED_REDIRECT } from './templates/hosted-layout.js';
 
 /**
- * What every server-rendered hosted page (checkout, payment link, bank account intent) shares: the
- * HTML skeleton, escaping, security headers, base styles and the hand-over of the one-time session
- * from the URL fragment. The pages themselves keep only their own form and script.
+ * What every server-rendered hosted page (checkout, payment link, bank account intent) shares: one
+ * Eta engine that escapes every interpolation by default, the layout, the locale choice and
+ * formats, security headers, base styles and the hand-over of the one-time session from the URL
+ * fragment. The pages keep only their own template, strings and script.
  */
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** The languages hosted pages speak. */
+export const HOSTED_LOCALES = ['th', 'en'] as const;
+export type HostedLocale = (typeof HOSTED_LOCALES)[number];
 
-/** Text or attribute value into HTML. */
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+/**
+ * The page's language: `?locale=th|en` (the page's own switch) first, then the browser's
+ * `Accept-Language`; English when neither names Thai or English.
+ */
+export function pickLocale(req: Request): HostedLocale {
+  const asked = req.query.locale;
+  if (asked === 'th' || asked === 'en') return asked;
+  const accepted = req.acceptsLanguages('en', 'th');
+  return accepted === 'th' ? 'th' : 'en';
+}
+
+/** The Intl locale of a page locale: Thai, or English as written in Thailand. */
+export const intlLocale = (locale: HostedLocale) => (locale === 'th' ? 'th-TH' : 'en-TH');
+
+/**
+ * `฿1,234.50`: an amount in minor units shown in the locale's currency format, with as many
+ * decimals as the currency's scaling factor gives (100 → 2).
+ */
+export function formatMoney(amount: number, currency: string, scalingFactor: number, locale: HostedLocale): string {
+  const digits = Math.max(0, Math.round(Math.log10(scalingFactor)));
+  return new Intl.NumberFormat(intlLocale(locale), {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'narrowSymbol',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(amount / scalingFactor);
+}
 
 /** JSON for an inline script: `<` escaped so no value can close the script element. */
 export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -32,77 +64,125 @@ export const hostedPagePolicy = (nonce: string, imgSrc: string) =>
   `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src ${imgSrc}; ` +
   "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
-/** The card every hosted page is laid out in, and the controls and notes they all use. */
+/** The strings of the layout itself. */
+const SHELL_TEXT = {
+  th: { language: 'ภาษา', testMode: 'โหมดทดสอบ: ไม่มีการเคลื่อนไหวของเงินจริง' },
+  en: { language: 'Language', testMode: 'Test mode: no real money moves.' },
+} satisfies Record<HostedLocale, Record<string, string>>;
+
+const LANGUAGE_NAMES: Record<HostedLocale, string> = { th: 'ไทย', en: 'English' };
+
+/**
+ * The card every hosted page is laid out in, and the controls and notes they all use. Colours
+ * keep at least 4.5:1 contrast on their backgrounds; controls inherit the page font.
+ */
 const BASE_STYLE = `
-  body { font-family: system-ui, sans-serif; background: #f4f5f7; display: flex; justify-content: center; padding: 6vh 1rem; margin: 0; color: #111; }
-  .test { background: #fff7e6; color: #8a5300; padding: .25rem .5rem; border-radius: 4px; display: inline-block; font-size: .8rem; margin-bottom: 1rem; }
-  label { display: block; font-weight: 600; margin-top: .9rem; }
-  button { margin-top: 1.25rem; width: 100%; padding: .65rem; font-size: 1rem; background: #1a56db; color: #fff; border: 0; border-radius: 4px; cursor: pointer; }
-  button:disabled { opacity: .6; cursor: default; }
-  .error { color: #b91c1c; background: #fef2f2; padding: .5rem; border-radius: 4px; }
+  *, *::before, *::after { box-sizing: border-box; }
+  body { margin: 0; padding: 5vh 1rem; display: flex; justify-content: center; background: #eef2f6; color: #0f172a;
+    font: 16px/1.6 system-ui, -apple-system, "Segoe UI", "Noto Sans Thai", "Leelawadee UI", Tahoma, sans-serif; }
+  button, input, select, textarea { font: inherit; color: inherit; }
+  main { background: #fff; width: 100%; max-width: 26rem; padding: 1.5rem; border-radius: 12px;
+    box-shadow: 0 1px 2px rgba(15,23,42,.08), 0 8px 24px rgba(15,23,42,.08); }
+  h1 { font-size: 1.25rem; line-height: 1.35; margin: 0 0 .25rem; }
+  .top { display: flex; align-items: center; justify-content: space-between; gap: 1rem; margin-bottom: 1rem; min-height: 1.5rem; }
+  .brand { font-size: .85rem; color: #475569; font-weight: 600; }
+  nav.lang { display: flex; gap: .25rem; }
+  nav.lang a { font-size: .85rem; padding: .15rem .55rem; border-radius: 999px; color: #1e40af; text-decoration: none; border: 1px solid #cbd5e1; }
+  nav.lang a[aria-current] { background: #1e40af; border-color: #1e40af; color: #fff; }
+  .test { background: #fff7e6; color: #7a4a00; padding: .25rem .6rem; border-radius: 6px; display: inline-block; font-size: .85rem; margin: 0 0 1rem; }
+  label { display: block; font-weight: 600; margin-top: 1rem; }
+  input, select { width: 100%; padding: .6rem .75rem; margin-top: .3rem; border: 1px solid #64748b; border-radius: 8px; background: #fff; }
+  button { margin-top: 1.25rem; width: 100%; padding: .7rem 1rem; background: #1d4ed8; color: #fff; border: 0; border-radius: 8px; font-weight: 600; cursor: pointer; }
+  button:hover { background: #1e40af; }
+  button:disabled { opacity: .65; cursor: default; }
+  a { color: #1e40af; }
+  :focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+  .error { color: #991b1b; background: #fef2f2; padding: .6rem .75rem; border-radius: 8px; }
+  .done { color: #065f46; background: #ecfdf5; padding: .6rem .75rem; border-radius: 8px; }
+  [hidden] { display: none !important; }
 `;
 
-/** The note a test-mode page shows; nothing in live mode. */
-export const testModeBanner = (livemode: boolean) =>
-  livemode ? '' : '<p class="test">Test mode: no real money moves.</p>';
+/** The hosted pages' template engine: every `<%= %>` is escaped; templates are registered by name at load. */
+const engine = new Eta({ autoEscape: true, autoTrim: [false, 'nl'], useWith: false, cache: true });
+engine.loadTemplate('@layout', HOSTED_LAYOUT);
+engine.loadTemplate('@error', HOSTED_ERROR);
+engine.loadTemplate('@redirect', HOSTED_REDIRECT);
 
-export interface HostedPageParts {
-  nonce: string;
-  /** Plain text; escaped here. */
-  title: string;
-  /** The page's own rules, after the shared ones. */
-  style: string;
-  /** HTML inside `<main>`. */
-  main: string;
-  /** The page's inline script, if it has one. */
-  script?: string;
+/** Registers a page template (it starts with `<% layout('@layout') %>`) under `@name`. */
+export function registerHostedTemplate(name: `@${string}`, template: string): void {
+  engine.loadTemplate(name, template);
 }
 
-/** A complete hosted page: no referrer, its style and script allowed by the response's CSP nonce. */
-export function hostedPage(parts: HostedPageParts): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta name="referrer" content="no-referrer">
-  <title>${escapeHtml(parts.title)}</title>
-  <style nonce="${parts.nonce}">${BASE_STYLE}${parts.style}</style>
-</head>
-<body>
-  <main>
-${parts.main}
-  </main>
-  ${parts.script ? `<script nonce="${parts.nonce}">${parts.script}</script>` : ''}
-</body>
-</html>
-`;
+/** What the shared layout needs from every page. */
+export interface HostedPageFrame {
+  /** The response CSP's nonce for the inline style and script; '' only on a page without script whose CSP admits inline style. */
+  nonce: string;
+  locale: HostedLocale;
+  /** Plain text. */
+  title: string;
+  /** The page's own rules, after the shared ones. */
+  style?: string;
+  /** The page's inline script, if it has one. */
+  script?: string;
+  /** The top bar's text. */
+  brand?: string;
+  /** Test-mode pages say so; undefined shows nothing. */
+  livemode?: boolean;
+  /** The current request's query, kept by the language switch (e.g. `test_mode`); none: no switch. */
+  query?: Record<string, unknown>;
+}
+
+/** The language switch: the same page in each locale, keeping the other query parameters. */
+function languageLinks(locale: HostedLocale, query: Record<string, unknown>) {
+  return HOSTED_LOCALES.map((code) => {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (name !== 'locale' && typeof value === 'string') params.set(name, value);
+    }
+    params.set('locale', code);
+    return { code, label: LANGUAGE_NAMES[code], href: `?${params}`, current: code === locale };
+  });
+}
+
+/** Renders the page template `name` with `data` inside the shared layout. */
+export function renderHostedPage(name: `@${string}`, frame: HostedPageFrame, data: object = {}): string {
+  return engine.render(name, {
+    ...data,
+    ...frame,
+    lang: frame.locale,
+    style: BASE_STYLE + (frame.style ?? ''),
+    t: { ...SHELL_TEXT[frame.locale], ...(data as { t?: object }).t },
+    languages: frame.query ? languageLinks(frame.locale, frame.query) : [],
+  });
 }
 
 /** A page that only says why there is nothing to show (unknown, used or unpayable link). */
-export function hostedErrorPage(title: string, message: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
-<body><main><h1>${escapeHtml(title)}</h1><p role="alert">${escapeHtml(message)}</p></main></body></html>
-`;
+export function hostedErrorPage(frame: HostedPageFrame, heading: string, message: string): string {
+  return renderHostedPage('@error', frame, { heading, message });
 }
 
 /**
  * Sends the browser on to `url` by script, not by an HTTP redirect: a browser carries the URL
- * fragment (where a session travels) across a 3xx, never into logs or headers.
+ * fragment (where a session travels) across a 3xx, never into logs or headers. `link` shows a
+ * visible way on for when the script does not run.
  */
-export function scriptRedirectPage(nonce: string, url: string, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title></head>
-<body>${body}<script nonce="${nonce}">location.replace(${scriptJson(url)});</script></body></html>
-`;
+export function scriptRedirectPage(
+  frame: Omit<HostedPageFrame, 'script'>,
+  url: string,
+  text: { heading: string; message: string; link?: string },
+): string {
+  return renderHostedPage(
+    '@redirect',
+    { ...frame, script: `location.replace(${scriptJson(url)});` },
+    { heading: text.heading, message: text.message, href: text.link ? url : null, linkText: text.link },
+  );
 }
 
 /**
  * The start of a hosted page's script: takes the one-time session from the URL fragment (never
  * sent to a server), keeps it in sessionStorage under `storageKey` for reloads and removes it from
- * the address bar. Declares `key`, `token`, `message` (the page's `#message` element) and
- * `show(text, kind)`.
+ * the address bar. Declares `key`, `token`, and `show(text, kind)`, which puts an error
+ * (`kind` 'error') in the page's `#message` alert or a status ('done') in its `#status` region.
  */
 export function sessionFromFragmentScript(storageKey: string): string {
   return `
@@ -114,5 +194,12 @@ export function sessionFromFragmentScript(storageKey: string): string {
   }
   const token = sessionStorage.getItem(key);
   const message = document.getElementById('message');
-  const show = (text, kind) => { message.textContent = text; message.className = kind; message.hidden = false; };`;
+  const statusLine = document.getElementById('status');
+  const show = (text, kind) => {
+    const target = kind === 'error' ? message : statusLine;
+    const other = kind === 'error' ? statusLine : message;
+    if (other) other.hidden = true;
+    target.textContent = text;
+    target.hidden = false;
+  };`;
 }

@@ -1,5 +1,5 @@
+import { formatMoney } from '../../common/http/hosted-page.js';
 import { currencyAllowedIn, defaultPaymentMethodTypes } from './checkout-rules.js';
-import { formatAmount } from './checkouts/hosted/checkout-page.js';
 import { luhn } from './payments/payments.service.js';
 import { SandboxCollectionProvider } from './payments/providers/sandbox-collection.provider.js';
 
@@ -28,8 +28,9 @@ describe('collection rules', () => {
   });
 
   it('formats amounts with the currency decimals', () => {
-    expect(formatAmount(123450, 'THB', 100)).toBe('THB 1,234.50');
-    expect(formatAmount(5000, 'JPY', 1)).toBe('JPY 5,000');
+    expect(formatMoney(123450, 'THB', 100, 'th')).toBe('฿1,234.50');
+    expect(formatMoney(123450, 'THB', 100, 'en')).toBe('฿1,234.50');
+    expect(formatMoney(5000, 'JPY', 1, 'en')).toBe('¥5,000');
   });
 
   it('collects the country currency, PromptPay only in THB', () => {

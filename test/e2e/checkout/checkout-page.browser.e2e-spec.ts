@@ -56,7 +56,7 @@ describe('hosted checkout page in a real browser', () => {
     const page = await browser.newPage();
     await page.goto(onTestServer(checkout.url));
     expect(page.url()).not.toContain('session=');
-    expect(await page.locator('#amount').textContent()).toBe('THB 950.00');
+    expect(await page.locator('#amount').textContent()).toBe('฿950.00');
     expect(await page.locator('h1').textContent()).toContain('Pay ');
     expect(await page.getByRole('link', { name: /Cancel/ }).getAttribute('href')).toBe(`${t.url}/healthz?canceled=1`);
     await fillCard(page, CARDS.visa);
@@ -138,15 +138,25 @@ describe('hosted checkout page in a real browser', () => {
     });
     const page = await browser.newPage();
     await page.goto(onTestServer(checkout.url));
+    // One payment method at a time: the card form until the PromptPay tab is chosen.
+    expect(await page.getByRole('button', { name: 'Pay with PromptPay' }).count()).toBe(0);
+    await page.getByRole('tab', { name: 'PromptPay' }).click();
+    expect(await page.getByLabel('Card number').isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Pay with PromptPay' }).click();
     const qr = page.getByRole('img', { name: /PromptPay QR code/ });
     await qr.waitFor();
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     const width = await qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
     expect(width).toBeGreaterThan(100);
-    const payload = (await page.locator('#promptpay-payload').textContent()) ?? '';
+    // The QR carries the EMVCo payload; the page shows the Thai QR Payment frame, never the payload text.
+    const pending = (await get(`/charges?filter[payment_intent]=${pi.id}`)).body.data[0];
+    const payload: string = pending.promptpay.raw;
     expect(payload.startsWith('000201')).toBe(true);
     for (const field of ['5303764', '5406350.00', '5802TH']) expect(payload).toContain(field);
+    const frame = page.locator('.thaiqr');
+    expect(await frame.innerText()).toMatch(/THAI QR PAYMENT[\s\S]*฿350\.00/);
+    expect(await page.locator('body').innerText()).not.toContain('000201');
+    expect(await page.content()).not.toContain(payload);
     await Promise.all([
       page.waitForURL(`${t.url}/healthz?checkout=${checkout.id}`),
       page.getByRole('button', { name: 'Simulate PromptPay payment (test mode)' }).click(),

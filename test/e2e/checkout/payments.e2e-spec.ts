@@ -483,7 +483,7 @@ describe('paying checkouts: charges, targets and the ledger', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['content-security-policy']).toMatch(/script-src 'nonce-/);
-    expect(page.text).toContain('THB 1,234.50');
+    expect(page.text).toContain('฿1,234.50');
     expect(page.text).toContain('Order &lt;b&gt;42&lt;/b&gt;');
     expect(page.text).toContain('<label for="card-number">Card number</label>');
     expect(page.text).toContain('Pay with PromptPay');

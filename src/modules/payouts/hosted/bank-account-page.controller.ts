@@ -1,9 +1,9 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { RequestContext } from '../../../common/context/request-context.js';
 import { Public } from '../../../common/http/decorators.js';
-import { HOSTED_PAGE_HEADERS, newNonce } from '../../../common/http/hosted-page.js';
+import { HOSTED_PAGE_HEADERS, newNonce, pickLocale } from '../../../common/http/hosted-page.js';
 import { ApplicationResolver } from '../../../common/tenancy/application-resolver.js';
 import { AccountsService } from '../../accounts/index.js';
 import { BankAccountIntentsService } from '../bank-account-intents.service.js';
@@ -33,28 +33,32 @@ export class BankAccountPageController {
     @Param('slug') slug: string,
     @Param('id') id: string,
     @Query('test_mode') testMode: string | undefined,
+    @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    res.set(HOSTED_PAGE_HEADERS);
+    const nonce = newNonce();
+    const locale = pickLocale(req);
+    res.set({ ...HOSTED_PAGE_HEADERS, 'Content-Security-Policy': pagePolicy(nonce) });
     const application =
       testMode === undefined || testMode === 'true' || testMode === 'false'
         ? await this.applications.bySlug(slug)
         : null;
     if (!application) {
-      res.status(404).type('html').send(notFoundPage());
+      res.status(404).type('html').send(notFoundPage(nonce, locale));
       return;
     }
     const mode = testMode === 'true' ? 'test' : 'live';
     await this.context.runInMode(mode, async () => {
       const intent = await this.intents.find(application.id, id);
       if (!intent) {
-        res.status(404).type('html').send(notFoundPage());
+        res.status(404).type('html').send(notFoundPage(nonce, locale));
         return;
       }
-      const nonce = newNonce();
-      res.setHeader('Content-Security-Policy', pagePolicy(nonce));
       if (this.intents.status(intent) !== 'open') {
-        res.status(200).type('html').send(refreshPage(nonce, intent.refresh_url));
+        res
+          .status(200)
+          .type('html')
+          .send(refreshPage(nonce, locale, intent.refresh_url));
         return;
       }
       const account = await this.accounts.findById(application.id, intent.account_id);
@@ -64,6 +68,8 @@ export class BankAccountPageController {
         .send(
           bankAccountPage({
             nonce,
+            locale,
+            query: req.query,
             payer: application.name,
             accountName: account?.type === 'connected' ? (account.business_name ?? account.name) : null,
             slug: application.slug,

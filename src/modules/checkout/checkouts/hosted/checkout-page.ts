@@ -1,14 +1,23 @@
 import {
-  escapeHtml as escape,
-  hostedPage,
+  formatMoney,
+  hostedErrorPage,
+  intlLocale,
+  registerHostedTemplate,
+  renderHostedPage,
   scriptJson,
   scriptRedirectPage,
   sessionFromFragmentScript,
-  testModeBanner,
+  type HostedLocale,
 } from '../../../../common/http/hosted-page.js';
+import { CHECKOUT_TEMPLATE } from './templates/checkout.template.js';
+
+registerHostedTemplate('@checkout', CHECKOUT_TEMPLATE);
 
 export interface CheckoutPageInput {
   nonce: string;
+  locale: HostedLocale;
+  /** The request's query, kept by the language switch. */
+  query: Record<string, unknown>;
   merchant: string;
   slug: string;
   checkoutId: string;
@@ -24,28 +33,99 @@ export interface CheckoutPageInput {
   cancelUrl: string | null;
 }
 
-/** `THB 1,234.50`: the amount in major units with the currency's own number of decimals. */
-export function formatAmount(amount: number, currency: string, scalingFactor: number): string {
-  const digits = Math.round(Math.log10(scalingFactor));
-  const major = (amount / scalingFactor).toLocaleString('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  });
-  return `${currency} ${major}`;
-}
+/** The page's strings; `{merchant}` is filled in. */
+const TEXT = {
+  en: {
+    title: 'Pay {merchant}',
+    heading: 'Pay {merchant}',
+    brand: 'Secure checkout',
+    paid: 'This checkout has been paid. Thank you.',
+    expired: 'This checkout has expired and can no longer be paid.',
+    method: 'Payment method',
+    tabCard: 'Card',
+    tabPromptpay: 'PromptPay',
+    cardNumber: 'Card number',
+    expiry: 'Expiry',
+    expiryPlaceholder: 'MM/YY',
+    cvc: 'CVC',
+    pay: 'Pay',
+    promptpayHint: 'Pay from any Thai banking app by scanning a Thai QR code.',
+    payPromptpay: 'Pay with PromptPay',
+    qrLabel: 'PromptPay QR code',
+    qrAlt: 'PromptPay QR code to scan with a banking app',
+    scan: 'Scan with your banking app. The code is valid until',
+    simulate: 'Simulate PromptPay payment (test mode)',
+    cancel: 'Cancel and return to {merchant}',
+  },
+  th: {
+    title: 'ชำระเงินให้ {merchant}',
+    heading: 'ชำระเงินให้ {merchant}',
+    brand: 'ชำระเงินอย่างปลอดภัย',
+    paid: 'รายการนี้ชำระเงินเรียบร้อยแล้ว ขอบคุณ',
+    expired: 'รายการนี้หมดอายุแล้ว ไม่สามารถชำระเงินได้',
+    method: 'วิธีชำระเงิน',
+    tabCard: 'บัตร',
+    tabPromptpay: 'พร้อมเพย์',
+    cardNumber: 'หมายเลขบัตร',
+    expiry: 'วันหมดอายุ',
+    expiryPlaceholder: 'ดด/ปป',
+    cvc: 'รหัส CVC',
+    pay: 'ชำระเงิน',
+    promptpayHint: 'สแกนคิวอาร์โค้ดด้วยแอปธนาคารใดก็ได้ในประเทศไทย',
+    payPromptpay: 'ชำระด้วยพร้อมเพย์',
+    qrLabel: 'คิวอาร์โค้ดพร้อมเพย์',
+    qrAlt: 'คิวอาร์โค้ดพร้อมเพย์สำหรับสแกนด้วยแอปธนาคาร',
+    scan: 'สแกนด้วยแอปธนาคารของคุณ คิวอาร์โค้ดใช้ได้ถึง',
+    simulate: 'จำลองการชำระด้วยพร้อมเพย์ (โหมดทดสอบ)',
+    cancel: 'ยกเลิกและกลับไปที่ {merchant}',
+  },
+} satisfies Record<HostedLocale, Record<string, string>>;
+
+/** The strings the page's script shows. */
+const SCRIPT_TEXT = {
+  en: {
+    incomplete: 'This payment link is incomplete: open the full link you were given.',
+    sessionInvalid: 'This payment session is no longer valid. It may have been paid or expired.',
+    notProcessed: 'The payment could not be processed.',
+    received: 'Payment received. Thank you.',
+    failed: 'The payment failed.',
+    declined: null,
+    expiryFormat: 'Enter the expiry as MM/YY.',
+  },
+  th: {
+    incomplete: 'ลิงก์ชำระเงินนี้ไม่ครบถ้วน กรุณาเปิดลิงก์เต็มที่คุณได้รับ',
+    sessionInvalid: 'รายการชำระเงินนี้ใช้ไม่ได้แล้ว อาจชำระแล้วหรือหมดอายุ',
+    notProcessed: 'ไม่สามารถดำเนินการชำระเงินได้',
+    received: 'ได้รับการชำระเงินแล้ว ขอบคุณ',
+    failed: 'การชำระเงินไม่สำเร็จ',
+    declined: 'บัตรของคุณถูกปฏิเสธ',
+    expiryFormat: 'กรุณากรอกวันหมดอายุในรูปแบบ ดด/ปป',
+  },
+} satisfies Record<HostedLocale, Record<string, string | null>>;
+
+const fill = (strings: Record<string, string>, merchant: string) =>
+  Object.fromEntries(Object.entries(strings).map(([k, v]) => [k, v.replace('{merchant}', merchant)]));
 
 const STYLE = `
-  main { background: #fff; padding: 2rem; border-radius: 8px; box-shadow: 0 1px 4px rgba(0,0,0,.12); width: 100%; max-width: 24rem; }
-  h1 { font-size: 1.1rem; margin: 0; color: #444; font-weight: 600; }
-  .amount { font-size: 2rem; font-weight: 700; margin: .25rem 0 1rem; }
-  input { width: 100%; box-sizing: border-box; padding: .55rem; margin-top: .25rem; font-size: 1rem; border: 1px solid #bbb; border-radius: 4px; }
-  .row { display: flex; gap: .75rem; } .row > div { flex: 1; }
-  button.secondary { background: #0f766e; }
-  .or { text-align: center; color: #777; margin: 1.25rem 0 0; }
-  .done { color: #065f46; background: #ecfdf5; padding: .75rem; border-radius: 4px; }
-  #promptpay-qr img { display: block; margin: 1rem auto; width: 16rem; height: 16rem; }
-  #promptpay-qr code { display: block; word-break: break-all; font-size: .7rem; color: #555; }
-  a.cancel { display: block; text-align: center; margin-top: 1.25rem; color: #555; }
+  .amount { font-size: 2rem; font-weight: 700; margin: .25rem 0 .5rem; letter-spacing: -.01em; }
+  .description { color: #475569; margin: 0 0 1rem; }
+  .row { display: flex; gap: .75rem; } .row > div { flex: 1; min-width: 0; }
+  .methods { display: flex; gap: .25rem; padding: .25rem; margin: 1rem 0 .25rem; background: #f1f5f9; border-radius: 10px; }
+  .methods [role=tab] { margin: 0; flex: 1; padding: .5rem; background: transparent; color: #334155; border-radius: 8px; font-weight: 600; }
+  .methods [role=tab]:hover { background: #e2e8f0; }
+  .methods [role=tab][aria-selected=true] { background: #fff; color: #0f172a; box-shadow: 0 1px 3px rgba(15,23,42,.18); }
+  .hint { color: #475569; font-size: .9rem; margin: 1rem 0 0; }
+  .thaiqr { margin: 1.25rem auto .5rem; max-width: 18rem; border: 1px solid #cbd5e1; border-radius: 10px; overflow: hidden; text-align: center; }
+  .thaiqr-band { display: flex; align-items: center; justify-content: center; gap: .5rem; padding: .6rem; background: #0b3b63; color: #fff; }
+  .thaiqr-icon { width: 1.75rem; height: 1.75rem; }
+  .thaiqr-title { font-weight: 700; letter-spacing: .08em; font-size: .95rem; }
+  .thaiqr-body { padding: .75rem 1rem 1rem; }
+  .promptpay-mark { margin: 0; font-size: 1.35rem; font-weight: 800; font-style: italic; letter-spacing: -.01em; }
+  .pp-prompt { color: #0b3b63; } .pp-pay { color: #1565c0; }
+  #promptpay-image { display: block; margin: .5rem auto; width: 15rem; height: 15rem; max-width: 100%; image-rendering: pixelated; }
+  .qr-merchant { margin: .25rem 0 0; font-weight: 600; overflow-wrap: anywhere; }
+  .qr-amount { margin: 0; font-size: 1.5rem; font-weight: 700; }
+  a.cancel { display: block; text-align: center; margin-top: 1.25rem; color: #334155; }
 `;
 
 /**
@@ -54,74 +134,72 @@ const STYLE = `
  * address bar and sends it as X-Session-Token to the session-only endpoints.
  */
 export function checkoutPage(input: CheckoutPageInput): string {
-  const amount = formatAmount(input.amount, input.currency, input.scalingFactor);
-  const card = input.paymentMethodTypes.includes('card');
-  const promptpay = input.paymentMethodTypes.includes('promptpay');
-  const cancel = input.cancelUrl
-    ? `<a class="cancel" href="${escape(input.cancelUrl)}">Cancel and return to ${escape(input.merchant)}</a>`
-    : '';
-  let body: string;
-  if (input.status === 'complete') {
-    body = '<p class="done" role="status">This checkout has been paid. Thank you.</p>';
-  } else if (input.status === 'expired') {
-    body = '<p class="error" role="alert">This checkout has expired and can no longer be paid.</p>';
-  } else {
-    body = `
-    <p id="message" role="alert" hidden></p>
-    ${
-      card
-        ? `<form id="card-form" novalidate>
-      <label for="card-number">Card number</label>
-      <input id="card-number" name="card-number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
-      <div class="row">
-        <div><label for="card-expiry">Expiry</label>
-        <input id="card-expiry" name="card-expiry" autocomplete="cc-exp" placeholder="MM/YY" required></div>
-        <div><label for="card-cvc">CVC</label>
-        <input id="card-cvc" name="card-cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" required></div>
-      </div>
-      <button id="pay-card" type="submit">Pay</button>
-    </form>`
-        : ''
-    }
-    ${
-      promptpay
-        ? `${card ? '<p class="or">or</p>' : ''}
-    <button id="pay-promptpay" class="secondary" type="button">Pay with PromptPay</button>
-    <section id="promptpay-qr" hidden aria-label="PromptPay QR code">
-      <img id="promptpay-image" alt="PromptPay QR code to scan with a banking app">
-      <p>Scan with your banking app. The code is valid until <span id="promptpay-expiry"></span>.</p>
-      <code id="promptpay-payload"></code>
-      ${input.livemode ? '' : '<button id="promptpay-simulate" type="button">Simulate PromptPay payment (test mode)</button>'}
-    </section>`
-        : ''
-    }
-    ${cancel}`;
-  }
+  const t = fill(TEXT[input.locale], input.merchant);
   const config = {
     api: `/api/v1/${encodeURIComponent(input.slug)}/platform/wallet`,
     checkout: input.checkoutId,
     country: input.country,
     successUrl: input.successUrl,
+    locale: intlLocale(input.locale),
+    t: SCRIPT_TEXT[input.locale],
   };
-  return hostedPage({
-    nonce: input.nonce,
-    title: `Pay ${input.merchant}`,
-    style: STYLE,
-    main: `    <h1>Pay ${escape(input.merchant)}</h1>
-    <p class="amount" id="amount">${escape(amount)}</p>
-    ${input.description ? `<p>${escape(input.description)}</p>` : ''}
-    ${testModeBanner(input.livemode)}
-    ${body}`,
-    script: input.status === 'open' ? pageScript(config) : undefined,
-  });
+  return renderHostedPage(
+    '@checkout',
+    {
+      nonce: input.nonce,
+      locale: input.locale,
+      title: t.title,
+      style: STYLE,
+      brand: t.brand,
+      livemode: input.livemode,
+      query: input.query,
+      script: input.status === 'open' ? pageScript(config) : undefined,
+    },
+    {
+      t,
+      merchant: input.merchant,
+      amount: formatMoney(input.amount, input.currency, input.scalingFactor, input.locale),
+      description: input.description,
+      status: input.status,
+      card: input.paymentMethodTypes.includes('card'),
+      promptpay: input.paymentMethodTypes.includes('promptpay'),
+      cancelUrl: input.cancelUrl,
+    },
+  );
 }
 
-function pageScript(config: { api: string; checkout: string; country: string; successUrl: string | null }): string {
+/**
+ * The page's script. Card details are read and sent in one place, `cardPayment()`: a live-mode
+ * tokenization step replaces what it returns, and nothing else changes.
+ */
+function pageScript(config: { checkout: string } & Record<string, unknown>): string {
   return `
 (() => {
   const config = ${scriptJson(config)};${sessionFromFragmentScript(`wallet-checkout-session:${config.checkout}`)}
+  const t = config.t;
   const busy = (on) => document.querySelectorAll('button').forEach((b) => { b.disabled = on; });
-  if (!token) show('This payment link is incomplete: open the full link you were given.', 'error');
+  if (!token) show(t.incomplete, 'error');
+
+  // One payment method at a time: a tab list (arrow keys, Home and End move between tabs).
+  const tabs = Array.from(document.querySelectorAll('[role=tab]'));
+  const select = (tab, focus) => {
+    tabs.forEach((other) => {
+      const on = other === tab;
+      other.setAttribute('aria-selected', on ? 'true' : 'false');
+      other.tabIndex = on ? 0 : -1;
+      document.getElementById(other.getAttribute('aria-controls')).hidden = !on;
+    });
+    if (focus) tab.focus();
+  };
+  tabs.forEach((tab, i) => {
+    tab.addEventListener('click', () => select(tab, false));
+    tab.addEventListener('keydown', (event) => {
+      const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[event.key];
+      if (next === undefined) return;
+      event.preventDefault();
+      select(tabs[(next + tabs.length) % tabs.length], true);
+    });
+  });
 
   async function call(path, body) {
     const response = await fetch(config.api + path, {
@@ -130,12 +208,7 @@ function pageScript(config: { api: string; checkout: string; country: string; su
       body: JSON.stringify(body || {}),
     });
     const json = await response.json().catch(() => ({}));
-    if (!response.ok) {
-      const text = json.code === 'E1212'
-        ? 'This payment session is no longer valid. It may have been paid or expired.'
-        : (json.message || 'The payment could not be processed.');
-      throw new Error(text);
-    }
+    if (!response.ok) throw new Error(json.code === 'E1212' ? t.sessionInvalid : (json.message || t.notProcessed));
     return json;
   }
 
@@ -143,19 +216,22 @@ function pageScript(config: { api: string; checkout: string; country: string; su
     const charge = result.charge;
     if (charge.status === 'succeeded') {
       sessionStorage.removeItem(key);
-      show('Payment received. Thank you.', 'done');
-      document.querySelectorAll('form, button, #promptpay-qr').forEach((e) => { e.hidden = true; });
+      show(t.received, 'done');
+      document.querySelectorAll('form, button, #promptpay-qr, [role=tablist], #promptpay-hint').forEach((e) => { e.hidden = true; });
       if (result.redirect_url) location.assign(result.redirect_url);
       return;
     }
     if (charge.status === 'failed') {
-      show(charge.failure_message || 'The payment failed.', 'error');
+      const declined = charge.failure_code === 'card_declined' && t.declined;
+      show(declined || charge.failure_message || t.failed, 'error');
       return;
     }
     if (charge.status === 'pending' && charge.promptpay) {
       document.getElementById('promptpay-image').src = charge.promptpay.image;
-      document.getElementById('promptpay-payload').textContent = charge.promptpay.raw;
-      document.getElementById('promptpay-expiry').textContent = new Date(charge.promptpay.expires_at).toLocaleTimeString();
+      document.getElementById('promptpay-expiry').textContent =
+        new Date(charge.promptpay.expires_at).toLocaleTimeString(config.locale, { hour: '2-digit', minute: '2-digit' });
+      document.getElementById('pay-promptpay').hidden = true;
+      document.getElementById('promptpay-hint').hidden = true;
       document.getElementById('promptpay-qr').hidden = false;
       message.hidden = true;
     }
@@ -168,12 +244,11 @@ function pageScript(config: { api: string; checkout: string; country: string; su
     finally { busy(false); }
   }
 
-  const form = document.getElementById('card-form');
-  if (form) form.addEventListener('submit', (event) => {
-    event.preventDefault();
+  // The card details the confirm call carries; null (after showing why) when they are not usable.
+  function cardPayment() {
     const expiry = document.getElementById('card-expiry').value.trim().match(/^(\\d{1,2})\\s*\\/\\s*(\\d{2}|\\d{4})$/);
-    if (!expiry) { show('Enter the expiry as MM/YY.', 'error'); return; }
-    attempt('/checkouts/' + config.checkout + '/confirm', {
+    if (!expiry) { show(t.expiryFormat, 'error'); document.getElementById('card-expiry').focus(); return null; }
+    return {
       payment_method_type: 'card',
       card: {
         number: document.getElementById('card-number').value,
@@ -181,7 +256,14 @@ function pageScript(config: { api: string; checkout: string; country: string; su
         exp_year: Number(expiry[2]),
         cvc: document.getElementById('card-cvc').value.trim(),
       },
-    });
+    };
+  }
+
+  const form = document.getElementById('card-form');
+  if (form) form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const body = cardPayment();
+    if (body) attempt('/checkouts/' + config.checkout + '/confirm', body);
   });
   const promptpay = document.getElementById('pay-promptpay');
   if (promptpay) promptpay.addEventListener('click', () =>
@@ -193,7 +275,37 @@ function pageScript(config: { api: string; checkout: string; country: string; su
 `;
 }
 
+const REDIRECT_TEXT = {
+  en: { title: 'Opening checkout', heading: 'Opening checkout', message: 'Opening the checkout…' },
+  th: { title: 'กำลังเปิดหน้าชำระเงิน', heading: 'กำลังเปิดหน้าชำระเงิน', message: 'กำลังเปิดหน้าชำระเงิน…' },
+} satisfies Record<HostedLocale, Record<string, string>>;
+
 /** Sends the browser on to the fresh checkout; the session stays in the fragment, out of logs and headers. */
-export function redirectPage(nonce: string, url: string): string {
-  return scriptRedirectPage(nonce, url, 'Opening checkout', '<p>Opening the checkout…</p>');
+export function redirectPage(nonce: string, locale: HostedLocale, url: string): string {
+  const text = REDIRECT_TEXT[locale];
+  return scriptRedirectPage({ nonce, locale, title: text.title }, url, text);
+}
+
+const ERROR_TEXT = {
+  en: {
+    checkoutNotFound: ['Checkout not found', 'This checkout link is not valid.'],
+    linkNotFound: ['Payment link not found', 'This payment link is not valid.'],
+    linkUnpayable: ['This link cannot be paid', ''],
+  },
+  th: {
+    checkoutNotFound: ['ไม่พบรายการชำระเงิน', 'ลิงก์ชำระเงินนี้ไม่ถูกต้อง'],
+    linkNotFound: ['ไม่พบลิงก์ชำระเงิน', 'ลิงก์ชำระเงินนี้ไม่ถูกต้อง'],
+    linkUnpayable: ['ลิงก์นี้ไม่สามารถชำระเงินได้', ''],
+  },
+} satisfies Record<HostedLocale, Record<string, [string, string]>>;
+
+/** A page with nothing to pay: an unknown checkout or link, or one that cannot be paid (`detail` says why). */
+export function checkoutErrorPage(
+  nonce: string,
+  locale: HostedLocale,
+  which: keyof (typeof ERROR_TEXT)['en'],
+  detail = '',
+): string {
+  const [heading, message] = ERROR_TEXT[locale][which];
+  return hostedErrorPage({ nonce, locale, title: heading }, heading, message || detail);
 }

@@ -1,17 +1,12 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Clock } from '../../../../common/clock.js';
 import { scopeOf, type ApplicationRef, type Mode } from '../../../../common/context/principal.js';
 import { RequestContext } from '../../../../common/context/request-context.js';
 import { AppError } from '../../../../common/errors/app-error.js';
 import { Public } from '../../../../common/http/decorators.js';
-import {
-  HOSTED_PAGE_HEADERS,
-  hostedErrorPage,
-  hostedPagePolicy,
-  newNonce,
-} from '../../../../common/http/hosted-page.js';
+import { HOSTED_PAGE_HEADERS, hostedPagePolicy, newNonce, pickLocale } from '../../../../common/http/hosted-page.js';
 import { ApplicationResolver } from '../../../../common/tenancy/application-resolver.js';
 import { effectiveStatus } from '../checkouts.service.js';
 import { CollectionRepository } from '../../checkout.repository.js';
@@ -19,7 +14,7 @@ import { Checkout } from '../../entities/checkout.entity.js';
 import { PaymentIntent } from '../../entities/payment-intent.entity.js';
 import { Invoice } from '../../entities/invoice.entity.js';
 import { PaymentLinksService } from '../payment-links.service.js';
-import { checkoutPage, redirectPage } from './checkout-page.js';
+import { checkoutErrorPage, checkoutPage, redirectPage } from './checkout-page.js';
 
 const MODES: Mode[] = ['test', 'live'];
 
@@ -54,14 +49,20 @@ export class HostedPagesController {
 
   @Get(':slug/checkouts/:id')
   @Public()
-  async checkout(@Param('slug') slug: string, @Param('id') id: string, @Res() res: Response): Promise<void> {
+  async checkout(
+    @Param('slug') slug: string,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const nonce = newNonce();
+    const locale = pickLocale(req);
     const application = await this.applications.bySlug(slug);
     const found = application
       ? await this.inEitherMode(application, (m) => this.loadCheckout(application, id, m))
       : null;
     if (!application || !found) {
-      return send(res, 404, nonce, hostedErrorPage('Checkout not found', 'This checkout link is not valid.'));
+      return send(res, 404, nonce, checkoutErrorPage(nonce, locale, 'checkoutNotFound'));
     }
     const { checkout, description } = found;
     send(
@@ -70,6 +71,8 @@ export class HostedPagesController {
       nonce,
       checkoutPage({
         nonce,
+        locale,
+        query: req.query,
         merchant: application.name,
         slug: application.slug,
         checkoutId: checkout.id,
@@ -89,8 +92,14 @@ export class HostedPagesController {
 
   @Get(':slug/links/:id')
   @Public()
-  async paymentLink(@Param('slug') slug: string, @Param('id') id: string, @Res() res: Response): Promise<void> {
+  async paymentLink(
+    @Param('slug') slug: string,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const nonce = newNonce();
+    const locale = pickLocale(req);
     const application = await this.applications.bySlug(slug);
     const link = application
       ? await this.inEitherMode(application, async (mode) => {
@@ -101,7 +110,7 @@ export class HostedPagesController {
         })
       : null;
     if (!application || !link) {
-      return send(res, 404, nonce, hostedErrorPage('Payment link not found', 'This payment link is not valid.'));
+      return send(res, 404, nonce, checkoutErrorPage(nonce, locale, 'linkNotFound'));
     }
     try {
       const scope = scopeOf(application, link.mode, link.country);
@@ -110,10 +119,12 @@ export class HostedPagesController {
         country: link.country,
       });
       const url = new URL(checkout.url);
-      send(res, 200, nonce, redirectPage(nonce, `${url.pathname}${url.hash}`));
+      // The checkout opens in the language the link was opened in.
+      const query = req.query.locale === locale ? `?locale=${locale}` : '';
+      send(res, 200, nonce, redirectPage(nonce, locale, `${url.pathname}${query}${url.hash}`));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      send(res, err.status, nonce, hostedErrorPage('This link cannot be paid', err.message));
+      send(res, err.status, nonce, checkoutErrorPage(nonce, locale, 'linkUnpayable', err.message));
     }
   }
 

@@ -1,0 +1,76 @@
+/**
+ * The hosted checkout page, an Eta template inside the shared layout (see
+ * common/http/templates/hosted-layout.ts for why templates are strings). Every `<%= %>` escapes.
+ *
+ * Data: t (strings), merchant, amount (formatted), description, status, card, promptpay
+ * (booleans: the methods offered), livemode, cancelUrl.
+ */
+export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
+    <h1><%= it.t.heading %></h1>
+    <p class="amount" id="amount"><%= it.amount %></p>
+<% if (it.description) { %>
+    <p class="description"><%= it.description %></p>
+<% } %>
+<% if (it.status === 'complete') { %>
+    <p class="done" role="status"><%= it.t.paid %></p>
+<% } else if (it.status === 'expired') { %>
+    <p class="error" role="alert"><%= it.t.expired %></p>
+<% } else { %>
+    <p id="message" class="error" role="alert" aria-live="assertive" hidden></p>
+    <p id="status" class="done" role="status" aria-live="polite" hidden></p>
+<% if (it.card && it.promptpay) { %>
+    <div class="methods" role="tablist" aria-label="<%= it.t.method %>">
+      <button type="button" role="tab" id="tab-card" aria-controls="panel-card" aria-selected="true" tabindex="0"><%= it.t.tabCard %></button>
+      <button type="button" role="tab" id="tab-promptpay" aria-controls="panel-promptpay" aria-selected="false" tabindex="-1"><%= it.t.tabPromptpay %></button>
+    </div>
+<% } %>
+<% if (it.card) { %>
+    <div id="panel-card"<% if (it.promptpay) { %> role="tabpanel" aria-labelledby="tab-card"<% } %>>
+    <form id="card-form" novalidate>
+      <label for="card-number"><%= it.t.cardNumber %></label>
+      <input id="card-number" name="card-number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
+      <div class="row">
+        <div><label for="card-expiry"><%= it.t.expiry %></label>
+        <input id="card-expiry" name="card-expiry" autocomplete="cc-exp" placeholder="<%= it.t.expiryPlaceholder %>" required></div>
+        <div><label for="card-cvc"><%= it.t.cvc %></label>
+        <input id="card-cvc" name="card-cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" required></div>
+      </div>
+      <button id="pay-card" type="submit"><%= it.t.pay %></button>
+    </form>
+    </div>
+<% } %>
+<% if (it.promptpay) { %>
+    <div id="panel-promptpay"<% if (it.card) { %> role="tabpanel" aria-labelledby="tab-promptpay" hidden<% } %>>
+    <p class="hint" id="promptpay-hint"><%= it.t.promptpayHint %></p>
+    <button id="pay-promptpay" type="button" aria-describedby="promptpay-hint"><%= it.t.payPromptpay %></button>
+    <section id="promptpay-qr" hidden aria-label="<%= it.t.qrLabel %>">
+      <div class="thaiqr">
+        <div class="thaiqr-band">
+          <svg class="thaiqr-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <rect x="1" y="1" width="22" height="22" rx="4" fill="#fff"/>
+            <rect x="4" y="4" width="7" height="7" rx="1" fill="#0b3b63"/><rect x="6" y="6" width="3" height="3" fill="#fff"/>
+            <rect x="13" y="4" width="7" height="7" rx="1" fill="#0b3b63"/><rect x="15" y="6" width="3" height="3" fill="#fff"/>
+            <rect x="4" y="13" width="7" height="7" rx="1" fill="#0b3b63"/><rect x="6" y="15" width="3" height="3" fill="#fff"/>
+            <rect x="13" y="13" width="3" height="3" fill="#0b3b63"/><rect x="17" y="17" width="3" height="3" fill="#0b3b63"/>
+          </svg>
+          <span class="thaiqr-title" lang="en">THAI QR PAYMENT</span>
+        </div>
+        <div class="thaiqr-body">
+          <p class="promptpay-mark" lang="en"><span class="pp-prompt">Prompt</span><span class="pp-pay">Pay</span></p>
+          <img id="promptpay-image" alt="<%= it.t.qrAlt %>" width="240" height="240">
+          <p class="qr-merchant" id="qr-merchant"><%= it.merchant %></p>
+          <p class="qr-amount" id="qr-amount"><%= it.amount %></p>
+        </div>
+      </div>
+      <p class="hint"><%= it.t.scan %> <span id="promptpay-expiry"></span></p>
+<% if (!it.livemode) { %>
+      <button id="promptpay-simulate" type="button"><%= it.t.simulate %></button>
+<% } %>
+    </section>
+    </div>
+<% } %>
+<% } %>
+<% if (it.cancelUrl && it.status === 'open') { %>
+    <a class="cancel" href="<%= it.cancelUrl %>"><%= it.t.cancel %></a>
+<% } %>
+`;
