@@ -1,0 +1,191 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Webhook } from 'standardwebhooks';
+import { Clock } from '../../common/clock.js';
+import type { Mode } from '../../common/context/principal.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { newId } from '../../common/ids.js';
+import { PeriodicJob } from '../../common/jobs/periodic-job.js';
+import type { AllConfig } from '../../config/app.config.js';
+import type { Event } from './entities/event.entity.js';
+import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
+import type { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
+import { EventsRepository } from './events.repository.js';
+import { toEventResponse } from './events.responses.js';
+import { nextRetryAt, retryDelayMs } from './retry-schedule.js';
+import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './webhook-sender.js';
+import { WebhooksRepository, type ClaimedDelivery } from './webhooks.repository.js';
+
+const INTERVAL_MS = 1_000;
+const BATCH = 100;
+/**
+ * How long a claim holds a delivery: long enough for the attempts queued before it in its batch
+ * (one endpoint's deliveries go one after another); after it, a delivery whose process died is
+ * due again.
+ */
+const LEASE_MS = 5 * 60_000;
+
+export interface DeliveryStats {
+  claimed: number;
+  succeeded: number;
+  failed: number;
+}
+
+/**
+ * Sends what the event log owes webhook endpoints (docs/EVENTS.md). Each batch claims due
+ * deliveries in one statement (FOR UPDATE SKIP LOCKED, lease written, committed), calls the
+ * receivers with no transaction open and no row locked, then records each outcome in a short
+ * transaction fenced by the attempt number, so a delivery is attempted once per claim across
+ * replicas. One endpoint's deliveries go in event order; endpoints are served side by side.
+ */
+@Injectable()
+export class WebhookDeliveryJob extends PeriodicJob {
+  private readonly stats: DeliveryStats = { claimed: 0, succeeded: 0, failed: 0 };
+
+  constructor(
+    private readonly webhooks: WebhooksRepository,
+    private readonly events: EventsRepository,
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+    config: ConfigService<AllConfig, true>,
+  ) {
+    super(config, INTERVAL_MS);
+  }
+
+  protected runOnce(): Promise<unknown> {
+    return this.deliverDue();
+  }
+
+  /** Delivers everything due now in the given modes; returns how many attempts were made. */
+  async deliverDue(modes: Mode[] = ['test', 'live']): Promise<number> {
+    let attempted = 0;
+    for (const mode of modes) {
+      attempted += await this.context.runInMode(mode, () => this.untilDrained(BATCH, () => this.deliverBatch(mode)));
+    }
+    return attempted;
+  }
+
+  /** Totals since the process started, for /metrics. */
+  get totals(): Readonly<DeliveryStats> {
+    return this.stats;
+  }
+
+  private async deliverBatch(mode: Mode): Promise<number> {
+    const now = this.clock.now();
+    const claimed = await this.webhooks.claimDue(now, new Date(now.getTime() + LEASE_MS), BATCH);
+    if (claimed.length === 0) return 0;
+    this.stats.claimed += claimed.length;
+    const [events, endpoints] = await Promise.all([
+      this.events.byIds(claimed.map((c) => c.event_id)),
+      this.webhooks.endpointsById(claimed.map((c) => c.endpoint_id)),
+    ]);
+    const byEndpoint = new Map<string, ClaimedDelivery[]>();
+    for (const c of claimed) byEndpoint.set(c.endpoint_id, [...(byEndpoint.get(c.endpoint_id) ?? []), c]);
+    await Promise.all(
+      [...byEndpoint.values()].map(async (queue) => {
+        queue.sort((a, b) => (a.event_id < b.event_id ? -1 : 1));
+        for (let i = 0; i < queue.length; i++) {
+          const endpoint = endpoints.get(queue[i].endpoint_id);
+          const event = events.get(queue[i].event_id);
+          if (!endpoint || !event || endpoint.status !== 'enabled') continue;
+          const retryAt = await this.attempt(queue[i], event, endpoint, mode);
+          if (retryAt) {
+            // The receiver is failing: the rest of its queue waits with the failed one, in order.
+            await this.webhooks.release(queue.slice(i + 1), retryAt);
+            return;
+          }
+        }
+      }),
+    );
+    return claimed.length;
+  }
+
+  /** One attempt; returns when the endpoint's other deliveries should wait until (null: it succeeded). */
+  private async attempt(
+    claimed: ClaimedDelivery,
+    event: Event,
+    endpoint: WebhookEndpoint,
+    mode: Mode,
+  ): Promise<Date | null> {
+    const payload = JSON.stringify(toEventResponse(event));
+    const sentAt = this.clock.now();
+    const result = await postWebhook(
+      endpoint.url,
+      payload,
+      {
+        'user-agent': 'wallet-webhooks/1',
+        'webhook-id': event.id,
+        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+        'webhook-signature': signatures(endpoint, event.id, sentAt, payload),
+      },
+      mode,
+      DELIVERY_TIMEOUT_MS,
+    );
+    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const at = this.clock.now();
+    const retryAt = ok ? null : nextRetryAt(claimed.attempts, claimed.retry_window_from, at);
+    await this.webhooks.transaction(async (manager) => {
+      await this.webhooks.insertAttempt(attemptRecord(claimed, event, result, ok, retryAt, at), manager);
+      const written = await this.webhooks.recordOutcome(
+        claimed,
+        ok
+          ? { status: 'succeeded', next_attempt_at: null, delivered_at: at }
+          : { status: retryAt ? 'pending' : 'failed', next_attempt_at: retryAt, delivered_at: null },
+        at,
+        manager,
+      );
+      if (!ok && !retryAt && written) {
+        const why = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'no answer');
+        await this.endpoints.disableForFailures(
+          endpoint,
+          `Deliveries failed for 3 days (${claimed.attempts} attempts of event ${event.id}; last: ${why}).`,
+          manager,
+        );
+      }
+    });
+    if (ok) this.stats.succeeded++;
+    else this.stats.failed++;
+    if (ok) return null;
+    return retryAt ?? new Date(at.getTime() + retryDelayMs(1));
+  }
+}
+
+/**
+ * `v1,<sig>` with the current secret, and during a rotation's overlap also with the previous one,
+ * space-separated as Standard Webhooks allows: receivers holding either secret verify.
+ */
+function signatures(endpoint: WebhookEndpoint, msgId: string, at: Date, payload: string): string {
+  const current = new Webhook(endpoint.secret).sign(msgId, at, payload);
+  const previous =
+    endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > at
+      ? new Webhook(endpoint.previous_secret).sign(msgId, at, payload)
+      : null;
+  return previous ? `${current} ${previous}` : current;
+}
+
+function attemptRecord(
+  claimed: ClaimedDelivery,
+  event: Event,
+  result: SendResult,
+  ok: boolean,
+  retryAt: Date | null,
+  at: Date,
+): WebhookAttempt {
+  return Object.assign(new WebhookAttempt(), {
+    id: newId(),
+    application_id: claimed.application_id,
+    endpoint_id: claimed.endpoint_id,
+    event_id: claimed.event_id,
+    event_type: event.type,
+    attempt: claimed.attempts,
+    outcome: ok ? 'succeeded' : 'failed',
+    status_code: result.statusCode,
+    duration_ms: result.durationMs,
+    response_excerpt: result.excerpt,
+    error: result.error,
+    next_retry_at: retryAt,
+    created_at: at,
+  });
+}
