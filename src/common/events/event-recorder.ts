@@ -10,7 +10,7 @@ export interface RecordEvent {
   applicationId: string;
   type: EventType;
   /** The resource exactly as the API returns it (its *.responses.ts mapper). */
-  object: Record<string, unknown>;
+  object: object;
   previous_attributes?: Record<string, unknown>;
   /** The request that caused it; by default the current request (null in a job). */
   request?: EventRequest | null;

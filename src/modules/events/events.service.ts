@@ -76,7 +76,7 @@ export class EventsService extends EventRecorder {
         type: input.type,
         api_version: API_VERSION,
         data: {
-          object: input.object,
+          object: input.object as Record<string, unknown>,
           ...(input.previous_attributes ? { previous_attributes: input.previous_attributes } : {}),
         },
         request,

@@ -3,9 +3,12 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
+import { EventRecorder } from '../../common/events/event-recorder.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { HoldsRepository } from './holds.repository.js';
+import { LedgerRepository } from './ledger.repository.js';
+import { toBalanceResponse } from './ledger.responses.js';
 import { PostingService } from './posting.service.js';
 
 const INTERVAL_MS = 10_000;
@@ -22,6 +25,8 @@ export class HoldReleaseService extends PeriodicJob {
   constructor(
     private readonly holds: HoldsRepository,
     private readonly posting: PostingService,
+    private readonly ledger: LedgerRepository,
+    private readonly events: EventRecorder,
     private readonly context: RequestContext,
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
@@ -83,6 +88,17 @@ export class HoldReleaseService extends PeriodicJob {
         manager,
         due.map((d) => d.entry_id),
       );
+      // One balance.available per balance that received funds, as it stands after the batch.
+      for (const [balanceId, applicationId] of new Map(due.map((d) => [d.balance_id, d.application_id]))) {
+        const balance = await this.ledger.findBalance(applicationId, balanceId, manager);
+        if (balance) {
+          await this.events.record(manager, {
+            applicationId,
+            type: 'balance.available',
+            object: toBalanceResponse(balance, null),
+          });
+        }
+      }
       return due.length;
     });
   }

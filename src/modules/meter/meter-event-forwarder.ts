@@ -3,11 +3,13 @@ import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
+import { EventRecorder } from '../../common/events/event-recorder.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { BillingProviders } from './providers/billing-provider.js';
 import { MeterEventsRepository, type ClaimedEvent } from './meter-events.repository.js';
 import { MeterErrors } from './meter.errors.js';
+import { toMeterEventResponse } from './meter-events.responses.js';
 
 const BATCH = 200;
 const LEASE_MS = 60_000;
@@ -34,6 +36,7 @@ export class MeterEventForwarder extends PeriodicJob {
     private readonly clock: Clock,
     private readonly providers: BillingProviders,
     config: ConfigService<AllConfig, true>,
+    private readonly recorder: EventRecorder,
   ) {
     super(config, INTERVAL_MS);
   }
@@ -77,7 +80,14 @@ export class MeterEventForwarder extends PeriodicJob {
         { code: definition.code, message: `${definition.message} (attempt ${attempts}: ${(err as Error).message})` },
       ];
       const retryAt = abandoned ? null : new Date(this.clock.nowMs() + backoffMs(attempts));
-      await this.events.markAttemptFailed(row.event_id, errors, attempts, retryAt);
+      // Events (issue 14): meter_event.delivery_failed, in the abandonment's transaction.
+      await this.events.markAttemptFailed(row.event_id, errors, attempts, retryAt, (event, manager) =>
+        this.recorder.record(manager, {
+          applicationId: row.application_id,
+          type: 'meter_event.delivery_failed',
+          object: toMeterEventResponse(event, this.context.livemode),
+        }),
+      );
       return false;
     }
     await this.events.markDelivered(row.event_id, this.clock.now());

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { storeEventsStatement, type EventRow } from './store-events.sql.js';
 
@@ -129,6 +130,8 @@ export class MeterEventsRepository {
     errors: Array<{ code: string; message: string }>,
     attempts: number,
     retryAt: Date | null,
+    /** Runs in the same transaction when the event is abandoned (retryAt null), with the event as stored. */
+    onAbandoned?: (event: MeterEventRow, manager: EntityManager) => Promise<void>,
   ): Promise<void> {
     const outbox = this.db.table('meter_event_outbox');
     return this.db.transaction(async (manager) => {
@@ -137,7 +140,15 @@ export class MeterEventsRepository {
         [eventId, JSON.stringify(errors), retryAt ? 'pending' : 'failed'],
       );
       if (!retryAt) await manager.query(`DELETE FROM ${outbox} WHERE event_id = $1`, [eventId]);
-      else {
+      if (!retryAt && onAbandoned) {
+        const [row] = (await manager.query(
+          `SELECT id, identifier, event_name, customer_id, payload, occurred_at, delivery_status, delivered_at, errors, created_at
+             FROM ${this.db.table('meter_events')} WHERE id = $1`,
+          [eventId],
+        )) as MeterEventRow[];
+        if (row) await onAbandoned(row, manager);
+      }
+      if (retryAt) {
         await manager.query(`UPDATE ${outbox} SET attempts = $2, next_attempt_at = $3 WHERE event_id = $1`, [
           eventId,
           attempts,
