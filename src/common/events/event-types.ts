@@ -1,7 +1,7 @@
 /**
  * Every event type the service emits, with when it fires (docs/EVENTS.md repeats this list with
- * example payloads). A webhook endpoint's `enabled_events` may name only these (or `*`). Each
- * feature registers the OpenAPI schema of its types' `data.object` with `registerEventPayloads`.
+ * example payloads). A webhook endpoint's `enabled_events` may name only these (or `*`). The OpenAPI
+ * schema of each type's `data.object` is wired in src/event-payloads.ts.
  */
 export const EVENT_TYPES = {
   'checkout.completed': 'A checkout was paid: its charge succeeded.',
@@ -23,14 +23,3 @@ export const EVENT_TYPES = {
 export type EventType = keyof typeof EVENT_TYPES;
 
 export const isEventType = (value: string): value is EventType => Object.hasOwn(EVENT_TYPES, value);
-
-/** The OpenAPI schema (a DTO class) of each type's `data.object`, registered by the module that emits it. */
-const payloads = new Map<EventType, Function>();
-
-export function registerEventPayloads(schemas: Partial<Record<EventType, Function>>): void {
-  for (const [type, dto] of Object.entries(schemas) as Array<[EventType, Function]>) payloads.set(type, dto);
-}
-
-export function eventPayloads(): ReadonlyMap<EventType, Function> {
-  return payloads;
-}
