@@ -5,7 +5,7 @@ import { createUser, issueSession, tokensFor } from '../../factories/auth.js';
 import { ledgerRecords } from '../../factories/matrix/ledger.js';
 import { checkoutSessions, collectionRecords } from '../../factories/matrix/checkout.js';
 import { bankAccountIntentSessions, payoutRecords } from '../../factories/matrix/payouts.js';
-import { eventRecords } from '../../factories/matrix/events.js';
+import { MATRIX_WEBHOOK_URL, eventRecords } from '../../factories/matrix/events.js';
 
 /**
  * Every endpoint × every credential kind, with the exact status and code expected. To cover a new
@@ -148,7 +148,7 @@ const ENDPOINTS: EndpointCase[] = [
     name: 'POST /webhook_endpoints',
     method: 'post',
     path: (f) => f.tenant.path('/webhook_endpoints'),
-    body: { url: 'https://93.184.215.14/matrix', enabled_events: ['checkout.completed'] },
+    body: (_f, mode) => ({ url: MATRIX_WEBHOOK_URL[mode], enabled_events: ['checkout.completed'] }),
     expect: KEY_OR_USER,
   },
   ...(

@@ -1,7 +1,9 @@
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { Webhook } from 'standardwebhooks';
+import { RequestContext } from '../../../src/common/context/request-context.js';
 import { WebhookDeliveryJob, maxRetryDelayMs } from '../../../src/modules/events/index.js';
+import { WebhooksRepository } from '../../../src/modules/events/webhooks.repository.js';
 import { CARDS, card, confirm, paymentIntentCheckout } from '../../factories/checkout.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
@@ -11,6 +13,7 @@ describe('events and signed webhooks', () => {
   let tenant: Tenant;
   let job: WebhookDeliveryJob;
   const receivers: WebhookReceiver[] = [];
+  const others: TestApp[] = [];
 
   const receiver = async () => {
     const r = await new WebhookReceiver().start();
@@ -44,6 +47,7 @@ describe('events and signed webhooks', () => {
   afterAll(async () => {
     for (const r of receivers) await r.stop();
     await t.close();
+    for (const o of others) await o.close();
   });
 
   it('delivers checkout.completed, payment_intent.succeeded and charge.succeeded, each signed by Standard Webhooks', async () => {
@@ -256,6 +260,46 @@ describe('events and signed webhooks', () => {
     expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([eventId, eventId]);
     const attempts = await t.http.get(other.path(`/events/${eventId}/deliveries`)).set(other.as('test'));
     expect(attempts.body.data).toHaveLength(2);
+  });
+
+  it('delivers after a restart an event whose change committed before the process stopped, once', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    await endpointFor(r, ['checkout.completed'], other);
+    // A second replica commits the payment and is gone before its delivery job ever runs (it is
+    // not used again; closed with the file, as two apps in one process share the platform pool).
+    const stopped = await startApp({ rateLimit: false });
+    others.push(stopped);
+    const { checkout } = await paymentIntentCheckout(stopped, other, { amount: 50000 });
+    expect((await confirm(stopped, other, checkout, card(CARDS.visa))).status).toBe(200);
+    expect(r.received).toHaveLength(0);
+
+    await job.deliverDue(['test']);
+    await job.deliverDue(['test']);
+    expect(r.received.map((x) => x.event.type)).toEqual(['checkout.completed']);
+    expect((r.received[0].event.data as { object: { id: string } }).object.id).toBe(checkout.id);
+  });
+
+  it('delivers again, once, what a replica claimed and died holding, after the claim lease', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    const endpoint = await endpointFor(r, ['checkout.completed'], other);
+    await payCheckout(other);
+    // A replica claims the delivery (FOR UPDATE SKIP LOCKED, lease written) and dies before sending it.
+    const claimed = await t.app
+      .get(RequestContext)
+      .runInMode('test', () =>
+        t.app
+          .get(WebhooksRepository)
+          .claimDue(t.clock.now(), new Date(t.clock.nowMs() + 5 * 60_000), 100, other.applicationId),
+      );
+    expect(claimed.map((c) => c.endpoint_id)).toContain(endpoint.id);
+    await job.deliverDue(['test']);
+    expect(r.received).toHaveLength(0);
+    t.clock.advance(5 * 60_000 + 1000);
+    await job.deliverDue(['test']);
+    await job.deliverDue(['test']);
+    expect(r.received).toHaveLength(1);
   });
 
   it('keeps test and live events apart', async () => {

@@ -5,6 +5,12 @@ import { RequestContext } from '../../../src/common/context/request-context.js';
 import { EventsService } from '../../../src/modules/events/index.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
 
+/** Live needs a public https address (a literal: no DNS in CI); test mode a closed loopback port, so deliveries fail fast. */
+export const MATRIX_WEBHOOK_URL: Record<Mode, string> = {
+  live: 'https://93.184.215.14/hooks',
+  test: 'http://127.0.0.1:9/hooks',
+};
+
 export type EventIds = Record<`${'event' | 'endpoint'}_${Mode}`, string>;
 
 const made = new WeakMap<Tenant, Promise<EventIds>>();
@@ -21,7 +27,7 @@ async function make(t: TestApp, tenant: Tenant): Promise<EventIds> {
     const endpoint = await t.http
       .post(tenant.path('/webhook_endpoints'))
       .set(tenant.as(mode))
-      .send({ url: 'https://93.184.215.14/hooks', enabled_events: ['*'] });
+      .send({ url: MATRIX_WEBHOOK_URL[mode], enabled_events: ['*'] });
     expect(endpoint.status).toBe(200);
     out[`endpoint_${mode}`] = endpoint.body.id;
     await t.app.get(RequestContext).runInMode(mode, async () => {
