@@ -11,6 +11,7 @@ import { EventsService } from './events.service.js';
 import { WebhookDeliveryJob } from './webhook-delivery.job.js';
 import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { WebhookMetrics } from './webhook-metrics.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 /**
@@ -29,6 +30,7 @@ import { WebhooksRepository } from './webhooks.repository.js';
     { provide: EventRecorder, useExisting: EventsService },
     WebhookEndpointsService,
     WebhookDeliveryJob,
+    WebhookMetrics,
   ],
   exports: [EventRecorder, EventsService, WebhookDeliveryJob],
 })

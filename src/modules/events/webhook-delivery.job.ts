@@ -14,6 +14,7 @@ import { EventsRepository } from './events.repository.js';
 import { toEventResponse } from './events.responses.js';
 import { nextRetryAt, retryDelayMs } from './retry-schedule.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { WebhookMetrics } from './webhook-metrics.js';
 import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './webhook-sender.js';
 import { WebhooksRepository, type ClaimedDelivery } from './webhooks.repository.js';
 
@@ -26,12 +27,6 @@ const BATCH = 100;
  */
 const LEASE_MS = 5 * 60_000;
 
-export interface DeliveryStats {
-  claimed: number;
-  succeeded: number;
-  failed: number;
-}
-
 /**
  * Sends what the event log owes webhook endpoints (docs/EVENTS.md). Each batch claims due
  * deliveries in one statement (FOR UPDATE SKIP LOCKED, lease written, committed), calls the
@@ -41,12 +36,11 @@ export interface DeliveryStats {
  */
 @Injectable()
 export class WebhookDeliveryJob extends PeriodicJob {
-  private readonly stats: DeliveryStats = { claimed: 0, succeeded: 0, failed: 0 };
-
   constructor(
     private readonly webhooks: WebhooksRepository,
     private readonly events: EventsRepository,
     private readonly endpoints: WebhookEndpointsService,
+    private readonly metrics: WebhookMetrics,
     private readonly context: RequestContext,
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
@@ -67,16 +61,10 @@ export class WebhookDeliveryJob extends PeriodicJob {
     return attempted;
   }
 
-  /** Totals since the process started, for /metrics. */
-  get totals(): Readonly<DeliveryStats> {
-    return this.stats;
-  }
-
   private async deliverBatch(mode: Mode): Promise<number> {
     const now = this.clock.now();
     const claimed = await this.webhooks.claimDue(now, new Date(now.getTime() + LEASE_MS), BATCH);
     if (claimed.length === 0) return 0;
-    this.stats.claimed += claimed.length;
     const [events, endpoints] = await Promise.all([
       this.events.byIds(claimed.map((c) => c.event_id)),
       this.webhooks.endpointsById(claimed.map((c) => c.endpoint_id)),
@@ -145,8 +133,7 @@ export class WebhookDeliveryJob extends PeriodicJob {
         );
       }
     });
-    if (ok) this.stats.succeeded++;
-    else this.stats.failed++;
+    this.metrics.attempted(ok ? 'succeeded' : retryAt ? 'failed' : 'gave_up', claimed.attempts);
     if (ok) return null;
     return retryAt ?? new Date(at.getTime() + retryDelayMs(1));
   }

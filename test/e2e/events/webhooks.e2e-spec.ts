@@ -302,6 +302,21 @@ describe('events and signed webhooks', () => {
     expect(r.received).toHaveLength(1);
   });
 
+  it('reports deliveries by outcome, attempts per event and the oldest undelivered event in /metrics', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    r.respond = () => 503;
+    await endpointFor(r, ['checkout.completed'], other);
+    await payCheckout(other);
+    await job.deliverDue(['test']);
+    const text = (await t.http.get('/metrics')).text;
+    expect(text).toMatch(/^wallet_webhook_deliveries_total\{outcome="succeeded"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^wallet_webhook_deliveries_total\{outcome="failed"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^wallet_webhook_attempts_per_event_count [1-9]\d*$/m);
+    const oldest = /^wallet_webhook_oldest_undelivered_seconds\{mode="test"\} (\S+)$/m.exec(text);
+    expect(Number(oldest?.[1])).toBeGreaterThanOrEqual(0);
+  });
+
   it('keeps test and live events apart', async () => {
     const live = await t.http.get(tenant.path('/events')).set(tenant.as('live'));
     expect(live.status).toBe(200);
