@@ -1,5 +1,5 @@
 export { EventsModule } from './events.module.js';
 export { EventsService } from './events.service.js';
-export { WebhookDeliveryJob } from './webhook-delivery.job.js';
+export { DELIVERY_POLL_MS, WebhookDeliveryJob } from './webhook-delivery.job.js';
 export { EventErrors } from './events.errors.js';
 export { RETRY_WINDOW_MS, maxRetryDelayMs } from './retry-schedule.js';

@@ -18,7 +18,8 @@ import { WebhookMetrics } from './webhook-metrics.js';
 import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './webhook-sender.js';
 import { WebhooksRepository, type ClaimedDelivery } from './webhooks.repository.js';
 
-const INTERVAL_MS = 1_000;
+/** How often each replica looks for due deliveries (an empty look is one index probe per mode). */
+export const DELIVERY_POLL_MS = 200;
 const BATCH = 100;
 /**
  * How long a claim holds a delivery: long enough for the attempts queued before it in its batch
@@ -45,7 +46,7 @@ export class WebhookDeliveryJob extends PeriodicJob {
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
   ) {
-    super(config, INTERVAL_MS);
+    super(config, DELIVERY_POLL_MS);
   }
 
   protected runOnce(): Promise<unknown> {
