@@ -133,7 +133,7 @@ async function main(): Promise<void> {
         meets_target: latencies.length === total && s.p99 <= 1000,
       },
     ];
-    printTable(results);
+    for (const row of results) printTable([row]);
     console.log(`written: ${writeResults('webhooks.json', { date: new Date().toISOString(), results })}`);
   } finally {
     await app.close();

@@ -20,7 +20,9 @@ import { WebhooksRepository, type ClaimedDelivery } from './webhooks.repository.
 
 /** How often each replica looks for due deliveries (an empty look is one index probe per mode). */
 export const DELIVERY_POLL_MS = 200;
-const BATCH = 100;
+const BATCH = 500;
+/** One endpoint's deliveries are sent in event order, this many at a time. */
+const WINDOW = 4;
 /**
  * How long a claim holds a delivery: long enough for the attempts queued before it in its batch
  * (one endpoint's deliveries go one after another); after it, a delivery whose process died is
@@ -33,7 +35,8 @@ const LEASE_MS = 5 * 60_000;
  * deliveries in one statement (FOR UPDATE SKIP LOCKED, lease written, committed), calls the
  * receivers with no transaction open and no row locked, then records each outcome in a short
  * transaction fenced by the attempt number, so a delivery is attempted once per claim across
- * replicas. One endpoint's deliveries go in event order; endpoints are served side by side.
+ * replicas. One endpoint's deliveries are sent in event order, WINDOW at a time; endpoints are
+ * served side by side.
  */
 @Injectable()
 export class WebhookDeliveryJob extends PeriodicJob {
@@ -72,32 +75,82 @@ export class WebhookDeliveryJob extends PeriodicJob {
     ]);
     const byEndpoint = new Map<string, ClaimedDelivery[]>();
     for (const c of claimed) byEndpoint.set(c.endpoint_id, [...(byEndpoint.get(c.endpoint_id) ?? []), c]);
+    const outcomes: Outcome[] = [];
     await Promise.all(
       [...byEndpoint.values()].map(async (queue) => {
         queue.sort((a, b) => (a.event_id < b.event_id ? -1 : 1));
-        for (let i = 0; i < queue.length; i++) {
-          const endpoint = endpoints.get(queue[i].endpoint_id);
-          const event = events.get(queue[i].event_id);
-          if (!endpoint || !event || endpoint.status !== 'enabled') continue;
-          const retryAt = await this.attempt(queue[i], event, endpoint, mode);
-          if (retryAt) {
+        for (let i = 0; i < queue.length; i += WINDOW) {
+          const sent = await Promise.all(
+            queue.slice(i, i + WINDOW).map((claim) => {
+              const endpoint = endpoints.get(claim.endpoint_id);
+              const event = events.get(claim.event_id);
+              if (!endpoint || !event || endpoint.status !== 'enabled') return null;
+              return this.attempt(claim, event, endpoint, mode);
+            }),
+          );
+          const done = sent.filter((o): o is Outcome => o !== null);
+          outcomes.push(...done);
+          const failed = done.find((o) => !o.ok);
+          if (failed) {
             // The receiver is failing: the rest of its queue waits with the failed one, in order.
-            await this.webhooks.release(queue.slice(i + 1), retryAt);
+            await this.webhooks.release(
+              queue.slice(i + WINDOW),
+              failed.retryAt ?? new Date(failed.at.getTime() + retryDelayMs(1)),
+            );
             return;
           }
         }
       }),
     );
+    await this.record(outcomes);
     return claimed.length;
   }
 
-  /** One attempt; returns when the endpoint's other deliveries should wait until (null: it succeeded). */
+  /**
+   * The batch's attempts and outcomes in one transaction (a crash before it only repeats the
+   * batch's sends after the lease: at least once). An outcome is written only if its claim still
+   * holds; a delivery given up disables its endpoint.
+   */
+  private async record(outcomes: Outcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    const now = this.clock.now();
+    await this.webhooks.transaction(async (manager) => {
+      await this.webhooks.insertAttempts(
+        outcomes.map((o) => attemptRecord(o.claimed, o.event, o.result, o.ok, o.retryAt, o.at)),
+        manager,
+      );
+      const written = await this.webhooks.recordOutcomes(
+        outcomes.map((o) => ({
+          claimed: o.claimed,
+          outcome: o.ok
+            ? { status: 'succeeded', next_attempt_at: null, delivered_at: o.at }
+            : { status: o.retryAt ? 'pending' : 'failed', next_attempt_at: o.retryAt, delivered_at: null },
+        })),
+        now,
+        manager,
+      );
+      for (const o of outcomes) {
+        if (o.ok || o.retryAt || !written.has(`${o.claimed.endpoint_id}/${o.claimed.event_id}`)) continue;
+        const why = o.result.statusCode !== null ? `HTTP ${o.result.statusCode}` : (o.result.error ?? 'no answer');
+        await this.endpoints.disableForFailures(
+          o.endpoint,
+          `Deliveries failed for 3 days (${o.claimed.attempts} attempts of event ${o.event.id}; last: ${why}).`,
+          manager,
+        );
+      }
+    });
+    for (const o of outcomes) {
+      this.metrics.attempted(o.ok ? 'succeeded' : o.retryAt ? 'failed' : 'gave_up', o.claimed.attempts);
+    }
+  }
+
+  /** One HTTP attempt, with no transaction open and no row locked; its outcome is recorded with the batch's. */
   private async attempt(
     claimed: ClaimedDelivery,
     event: Event,
     endpoint: WebhookEndpoint,
     mode: Mode,
-  ): Promise<Date | null> {
+  ): Promise<Outcome> {
     const payload = JSON.stringify(toEventResponse(event));
     const sentAt = this.clock.now();
     const result = await postWebhook(
@@ -115,29 +168,19 @@ export class WebhookDeliveryJob extends PeriodicJob {
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const at = this.clock.now();
     const retryAt = ok ? null : nextRetryAt(claimed.attempts, claimed.retry_window_from, at);
-    await this.webhooks.transaction(async (manager) => {
-      await this.webhooks.insertAttempt(attemptRecord(claimed, event, result, ok, retryAt, at), manager);
-      const written = await this.webhooks.recordOutcome(
-        claimed,
-        ok
-          ? { status: 'succeeded', next_attempt_at: null, delivered_at: at }
-          : { status: retryAt ? 'pending' : 'failed', next_attempt_at: retryAt, delivered_at: null },
-        at,
-        manager,
-      );
-      if (!ok && !retryAt && written) {
-        const why = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'no answer');
-        await this.endpoints.disableForFailures(
-          endpoint,
-          `Deliveries failed for 3 days (${claimed.attempts} attempts of event ${event.id}; last: ${why}).`,
-          manager,
-        );
-      }
-    });
-    this.metrics.attempted(ok ? 'succeeded' : retryAt ? 'failed' : 'gave_up', claimed.attempts);
-    if (ok) return null;
-    return retryAt ?? new Date(at.getTime() + retryDelayMs(1));
+    return { claimed, event, endpoint, result, ok, retryAt, at };
   }
+}
+
+interface Outcome {
+  claimed: ClaimedDelivery;
+  event: Event;
+  endpoint: WebhookEndpoint;
+  result: SendResult;
+  ok: boolean;
+  /** The next attempt; null when it succeeded or the retry window is over. */
+  retryAt: Date | null;
+  at: Date;
 }
 
 /**

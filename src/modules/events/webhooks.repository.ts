@@ -125,28 +125,34 @@ export class WebhooksRepository {
     return list.map((r) => ({ ...r, retry_window_from: new Date(r.retry_window_from) }));
   }
 
-  /** Writes an attempt's outcome unless another run re-claimed the delivery since (its lease ran out). */
-  async recordOutcome(
-    claimed: ClaimedDelivery,
-    outcome: DeliveryOutcome,
+  /**
+   * Writes attempts' outcomes in one statement, each unless another run re-claimed its delivery
+   * since (its lease ran out); returns the `endpoint_id/event_id` of those written.
+   */
+  async recordOutcomes(
+    rows: Array<{ claimed: ClaimedDelivery; outcome: DeliveryOutcome }>,
     now: Date,
     manager: EntityManager,
-  ): Promise<boolean> {
-    const result = (await manager.query(
-      `UPDATE ${this.db.table('webhook_deliveries')}
-          SET status = $4, next_attempt_at = $5, delivered_at = $6, updated_at = $7
-        WHERE endpoint_id = $1 AND event_id = $2 AND attempts = $3 AND status = 'pending'`,
+  ): Promise<Set<string>> {
+    const [written] = (await manager.query(
+      `UPDATE ${this.db.table('webhook_deliveries')} d
+          SET status = v.status, next_attempt_at = v.next_attempt_at, delivered_at = v.delivered_at, updated_at = $7
+         FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::timestamptz[], $6::timestamptz[])
+              AS v(endpoint_id, event_id, attempts, status, next_attempt_at, delivered_at)
+        WHERE d.endpoint_id = v.endpoint_id AND d.event_id = v.event_id AND d.attempts = v.attempts
+          AND d.status = 'pending'
+       RETURNING d.endpoint_id, d.event_id`,
       [
-        claimed.endpoint_id,
-        claimed.event_id,
-        claimed.attempts,
-        outcome.status,
-        outcome.next_attempt_at,
-        outcome.delivered_at,
+        rows.map((r) => r.claimed.endpoint_id),
+        rows.map((r) => r.claimed.event_id),
+        rows.map((r) => r.claimed.attempts),
+        rows.map((r) => r.outcome.status),
+        rows.map((r) => r.outcome.next_attempt_at),
+        rows.map((r) => r.outcome.delivered_at),
         now,
       ],
-    )) as [unknown[], number];
-    return result[1] > 0;
+    )) as [Array<{ endpoint_id: string; event_id: string }>, number];
+    return new Set(written.map((w) => `${w.endpoint_id}/${w.event_id}`));
   }
 
   /** Hands claimed deliveries back unattempted (the claim's count undone), due at `dueAt`. */
@@ -180,8 +186,8 @@ export class WebhooksRepository {
 
   // Attempts
 
-  async insertAttempt(attempt: WebhookAttempt, manager: EntityManager): Promise<void> {
-    await this.db.repository(WebhookAttempt, manager).insert(attempt);
+  async insertAttempts(attempts: WebhookAttempt[], manager: EntityManager): Promise<void> {
+    if (attempts.length > 0) await this.db.repository(WebhookAttempt, manager).insert(attempts);
   }
 
   attempts(applicationId: string, by: { endpoint_id: string } | { event_id: string }) {
