@@ -6,10 +6,12 @@ import { ConfigError, loadAppConfig } from '../config/app.config.js';
 import { type CliArgs, type CliCommand, CliUsageError } from './command.js';
 import { applicationCommands } from './commands/applications.js';
 import { authCommands } from './commands/auth.js';
+import { eventCommands } from './commands/events.js';
 
 const COMMANDS: Record<string, CliCommand> = {
   ...applicationCommands,
   ...authCommands,
+  ...eventCommands,
 };
 
 function help(): string {

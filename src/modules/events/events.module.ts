@@ -5,6 +5,7 @@ import { Event } from './entities/event.entity.js';
 import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
 import { WebhookDelivery } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
+import { EventListenerService } from './event-listener.service.js';
 import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
@@ -31,7 +32,8 @@ import { WebhooksRepository } from './webhooks.repository.js';
     WebhookEndpointsService,
     WebhookDeliveryJob,
     WebhookMetrics,
+    EventListenerService,
   ],
-  exports: [EventRecorder, EventsService, WebhookDeliveryJob],
+  exports: [EventRecorder, EventsService, WebhookDeliveryJob, EventListenerService],
 })
 export class EventsModule {}

@@ -68,6 +68,19 @@ export class EventsRepository {
     return new Map(rows.map((e) => [e.id, e]));
   }
 
+  /** The application's events after `afterId` (all when null), oldest first. */
+  after(applicationId: string, afterId: string | null, limit: number): Promise<Event[]> {
+    const qb = this.query(applicationId).orderBy('e.id', 'ASC').limit(limit);
+    if (afterId) qb.andWhere('e.id > :afterId', { afterId });
+    return qb.getMany();
+  }
+
+  /** The id of the application's newest event, or null. */
+  async newestId(applicationId: string): Promise<string | null> {
+    const row = await this.query(applicationId).orderBy('e.id', 'DESC').limit(1).getOne();
+    return row?.id ?? null;
+  }
+
   /** Age of the oldest event still owed to an endpoint, in ms at `now` (0 when none is). */
   async oldestUndeliveredMs(now: Date): Promise<number> {
     const [row] = (await this.db.manager.query(
