@@ -8,6 +8,7 @@ import { Accounts1763801000000 } from './1763801000000-Accounts.js';
 import { Payouts1763801100000 } from './1763801100000-Payouts.js';
 import { Collection1763801200000 } from './1763801200000-Collection.js';
 import { CollectionExpiry1763801210000 } from './1763801210000-CollectionExpiry.js';
+import { Events1763801300000 } from './1763801300000-Events.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   Payouts1763801100000,
   Collection1763801200000,
   CollectionExpiry1763801210000,
+  Events1763801300000,
 ];

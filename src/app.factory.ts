@@ -12,6 +12,7 @@ import { contentTypeMiddleware } from './common/http/content-type.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { requestGuardMiddleware } from './common/http/validation.js';
 import { loadAppConfig } from './config/app.config.js';
+import { describeEventPayloads, EVENT_PAYLOADS } from './event-payloads.js';
 
 export function buildOpenApi(app: INestApplication) {
   const config = new DocumentBuilder()
@@ -43,7 +44,10 @@ export function buildOpenApi(app: INestApplication) {
       'session',
     )
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = SwaggerModule.createDocument(app, config, {
+    extraModels: [...new Set(Object.values(EVENT_PAYLOADS))],
+  });
+  describeEventPayloads(document);
   for (const [path, item] of Object.entries(document.paths)) {
     // Every wallet path carries {app}: declare it wherever a controller did not.
     if (path.includes('{app}')) {

@@ -24,6 +24,7 @@ import { AuthModule } from './modules/auth/index.js';
 import { CheckoutModule } from './modules/checkout/index.js';
 import { CustomersModule } from './modules/customers/index.js';
 import { ErrorsModule } from './modules/errors/errors.module.js';
+import { EventsModule } from './modules/events/index.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { LedgerModule } from './modules/ledger/index.js';
 import { DisputesModule } from './modules/disputes/index.js';
@@ -97,6 +98,7 @@ function requestBinding(): { req?: unknown } {
     }),
     CommonModule,
     DatabaseModule.forRoot(),
+    EventsModule,
     ApplicationsModule,
     AccountsModule,
     AuthModule,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ClsService, type ClsStore } from 'nestjs-cls';
+import { CLS_REQ, ClsService, type ClsStore } from 'nestjs-cls';
 import type { ApplicationRef, Credential, Mode, Principal } from './principal.js';
 
 export interface WalletStore extends ClsStore {
@@ -30,6 +30,14 @@ export class RequestContext {
 
   get requestId(): string | undefined {
     return this.cls.isActive() ? this.cls.get('requestId') : undefined;
+  }
+
+  /** The Idempotency-Key header of the current request, if it had one. */
+  get idempotencyKey(): string | null {
+    if (!this.cls.isActive()) return null;
+    const req = this.cls.get(CLS_REQ) as { headers?: Record<string, string | string[] | undefined> } | undefined;
+    const key = req?.headers?.['idempotency-key'];
+    return typeof key === 'string' && key !== '' ? key : null;
   }
 
   get application(): ApplicationRef {

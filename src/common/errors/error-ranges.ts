@@ -10,7 +10,7 @@
  * | core       | 1200-1219, 1300-1399, 2000-2999, 3000-3999, 4000-4999, 5000-5099, 6422 | the catalog's own |
  * | auth       | 1220-1225                          | auth                          |
  * | users      | 1226-1239                          | auth                          |
- * | webhooks   | 5100-5199 (reserved)               | dependency failures           |
+ * | webhooks   | 5100-5199 (events module: webhook endpoints) | dependency failures   |
  * | accounts   | 6000-6099                          | payouts                       |
  * | payouts    | 6100-6299, 6300-6399 (payouts lifecycle, reserved) | payouts      |
  * | checkout   | 7000-7499                          | collection                    |

@@ -32,6 +32,10 @@ export class AccountsRepository {
       .execute();
   }
 
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
   findById(applicationId: string, id: string, manager?: EntityManager): Promise<AccountRecord | null> {
     if (!isUuid(id)) return Promise.resolve(null);
     return this.db.repository(AccountRecord, manager).findOneBy({ application_id: applicationId, id });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { countryOf, type ApplicationRef, type Principal } from '../../common/context/principal.js';
+import { EventRecorder } from '../../common/events/event-recorder.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
@@ -34,6 +35,7 @@ export class AccountsService {
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly clock: Clock,
+    private readonly events: EventRecorder,
   ) {}
 
   async create(principal: Principal, dto: CreateAccountDto): Promise<Account> {
@@ -114,8 +116,15 @@ export class AccountsService {
     }
     const now = this.clock.now();
     const changes = { kyb_status: status, kyb_rejection_reason: reason, kyb_decided_at: now, updated_at: now };
-    await this.accounts.update(applicationId, id, changes);
-    return toAccountResponse(Object.assign(account, changes));
+    const before = { kyb_status: account.kyb_status, kyb_rejection_reason: account.kyb_rejection_reason };
+    const decided = toAccountResponse(Object.assign(account, changes));
+    // account.updated in the decision's transaction (events: transactional outbox).
+    await this.accounts.transaction(async (manager) => {
+      await this.accounts.update(applicationId, id, changes, manager);
+      const event = { type: 'account.updated' as const, object: decided, previous_attributes: before };
+      await this.events.record(manager, { applicationId, ...event });
+    });
+    return decided;
   }
 
   private async ensureOwn(application: ApplicationRef, manager?: EntityManager): Promise<AccountRecord> {

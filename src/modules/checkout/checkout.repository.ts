@@ -118,6 +118,18 @@ export class CollectionRepository {
    * replicas: those past `expires_at` (`checkouts`), or those whose pending PromptPay charge's QR
    * code ran out (`qr_codes`).
    */
+  /** The applications having open checkouts expired at `now` (read with no lock, before a sweep). */
+  async applicationsWithExpiredCheckouts(now: Date, applicationIds: string[] | null): Promise<string[]> {
+    const qb = this.db
+      .repository(Checkout)
+      .createQueryBuilder('co')
+      .select('DISTINCT co.application_id', 'application_id')
+      .where(`co.status = 'open' AND co.expires_at <= :now`, { now });
+    if (applicationIds) qb.andWhere('co.application_id IN (:...applicationIds)', { applicationIds });
+    const rows = await qb.getRawMany<{ application_id: string }>();
+    return rows.map((r) => r.application_id);
+  }
+
   claimExpiring(
     manager: EntityManager,
     what: 'checkouts' | 'qr_codes',

@@ -11,3 +11,4 @@ export { ChargeDto, PaymentMethodDto } from './dto/charge.dto.js';
 export type { Charge, NextActionItem, PromptPayDetails, InstallmentDetails } from './entities/charge.entity.js';
 export type { PaymentMethod } from './entities/payment-method.entity.js';
 export { SandboxCollectionProvider, SANDBOX_PROMPTPAY_ID } from './payments/providers/sandbox-collection.provider.js';
+export { PaymentsService } from './payments/payments.service.js';

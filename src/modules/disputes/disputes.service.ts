@@ -4,9 +4,10 @@ import { Clock } from '../../common/clock.js';
 import { countryOf, type Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
+import { EventRecorder } from '../../common/events/event-recorder.js';
 import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { ChargesService, type Charge } from '../checkout/index.js';
+import { ChargesService, toChargeResponse, type Charge } from '../checkout/index.js';
 import { BalancesService, PostingService } from '../ledger/index.js';
 import { DisputeErrors } from './disputes.errors.js';
 import { toDisputeResponse, type DisputeResponse } from './disputes.responses.js';
@@ -64,6 +65,7 @@ export class DisputesService {
     private readonly charges: ChargesService,
     private readonly balances: BalancesService,
     private readonly posting: PostingService,
+    private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
 
@@ -144,6 +146,12 @@ export class DisputesService {
         { dispute_id: created.id, dispute_status: created.status, dispute_reason: reason, dispute_amount: amount },
         manager,
       );
+      const disputed = (await this.charges.lockById(applicationId, charge.id, manager)) ?? charge;
+      await this.events.record(manager, {
+        applicationId,
+        type: 'charge.dispute.created',
+        object: toDisputeResponse(created, toChargeResponse(disputed)),
+      });
       return created;
     });
     return (await this.embed(applicationId, [dispute]))[0];

@@ -4,9 +4,12 @@ import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { MigrationStatus } from '../../common/database/migration-status.js';
+import { EventRecorder } from '../../common/events/event-recorder.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { HoldsRepository } from './holds.repository.js';
+import { LedgerRepository } from './ledger.repository.js';
+import { toBalanceResponse } from './ledger.responses.js';
 import { PostingService } from './posting.service.js';
 
 const INTERVAL_MS = 10_000;
@@ -23,6 +26,8 @@ export class HoldReleaseService extends PeriodicJob {
   constructor(
     private readonly holds: HoldsRepository,
     private readonly posting: PostingService,
+    private readonly ledger: LedgerRepository,
+    private readonly events: EventRecorder,
     private readonly context: RequestContext,
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
@@ -85,6 +90,17 @@ export class HoldReleaseService extends PeriodicJob {
         manager,
         due.map((d) => d.entry_id),
       );
+      // One balance.available per balance that received funds, as it stands after the batch.
+      for (const [balanceId, applicationId] of new Map(due.map((d) => [d.balance_id, d.application_id]))) {
+        const balance = await this.ledger.findBalance(applicationId, balanceId, manager);
+        if (balance) {
+          await this.events.record(manager, {
+            applicationId,
+            type: 'balance.available',
+            object: toBalanceResponse(balance, null),
+          });
+        }
+      }
       return due.length;
     });
   }

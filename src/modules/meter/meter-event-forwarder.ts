@@ -4,11 +4,13 @@ import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { MigrationStatus } from '../../common/database/migration-status.js';
+import { EventRecorder } from '../../common/events/event-recorder.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { BillingProviders, type ForwardedMeterEvent, type MeterEventOutcome } from './providers/billing-provider.js';
 import { MeterEventsRepository, type ClaimedEvent } from './meter-events.repository.js';
 import { MeterErrors } from './meter.errors.js';
+import { toMeterEventResponse } from './meter.responses.js';
 
 const LEASE_MS = 60_000;
 const MAX_ATTEMPTS = 20;
@@ -43,6 +45,7 @@ export class MeterEventForwarder extends PeriodicJob {
     private readonly providers: BillingProviders,
     config: ConfigService<AllConfig, true>,
     migrationStatus: MigrationStatus,
+    private readonly recorder: EventRecorder,
   ) {
     super(config, migrationStatus, INTERVAL_MS);
     this.batch = config.get('app.meterForwardBatch', { infer: true });
@@ -104,6 +107,7 @@ export class MeterEventForwarder extends PeriodicJob {
         });
       }),
     );
+    const applicationOf = new Map(refused.map(({ row }) => [row.event_id, row.application_id]));
     await this.events.markAttemptsFailed(
       refused.map(({ row, error }) => {
         const attempts = row.attempts + 1;
@@ -116,6 +120,16 @@ export class MeterEventForwarder extends PeriodicJob {
           retryAt: abandoned ? null : new Date(this.clock.nowMs() + backoffMs(attempts)),
         };
       }),
+      // Events (issue 14): meter_event.delivery_failed, in the abandonment's transaction.
+      async (abandoned, manager) => {
+        for (const event of abandoned) {
+          await this.recorder.record(manager, {
+            applicationId: applicationOf.get(event.id)!,
+            type: 'meter_event.delivery_failed',
+            object: toMeterEventResponse(event, this.context.livemode),
+          });
+        }
+      },
     );
     return accepted;
   }

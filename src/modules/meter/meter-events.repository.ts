@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { storeEventsStatement, type EventRow } from './store-events.sql.js';
 
@@ -147,7 +148,8 @@ export class MeterEventsRepository {
 
   /**
    * Failed attempts, in one statement: each event shows its error; it is retried at `retryAt`, or
-   * abandoned (null): marked failed and its outbox row gone.
+   * abandoned (null): marked failed and its outbox row gone. `onAbandoned` runs in the same
+   * transaction with the abandoned events as stored (their `meter_event.delivery_failed` events).
    */
   async markAttemptsFailed(
     failures: Array<{
@@ -156,6 +158,7 @@ export class MeterEventsRepository {
       attempts: number;
       retryAt: Date | null;
     }>,
+    onAbandoned?: (events: MeterEventRow[], manager: EntityManager) => Promise<void>,
   ): Promise<void> {
     if (!failures.length) return;
     const outbox = this.db.table('meter_event_outbox');
@@ -165,20 +168,30 @@ export class MeterEventsRepository {
       attempts: f.attempts,
       retry_at: f.retryAt?.toISOString() ?? null,
     }));
-    await this.db.manager.query(
-      `WITH f AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(event_id uuid, errors jsonb, attempts int, retry_at timestamptz)
-       ), marked AS (
-         UPDATE ${this.db.table('meter_events')} e
-         SET errors = f.errors, delivery_status = CASE WHEN f.retry_at IS NULL THEN 'failed' ELSE 'pending' END
-         FROM f WHERE e.id = f.event_id
-       ), abandoned AS (
-         DELETE FROM ${outbox} o USING f WHERE o.event_id = f.event_id AND f.retry_at IS NULL
-       )
-       UPDATE ${outbox} o SET attempts = f.attempts, next_attempt_at = f.retry_at
-       FROM f WHERE o.event_id = f.event_id AND f.retry_at IS NOT NULL`,
-      [JSON.stringify(rows)],
-    );
+    const abandoned = failures.filter((f) => f.retryAt === null).map((f) => f.eventId);
+    await this.db.transaction(async (manager) => {
+      await manager.query(
+        `WITH f AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(event_id uuid, errors jsonb, attempts int, retry_at timestamptz)
+         ), marked AS (
+           UPDATE ${this.db.table('meter_events')} e
+           SET errors = f.errors, delivery_status = CASE WHEN f.retry_at IS NULL THEN 'failed' ELSE 'pending' END
+           FROM f WHERE e.id = f.event_id
+         ), abandoned AS (
+           DELETE FROM ${outbox} o USING f WHERE o.event_id = f.event_id AND f.retry_at IS NULL
+         )
+         UPDATE ${outbox} o SET attempts = f.attempts, next_attempt_at = f.retry_at
+         FROM f WHERE o.event_id = f.event_id AND f.retry_at IS NOT NULL`,
+        [JSON.stringify(rows)],
+      );
+      if (abandoned.length === 0 || !onAbandoned) return;
+      const events = (await manager.query(
+        `SELECT id, identifier, event_name, customer_id, payload, occurred_at, delivery_status, delivered_at, errors, created_at
+           FROM ${this.db.table('meter_events')} WHERE id = ANY($1::uuid[]) ORDER BY id`,
+        [abandoned],
+      )) as MeterEventRow[];
+      await onAbandoned(events, manager);
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
 import { countryOf, type Principal } from '../../common/context/principal.js';
+import { EventRecorder } from '../../common/events/event-recorder.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
@@ -136,6 +137,7 @@ export class BankAccountsService {
     private readonly providers: TransferProviders,
     private readonly sessions: SessionsService,
     private readonly clock: Clock,
+    private readonly events: EventRecorder,
   ) {}
 
   /**
@@ -204,6 +206,8 @@ export class BankAccountsService {
         manager,
       );
       if (intentId) await this.repository.completeIntent(applicationId, intentId, row.id, now, manager);
+      const event = { type: 'bank_account.created' as const, object: toBankAccountResponse(row) };
+      await this.events.record(manager, { applicationId, ...event });
       return row;
     });
     if (intentId) await this.sessions.complete(principal.credential.subject);

@@ -5,6 +5,7 @@ import { createUser, issueSession, tokensFor } from '../../factories/auth.js';
 import { ledgerRecords } from '../../factories/matrix/ledger.js';
 import { checkoutSessions, collectionRecords } from '../../factories/matrix/checkout.js';
 import { bankAccountIntentSessions, payoutRecords } from '../../factories/matrix/payouts.js';
+import { MATRIX_WEBHOOK_URL, eventRecords } from '../../factories/matrix/events.js';
 
 /**
  * Every endpoint × every credential kind, with the exact status and code expected. To cover a new
@@ -58,7 +59,7 @@ interface RowFixtures {
 
 interface EndpointCase {
   name: string;
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   path(f: Fixtures, mode: Mode, row: RowFixtures): string;
   body?: object | ((f: Fixtures, mode: Mode, row: RowFixtures) => object);
   /** Sessions with a ttl of at most 60 s are expired by the clock move after every setup. */
@@ -136,6 +137,53 @@ const ENDPOINTS: EndpointCase[] = [
     expect: KEY_OR_USER,
   },
   { name: 'GET /disputes', method: 'get', path: (f) => f.tenant.path('/disputes'), expect: KEY_OR_USER },
+  { name: 'GET /events', method: 'get', path: (f) => f.tenant.path('/events'), expect: KEY_OR_USER },
+  {
+    name: 'GET /webhook_endpoints',
+    method: 'get',
+    path: (f) => f.tenant.path('/webhook_endpoints'),
+    expect: KEY_OR_USER,
+  },
+  {
+    name: 'POST /webhook_endpoints',
+    method: 'post',
+    path: (f) => f.tenant.path('/webhook_endpoints'),
+    body: (_f, mode) => ({ url: MATRIX_WEBHOOK_URL[mode], enabled_events: ['checkout.completed'] }),
+    expect: KEY_OR_USER,
+  },
+  ...(
+    [
+      ['GET /events/:id', 'get', (ids, mode) => `/events/${ids[`event_${mode}`]}`],
+      ['GET /events/:id/deliveries', 'get', (ids, mode) => `/events/${ids[`event_${mode}`]}/deliveries`],
+      ['POST /events/:id/resend', 'post', (ids, mode) => `/events/${ids[`event_${mode}`]}/resend`],
+      ['GET /webhook_endpoints/:id', 'get', (ids, mode) => `/webhook_endpoints/${ids[`endpoint_${mode}`]}`],
+      ['POST /webhook_endpoints/:id', 'post', (ids, mode) => `/webhook_endpoints/${ids[`endpoint_${mode}`]}`],
+      [
+        'POST /webhook_endpoints/:id/rotate_secret',
+        'post',
+        (ids, mode) => `/webhook_endpoints/${ids[`endpoint_${mode}`]}/rotate_secret`,
+      ],
+      [
+        'GET /webhook_endpoints/:id/deliveries',
+        'get',
+        (ids, mode) => `/webhook_endpoints/${ids[`endpoint_${mode}`]}/deliveries`,
+      ],
+    ] as Array<[string, 'get' | 'post', (ids: Record<string, string>, mode: Mode) => string]>
+  ).map(([name, method, path]): EndpointCase => ({
+    name,
+    method,
+    setup: async (t, f) => ({ ids: await eventRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(path(row.ids, mode)),
+    ...(method === 'post' ? { body: name.endsWith(':id') ? { description: 'matrix' } : {} } : {}),
+    expect: KEY_OR_USER,
+  })),
+  {
+    // An unknown endpoint: authorized callers reach the handler (E4004).
+    name: 'DELETE /webhook_endpoints/:id',
+    method: 'delete',
+    path: (f) => f.tenant.path(`/webhook_endpoints/${UNKNOWN_ID}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
   ...(['balances', 'balance_transactions', 'disputes'] as const).map((list): EndpointCase => ({
     name: `GET /${list}/:id`,
     method: 'get',

@@ -2,17 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
-import type { Mode } from '../../../common/context/principal.js';
+import type { ApplicationRef, Mode } from '../../../common/context/principal.js';
 import { RequestContext } from '../../../common/context/request-context.js';
 import { MigrationStatus } from '../../../common/database/migration-status.js';
+import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { PeriodicJob } from '../../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../../config/app.config.js';
+import { ApplicationsService } from '../../applications/index.js';
 import { ChargesService } from '../payments/charges.service.js';
 import { checkoutTransition } from './checkout.transitions.js';
 import { paymentIntentTransition } from '../targets/payment-intent.transitions.js';
 import { CollectionRepository } from '../checkout.repository.js';
+import { toCheckoutResponse, toPaymentIntentResponse } from '../checkout.responses.js';
 import { Checkout } from '../entities/checkout.entity.js';
 import { PaymentIntent } from '../entities/payment-intent.entity.js';
+import { HostedUrls } from './hosted-urls.js';
 
 const INTERVAL_MS = 15_000;
 const BATCH = 100;
@@ -53,6 +57,9 @@ export class CheckoutExpiryService extends PeriodicJob {
     private readonly repository: CollectionRepository,
     private readonly charges: ChargesService,
     private readonly context: RequestContext,
+    private readonly events: EventRecorder,
+    private readonly applications: ApplicationsService,
+    private readonly urls: HostedUrls,
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
     migrationStatus: MigrationStatus,
@@ -69,8 +76,14 @@ export class CheckoutExpiryService extends PeriodicJob {
     const result: ExpirySweep = { checkouts_expired: 0, charges_failed: 0 };
     for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {
       await this.context.runInMode(mode, async () => {
+        // The applications of what is due, read before the batches lock anything (their
+        // checkout.expired events carry the page URL, which names the application's slug).
+        const due = await this.repository.applicationsWithExpiredCheckouts(now, scope.applicationIds ?? null);
+        const applications = due.length > 0 ? await this.applications.byIds(due) : new Map<string, ApplicationRef>();
         for (const what of ['checkouts', 'qr_codes'] as const) {
-          await this.untilDrained(BATCH, () => this.sweepBatch(what, now, scope.applicationIds ?? null, result));
+          await this.untilDrained(BATCH, () =>
+            this.sweepBatch(what, now, scope.applicationIds ?? null, applications, result),
+          );
         }
       });
     }
@@ -81,7 +94,13 @@ export class CheckoutExpiryService extends PeriodicJob {
    * Expires a checkout locked by `manager`'s transaction as of `expiredAt` (its `expires_at`, or
    * earlier for the test helper) and fails its pending PromptPay charge.
    */
-  async expireLocked(checkout: Checkout, expiredAt: Date, manager: EntityManager): Promise<{ chargeFailed: boolean }> {
+  async expireLocked(
+    application: ApplicationRef,
+    checkout: Checkout,
+    expiredAt: Date,
+    manager: EntityManager,
+  ): Promise<{ chargeFailed: boolean }> {
+    const before = { status: checkout.status, expires_at: checkout.expires_at.toISOString(), expired_at: null };
     const chargeFailed = checkout.pending_charge_id ? await this.failPending(checkout, expiredAt, manager) : false;
     const status = checkoutTransition(checkout.status, 'expire', checkout.id);
     const changes = {
@@ -92,6 +111,12 @@ export class CheckoutExpiryService extends PeriodicJob {
     };
     await this.repository.writeStatus(Checkout, checkout.application_id, checkout.id, status, changes, manager);
     Object.assign(checkout, changes, { status });
+    await this.events.record(manager, {
+      applicationId: checkout.application_id,
+      type: 'checkout.expired',
+      object: toCheckoutResponse(checkout, this.urls.checkout(application.slug, checkout.id)),
+      previous_attributes: before,
+    });
     return { chargeFailed };
   }
 
@@ -100,13 +125,17 @@ export class CheckoutExpiryService extends PeriodicJob {
     what: 'checkouts' | 'qr_codes',
     now: Date,
     applicationIds: string[] | null,
+    applications: Map<string, ApplicationRef>,
     result: ExpirySweep,
   ): Promise<number> {
     return this.repository.transaction(async (manager) => {
       const claimed = await this.repository.claimExpiring(manager, what, now, applicationIds, BATCH);
       for (const checkout of claimed) {
         if (what === 'checkouts') {
-          const { chargeFailed } = await this.expireLocked(checkout, checkout.expires_at, manager);
+          const application = applications.get(checkout.application_id);
+          // Due after the applications were read (only a clock moved back does that): the next sweep expires it.
+          if (!application) throw new Error(`checkout ${checkout.id} came due during the expiry sweep`);
+          const { chargeFailed } = await this.expireLocked(application, checkout, checkout.expires_at, manager);
           result.checkouts_expired += 1;
           if (chargeFailed) result.charges_failed += 1;
         } else if (await this.failPending(checkout, null, manager)) {
@@ -152,17 +181,18 @@ export class CheckoutExpiryService extends PeriodicJob {
     if (checkout.target_type === 'payment_intent') {
       const pi = await this.repository.find(PaymentIntent, applicationId, checkout.target_id, manager, true);
       if (pi && pi.status === 'processing' && pi.latest_charge === charge.id) {
-        await this.repository.writeStatus(
-          PaymentIntent,
+        const status = paymentIntentTransition(pi.status, 'fail', pi.id);
+        const changes = {
+          last_payment_error: { code: EXPIRED_PROMPTPAY.code, message: why.message, charge: charge.id },
+          updated_at: this.clock.now(),
+        };
+        await this.repository.writeStatus(PaymentIntent, applicationId, pi.id, status, changes, manager);
+        await this.events.record(manager, {
           applicationId,
-          pi.id,
-          paymentIntentTransition(pi.status, 'fail', pi.id),
-          {
-            last_payment_error: { code: EXPIRED_PROMPTPAY.code, message: why.message, charge: charge.id },
-            updated_at: this.clock.now(),
-          },
-          manager,
-        );
+          type: 'payment_intent.payment_failed',
+          object: toPaymentIntentResponse(Object.assign(pi, changes, { status })),
+          previous_attributes: { status: 'processing' },
+        });
       }
     }
     return true;

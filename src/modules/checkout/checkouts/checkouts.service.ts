@@ -145,7 +145,12 @@ export class CheckoutsService {
       if (found.status === 'complete') throw new AppError(CheckoutErrors.E7006, `Checkout "${id}" is complete.`);
       if (found.status === 'expired') return found;
       const now = this.clock.now();
-      await this.expiry.expireLocked(found, found.expires_at < now ? found.expires_at : now, manager);
+      await this.expiry.expireLocked(
+        scope.application,
+        found,
+        found.expires_at < now ? found.expires_at : now,
+        manager,
+      );
       return found;
     });
     return this.toResponse(scope, checkout);

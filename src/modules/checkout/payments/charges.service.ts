@@ -4,6 +4,7 @@ import { Clock } from '../../../common/clock.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
+import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { newId } from '../../../common/ids.js';
 import {
   FilterPatterns,
@@ -63,6 +64,7 @@ export class ChargesService {
     private readonly repository: CollectionRepository,
     private readonly customers: CustomersService,
     private readonly balances: BalancesService,
+    private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
 
@@ -83,12 +85,16 @@ export class ChargesService {
     return this.charges.insert({ id: newId(), created_at: now, updated_at: now, ...charge }, manager);
   }
 
-  /** Applies `event` to the charge (a pending one: succeed, fail or cancel) with the facts that come with it. */
+  /**
+   * Applies `event` to the charge (a pending one: succeed, fail or cancel) with the facts that come
+   * with it; a charge that succeeds or fails records `charge.succeeded` / `charge.failed` in the
+   * same transaction.
+   */
   async transition(
     charge: Charge,
     event: ChargeEvent,
     facts: Omit<Partial<Charge>, 'status'>,
-    manager?: EntityManager,
+    manager: EntityManager,
   ): Promise<Charge> {
     const status = chargeTransition(charge.status, event);
     const updated = await this.charges.writeStatus(
@@ -98,6 +104,14 @@ export class ChargesService {
       { ...facts, updated_at: this.clock.now() },
       manager,
     );
+    if (status === 'succeeded' || status === 'failed') {
+      await this.events.record(manager, {
+        applicationId: charge.application_id,
+        type: status === 'succeeded' ? 'charge.succeeded' : 'charge.failed',
+        object: toChargeResponse(updated!),
+        previous_attributes: { status: charge.status },
+      });
+    }
     return updated!;
   }
 

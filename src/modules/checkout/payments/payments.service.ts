@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
-import type { Principal } from '../../../common/context/principal.js';
+import type { Principal, Scope } from '../../../common/context/principal.js';
+import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { SessionsService } from '../../auth/index.js';
@@ -16,7 +17,7 @@ import type { Charge } from '../entities/charge.entity.js';
 import { CheckoutsService, effectiveStatus } from '../checkouts/checkouts.service.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { CollectionRepository } from '../checkout.repository.js';
-import { toInvoiceResponse, type CheckoutResponse } from '../checkout.responses.js';
+import { toInvoiceResponse, toPaymentIntentResponse, type CheckoutResponse } from '../checkout.responses.js';
 import { PROMPTPAY_QR_LIFETIME_MS, type PaymentMethodType } from '../checkout-rules.js';
 import type { CardDto, ConfirmCheckoutDto } from '../dto/checkout.dto.js';
 import { Checkout } from '../entities/checkout.entity.js';
@@ -64,6 +65,7 @@ export class PaymentsService {
     private readonly providers: CollectionProviders,
     private readonly sessions: SessionsService,
     private readonly hooks: ChargeHooks,
+    private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
 
@@ -192,7 +194,9 @@ export class PaymentsService {
         return refused;
       }
       if (result.status === 'succeeded') {
-        const paid = await this.succeed(checkout, target, charge, type, manager, { reference_id: result.reference });
+        const paid = await this.succeed(principal, checkout, target, charge, type, manager, {
+          reference_id: result.reference,
+        });
         return { checkout, charge: paid, dispute: result.disputeAfterSuccess === true };
       }
       if (result.status === 'failed') {
@@ -335,7 +339,7 @@ export class PaymentsService {
         throw new AppError(CheckoutErrors.E7018, `Checkout "${id}" has no pending PromptPay charge.`);
       }
       const target = await this.lockTarget(checkout, manager);
-      const charge = await this.succeed(checkout, target, pending, 'promptpay', manager);
+      const charge = await this.succeed(principal, checkout, target, pending, 'promptpay', manager);
       return { checkout, charge, dispute: false };
     });
     return this.answer(principal, attempt);
@@ -391,6 +395,7 @@ export class PaymentsService {
   }
 
   private async succeed(
+    scope: Scope,
     checkout: Checkout,
     target: Target,
     charge: Charge,
@@ -431,6 +436,13 @@ export class PaymentsService {
       manager,
     );
     const checkoutStatus = checkoutTransition(checkout.status, 'complete', checkout.id);
+    const checkoutBefore = {
+      status: checkout.status,
+      payment_status: checkout.payment_status,
+      completed_at: null,
+      charge_id: checkout.charge_id,
+      updated_at: checkout.updated_at.toISOString(),
+    };
     const checkoutChanges = {
       payment_status: 'paid' as const,
       completed_at: now,
@@ -441,51 +453,60 @@ export class PaymentsService {
     await this.repository.writeStatus(Checkout, applicationId, checkout.id, checkoutStatus, checkoutChanges, manager);
     Object.assign(checkout, checkoutChanges, { status: checkoutStatus });
     if (target.type === 'payment_intent') {
-      await this.repository.writeStatus(
-        PaymentIntent,
+      const status = paymentIntentTransition(target.record.status, 'succeed', target.record.id);
+      const changes = {
+        amount_received: amount,
+        latest_charge: charge.id,
+        last_payment_error: null,
+        succeeded_at: now,
+        updated_at: now,
+      };
+      await this.repository.writeStatus(PaymentIntent, applicationId, target.record.id, status, changes, manager);
+      await this.events.record(manager, {
         applicationId,
-        target.record.id,
-        paymentIntentTransition(target.record.status, 'succeed', target.record.id),
-        {
-          amount_received: amount,
-          latest_charge: charge.id,
-          last_payment_error: null,
-          succeeded_at: now,
-          updated_at: now,
-        },
-        manager,
-      );
+        type: 'payment_intent.succeeded',
+        object: toPaymentIntentResponse({ ...target.record, ...changes, status } as PaymentIntent),
+        previous_attributes: { status: target.record.status },
+      });
     } else {
-      await this.repository.writeStatus(
-        Invoice,
+      const status = invoiceTransition(target.record.status, 'pay', target.record.id);
+      const changes = { amount_paid: amount, charge_id: charge.id, paid_at: now, updated_at: now };
+      await this.repository.writeStatus(Invoice, applicationId, target.record.id, status, changes, manager);
+      await this.events.record(manager, {
         applicationId,
-        target.record.id,
-        invoiceTransition(target.record.status, 'pay', target.record.id),
-        { amount_paid: amount, charge_id: charge.id, paid_at: now, updated_at: now },
-        manager,
-      );
+        type: 'invoice.paid',
+        object: toInvoiceResponse({ ...target.record, ...changes, status } as Invoice),
+        previous_attributes: { status: target.record.status },
+      });
     }
+    await this.events.record(manager, {
+      applicationId,
+      type: 'checkout.completed',
+      object: this.checkouts.toResponse(scope, checkout),
+      previous_attributes: checkoutBefore,
+    });
     return updated!;
   }
 
   private async recordFailure(target: Target, charge: Charge, manager: EntityManager): Promise<void> {
     if (target.type !== 'payment_intent') return;
-    await this.repository.writeStatus(
-      PaymentIntent,
-      charge.application_id,
-      target.record.id,
-      paymentIntentTransition(target.record.status, 'fail', target.record.id),
-      {
-        latest_charge: charge.id,
-        last_payment_error: {
-          code: charge.failure_code ?? 'card_declined',
-          message: charge.failure_message ?? 'The payment failed.',
-          charge: charge.id,
-        },
-        updated_at: this.clock.now(),
+    const status = paymentIntentTransition(target.record.status, 'fail', target.record.id);
+    const changes = {
+      latest_charge: charge.id,
+      last_payment_error: {
+        code: charge.failure_code ?? 'card_declined',
+        message: charge.failure_message ?? 'The payment failed.',
+        charge: charge.id,
       },
-      manager,
-    );
+      updated_at: this.clock.now(),
+    };
+    await this.repository.writeStatus(PaymentIntent, charge.application_id, target.record.id, status, changes, manager);
+    await this.events.record(manager, {
+      applicationId: charge.application_id,
+      type: 'payment_intent.payment_failed',
+      object: toPaymentIntentResponse({ ...target.record, ...changes, status } as PaymentIntent),
+      previous_attributes: { status: target.record.status },
+    });
   }
 
   private async recordPending(checkout: Checkout, target: Target, charge: Charge, manager: EntityManager) {

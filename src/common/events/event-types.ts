@@ -1,0 +1,25 @@
+/**
+ * Every event type the service emits, with when it fires (docs/EVENTS.md repeats this list with
+ * example payloads). A webhook endpoint's `enabled_events` may name only these (or `*`). The OpenAPI
+ * schema of each type's `data.object` is wired in src/event-payloads.ts.
+ */
+export const EVENT_TYPES = {
+  'checkout.completed': 'A checkout was paid: its charge succeeded.',
+  'checkout.expired': 'A checkout expired unpaid (its 24 hours passed, or the test helper expired it).',
+  'payment_intent.succeeded': "A payment intent was paid by a checkout's charge.",
+  'payment_intent.payment_failed': 'A payment attempt on a payment intent failed (declined or target not payable).',
+  'invoice.paid': "An invoice was paid by a checkout's charge.",
+  'charge.succeeded': 'A charge succeeded: the money is booked to the balance.',
+  'charge.failed': 'A charge failed (declined, provider error or unavailable, or the target stopped being payable).',
+  'charge.dispute.created': 'A cardholder disputed a charge.',
+  'charge.dispute.closed': 'A dispute was closed (won or lost).',
+  'balance.available': 'Held funds were released to the available balance.',
+  'account.updated': 'A connected account changed: its KYB was decided.',
+  'bank_account.created': 'A bank account was added for payouts.',
+  'meter_event.delivery_failed': 'A meter event could not be delivered to the billing provider and was abandoned.',
+  'webhook_endpoint.disabled': 'A webhook endpoint was disabled after its deliveries failed for 3 days.',
+} as const;
+
+export type EventType = keyof typeof EVENT_TYPES;
+
+export const isEventType = (value: string): value is EventType => Object.hasOwn(EVENT_TYPES, value);

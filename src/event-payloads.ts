@@ -1,0 +1,95 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { EVENT_TYPES, type EventType } from './common/events/event-types.js';
+import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from './common/http/examples.js';
+import { AccountDto } from './modules/accounts/dto/account.dto.js';
+import { ChargeDto } from './modules/checkout/index.js';
+import { CheckoutDto, InvoiceDto, PaymentIntentDto } from './modules/checkout/dto/responses.dto.js';
+import { DisputeDto } from './modules/disputes/dto/dispute.dto.js';
+import { WebhookEndpointDto } from './modules/events/dto/webhook-endpoint.dto.js';
+import { BalanceDto } from './modules/ledger/index.js';
+import { BankAccountDto } from './modules/payouts/dto/bank-account.dto.js';
+
+/** A stored meter event as `GET /meter_events/{id}` answers it (the payload of meter_event.* events). */
+export class MeterEventDto {
+  @ApiProperty({ example: UUID }) id: string;
+  @ApiProperty({ example: 'meter_event' }) object: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({ example: 'api_requests' }) event_name: string;
+  @ApiProperty({ example: UUID }) customer_id: string;
+  @ApiProperty({ example: 'req-0001' }) identifier: string;
+  @ApiProperty({ example: { value: '1' } }) payload: Record<string, string>;
+  @ApiProperty({ example: TS }) timestamp: string;
+  @ApiProperty({ example: 'failed' }) delivery_status: string;
+  @ApiProperty({ example: null, nullable: true }) delivered_at: string;
+  @ApiProperty({ example: [{ code: 'E8021', message: 'Abandoned.' }] }) errors: Array<{
+    code: string;
+    message: string;
+  }>;
+  @ApiProperty({ example: TS }) created_at: string;
+}
+
+/**
+ * The schema of each event type's `data.object` (the record type says every type has one). Wired
+ * here, in the composition root, because the events module imports no feature module.
+ */
+export const EVENT_PAYLOADS: Record<EventType, Function> = {
+  'checkout.completed': CheckoutDto,
+  'checkout.expired': CheckoutDto,
+  'payment_intent.succeeded': PaymentIntentDto,
+  'payment_intent.payment_failed': PaymentIntentDto,
+  'invoice.paid': InvoiceDto,
+  'charge.succeeded': ChargeDto,
+  'charge.failed': ChargeDto,
+  'charge.dispute.created': DisputeDto,
+  'charge.dispute.closed': DisputeDto,
+  'balance.available': BalanceDto,
+  'account.updated': AccountDto,
+  'bank_account.created': BankAccountDto,
+  'meter_event.delivery_failed': MeterEventDto,
+  'webhook_endpoint.disabled': WebhookEndpointDto,
+};
+
+export const eventSchemaName = (type: string): string => `Event_${type.replaceAll('.', '_')}`;
+
+/**
+ * Adds `Event_<type>` (the event envelope with `type` fixed and `data.object` typed) for every event
+ * type, `EventPayload` (their union, discriminated by `type`), and answers GET /events/{id} with it,
+ * so generated clients get typed events.
+ */
+export function describeEventPayloads(document: OpenAPIObject): void {
+  const schemas = (document.components ??= {}).schemas ?? (document.components.schemas = {});
+  const refs: Record<string, string> = {};
+  for (const [type, dto] of Object.entries(EVENT_PAYLOADS)) {
+    const name = eventSchemaName(type);
+    refs[type] = `#/components/schemas/${name}`;
+    schemas[name] = {
+      description: `${type}: ${EVENT_TYPES[type as EventType]}`,
+      allOf: [
+        { $ref: '#/components/schemas/EventDto' },
+        {
+          type: 'object',
+          properties: {
+            type: { type: 'string', enum: [type] },
+            data: {
+              type: 'object',
+              required: ['object'],
+              properties: {
+                object: { $ref: `#/components/schemas/${dto.name}` },
+                previous_attributes: { type: 'object', additionalProperties: true },
+              },
+            },
+          },
+        },
+      ],
+    };
+  }
+  schemas.EventPayload = {
+    oneOf: Object.values(refs).map(($ref) => ({ $ref })),
+    discriminator: { propertyName: 'type', mapping: refs },
+  };
+  const retrieve = document.paths['/api/v1/{app}/platform/wallet/events/{id}']?.get;
+  const ok = retrieve?.responses?.['200'] as { content?: Record<string, { schema: unknown }> } | undefined;
+  if (ok?.content?.['application/json'])
+    ok.content['application/json'].schema = { $ref: '#/components/schemas/EventPayload' };
+}

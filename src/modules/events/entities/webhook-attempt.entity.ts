@@ -1,0 +1,20 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { ModeRecord } from '../../../common/database/mode-record.js';
+
+/** One HTTP attempt of a delivery, as the receiver answered it. */
+@Entity({ name: 'webhook_attempts' })
+export class WebhookAttempt extends ModeRecord {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') application_id: string;
+  @Column('uuid') endpoint_id: string;
+  @Column('uuid') event_id: string;
+  @Column('text') event_type: string;
+  @Column('integer') attempt: number;
+  @Column('text') outcome: 'succeeded' | 'failed';
+  @Column('integer', { nullable: true }) status_code: number | null;
+  @Column('integer') duration_ms: number;
+  @Column('text', { nullable: true }) response_excerpt: string | null;
+  @Column('text', { nullable: true }) error: string | null;
+  @Column('timestamptz', { nullable: true }) next_retry_at: Date | null;
+  @Column('timestamptz') created_at: Date;
+}

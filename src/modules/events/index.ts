@@ -1,0 +1,7 @@
+export { EventsModule } from './events.module.js';
+export { EventsService } from './events.service.js';
+export { EventListenerService, type Forwarded } from './event-listener.service.js';
+export { newWebhookSecret } from './webhook-endpoints.service.js';
+export { DELIVERY_POLL_MS, WebhookDeliveryJob } from './webhook-delivery.job.js';
+export { EventErrors } from './events.errors.js';
+export { RETRY_WINDOW_MS, maxRetryDelayMs } from './retry-schedule.js';

@@ -1,0 +1,353 @@
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
+import { Webhook } from 'standardwebhooks';
+import { eventCommands } from '../../../src/cli/commands/events.js';
+import { RequestContext } from '../../../src/common/context/request-context.js';
+import { WebhookDeliveryJob, maxRetryDelayMs } from '../../../src/modules/events/index.js';
+import { WebhooksRepository } from '../../../src/modules/events/webhooks.repository.js';
+import { CARDS, card, confirm, paymentIntentCheckout } from '../../factories/checkout.js';
+import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
+
+describe('events and signed webhooks', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let job: WebhookDeliveryJob;
+  const receivers: WebhookReceiver[] = [];
+  const others: TestApp[] = [];
+
+  const receiver = async () => {
+    const r = await new WebhookReceiver().start();
+    receivers.push(r);
+    return r;
+  };
+
+  const createEndpoint = async (body: Record<string, unknown>, mode: 'test' | 'live' = 'test', on = tenant) =>
+    t.http.post(on.path('/webhook_endpoints')).set(on.as(mode)).send(body);
+
+  const endpointFor = async (r: WebhookReceiver, enabled_events: string[] = ['*'], on = tenant) => {
+    const res = await createEndpoint({ url: r.url, enabled_events }, 'test', on);
+    expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
+    return res.body as { id: string; secret: string };
+  };
+
+  /** Pays a new payment intent's checkout by card; returns the checkout. */
+  const payCheckout = async (on = tenant) => {
+    const { checkout } = await paymentIntentCheckout(t, on, { amount: 50000 });
+    const paid = await confirm(t, on, checkout, card(CARDS.visa));
+    expect(paid.status).toBe(200);
+    return checkout as { id: string };
+  };
+
+  beforeAll(async () => {
+    t = await startApp({ rateLimit: false });
+    tenant = await createTenant(t);
+    job = t.app.get(WebhookDeliveryJob);
+  });
+
+  afterAll(async () => {
+    for (const r of receivers) await r.stop();
+    await t.close();
+    for (const o of others) await o.close();
+  });
+
+  it('delivers checkout.completed, payment_intent.succeeded and charge.succeeded, each signed by Standard Webhooks', async () => {
+    const r = await receiver();
+    const endpoint = await endpointFor(r);
+    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const checkout = await payCheckout();
+    await job.deliverDue(['test']);
+
+    const types = r.received.map((x) => x.event.type);
+    expect(types).toEqual(['charge.succeeded', 'payment_intent.succeeded', 'checkout.completed']);
+    const verifier = new Webhook(endpoint.secret);
+    for (const delivery of r.received) {
+      const verified = verifier.verify(delivery.body, delivery.headers as Record<string, string>);
+      expect(verified).toEqual(delivery.event);
+      expect(delivery.headers['webhook-id']).toBe(delivery.event.id);
+      expect(delivery.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    }
+    const completed = r.ofType('checkout.completed')[0].event;
+    expect(completed).toMatchObject({
+      object: 'event',
+      livemode: false,
+      api_version: 'v1',
+      data: {
+        object: { id: checkout.id, object: 'checkout', status: 'complete', payment_status: 'paid' },
+        previous_attributes: { status: 'open', payment_status: 'unpaid' },
+      },
+      request: { id: expect.any(String), idempotency_key: null },
+    });
+
+    // The log answers the same events, newest first, filtered by type and creation time.
+    const listed = await t.http
+      .get(tenant.path('/events'))
+      .query({ 'filter[type]': 'checkout.completed', 'filter[created][gte]': '2000-01-01T00:00:00Z' })
+      .set(tenant.as('test'));
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual([completed.id]);
+    const one = await t.http.get(tenant.path(`/events/${completed.id}`)).set(tenant.as('test'));
+    expect(one.body).toEqual(completed);
+    const attempts = await t.http
+      .get(tenant.path(`/webhook_endpoints/${endpoint.id}/deliveries`))
+      .set(tenant.as('test'));
+    expect(attempts.body.data).toHaveLength(3);
+    expect(attempts.body.data[0]).toMatchObject({ outcome: 'succeeded', status_code: 200, response_excerpt: 'ok' });
+  });
+
+  it('carries the Idempotency-Key of the request that caused the event', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    await endpointFor(r, ['charge.succeeded'], other);
+    const { checkout } = await paymentIntentCheckout(t, other, { amount: 1000 });
+    const paid = await confirm(t, other, checkout, card(CARDS.visa)).set('Idempotency-Key', 'pay-once-1');
+    expect(paid.status).toBe(200);
+    await job.deliverDue(['test']);
+    expect(r.received.map((x) => x.event.request)).toEqual([{ id: expect.any(String), idempotency_key: 'pay-once-1' }]);
+  });
+
+  it('retries a failing receiver with backoff, with the same webhook-id, until it answers 2xx', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    let calls = 0;
+    r.respond = () => (++calls <= 2 ? 500 : 200);
+    const endpoint = await endpointFor(r, ['checkout.completed'], other);
+    await payCheckout(other);
+
+    await job.deliverDue(['test']);
+    expect(r.received).toHaveLength(1);
+    await job.deliverDue(['test']); // not due yet: the backoff holds it
+    expect(r.received).toHaveLength(1);
+    t.clock.advance(maxRetryDelayMs(1));
+    await job.deliverDue(['test']);
+    expect(r.received).toHaveLength(2);
+    t.clock.advance(maxRetryDelayMs(2));
+    await job.deliverDue(['test']);
+    expect(r.received).toHaveLength(3);
+    t.clock.advance(maxRetryDelayMs(3));
+    await job.deliverDue(['test']);
+    expect(r.received).toHaveLength(3);
+
+    const ids = new Set(r.received.map((x) => x.headers['webhook-id']));
+    expect(ids.size).toBe(1);
+    const attempts = await t.http.get(other.path(`/webhook_endpoints/${endpoint.id}/deliveries`)).set(other.as('test'));
+    const rows = attempts.body.data as Array<Record<string, unknown>>;
+    expect(rows.map((a) => [a.attempt, a.outcome, a.status_code])).toEqual([
+      [3, 'succeeded', 200],
+      [2, 'failed', 500],
+      [1, 'failed', 500],
+    ]);
+    expect(rows[2].response_excerpt).toBe('failing with 500');
+    const [second, first] = [rows[1], rows[2]];
+    const gap1 = Date.parse(first.next_retry_at as string) - Date.parse(first.created_at as string);
+    const gap2 = Date.parse(second.next_retry_at as string) - Date.parse(second.created_at as string);
+    expect(gap1).toBeGreaterThanOrEqual(24_000);
+    expect(gap2).toBeGreaterThan(gap1 * 1.3);
+    expect(rows[0].next_retry_at).toBeNull();
+  });
+
+  it('sends nothing to a disabled endpoint', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    const endpoint = await endpointFor(r, ['*'], other);
+    const disabled = await t.http
+      .post(other.path(`/webhook_endpoints/${endpoint.id}`))
+      .set(other.as('test'))
+      .send({ disabled: true });
+    expect(disabled.body).toMatchObject({ status: 'disabled', disabled_reason: expect.any(String) });
+    await payCheckout(other);
+    await job.deliverDue(['test']);
+    expect(r.received).toHaveLength(0);
+  });
+
+  it('signs with both secrets for 24 hours after a rotation, then with the new one only', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    const endpoint = await endpointFor(r, ['checkout.completed'], other);
+    const rotated = await t.http
+      .post(other.path(`/webhook_endpoints/${endpoint.id}/rotate_secret`))
+      .set(other.as('test'));
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(endpoint.secret);
+    const again = await t.http.get(other.path(`/webhook_endpoints/${endpoint.id}`)).set(other.as('test'));
+    expect(again.body.secret).toBeUndefined();
+
+    await payCheckout(other);
+    await job.deliverDue(['test']);
+    const [delivery] = r.received;
+    expect((delivery.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
+    for (const secret of [endpoint.secret, rotated.body.secret as string]) {
+      expect(new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>)).toEqual(
+        delivery.event,
+      );
+    }
+
+    t.clock.advance(24 * 3600_000 + 60_000);
+    await payCheckout(other);
+    await job.deliverDue(['test']);
+    const later = r.received[1];
+    const signatures = (later.headers['webhook-signature'] as string).split(' ');
+    const at = new Date(Number(later.headers['webhook-timestamp']) * 1000);
+    expect(signatures).toEqual([new Webhook(rotated.body.secret).sign(later.event.id, at, later.body)]);
+  });
+
+  it('refuses live endpoints that are not https on a public address, with a precise error', async () => {
+    const cases: Array<[string, string]> = [
+      ['http://127.0.0.1:4000/hooks', 'E5102'],
+      ['https://127.0.0.1/hooks', 'E5103'],
+      ['https://localhost/hooks', 'E5103'],
+      ['https://[::1]/hooks', 'E5103'],
+      ['https://10.1.2.3/hooks', 'E5104'],
+      ['https://192.168.1.10/hooks', 'E5104'],
+      ['https://100.64.0.1/hooks', 'E5104'],
+      ['https://[fd00::1]/hooks', 'E5104'],
+      ['https://169.254.169.254/latest/meta-data', 'E5105'],
+      ['https://[fe80::1]/hooks', 'E5105'],
+      ['https://metadata.google.internal/', 'E5105'],
+      ['https://[::ffff:10.0.0.1]/hooks', 'E5104'],
+      ['https://0.0.0.0/hooks', 'E5106'],
+      ['ftp://example.com/hooks', 'E5101'],
+      ['not a url', 'E5101'],
+      ['https://user:pw@example.com/hooks', 'E5101'],
+    ];
+    for (const [url, code] of cases) {
+      const res = await createEndpoint({ url, enabled_events: ['*'] }, 'live');
+      expect({ url, status: res.status, code: res.body.code }).toEqual({
+        url,
+        status: code === 'E5101' ? 400 : 422,
+        code,
+      });
+      expectErrorObject(res.body, code);
+    }
+    // A name that resolves to a non-public address (this machine's own name) is refused after DNS.
+    const name = hostname();
+    const { address } = await lookup(name);
+    const res = await createEndpoint({ url: `https://${name}/hooks`, enabled_events: ['*'] }, 'live');
+    expect(res.body.code).toBe(address.startsWith('127.') || address === '::1' ? 'E5103' : 'E5104');
+    expect(res.body.message).toContain(`resolves to ${address}`);
+    // Test mode takes a developer's http://localhost, but never a metadata address.
+    expect((await createEndpoint({ url: 'http://localhost:4000/hooks', enabled_events: ['*'] })).status).toBe(200);
+    expect((await createEndpoint({ url: 'http://169.254.169.254/', enabled_events: ['*'] })).body.code).toBe('E5105');
+    const unknown = await createEndpoint({ url: 'http://localhost/hooks', enabled_events: ['charge.exploded'] });
+    expectErrorObject(unknown.body, 'E5108');
+  });
+
+  it('sends a delivery claimed by two concurrent job runs once', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    await endpointFor(r, ['*'], other);
+    await payCheckout(other);
+    await payCheckout(other);
+    await Promise.all([job.deliverDue(['test']), job.deliverDue(['test']), job.deliverDue(['test'])]);
+    const ids = r.received.map((x) => x.headers['webhook-id']);
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
+  });
+
+  it('resends an event with the same webhook-id', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    const endpoint = await endpointFor(r, ['checkout.completed'], other);
+    await payCheckout(other);
+    await job.deliverDue(['test']);
+    const eventId = r.received[0].event.id;
+    const resent = await t.http
+      .post(other.path(`/events/${eventId}/resend`))
+      .set(other.as('test'))
+      .send({ webhook_endpoint_id: endpoint.id });
+    expect(resent.status).toBe(200);
+    await job.deliverDue(['test']);
+    expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([eventId, eventId]);
+    const attempts = await t.http.get(other.path(`/events/${eventId}/deliveries`)).set(other.as('test'));
+    expect(attempts.body.data).toHaveLength(2);
+  });
+
+  it('delivers after a restart an event whose change committed before the process stopped, once', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    await endpointFor(r, ['checkout.completed'], other);
+    // A second replica commits the payment and is gone before its delivery job ever runs (it is
+    // not used again; closed with the file, as two apps in one process share the platform pool).
+    const stopped = await startApp({ rateLimit: false });
+    others.push(stopped);
+    const { checkout } = await paymentIntentCheckout(stopped, other, { amount: 50000 });
+    expect((await confirm(stopped, other, checkout, card(CARDS.visa))).status).toBe(200);
+    expect(r.received).toHaveLength(0);
+
+    await job.deliverDue(['test']);
+    await job.deliverDue(['test']);
+    expect(r.received.map((x) => x.event.type)).toEqual(['checkout.completed']);
+    expect((r.received[0].event.data as { object: { id: string } }).object.id).toBe(checkout.id);
+  });
+
+  it('delivers again, once, what a replica claimed and died holding, after the claim lease', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    const endpoint = await endpointFor(r, ['checkout.completed'], other);
+    await payCheckout(other);
+    // A replica claims the delivery (FOR UPDATE SKIP LOCKED, lease written) and dies before sending it.
+    const claimed = await t.app
+      .get(RequestContext)
+      .runInMode('test', () =>
+        t.app
+          .get(WebhooksRepository)
+          .claimDue(t.clock.now(), new Date(t.clock.nowMs() + 5 * 60_000), 100, other.applicationId),
+      );
+    expect(claimed.map((c) => c.endpoint_id)).toContain(endpoint.id);
+    await job.deliverDue(['test']);
+    expect(r.received).toHaveLength(0);
+    t.clock.advance(5 * 60_000 + 1000);
+    await job.deliverDue(['test']);
+    await job.deliverDue(['test']);
+    expect(r.received).toHaveLength(1);
+  });
+
+  it('reports deliveries by outcome, attempts per event and the oldest undelivered event in /metrics', async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    r.respond = () => 503;
+    await endpointFor(r, ['checkout.completed'], other);
+    await payCheckout(other);
+    await job.deliverDue(['test']);
+    const text = (await t.http.get('/metrics')).text;
+    expect(text).toMatch(/^wallet_webhook_deliveries_total\{outcome="succeeded"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^wallet_webhook_deliveries_total\{outcome="failed"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^wallet_webhook_attempts_per_event_count [1-9]\d*$/m);
+    const oldest = /^wallet_webhook_oldest_undelivered_seconds\{mode="test"\} (\S+)$/m.exec(text);
+    expect(Number(oldest?.[1])).toBeGreaterThanOrEqual(0);
+  });
+
+  it("events:listen forwards the application's test-mode events, signed with the session's secret", async () => {
+    t.clock.reset(); // webhook-timestamp is checked against the receiver's real clock
+    const other = await createTenant(t);
+    const r = await receiver();
+    await payCheckout(other);
+    const printed: Array<{ secret: string; forwarded: Array<{ type: string; status_code: number }> }> = [];
+    await eventCommands['events:listen'].run({
+      app: t.app,
+      args: { app: other.slug, 'forward-to': r.url, once: true },
+      json: true,
+      print: (value) => printed.push(value as (typeof printed)[number]),
+    });
+    const [{ secret, forwarded }] = printed;
+    expect(forwarded.map((f) => [f.type, f.status_code])).toEqual([
+      ['charge.succeeded', 200],
+      ['payment_intent.succeeded', 200],
+      ['checkout.completed', 200],
+    ]);
+    for (const delivery of r.received) {
+      expect(new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>)).toEqual(
+        delivery.event,
+      );
+    }
+  });
+
+  it('keeps test and live events apart', async () => {
+    const live = await t.http.get(tenant.path('/events')).set(tenant.as('live'));
+    expect(live.status).toBe(200);
+    expect(live.body.data).toEqual([]);
+    const test = await t.http.get(tenant.path('/events')).set(tenant.as('test'));
+    expect(test.body.data.length).toBeGreaterThan(0);
+  });
+});
