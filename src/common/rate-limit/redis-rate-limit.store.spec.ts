@@ -8,8 +8,9 @@ describe('RedisRateLimitStore', () => {
   const prefix = `wallet-test-${randomUUID()}:`;
   let store: RedisRateLimitStore;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     store = new RedisRateLimitStore('redis://127.0.0.1:6379', prefix);
+    await store.onModuleInit();
   });
 
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { InMemoryRateLimitStore, RateLimitStore, type RateLimitWindow } from './rate-limit.store.js';
 
@@ -33,7 +33,7 @@ const WARN_EVERY_MS = 10_000;
  * hit is counted in this process instead (the in-process store), with a warning logged at most
  * every 10 s. A Redis outage thus weakens the limit to per-replica counting; it never fails a request.
  */
-export class RedisRateLimitStore extends RateLimitStore implements OnApplicationShutdown {
+export class RedisRateLimitStore extends RateLimitStore implements OnModuleInit, OnApplicationShutdown {
   private static readonly COMMAND_TIMEOUT_MS = 250;
   private readonly logger = new Logger('RateLimit');
   private readonly fallback = new InMemoryRateLimitStore();
@@ -49,7 +49,6 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
       maxRetriesPerRequest: 0,
       commandTimeout: RedisRateLimitStore.COMMAND_TIMEOUT_MS,
       retryStrategy: (times) => Math.min(times * 200, 2_000),
-      lazyConnect: false,
     });
     // Connection errors are reported by the failing commands (rate-limited); without a listener ioredis logs each one.
     this.redis.on('error', () => undefined);
@@ -76,6 +75,19 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
       this.warn(err);
       return this.fallback.peek(key, now);
     }
+  }
+
+  /** Waits (up to 2 s) for the first connection, so the first requests count in Redis; boots anyway without it. */
+  async onModuleInit(): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    const connected = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 2_000);
+      this.redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (!connected) this.warn(new Error('no connection within 2 s at start'));
   }
 
   async onApplicationShutdown(): Promise<void> {
