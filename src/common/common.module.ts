@@ -1,4 +1,6 @@
 import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AllConfig } from '../config/app.config.js';
 import { Clock } from './clock.js';
 import { RequestContext } from './context/request-context.js';
 import { MetricsServer } from './observability/metrics-server.js';
@@ -7,6 +9,7 @@ import { HttpDrain } from './lifecycle/http-drain.js';
 import { Metrics, MetricsController, MetricsMiddleware } from './observability/metrics.js';
 import { AuthFailureThrottle } from './rate-limit/auth-failure-throttle.js';
 import { InMemoryRateLimitStore, RateLimitStore } from './rate-limit/rate-limit.store.js';
+import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store.js';
 
 @Global()
 @Module({
@@ -19,8 +22,15 @@ import { InMemoryRateLimitStore, RateLimitStore } from './rate-limit/rate-limit.
     MetricsServer,
     Draining,
     HttpDrain,
-    // The rate limits' counters: replace this provider with a shared store to count across replicas.
-    { provide: RateLimitStore, useClass: InMemoryRateLimitStore },
+    // The rate limits' counters: in Redis (shared by the replicas) when REDIS_URL is set, else in this process.
+    {
+      provide: RateLimitStore,
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<AllConfig, true>): RateLimitStore => {
+        const { redisUrl, redisKeyPrefix } = config.get('app', { infer: true });
+        return redisUrl ? new RedisRateLimitStore(redisUrl, redisKeyPrefix) : new InMemoryRateLimitStore();
+      },
+    },
     AuthFailureThrottle,
   ],
   exports: [RequestContext, Clock, Metrics, Draining, RateLimitStore, AuthFailureThrottle],

@@ -47,6 +47,8 @@ describe('configuration', () => {
       RATE_LIMIT: '0',
       METRICS_PORT: '9464',
       SHUTDOWN_GRACE_MS: '10000',
+      REDIS_URL: 'redis://cache:6379/2',
+      REDIS_KEY_PREFIX: 'wallet-eu:',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -58,6 +60,8 @@ describe('configuration', () => {
       rateLimit: 0,
       metricsPort: 9464,
       shutdownGraceMs: 10_000,
+      redisUrl: 'redis://cache:6379/2',
+      redisKeyPrefix: 'wallet-eu:',
     });
   });
 
@@ -75,6 +79,8 @@ describe('configuration', () => {
     [{ SETTLEMENT_DELAY_HOURS: '-1' }, 'SETTLEMENT_DELAY_HOURS must be a whole number, got "-1"'],
     [{ METRICS_PORT: '99999' }, 'METRICS_PORT must be between 0 and 65535, got 99999'],
     [{ SHUTDOWN_GRACE_MS: '25s' }, 'SHUTDOWN_GRACE_MS must be a whole number, got "25s"'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must use redis: or rediss:, got "http:"'],
+    [{ REDIS_KEY_PREFIX: 'a b' }, 'REDIS_KEY_PREFIX must be up to 64 of'],
     [{ SHUTDOWN_GRACE_MS: '600001' }, 'SHUTDOWN_GRACE_MS must be between 0 and 600000, got 600001'],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadAppConfig(env)).toThrow(ConfigError);

@@ -22,6 +22,13 @@ export interface AppConfig {
   /** Requests per window per credential on wallet endpoints; 0 turns rate limiting off. */
   rateLimit: number;
   rateLimitWindowMs: number;
+  /**
+   * Set: rate-limit counters live in this Redis, shared by every replica. Unset: each process
+   * counts for itself (N replicas give a client N times RATE_LIMIT).
+   */
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key this service writes (several deployments or test runs may share one Redis). */
+  redisKeyPrefix: string;
   /** Failed authentications a client address (or a key prefix) may have per window; 0 turns the check off. */
   authFailureLimit: number;
   /** When set, the log goes to this file (appended) instead of standard output. */
@@ -94,6 +101,14 @@ function providerMap(env: Env, name: string, fallback: string): Record<string, s
   return map;
 }
 
+function redisKeyPrefix(env: Env): string {
+  const raw = env.REDIS_KEY_PREFIX ?? 'wallet:';
+  if (!/^[A-Za-z0-9:_.-]{0,64}$/.test(raw)) {
+    throw new ConfigError(`REDIS_KEY_PREFIX must be up to 64 of A-Z, a-z, 0-9, ":", "_", ".", "-", got "${raw}"`);
+  }
+  return raw;
+}
+
 /** The only reader of process.env: validates everything at boot and fails with a message naming the variable. */
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -125,6 +140,8 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     runJobs: boolean(env, 'RUN_JOBS', true),
     rateLimit,
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 1000, 10, 3_600_000),
+    redisUrl: env.REDIS_URL ? url('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']) : undefined,
+    redisKeyPrefix: redisKeyPrefix(env),
     authFailureLimit: integer(env, 'AUTH_FAILURE_RATE_LIMIT', Math.ceil(rateLimit / 4), 0, 1_000_000),
     logFile: env.LOG_FILE || undefined,
     billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),

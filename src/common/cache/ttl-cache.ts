@@ -3,7 +3,7 @@
  * (a batch of events, or every connection when an entry expires, sends one query, not many), and a
  * load that fails is not kept. `now` is injectable so tests move a clock instead of sleeping.
  * Per process: a change made on another replica is seen after at most `ttlMs` unless the owner
- * deletes the key.
+ * deletes the key (see {@link CacheInvalidation} in ./invalidation.ts, which does so on every replica).
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: Promise<V>; until: number }>();

@@ -5,6 +5,8 @@ import pg from 'pg';
 import type { AllConfig } from '../../config/app.config.js';
 import { DatabaseEndpoint } from './database-endpoint.js';
 import { MigrationStatus } from './migration-status.js';
+import { CacheInvalidation } from '../cache/invalidation.js';
+import { NotificationsRepository } from './notifications.repository.js';
 import { MigrationsRepository } from './migrations.repository.js';
 import { LiveSubscriber, TestSubscriber } from './mode-record.js';
 import { ModeDb } from './mode-db.js';
@@ -73,8 +75,15 @@ export class DatabaseModule {
         connection(MODE_CONNECTIONS.test, 'wallet_test', [TestSubscriber]),
         connection(MODE_CONNECTIONS.live, 'wallet_live', [LiveSubscriber]),
       ],
-      providers: [ModeDb, PreparedStatements, MigrationsRepository, MigrationStatus],
-      exports: [ModeDb, PreparedStatements, MigrationStatus, DatabaseEndpointModule],
+      providers: [
+        ModeDb,
+        PreparedStatements,
+        MigrationsRepository,
+        MigrationStatus,
+        NotificationsRepository,
+        CacheInvalidation,
+      ],
+      exports: [ModeDb, PreparedStatements, MigrationStatus, DatabaseEndpointModule, CacheInvalidation],
     };
   }
 

@@ -1,5 +1,6 @@
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { Injectable } from '@nestjs/common';
+import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import { Clock } from '../../common/clock.js';
 import type { ApplicationRef, Mode } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -24,6 +25,7 @@ export interface VerifiedKey {
 const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 const COUNTRY = /^[A-Z]{2}$/;
 const CACHE_MS = 5_000;
+const API_KEY_CHANNEL = 'api_key';
 export const KEY_CACHE_MS = 5_000;
 /** A key that is unknown, revoked or of the other mode: not kept, so a new key works at once. */
 const NOT_VERIFIED = new Error('key not verified');
@@ -33,16 +35,24 @@ export class ApplicationsService extends ApplicationResolver {
   /** Applications by slug (an unknown slug too), for CACHE_MS: every request resolves its slug. */
   private readonly cache = new TtlCache<ApplicationRef | null>(CACHE_MS, 10_000);
 
-  /** Verified keys by hash, for KEY_CACHE_MS: a revoked key stops working within that time. */
+  /**
+   * Verified keys by hash, for KEY_CACHE_MS. A revocation (here, through the API or the CLI, on any
+   * replica) empties this cache on every replica through {@link CacheInvalidation}, so a revoked key
+   * is refused everywhere within milliseconds; KEY_CACHE_MS bounds it only when no message arrives.
+   */
   private readonly verified: TtlCache<VerifiedKey>;
 
   constructor(
     private readonly repository: ApplicationsRepository,
     private readonly hooks: ApplicationHooks,
     clock: Clock,
+    private readonly invalidation: CacheInvalidation,
   ) {
     super();
     this.verified = new TtlCache(KEY_CACHE_MS, 10_000, () => clock.nowMs());
+    // Revocations are rare: forgetting every verified key (one lookup each on its next use) keeps
+    // the message free of anything derived from a secret.
+    invalidation.subscribe(API_KEY_CHANNEL, () => this.verified.clear());
   }
 
   /** Application lookups are cached for a few seconds: every request resolves its slug. */
@@ -127,6 +137,7 @@ export class ApplicationsService extends ApplicationResolver {
   async revokeKey(keyOrPrefix: string): Promise<{ prefix: string; revoked: boolean }> {
     const prefix = parseSecretKey(keyOrPrefix)?.prefix ?? keyOrPrefix;
     const revoked = await this.repository.revokeKey(prefix);
+    if (revoked) await this.invalidation.publish(API_KEY_CHANNEL, revoked.id);
     return { prefix, revoked: revoked !== null };
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
@@ -25,11 +26,15 @@ export const CUSTOMER_LIST: ListSpec = {
   search: ['id', 'name', 'email', 'business_name', 'phone'],
 };
 
+/** Published (`<application id>:<customer id>`) when a customer's billing reference changes. */
+export const CUSTOMER_REFERENCE_CHANNEL = 'customer_reference';
+
 @Injectable()
 export class CustomersService {
   constructor(
     private readonly customers: CustomersRepository,
     private readonly hooks: CustomerHooks,
+    private readonly invalidation: CacheInvalidation,
   ) {}
 
   async create(principal: Principal, dto: CreateCustomerDto): Promise<CustomerResponse> {
@@ -66,6 +71,8 @@ export class CustomersService {
   /** Records which billing provider serves the customer (of `customer.application_id`) and its reference there. */
   async setProviderReference(customer: Customer, provider: string, reference: string): Promise<void> {
     await this.customers.update(customer.application_id, customer.id, { provider, provider_reference: reference });
+    // Caches of the reference (meter event ingestion) on every replica forget it.
+    await this.invalidation.publish(CUSTOMER_REFERENCE_CHANNEL, `${customer.application_id}:${customer.id}`);
   }
 
   async retrieve(principal: Principal, id: string): Promise<CustomerResponse> {

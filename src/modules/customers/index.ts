@@ -1,5 +1,5 @@
 export { CustomersModule } from './customers.module.js';
-export { CustomersService } from './customers.service.js';
+export { CUSTOMER_REFERENCE_CHANNEL, CustomersService } from './customers.service.js';
 export { toCustomerResponse, type CustomerResponse } from './customers.responses.js';
 export type { Customer } from './entities/customer.entity.js';
 export { CustomerHooks, type CustomerCreated } from './customer-hooks.js';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { Clock } from '../../common/clock.js';
 import type { Principal } from '../../common/context/principal.js';
@@ -7,7 +8,7 @@ import { validateBody } from '../../common/http/validation.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
-import { CustomersService } from '../customers/index.js';
+import { CUSTOMER_REFERENCE_CHANNEL, CustomersService } from '../customers/index.js';
 import { BillingProviders } from './providers/billing-provider.js';
 import { CreateMeterEventDto } from './dto/meter-event.dto.js';
 import { MeterErrors } from './meter.errors.js';
@@ -72,8 +73,15 @@ export class MeterEventsService {
     private readonly meters: MetersService,
     private readonly customers: CustomersService,
     private readonly providers: BillingProviders,
+    invalidation: CacheInvalidation,
   ) {
     this.references = new TtlCache(CUSTOMER_CACHE_MS, 50_000, () => clock.nowMs());
+    // A changed reference (published as `<application id>:<customer id>`) is forgotten in both modes on every replica.
+    invalidation.subscribe(CUSTOMER_REFERENCE_CHANNEL, (key) => {
+      if (key === null) return this.references.clear();
+      this.references.delete(`test:${key}`);
+      this.references.delete(`live:${key}`);
+    });
   }
 
   async create(principal: Principal, dto: CreateMeterEventDto): Promise<CreationResponse> {

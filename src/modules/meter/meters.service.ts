@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
 import type { Principal } from '../../common/context/principal.js';
+import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
@@ -24,6 +25,7 @@ export const METER_LIST: ListSpec = {
 };
 
 const CACHE_MS = 5_000;
+const METER_CHANNEL = 'meter';
 
 /** Meters of the principal's application and mode; active meters are cached briefly for ingestion. */
 @Injectable()
@@ -34,8 +36,11 @@ export class MetersService {
   constructor(
     private readonly meters: MetersRepository,
     private readonly clock: Clock,
+    private readonly invalidation: CacheInvalidation,
   ) {
     this.cache = new TtlCache(CACHE_MS, 10_000, () => clock.nowMs());
+    // A deactivation on any replica reaches every replica's cache (CACHE_MS bounds it only without a message).
+    invalidation.subscribe(METER_CHANNEL, (key) => (key === null ? this.cache.clear() : this.cache.delete(key)));
   }
 
   async create(principal: Principal, dto: CreateMeterDto): Promise<MeterResponse> {
@@ -77,7 +82,7 @@ export class MetersService {
       meter.updated_at = this.clock.now();
       await this.meters.deactivate(principal.application.id, meter.id, meter.updated_at);
     }
-    this.cache.delete(this.cacheKey(principal, meter.event_name));
+    await this.invalidation.publish(METER_CHANNEL, this.cacheKey(principal, meter.event_name));
     return toMeterResponse(meter);
   }
 
