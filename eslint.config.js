@@ -10,6 +10,10 @@ const CATALOG_ERRORS = [
     selector: "Decorator[expression.callee.name='ApiResponse']",
     message: 'Document errors with @ApiErrors(...) so the docs follow the catalog.',
   },
+  {
+    selector: "Decorator[expression.callee.name='IsOptional']",
+    message: 'Use Optional() from common/http/fields: @IsOptional() also lets null through, which reaches the service.',
+  },
 ];
 
 /** Only *.repository.ts and *.sql.ts talk to the database (the import side is dependency-cruiser's rule). */

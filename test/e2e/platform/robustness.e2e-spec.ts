@@ -114,6 +114,16 @@ describe('robustness: every reproduction of issue 12 answers a 4xx error object'
     expectErrorObject(res.body, 'E2000');
   });
 
+  it('refuses null where an optional webhook endpoint field is absent or a string (found by the fuzz test)', async () => {
+    const created = await post('/webhook_endpoints', { url: 'http://localhost:4000/hooks', enabled_events: ['*'] });
+    expect(created.status).toBe(200);
+    for (const body of [{ url: null }, { description: null }, { enabled_events: null }]) {
+      const res = await post(`/webhook_endpoints/${created.body.id}`, body);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'E2000' });
+      expectErrorObject(res.body, 'E2000');
+    }
+  });
+
   it('names the offending parameter of a guarded body', async () => {
     const nul = await post('/customers', { name: 'n', metadata: { note: 'a\u0000b' } });
     expect(nul.body.message).toContain('metadata.note');

@@ -1,18 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Length,
-  MaxLength,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsString, IsUUID, Length, MaxLength } from 'class-validator';
 import { EVENT_TYPES } from '../../../common/events/event-types.js';
 import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from '../../../common/http/examples.js';
-import { MetadataField } from '../../../common/http/fields.js';
+import { MetadataField, Optional } from '../../../common/http/fields.js';
 
 const EVENT_NAMES = ['*', ...Object.keys(EVENT_TYPES)];
 
@@ -38,7 +28,7 @@ export class CreateWebhookEndpointDto {
   enabled_events: string[];
 
   @ApiPropertyOptional({ example: 'Order fulfilment' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(500)
   description?: string;
@@ -48,13 +38,13 @@ export class CreateWebhookEndpointDto {
 
 export class UpdateWebhookEndpointDto {
   @ApiPropertyOptional({ example: 'https://example.com/webhooks/wallet' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @Length(1, 2048)
   url?: string;
 
   @ApiPropertyOptional({ example: ['*'], enum: EVENT_NAMES, isArray: true })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
@@ -62,12 +52,12 @@ export class UpdateWebhookEndpointDto {
   enabled_events?: string[];
 
   @ApiPropertyOptional({ example: false, description: '`true` disables the endpoint, `false` enables it again.' })
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   disabled?: boolean;
 
   @ApiPropertyOptional({ example: 'Order fulfilment' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(500)
   description?: string;
@@ -80,7 +70,7 @@ export class ResendEventDto {
     example: UUID,
     description: 'Only to this endpoint; by default to every enabled endpoint the event matches.',
   })
-  @IsOptional()
+  @Optional()
   @IsUUID()
   webhook_endpoint_id?: string;
 }
