@@ -2,14 +2,9 @@ import { CacheInvalidation } from '../../../src/common/cache/invalidation.js';
 import pg from 'pg';
 import { startApp, type TestApp } from '../../support/harness.js';
 import { createRunDatabase, dropRunDatabase, migrate } from '../../support/test-database.js';
+import { until } from '../../support/processes.js';
 
-async function until(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const WITHIN = { timeoutMs: 30_000 };
 
 /**
  * Two service instances on one database of their own (PostgreSQL only: the embedded PGlite has no
@@ -42,10 +37,10 @@ async function until(what: string, condition: () => boolean | Promise<boolean>):
     it('delivers a published key to the other instance, and once to the publisher', async () => {
       await a.app.get(CacheInvalidation).publish('test_channel', 'k1');
       expect(seenA).toEqual(['k1']);
-      await until('instance b to hear k1', () => seenB.includes('k1'));
+      await until('instance b to hear k1', () => seenB.includes('k1'), undefined, WITHIN);
       // The publisher ignores its own notification when it comes back.
       await b.app.get(CacheInvalidation).publish('test_channel', 'k2');
-      await until('instance a to hear k2', () => seenA.includes('k2'));
+      await until('instance a to hear k2', () => seenA.includes('k2'), undefined, WITHIN);
       expect(seenA).toEqual(['k1', 'k2']);
       expect(seenB).toEqual(['k1', 'k2']);
     });
@@ -64,9 +59,14 @@ async function until(what: string, condition: () => boolean | Promise<boolean>):
       } finally {
         await admin.end();
       }
-      await until('both instances to listen again', () => seenA.includes(null) && seenB.includes(null));
+      await until(
+        'both instances to listen again',
+        () => seenA.includes(null) && seenB.includes(null),
+        undefined,
+        WITHIN,
+      );
       await a.app.get(CacheInvalidation).publish('test_channel', 'k3');
-      await until('instance b to hear k3 on its new connection', () => seenB.includes('k3'));
+      await until('instance b to hear k3 on its new connection', () => seenB.includes('k3'), undefined, WITHIN);
     }, 60_000);
   },
 );

@@ -1,10 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTenant, expectErrorObject, startApp, type TestApp } from '../../support/harness.js';
+import { freePort } from '../../support/processes.js';
 
 const run = promisify(execFile);
 const CLI = join(process.cwd(), 'dist/src/cli/main.js');
@@ -12,15 +12,6 @@ const MAIN = join(process.cwd(), 'dist/src/main.js');
 
 function cli(args: string[], env: Record<string, string | undefined> = {}) {
   return run(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, timeout: 180_000 });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `npm start`'s compiled entry point and resolves once it logs that it listens. */

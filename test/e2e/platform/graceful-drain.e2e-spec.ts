@@ -1,33 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createRunDatabase, dropRunDatabase, migrate } from '../../support/test-database.js';
 import { createTenant, startApp, type Tenant } from '../../support/harness.js';
+import { freePort, until } from '../../support/processes.js';
 
 const MAIN = join(process.cwd(), 'dist/src/main.js');
 const GRACE_MS = 20_000;
 const WRITES = 40;
 const CLIENTS = 16;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Polls `condition` until it holds; fails naming `what` (with `detail()`) after a generous 60 s. */
-async function until(what: string, condition: () => boolean | Promise<boolean>, detail: () => string = () => '') {
-  const deadline = Date.now() + 60_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${detail()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 interface Answer {
   status: number;

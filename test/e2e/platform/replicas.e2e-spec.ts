@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { Redis } from 'ioredis';
@@ -12,6 +11,7 @@ import { parseSecretKey } from '../../../src/modules/applications/secret-key.js'
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { createRunDatabase, dropRunDatabase, migrate } from '../../support/test-database.js';
 import { KBANK, ownAccount } from '../../factories/payouts.js';
+import { freePort, until } from '../../support/processes.js';
 
 const MAIN = join(process.cwd(), 'dist/src/main.js');
 const CLI = join(process.cwd(), 'dist/src/cli/main.js');
@@ -24,23 +24,6 @@ const WINDOW_MS = 300_000;
 const PROPAGATION_BOUND_MS = 1_000;
 const POLL_MARGIN_MS = 250;
 const HOLDS = 250;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function until(what: string, condition: () => boolean | Promise<boolean>, detail: () => string = () => '') {
-  const deadline = Date.now() + 90_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${detail()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 interface Replica {
   proc: ChildProcess;
@@ -84,6 +67,7 @@ async function startReplica(databaseUrl: string, prefix: string): Promise<Replic
       return output.includes('wallet service listening');
     },
     () => output.slice(-2000),
+    { timeoutMs: 90_000, everyMs: 50 },
   );
   return { proc, url: `http://127.0.0.1:${port}`, output: () => output };
 }
@@ -354,6 +338,8 @@ const stamp = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
         'the replicas to release every due hold',
         async () =>
           (await count(`SELECT count(*)::int AS n FROM wallet_test.hold_releases WHERE application_id = $1`)) === 0,
+        undefined,
+        { timeoutMs: 90_000, everyMs: 50 },
       );
       expect(
         await count(
