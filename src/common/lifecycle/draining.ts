@@ -26,9 +26,19 @@ export class Draining {
     return this.startedAt !== undefined;
   }
 
-  /** Idempotent: the first call starts the drain clock. */
+  private readonly startListeners: Array<() => void> = [];
+
+  /** Idempotent: the first call starts the drain clock and runs the `onStart` listeners at once. */
   markDraining(): void {
-    this.startedAt ??= performance.now();
+    if (this.startedAt !== undefined) return;
+    this.startedAt = performance.now();
+    for (const listener of this.startListeners) listener();
+  }
+
+  /** Runs `listener` the moment draining starts (at once if it has), before any later response. */
+  onStart(listener: () => void): void {
+    if (this.active) listener();
+    else this.startListeners.push(listener);
   }
 
   /** Milliseconds since draining began (0 when it has not). */

@@ -36,6 +36,12 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
         if (this.draining.active) this.draining.report.connectionsClosed += 1;
       });
     });
+    // The requests already running answer with `Connection: close` too: marked the moment draining
+    // starts (on the signal), not when Nest's shutdown hooks reach this class, so none of them can
+    // answer in between and leave its connection open.
+    this.draining.onStart(() => {
+      for (const res of this.inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    });
     // Before Express's listener, so the header is set before any handler can answer.
     server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
       this.inFlight.add(res);
