@@ -7,7 +7,9 @@ import {
   type BankAccountType,
   type Recipient,
   type RecipientRequest,
+  type ProviderTransfer,
   type TransferProvider,
+  type TransferRequest,
 } from './transfer.types.js';
 
 const TYPES: Record<string, Record<BankAccountType, string>> = {
@@ -88,5 +90,18 @@ export class SandboxTransferProvider implements TransferProvider {
   /** The recipients the sandbox received for an application, oldest first. */
   received(applicationId: string): Promise<SandboxRecipientRow[]> {
     return this.sandbox.recipients(applicationId);
+  }
+
+  // Built by the payouts work (issue 16); until then the sandbox refuses, as a provider that is down would.
+  async createTransfer(_request: TransferRequest): Promise<ProviderTransfer> {
+    throw new TransferProviderError('sandbox transfers are not built yet');
+  }
+
+  async transferStatus(_reference: string): Promise<ProviderTransfer> {
+    throw new TransferProviderError('sandbox transfers are not built yet');
+  }
+
+  async cancelTransfer(_reference: string): Promise<ProviderTransfer> {
+    throw new TransferProviderError('sandbox transfers are not built yet');
   }
 }

@@ -26,12 +26,41 @@ export interface Recipient {
   routingNumber: string;
 }
 
+/** A payout: money sent from the application's balance at the provider to a recipient made by createRecipient. */
+export interface TransferRequest {
+  applicationId: string;
+  /** The service's payout id: also the idempotency key at the provider, so a retry never pays twice. */
+  payoutId: string;
+  /** The recipient's reference at this provider (what createRecipient answered). */
+  recipientReference: string;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  scalingFactor: number;
+  livemode: boolean;
+}
+
+/** The provider's view of a transfer. `pending`: accepted, not yet sent; `in_transit`: sent to the bank. */
+export interface ProviderTransfer {
+  status: 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
+  /** The provider's own reference of the transfer. */
+  reference: string;
+  /** Why it failed, Stripe payout style: `account_closed`, `no_account`, `invalid_account_number`, … */
+  failure?: { code: string; message: string };
+}
+
 /** The transfer provider port: recipients (payout destinations) at a provider. */
 export interface TransferProvider {
   readonly name: string;
   /** The provider's type literal for a service type in a country; null when it has none there. */
   providerType(country: string, type: BankAccountType): string | null;
   createRecipient(request: RecipientRequest): Promise<Recipient>;
+  /** Starts a transfer. Throws TransferProviderError when the provider cannot be reached. */
+  createTransfer(request: TransferRequest): Promise<ProviderTransfer>;
+  /** A transfer's state now, by the provider's reference (the payouts job polls and reconciles with it). */
+  transferStatus(reference: string): Promise<ProviderTransfer>;
+  /** Cancels a transfer not yet sent; answers its state after the attempt (`canceled`, or what it already is). */
+  cancelTransfer(reference: string): Promise<ProviderTransfer>;
 }
 
 /** A provider refused or did not answer; the caller keeps its local record and reports it. */

@@ -44,6 +44,29 @@ export interface PaymentRequest {
   livemode: boolean;
 }
 
+/** A refund of (part of) a charge, sent to the provider that made the charge. */
+export interface RefundRequest {
+  applicationId: string;
+  /** The service's refund id: also the idempotency key at the provider, so a retry never refunds twice. */
+  refundId: string;
+  /** The provider's own reference of the charge (`charges.reference_id`). */
+  chargeReference: string;
+  method: PaymentMethodType;
+  /** Minor units; at most what is left of the charge (the refunds service checks before calling). */
+  amount: number;
+  currency: string;
+  scalingFactor: number;
+  livemode: boolean;
+}
+
+/** The provider's answer to a refund: card refunds usually succeed at once, PromptPay ones settle later. */
+export interface ProviderRefund {
+  status: 'succeeded' | 'pending' | 'failed';
+  /** The provider's own reference of the refund. */
+  reference: string;
+  failure?: ProviderFailure;
+}
+
 /**
  * The collection provider port. A provider charges cards, makes PromptPay QR codes and says what
  * it charges for a payment. Amounts are integers in minor units.
@@ -57,6 +80,10 @@ export interface CollectionProvider {
   createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment>;
   /** Whether a pending PromptPay charge has been paid (the sandbox is told so by a test helper). */
   confirmPromptPay(reference: string): Promise<ProviderPayment>;
+  /** Refunds `amount` of a charge it made. Throws CollectionProviderError when it cannot be reached. */
+  refund(request: RefundRequest): Promise<ProviderRefund>;
+  /** A refund's outcome now, by the provider's reference (pending refunds, and reconciling a lost answer). */
+  refundStatus(reference: string): Promise<ProviderRefund>;
 }
 
 export class CollectionProviderError extends Error {}

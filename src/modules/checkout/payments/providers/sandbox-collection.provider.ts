@@ -11,6 +11,8 @@ import {
   type PaymentRequest,
   type ProviderFailure,
   type ProviderPayment,
+  type ProviderRefund,
+  type RefundRequest,
 } from './collection-provider.js';
 
 /** The sandbox's test cards (common practice); any other valid card number succeeds. */
@@ -142,6 +144,15 @@ export class SandboxCollectionProvider implements CollectionProvider {
 
   async confirmPromptPay(reference: string): Promise<ProviderPayment> {
     return { status: 'succeeded', reference };
+  }
+
+  // Built by the refunds work (issue 16); until then the sandbox refuses, as a provider that is down would.
+  async refund(_request: RefundRequest): Promise<ProviderRefund> {
+    throw new CollectionProviderError('sandbox refunds are not built yet');
+  }
+
+  async refundStatus(_reference: string): Promise<ProviderRefund> {
+    throw new CollectionProviderError('sandbox refunds are not built yet');
   }
 }
 
