@@ -530,6 +530,38 @@ describe('dispute lifecycle', () => {
     expect((await balance(balanceId)).available).toBe(before);
   });
 
+  it('decides once under concurrent win and lose: one closes it, the other gets E9504, one final posting', async () => {
+    const d = (await open(await newCharge(6000))).body;
+    const [a, b] = await Promise.all([
+      post(`/test_helpers/disputes/${d.id}/win`),
+      post(`/test_helpers/disputes/${d.id}/lose`),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const loser = a.status === 409 ? a : b;
+    expectErrorObject(loser.body, 'E9504');
+    const final = (await t.http.get(tenant.path(`/disputes/${d.id}`)).set(tenant.as('test'))).body;
+    expect(final.settled).toBe(true);
+    const decided = (await entries(d.number)).filter((e) => !e.includes('dispute.opened'));
+    expect(decided).toHaveLength(final.status === 'won' ? 2 : 4);
+    expect(await eventsOf('charge.dispute.closed', d.id)).toHaveLength(1);
+  });
+
+  it('replays a close sent again with the same Idempotency-Key', async () => {
+    const d = (await open(await newCharge(800))).body;
+    const send = () =>
+      t.http
+        .post(tenant.path(`/disputes/${d.id}/close`))
+        .set(tenant.as('test', { 'Idempotency-Key': `close-${d.id}` }))
+        .send({});
+    const first = await send();
+    const second = await send();
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.body).toEqual(first.body);
+    expect(await eventsOf('charge.dispute.closed', d.id)).toHaveLength(1);
+  });
+
   it('refuses bad evidence with E2000, unknown ids with E4004, and the helpers in live mode with E4040', async () => {
     const d = (await open(await newCharge(700))).body;
     for (const body of [
