@@ -42,6 +42,7 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'charge.succeeded': ChargeDto,
   'charge.failed': ChargeDto,
   'charge.dispute.created': DisputeDto,
+  'charge.dispute.updated': DisputeDto,
   'charge.dispute.closed': DisputeDto,
   'balance.available': BalanceDto,
   'account.updated': AccountDto,

@@ -25,6 +25,25 @@ export class DisputesRepository {
     return this.db.repository(Dispute).findOneBy({ application_id: applicationId, country, id });
   }
 
+  /** findById that also locks the dispute (FOR UPDATE) until `manager`'s transaction ends. */
+  lock(applicationId: string, country: string, id: string, manager: EntityManager): Promise<Dispute | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.db
+      .repository(Dispute, manager)
+      .createQueryBuilder('d')
+      .setLock('pessimistic_write')
+      .where('d.application_id = :applicationId AND d.country = :country AND d.id = :id', {
+        applicationId,
+        country,
+        id,
+      })
+      .getOne();
+  }
+
+  async save(dispute: Dispute, manager: EntityManager): Promise<Dispute> {
+    return this.db.repository(Dispute, manager).save(dispute);
+  }
+
   findByCharge(applicationId: string, chargeId: string, manager: EntityManager): Promise<Dispute | null> {
     return this.db.repository(Dispute, manager).findOneBy({ application_id: applicationId, charge_id: chargeId });
   }

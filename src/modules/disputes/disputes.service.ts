@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { countryOf, type Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -9,10 +10,12 @@ import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { ChargesService, toChargeResponse, type Charge } from '../checkout/index.js';
 import { BalancesService, PostingService } from '../ledger/index.js';
+import { disputeTransition, type DisputeEvent, type DisputeStatus } from './dispute.transitions.js';
 import { DisputeErrors } from './disputes.errors.js';
 import { toDisputeResponse, type DisputeResponse } from './disputes.responses.js';
 import { DisputesRepository } from './disputes.repository.js';
 import type { OpenDisputeDto } from './dto/open-dispute.dto.js';
+import type { UpdateDisputeDto } from './dto/update-dispute.dto.js';
 import { Dispute } from './entities/dispute.entity.js';
 
 export const DISPUTE_LIST: ListSpec = {
@@ -55,6 +58,15 @@ const NETWORK_REASON: Record<string, string> = {
   general: '13.7',
 };
 
+/**
+ * The dispute fee booked when a dispute is lost, in major units of the currency (multiplied by the
+ * charge's scaling_factor): THB 500.00, SGD 20.00, USD 15.00; no fee in other currencies. See docs/DISPUTES.md.
+ */
+export const DISPUTE_FEE_MAJOR: Record<string, number> = { THB: 500, SGD: 20, USD: 15 };
+
+export const disputeFee = (currency: string, scalingFactor: number): number =>
+  (DISPUTE_FEE_MAJOR[currency] ?? 0) * scalingFactor;
+
 const EVIDENCE_WINDOW_MS = 7 * 24 * 3600 * 1000;
 const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
@@ -96,13 +108,22 @@ export class DisputesService {
       if (charge.disputed || (await this.disputes.findByCharge(applicationId, charge.id, manager))) {
         throw new AppError(DisputeErrors.E9501, `Charge "${charge.id}" already has a dispute.`);
       }
-      const amount = dto.amount ?? Number(charge.amount);
+      const refunded = Number(charge.amount_refunded ?? 0);
+      const left = Number(charge.amount) - refunded;
+      const amount = dto.amount ?? left;
       if (!charge.paid || amount > Number(charge.amount)) {
         throw new AppError(
           DisputeErrors.E9502,
           `Charge "${charge.id}" is ${charge.paid ? `of ${charge.amount}, less than amount` : 'not paid'}.`,
         );
       }
+      if (amount > left || left <= 0) {
+        throw new AppError(
+          DisputeErrors.E9506,
+          `Charge "${charge.id}" has ${left} of ${charge.amount} left after refunds of ${refunded}; cannot dispute ${amount}.`,
+        );
+      }
+      const inquiry = dto.inquiry === true;
       const now = this.clock.now();
       const reason = dto.reason ?? 'fraudulent';
       const created = await this.disputes.insert(
@@ -114,7 +135,7 @@ export class DisputesService {
           charge_id: charge.id,
           payment_intent: charge.payment_intent,
           currency: charge.currency,
-          status: 'needs_response',
+          status: inquiry ? 'warning_needs_response' : 'needs_response',
           reason,
           network_reason_code: NETWORK_REASON[reason],
           idempotency_key: null,
@@ -139,7 +160,8 @@ export class DisputesService {
         }),
         manager,
       );
-      await this.postWithdrawal(created, charge, manager);
+      // An inquiry moves no money until it escalates (escalation is not built: docs/DISPUTES.md).
+      if (!inquiry) await this.postWithdrawal(created, charge, manager);
       await this.charges.recordDispute(
         applicationId,
         charge.id,
@@ -155,6 +177,194 @@ export class DisputesService {
       return created;
     });
     return (await this.embed(applicationId, [dispute]))[0];
+  }
+
+  /**
+   * POST /disputes/{id}: saves evidence (and metadata), and with `submit: true` submits it:
+   * needs_response -> under_review. Refused on a closed dispute (E9504), under review (E9505) and
+   * after evidence_due_by (E9503). Records charge.dispute.updated when anything changed.
+   */
+  async update(principal: Principal, id: string, dto: UpdateDisputeDto): Promise<DisputeResponse> {
+    const applicationId = principal.application.id;
+    const dispute = await this.disputes.transaction(async (manager) => {
+      const d = await this.lockDispute(principal, id, manager);
+      const from = d.status as DisputeStatus;
+      const to = disputeTransition(from, dto.submit === true ? 'submit' : 'save');
+      const now = this.clock.now();
+      if (d.evidence_due_by && now.getTime() > d.evidence_due_by.getTime()) {
+        throw new AppError(
+          DisputeErrors.E9503,
+          `The evidence of dispute "${d.id}" was due by ${d.evidence_due_by.toISOString()}.`,
+        );
+      }
+      const previous: Record<string, unknown> = {};
+      if (dto.evidence) {
+        const evidence = { ...d.evidence, ...definedOnly(dto.evidence) };
+        if (JSON.stringify(evidence) !== JSON.stringify(d.evidence)) {
+          previous.evidence = d.evidence;
+          d.evidence = evidence;
+        }
+      }
+      if (dto.metadata) {
+        const metadata = { ...d.metadata, ...dto.metadata };
+        if (JSON.stringify(metadata) !== JSON.stringify(d.metadata)) {
+          previous.metadata = d.metadata;
+          d.metadata = metadata;
+        }
+      }
+      if (to !== from) {
+        previous.status = from;
+        d.status = to;
+      }
+      if (Object.keys(previous).length === 0) return d;
+      d.updated_at = now;
+      const saved = await this.disputes.save(d, manager);
+      const charge = await this.syncCharge(saved, manager);
+      await this.events.record(manager, {
+        applicationId,
+        type: 'charge.dispute.updated',
+        object: toDisputeResponse(saved, toChargeResponse(charge)),
+        previous_attributes: previous,
+      });
+      return saved;
+    });
+    return (await this.embed(applicationId, [dispute]))[0];
+  }
+
+  /** POST /disputes/{id}/close: the merchant accepts the dispute (needs_response -> lost, an inquiry -> warning_closed). */
+  close(principal: Principal, id: string): Promise<DisputeResponse> {
+    return this.decide(principal, id, 'accept');
+  }
+
+  /**
+   * Closes the dispute by `event` (accept, or the provider's win/lose) in one transaction: the
+   * status, the ledger's final posting, `settled`, the charge's dispute_status and charge.dispute.closed.
+   */
+  async decide(principal: Principal, id: string, event: Extract<DisputeEvent, 'accept' | 'win' | 'lose'>) {
+    const applicationId = principal.application.id;
+    const dispute = await this.disputes.transaction(async (manager) => {
+      const d = await this.lockDispute(principal, id, manager);
+      const from = d.status as DisputeStatus;
+      const to = disputeTransition(from, event);
+      const charge = await this.charges.lockById(applicationId, d.charge_id, manager);
+      if (!charge) throw new AppError(Errors.E4004, `No charge with id "${d.charge_id}".`);
+      if (to === 'won') await this.postReinstatement(d, charge, manager);
+      if (to === 'lost') await this.postLoss(d, charge, manager);
+      const now = this.clock.now();
+      Object.assign(d, {
+        status: to,
+        reinstated: to === 'won',
+        settled: true,
+        closed_at: now,
+        updated_at: now,
+      });
+      const saved = await this.disputes.save(d, manager);
+      const updated = await this.syncCharge(saved, manager);
+      await this.events.record(manager, {
+        applicationId,
+        type: 'charge.dispute.closed',
+        object: toDisputeResponse(saved, toChargeResponse(updated)),
+        previous_attributes: { status: from, settled: false, reinstated: false, closed_at: null },
+      });
+      return saved;
+    });
+    return (await this.embed(applicationId, [dispute]))[0];
+  }
+
+  private async lockDispute(principal: Principal, id: string, manager: EntityManager): Promise<Dispute> {
+    const d = await this.disputes.lock(principal.application.id, countryOf(principal), id, manager);
+    if (!d) throw new AppError(Errors.E4004, `No dispute with id "${id}" in this country.`);
+    return d;
+  }
+
+  /** The charge's dispute fields follow the dispute's status, through checkout's exported API. */
+  private async syncCharge(d: Dispute, manager: EntityManager): Promise<Charge> {
+    await this.charges.recordDispute(
+      d.application_id,
+      d.charge_id,
+      { dispute_id: d.id, dispute_status: d.status, dispute_reason: d.reason, dispute_amount: Number(d.amount) },
+      manager,
+    );
+    const charge = await this.charges.lockById(d.application_id, d.charge_id, manager);
+    if (!charge) throw new AppError(Errors.E4004, `No charge with id "${d.charge_id}".`);
+    return charge;
+  }
+
+  /** Won: the disputed amount returns from the `disputes` balance to the charge's balance. */
+  private async postReinstatement(d: Dispute, charge: Charge, manager: EntityManager): Promise<void> {
+    if (!charge.balance_id) return;
+    const held = await this.disputesBalance(charge, manager);
+    const entry = { currency: charge.currency, state: 'available' as const, type: 'dispute', source: 'dispute' };
+    const amount = Number(d.amount);
+    await this.posting.post(
+      {
+        application_id: charge.application_id,
+        description: `Dispute ${d.number} won: funds reinstated to charge ${charge.id}`,
+        event_type: 'dispute.won',
+        event_id: d.id,
+        entries: [
+          { ...entry, balance_id: held.id, amount: -amount, category: 'dispute_reversal' },
+          { ...entry, balance_id: charge.balance_id, amount, category: 'dispute_reversal' },
+        ],
+      },
+      manager,
+    );
+  }
+
+  /**
+   * Lost: the disputed amount leaves the `disputes` balance for `provider_clearing` (the provider
+   * returns it to the cardholder), and the dispute fee moves from the charge's balance to `fees`.
+   */
+  private async postLoss(d: Dispute, charge: Charge, manager: EntityManager): Promise<void> {
+    if (!charge.balance_id) return;
+    const balance = (account: string) =>
+      this.balances.getOrCreate({ application_id: charge.application_id, account, currency: charge.currency }, manager);
+    const held = await balance('disputes');
+    const clearing = await balance('provider_clearing');
+    const fees = await balance('fees');
+    const common = { currency: charge.currency, state: 'available' as const, source: 'dispute' };
+    const amount = Number(d.amount);
+    const fee = disputeFee(charge.currency, charge.scaling_factor);
+    await this.posting.post(
+      {
+        application_id: charge.application_id,
+        description: `Dispute ${d.number} lost on charge ${charge.id}`,
+        event_type: 'dispute.lost',
+        event_id: d.id,
+        entries: [
+          { ...common, balance_id: held.id, amount: -amount, type: 'dispute', category: 'dispute_loss' },
+          { ...common, balance_id: clearing.id, amount, type: 'dispute', category: 'dispute_loss' },
+          ...(fee > 0
+            ? [
+                {
+                  ...common,
+                  balance_id: charge.balance_id,
+                  amount: -fee,
+                  type: 'dispute_fee',
+                  category: 'dispute_fee',
+                  reporting_category: 'fee',
+                },
+                {
+                  ...common,
+                  balance_id: fees.id,
+                  amount: fee,
+                  type: 'dispute_fee',
+                  category: 'dispute_fee',
+                  reporting_category: 'fee',
+                },
+              ]
+            : []),
+        ],
+      },
+      manager,
+    );
+  }
+
+  private disputesBalance(charge: Charge, manager: EntityManager) {
+    return this.balances.getOrCreate(
+      { application_id: charge.application_id, account: 'disputes', currency: charge.currency },
+      manager,
+    );
   }
 
   private async postWithdrawal(
@@ -200,4 +410,9 @@ function disputeNumber(now: Date): string {
   const day = now.toISOString().slice(0, 10).replaceAll('-', '');
   const tail = Array.from({ length: 6 }, () => NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)]).join('');
   return `DP-${day}-${tail}`;
+}
+
+/** The fields the request gave (class-transformer leaves absent ones undefined). */
+function definedOnly(o: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }

@@ -202,6 +202,29 @@ const ENDPOINTS: EndpointCase[] = [
     body: { charge_id: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' },
     expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
   },
+  {
+    // Saving evidence on a dispute of each mode (no due date): every allowed credential gets 200.
+    name: 'POST /disputes/:id',
+    method: 'post',
+    setup: async (t, f) => ({ ids: await ledgerRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/disputes/${row.ids[`dispute_${mode}`]}`),
+    body: { evidence: { product_description: 'matrix' }, metadata: { matrix: '1' } },
+    expect: KEY_OR_USER,
+  },
+  {
+    // An unknown dispute: authorized callers reach the handler (E4004).
+    name: 'POST /disputes/:id/close',
+    method: 'post',
+    path: (f) => f.tenant.path(`/disputes/${UNKNOWN_ID}/close`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  ...(['win', 'lose'] as const).map((decision): EndpointCase => ({
+    // Test helpers: test mode reaches the handler (unknown dispute: E4004); live mode has none (E4040).
+    name: `POST /test_helpers/disputes/:id/${decision}`,
+    method: 'post',
+    path: (f) => f.tenant.path(`/test_helpers/disputes/${UNKNOWN_ID}/${decision}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
+  })),
   ...(['payment_intents', 'invoices', 'checkouts', 'charges', 'payment_links'] as const).flatMap(
     (resource): EndpointCase[] => [
       { name: `GET /${resource}`, method: 'get', path: (f) => f.tenant.path(`/${resource}`), expect: KEY_OR_USER },

@@ -3,6 +3,7 @@ import { ChargesService } from '../../../src/modules/checkout/index.js';
 import { BalancesService } from '../../../src/modules/ledger/index.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { OpenApiContract } from '../../support/openapi.js';
+import { expectLedgerInvariants } from '../../support/ledger-invariants.js';
 import {
   badParameters,
   byCreatedDesc,
@@ -274,5 +275,312 @@ describe('disputes', () => {
     await expectBadParameter(t, tenant, LIST, { 'filter[settled][lt]': 'true' }, 'filter[settled][lt]');
     const extra = { 'filter[reason]': "fraud' OR 1=1 --", 'filter[labels]': '"]\' OR 1=1 --x' };
     for (const [query, param] of sqlInjections(extra)) await expectBadParameter(t, tenant, LIST, query, param);
+  });
+});
+
+describe('dispute lifecycle', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let balanceId: string;
+  let newCharge: (amount: number, extra?: Record<string, unknown>) => Promise<string>;
+  const DAY = 24 * 3600 * 1000;
+
+  const open = (chargeId: string, body: Record<string, unknown> = {}) =>
+    t.http
+      .post(tenant.path('/test_helpers/disputes'))
+      .set(tenant.as('test'))
+      .send({ charge_id: chargeId, ...body });
+  const post = (path: string, body: Record<string, unknown> = {}) =>
+    t.http.post(tenant.path(path)).set(tenant.as('test')).send(body);
+  const balance = async (id: string) =>
+    (await t.http.get(tenant.path(`/balances/${id}`)).set(tenant.as('test'))).body as Row;
+  const balanceOf = async (account: string) =>
+    (await getList(t, tenant, '/balances', { 'filter[account]': account, limit: '100' })).data.find(
+      (b) => b.currency === 'THB',
+    );
+  /** The ledger entries of one dispute as [amount, account, type, category, event_type], in a canonical order. */
+  const canonical = (rows: unknown[][]) => rows.map((r) => JSON.stringify(r)).sort();
+  const entries = async (number: string) =>
+    canonical(
+      (await getList(t, tenant, '/balance_transactions', { q: number, limit: '100' })).data.map((e) => [
+        e.amount,
+        e.account,
+        e.type,
+        e.category,
+        e.event_type,
+      ]),
+    );
+  const eventsOf = async (type: string, disputeId: string) =>
+    (
+      await t.http.get(tenant.path('/events')).query({ 'filter[type]': type, limit: '100' }).set(tenant.as('test'))
+    ).body.data.filter((e: Row) => (e.data as { object: Row }).object.id === disputeId);
+  const invariants = () => expectLedgerInvariants(t, [tenant.applicationId]);
+
+  beforeAll(async () => {
+    t = await startApp({ rateLimit: false });
+    tenant = await createTenant(t, { countries: ['TH'] });
+    const ctx = t.app.get(RequestContext);
+    const charges = t.app.get(ChargesService);
+    const application_id = tenant.applicationId;
+    const customerId = (await t.http.post(tenant.path('/customers')).set(tenant.as('test')).send({ name: 'Lifecycle' }))
+      .body.id;
+    const inTest = <T>(fn: () => Promise<T>) => ctx.runInMode('test', fn);
+    balanceId = (
+      await inTest(() =>
+        t.app
+          .get(BalancesService)
+          .getOrCreate({ application_id, account: 'customer', currency: 'THB', customer_id: customerId }),
+      )
+    ).id;
+    newCharge = async (amount, extra = {}) =>
+      (
+        await inTest(() =>
+          charges.create({
+            application_id,
+            status: 'succeeded',
+            currency: 'THB',
+            amount,
+            amount_captured: amount,
+            paid: true,
+            captured: true,
+            customer_id: customerId,
+            balance_id: balanceId,
+            provider: 'sandbox',
+            ...extra,
+          }),
+        )
+      ).id;
+  });
+  afterEach(() => invariants());
+  afterAll(() => t.close());
+
+  it('saves and submits evidence, then is won: the amount returns to the charge balance (reinstated)', async () => {
+    const contract = await OpenApiContract.load(t);
+    const start = (await balance(balanceId)).available as number;
+    const d = (await open(await newCharge(20000), { reason: 'product_not_received' })).body;
+    expect(d.status).toBe('needs_response');
+
+    const saved = await post(`/disputes/${d.id}`, {
+      evidence: { product_description: 'Premium plan', customer_name: 'Somchai', receipt: 'file_abc123' },
+      metadata: { case: 'A-1' },
+    });
+    expect(saved.status).toBe(200);
+    contract.assert('POST', `${DOC}/disputes/{id}`, saved);
+    expect(saved.body).toMatchObject({
+      status: 'needs_response',
+      evidence: { product_description: 'Premium plan', customer_name: 'Somchai', receipt: 'file_abc123' },
+      metadata: { case: 'A-1' },
+      settled: false,
+    });
+    const submitted = await post(`/disputes/${d.id}`, {
+      evidence: { customer_email_address: 'somchai@example.com', uncategorized_text: 'Used the plan.' },
+      submit: true,
+    });
+    expect(submitted.status).toBe(200);
+    expect(submitted.body).toMatchObject({
+      status: 'under_review',
+      evidence: {
+        product_description: 'Premium plan',
+        customer_name: 'Somchai',
+        receipt: 'file_abc123',
+        customer_email_address: 'somchai@example.com',
+        uncategorized_text: 'Used the plan.',
+      },
+      charge: { dispute_status: 'under_review', disputed: true },
+    });
+    const updated = await eventsOf('charge.dispute.updated', d.id);
+    expect(updated.map((e: Row) => (e.data as { object: Row }).object.status).sort()).toEqual([
+      'needs_response',
+      'under_review',
+    ]);
+    const toReview = updated.find((e: Row) => (e.data as { object: Row }).object.status === 'under_review');
+    expect(toReview.data.previous_attributes).toMatchObject({ status: 'needs_response' });
+
+    const late = await post(`/disputes/${d.id}`, { evidence: { customer_name: 'Other' } });
+    expect(late.status).toBe(409);
+    expectErrorObject(late.body, 'E9505');
+    const accept = await post(`/disputes/${d.id}/close`);
+    expect(accept.status).toBe(409);
+    expectErrorObject(accept.body, 'E9505');
+
+    const won = await post(`/test_helpers/disputes/${d.id}/win`);
+    expect(won.status).toBe(200);
+    contract.assert('POST', `${DOC}/test_helpers/disputes/{id}/win`, won);
+    expect(won.body).toMatchObject({
+      status: 'won',
+      reinstated: true,
+      settled: true,
+      charge: { dispute_status: 'won', disputed: true },
+    });
+    expect(won.body.closed_at).not.toBeNull();
+    expect(await entries(d.number)).toEqual(
+      canonical([
+        [-20000, 'customer', 'dispute', 'dispute', 'dispute.opened'],
+        [20000, 'disputes', 'dispute', 'dispute', 'dispute.opened'],
+        [-20000, 'disputes', 'dispute', 'dispute_reversal', 'dispute.won'],
+        [20000, 'customer', 'dispute', 'dispute_reversal', 'dispute.won'],
+      ]),
+    );
+    expect((await balance(balanceId)).available).toBe(start);
+    const closed = await eventsOf('charge.dispute.closed', d.id);
+    expect(closed).toHaveLength(1);
+    expect(closed[0].data.object).toMatchObject({ status: 'won', reinstated: true, settled: true });
+    expect(closed[0].data.previous_attributes).toMatchObject({ status: 'under_review' });
+
+    for (const path of [`/disputes/${d.id}/close`, `/test_helpers/disputes/${d.id}/lose`]) {
+      const again = await post(path);
+      expect(again.status).toBe(409);
+      expectErrorObject(again.body, 'E9504');
+    }
+    const evidenceOnClosed = await post(`/disputes/${d.id}`, { evidence: { customer_name: 'x' } });
+    expect(evidenceOnClosed.status).toBe(409);
+    expectErrorObject(evidenceOnClosed.body, 'E9504');
+  });
+
+  it('is lost: the amount stays out (disputes -> provider_clearing) and the THB 500.00 fee is booked', async () => {
+    const contract = await OpenApiContract.load(t);
+    const start = (await balance(balanceId)).available as number;
+    const feesBefore = ((await balanceOf('fees'))?.available as number | undefined) ?? 0;
+    const d = (await open(await newCharge(30000))).body;
+    const lost = await post(`/test_helpers/disputes/${d.id}/lose`);
+    expect(lost.status).toBe(200);
+    contract.assert('POST', `${DOC}/test_helpers/disputes/{id}/lose`, lost);
+    expect(lost.body).toMatchObject({
+      status: 'lost',
+      reinstated: false,
+      settled: true,
+      charge: { dispute_status: 'lost' },
+    });
+    expect(await entries(d.number)).toEqual(
+      canonical([
+        [-30000, 'customer', 'dispute', 'dispute', 'dispute.opened'],
+        [30000, 'disputes', 'dispute', 'dispute', 'dispute.opened'],
+        [-30000, 'disputes', 'dispute', 'dispute_loss', 'dispute.lost'],
+        [30000, 'provider_clearing', 'dispute', 'dispute_loss', 'dispute.lost'],
+        [-50000, 'customer', 'dispute_fee', 'dispute_fee', 'dispute.lost'],
+        [50000, 'fees', 'dispute_fee', 'dispute_fee', 'dispute.lost'],
+      ]),
+    );
+    expect((await balance(balanceId)).available).toBe(start - 30000 - 50000);
+    expect((await balanceOf('fees'))?.available).toBe(feesBefore + 50000);
+    expect(await eventsOf('charge.dispute.closed', d.id)).toHaveLength(1);
+  });
+
+  it('is accepted with close (lost), and evidence after evidence_due_by is refused', async () => {
+    const contract = await OpenApiContract.load(t);
+    const d = (await open(await newCharge(1000))).body;
+    t.clock.advance(7 * DAY + 1000);
+    const late = await post(`/disputes/${d.id}`, { evidence: { customer_name: 'Late' }, submit: true });
+    expect(late.status).toBe(422);
+    expectErrorObject(late.body, 'E9503');
+    const closed = await post(`/disputes/${d.id}/close`);
+    expect(closed.status).toBe(200);
+    contract.assert('POST', `${DOC}/disputes/{id}/close`, closed);
+    expect(closed.body).toMatchObject({ status: 'lost', settled: true, reinstated: false });
+    expect(await entries(d.number)).toEqual(
+      canonical([
+        [-1000, 'customer', 'dispute', 'dispute', 'dispute.opened'],
+        [1000, 'disputes', 'dispute', 'dispute', 'dispute.opened'],
+        [-1000, 'disputes', 'dispute', 'dispute_loss', 'dispute.lost'],
+        [1000, 'provider_clearing', 'dispute', 'dispute_loss', 'dispute.lost'],
+        [-50000, 'customer', 'dispute_fee', 'dispute_fee', 'dispute.lost'],
+        [50000, 'fees', 'dispute_fee', 'dispute_fee', 'dispute.lost'],
+      ]),
+    );
+  });
+
+  it('refuses a second dispute on a charge, a dispute on a refunded charge, and bounds a partial one by what is left', async () => {
+    const chargeId = await newCharge(5000);
+    const first = await open(chargeId, { amount: 2000 });
+    expect(first.status).toBe(200);
+    expect(first.body.amount).toBe(2000);
+    const second = await open(chargeId, { amount: 1000 });
+    expect(second.status).toBe(409);
+    expectErrorObject(second.body, 'E9501');
+    expect((await post(`/test_helpers/disputes/${first.body.id}/win`)).status).toBe(200);
+    const afterClose = await open(chargeId);
+    expect(afterClose.status).toBe(409);
+    expectErrorObject(afterClose.body, 'E9501');
+
+    const refunded = await open(await newCharge(3000, { amount_refunded: 3000, refunded: true }));
+    expect(refunded.status).toBe(422);
+    expectErrorObject(refunded.body, 'E9506');
+    const partlyRefunded = await newCharge(3000, { amount_refunded: 1000 });
+    const tooMuch = await open(partlyRefunded, { amount: 2500 });
+    expect(tooMuch.status).toBe(422);
+    expectErrorObject(tooMuch.body, 'E9506');
+    const rest = await open(partlyRefunded);
+    expect(rest.status).toBe(200);
+    expect(rest.body.amount).toBe(2000);
+  });
+
+  it('an inquiry moves no money: evidence, then warning_closed; it cannot be lost', async () => {
+    const before = (await balance(balanceId)).available;
+    const d = (await open(await newCharge(4000), { inquiry: true })).body;
+    expect(d.status).toBe('warning_needs_response');
+    expect((await balance(balanceId)).available).toBe(before);
+    const ev = await post(`/disputes/${d.id}`, { evidence: { product_description: 'x' }, submit: true });
+    expect(ev.body.status).toBe('warning_needs_response');
+    const lose = await post(`/test_helpers/disputes/${d.id}/lose`);
+    expect(lose.status).toBe(409);
+    expectErrorObject(lose.body, 'E9507');
+    const closed = await post(`/disputes/${d.id}/close`);
+    expect(closed.body).toMatchObject({ status: 'warning_closed', settled: true, reinstated: false });
+    expect(await entries(d.number)).toEqual([]);
+    expect((await balance(balanceId)).available).toBe(before);
+  });
+
+  it('decides once under concurrent win and lose: one closes it, the other gets E9504, one final posting', async () => {
+    const d = (await open(await newCharge(6000))).body;
+    const [a, b] = await Promise.all([
+      post(`/test_helpers/disputes/${d.id}/win`),
+      post(`/test_helpers/disputes/${d.id}/lose`),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const loser = a.status === 409 ? a : b;
+    expectErrorObject(loser.body, 'E9504');
+    const final = (await t.http.get(tenant.path(`/disputes/${d.id}`)).set(tenant.as('test'))).body;
+    expect(final.settled).toBe(true);
+    const decided = (await entries(d.number)).filter((e) => !e.includes('dispute.opened'));
+    expect(decided).toHaveLength(final.status === 'won' ? 2 : 4);
+    expect(await eventsOf('charge.dispute.closed', d.id)).toHaveLength(1);
+  });
+
+  it('replays a close sent again with the same Idempotency-Key', async () => {
+    const d = (await open(await newCharge(800))).body;
+    const send = () =>
+      t.http
+        .post(tenant.path(`/disputes/${d.id}/close`))
+        .set(tenant.as('test', { 'Idempotency-Key': `close-${d.id}` }))
+        .send({});
+    const first = await send();
+    const second = await send();
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.body).toEqual(first.body);
+    expect(await eventsOf('charge.dispute.closed', d.id)).toHaveLength(1);
+  });
+
+  it('refuses bad evidence with E2000, unknown ids with E4004, and the helpers in live mode with E4040', async () => {
+    const d = (await open(await newCharge(700))).body;
+    for (const body of [
+      { evidence: { customer_name: 5 } },
+      { evidence: { receipt: 'not a file id!' } },
+      { evidence: { unknown_field: 'x' } },
+      { evidence: null },
+      { submit: 'yes' },
+      { evidence: { uncategorized_text: 'x'.repeat(20001) } },
+    ]) {
+      const res = await post(`/disputes/${d.id}`, body);
+      expect(res.status).toBe(400);
+      expectErrorObject(res.body, 'E2000');
+    }
+    const unknown = await post('/disputes/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b/close');
+    expect(unknown.status).toBe(404);
+    expectErrorObject(unknown.body, 'E4004');
+    const live = await t.http.post(tenant.path(`/test_helpers/disputes/${d.id}/win`)).set(tenant.as('live'));
+    expect(live.status).toBe(404);
+    expectErrorObject(live.body, 'E4040');
   });
 });

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ChargeDto } from '../../checkout/index.js';
+import { DISPUTE_STATUSES } from '../dispute.transitions.js';
 import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from '../../../common/http/examples.js';
 
 /** The Dispute record of the contract. */
@@ -11,7 +12,7 @@ export class DisputeDto {
   @ApiProperty({ example: UUID }) charge_id: string;
   @ApiProperty({ example: null, nullable: true }) payment_intent: string;
   @ApiProperty({ example: 'THB' }) currency: string;
-  @ApiProperty({ example: 'needs_response' }) status: string;
+  @ApiProperty({ example: 'needs_response', enum: DISPUTE_STATUSES }) status: string;
   @ApiProperty({ example: 'fraudulent' }) reason: string;
   @ApiProperty({ example: '10.4', nullable: true }) network_reason_code: string;
   @ApiProperty({ example: null, nullable: true }) idempotency_key: string;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsUUID, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsUUID, Max, Min } from 'class-validator';
 import { Optional } from '../../../common/http/fields.js';
 
 export const DISPUTE_REASONS = [
@@ -30,4 +30,13 @@ export class OpenDisputeDto {
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   amount?: number;
+
+  @ApiPropertyOptional({
+    description:
+      'true opens an inquiry (status warning_needs_response) that moves no money; default false: a chargeback (needs_response) that withdraws the amount.',
+    default: false,
+  })
+  @Optional()
+  @IsBoolean()
+  inquiry?: boolean;
 }
