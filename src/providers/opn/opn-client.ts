@@ -39,7 +39,12 @@ export class OpnApiError extends Error {
     this.name = 'OpnApiError';
   }
   get retryable(): boolean {
-    return this.httpStatus >= 500 || this.httpStatus === 429 || this.code === 'service_not_found';
+    return (
+      this.httpStatus >= 500 ||
+      this.httpStatus === 429 ||
+      this.code === 'service_not_found' ||
+      this.code === 'backend_error'
+    );
   }
 }
 

@@ -72,7 +72,7 @@ export class OpnCollectionProvider implements CollectionProvider {
   }
 
   /** Opn's fee plus VAT on it, rounded half up, at least one minor unit. */
-  fee(method: PaymentMethodType, amount: number): number {
+  fee(method: PaymentMethodType, amount: number, _currency?: string): number {
     const fee = (amount * this.feeBps[method]) / 10_000;
     return Math.max(1, Math.round(fee + (fee * this.feeVatBps) / 10_000));
   }
