@@ -12,3 +12,4 @@ export { OpnTransferProvider, OPN_BANK_ACCOUNT } from './opn-transfer.provider.j
 export { OpnWebhooks, OpnWebhookRejected, OpnWebhookUnverifiable, type OpnNotice } from './opn-webhooks.js';
 export { OpnCollectionError, OpnTransferError, type OpnFailureFacts } from './opn-errors.js';
 export { OPN_THAI_BANK_BRANDS, opnBankBrand } from './opn-banks.js';
+export { opnClientOptions, type OpnMode } from './opn-config.js';

@@ -14,6 +14,7 @@ import {
   OpnWebhookRejected,
   OpnWebhooks,
   OPN_BANK_ACCOUNT,
+  opnClientOptions,
   type OpnPayment,
 } from '../../../src/providers/opn/index.js';
 import { unmappedThaiBanks } from '../../../src/providers/opn/opn-banks.js';
@@ -373,5 +374,19 @@ describe('Opn Payments adapter (contract, local server)', () => {
     expect(collection.fee('card', 100000, 'THB')).toBe(3906); // 3650 + 255.5 VAT
     expect(collection.fee('promptpay', 100000, 'THB')).toBe(1766); // 1650 + 115.5 VAT
     expect(collection.fee('promptpay', 10, 'THB')).toBe(1);
+  });
+
+  it('configuration: a key per mode, the wrong kind refused without echoing it, base URL overridable', () => {
+    expect(opnClientOptions({}, 'live')).toBeNull();
+    expect(
+      opnClientOptions({ OPN_SECRET_KEY_TEST: 'skey_test_abc', OPN_BASE_URL: 'http://127.0.0.1:1' }, 'test'),
+    ).toMatchObject({
+      secretKey: 'skey_test_abc',
+      apiBase: 'http://127.0.0.1:1',
+      vaultBase: 'https://vault.omise.co',
+    });
+    expect(() => opnClientOptions({ OPN_SECRET_KEY_LIVE: 'skey_test_abc' }, 'live')).toThrow(/OPN_SECRET_KEY_LIVE/);
+    expect(() => opnClientOptions({ OPN_SECRET_KEY_LIVE: 'skey_test_abc' }, 'live')).not.toThrow(/abc/);
+    expect(() => opnClientOptions({ OPN_SECRET_KEY_TEST: 'skey_live1' }, 'test')).toThrow(/test secret key/);
   });
 });
