@@ -1,0 +1,256 @@
+import type { PaymentMethodType } from '../../modules/checkout/checkout-rules.js';
+import type {
+  CardDetails,
+  CardFacts,
+  CollectionProvider,
+  PaymentRequest,
+  ProviderPayment,
+  ProviderRefund,
+  RefundRequest,
+} from '../../modules/checkout/payments/providers/collection-provider.js';
+import { OpnApiError, type OpnClient, type OpnObject } from './opn-client.js';
+import { chargeFailure, failureFacts, isCardRefusal, OpnCollectionError } from './opn-errors.js';
+
+export interface OpnCollectionOptions {
+  /** Where Opn sends the payer back after 3-D Secure, for the service's charge id. */
+  returnUri: (chargeId: string) => string;
+  /** Fee schedule in basis points (Opn's published Thai rates by default: cards 3.65 %, PromptPay 1.65 %). */
+  feeBps?: Partial<Record<PaymentMethodType, number>>;
+  /** VAT charged on Opn's fee, in basis points (Thailand: 7 %). */
+  feeVatBps?: number;
+}
+
+/** What chargeCard answers beyond the port: 3-D Secure needs the payer sent to Opn's `authorize_uri`. */
+export interface OpnPayment extends ProviderPayment {
+  /** Set while a card charge waits for 3-D Secure: redirect the payer here; Opn returns them to `return_uri`. */
+  authorizeUri?: string;
+}
+
+interface OpnCharge extends OpnObject {
+  id: string;
+  status: 'successful' | 'failed' | 'pending' | 'expired' | 'reversed';
+  amount: number;
+  authorize_uri?: string | null;
+  failure_code?: string | null;
+  failure_message?: string | null;
+  expires_at?: string | null;
+  source?: {
+    type?: string;
+    scannable_code?: { image?: { download_uri?: string } } | null;
+    references?: { reference_number_1?: string | null; reference_number_2?: string | null } | null;
+  } | null;
+}
+
+interface OpnRefund extends OpnObject {
+  id: string;
+  charge: string;
+  amount: number;
+  status?: string;
+  voided?: boolean;
+}
+
+const DEFAULT_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
+
+/** Refund references carry their charge: Opn reads a refund at /charges/{charge}/refunds/{refund}. */
+const refundReference = (charge: string, refund: string) => `${charge}/${refund}`;
+
+/**
+ * The Opn Payments (Omise) collection provider for Thailand: card charges from Omise.js tokens
+ * (the service never sees a card number), PromptPay QR charges, refunds.
+ */
+export class OpnCollectionProvider implements CollectionProvider {
+  readonly name = 'opn';
+  private readonly feeBps: Record<PaymentMethodType, number>;
+  private readonly feeVatBps: number;
+
+  constructor(
+    private readonly client: OpnClient,
+    private readonly options: OpnCollectionOptions,
+  ) {
+    this.feeBps = { ...DEFAULT_FEE_BPS, ...options.feeBps };
+    this.feeVatBps = options.feeVatBps ?? 700;
+  }
+
+  /** Opn's fee plus VAT on it, rounded half up, at least one minor unit. */
+  fee(method: PaymentMethodType, amount: number, _currency?: string): number {
+    const fee = (amount * this.feeBps[method]) / 10_000;
+    return Math.max(1, Math.round(fee + (fee * this.feeVatBps) / 10_000));
+  }
+
+  /** Card facts come from Opn's charge (`card.brand`, `card.last_digits`), never from a card number here. */
+  describeCard(_card: CardDetails, _applicationId: string): CardFacts {
+    throw new OpnCollectionError(
+      'Opn charges Omise.js tokens only: card details never reach this service',
+      'card_details_refused',
+      false,
+      false,
+    );
+  }
+
+  /**
+   * Charges an Omise.js token (`tokn_…`). With 3-D Secure the answer is `pending` with
+   * `authorizeUri`; the outcome arrives by `charge.complete` or confirmPromptPay's read of the charge.
+   * A CardDetails argument (the port before tokenization) is refused: no PAN goes to Opn from here.
+   */
+  async chargeCard(request: PaymentRequest, card: CardDetails | string): Promise<OpnPayment> {
+    if (typeof card !== 'string' || !/^tokn_(test_)?\w+$/.test(card)) {
+      throw new OpnCollectionError('Opn charges need an Omise.js card token (tokn_…)', 'token_required', false, false);
+    }
+    try {
+      const charge = await this.client.post<OpnCharge>(
+        '/charges',
+        {
+          amount: request.amount,
+          currency: request.currency.toLowerCase(),
+          card,
+          return_uri: this.options.returnUri(request.chargeId),
+          metadata: { charge_id: request.chargeId, application_id: request.applicationId },
+        },
+        `charge:${request.chargeId}`,
+      );
+      return this.toPayment(charge);
+    } catch (err) {
+      if (isCardRefusal(err)) {
+        // No charge was made at Opn: the reference names the attempt so the row has one.
+        return {
+          status: 'failed',
+          reference: `opn_refused:${request.chargeId}`,
+          failure: chargeFailure(err.code, err.message),
+        };
+      }
+      throw this.providerError(err);
+    }
+  }
+
+  /** A PromptPay charge (source type `promptpay`); the QR is Opn's image at `scannable_code.image.download_uri`. */
+  async createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment> {
+    try {
+      const charge = await this.client.post<OpnCharge>(
+        '/charges',
+        {
+          amount: request.amount,
+          currency: request.currency.toLowerCase(),
+          source: { type: 'promptpay' },
+          expires_at: expiresAt.toISOString(),
+          return_uri: this.options.returnUri(request.chargeId),
+          metadata: { charge_id: request.chargeId, application_id: request.applicationId },
+        },
+        `charge:${request.chargeId}`,
+      );
+      return this.toPayment(charge, expiresAt);
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /** Reads the charge at Opn (GET /charges/{id}): the truth for pending PromptPay and 3-D Secure charges. */
+  async confirmPromptPay(reference: string): Promise<ProviderPayment> {
+    try {
+      return this.toPayment(await this.client.get<OpnCharge>(`/charges/${encodeURIComponent(reference)}`));
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /** POST /charges/{id}/refunds with `amount` (partial or full); the service's refund id is the idempotency key. */
+  async refund(request: RefundRequest): Promise<ProviderRefund> {
+    try {
+      const refund = await this.client.post<OpnRefund>(
+        `/charges/${encodeURIComponent(request.chargeReference)}/refunds`,
+        { amount: request.amount, metadata: { refund_id: request.refundId } },
+        `refund:${request.refundId}`,
+      );
+      return this.toRefund(refund);
+    } catch (err) {
+      if (
+        err instanceof OpnApiError &&
+        err.httpStatus < 500 &&
+        !err.retryable &&
+        err.code !== 'authentication_failure'
+      ) {
+        return {
+          status: 'failed',
+          reference: `opn_refused:${request.refundId}`,
+          failure: { code: 'refund_failed', reason: err.code, message: err.message },
+        };
+      }
+      throw this.providerError(err);
+    }
+  }
+
+  async refundStatus(reference: string): Promise<ProviderRefund> {
+    const [charge, refund] = reference.split('/');
+    if (!charge || !refund) {
+      return {
+        status: 'failed',
+        reference,
+        failure: { code: 'refund_failed', reason: 'refused', message: 'Opn refused the refund' },
+      };
+    }
+    try {
+      return this.toRefund(
+        await this.client.get<OpnRefund>(
+          `/charges/${encodeURIComponent(charge)}/refunds/${encodeURIComponent(refund)}`,
+        ),
+      );
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /** An Opn charge in the port's shape (also used for webhook notices). */
+  toPayment(charge: OpnCharge, expiresAt?: Date): OpnPayment {
+    const reference = charge.id;
+    switch (charge.status) {
+      case 'successful':
+        return { status: 'succeeded', reference };
+      case 'pending': {
+        const payment: OpnPayment = { status: 'pending', reference };
+        if (charge.authorize_uri && charge.source?.type !== 'promptpay') payment.authorizeUri = charge.authorize_uri;
+        const qr = charge.source?.scannable_code?.image?.download_uri;
+        if (charge.source?.type === 'promptpay') {
+          payment.promptpay = {
+            // Opn gives the QR as an image, not the EMVCo payload text.
+            raw: '',
+            image: qr ?? '',
+            ref1: charge.source.references?.reference_number_1 ?? charge.id,
+            ref2: charge.source.references?.reference_number_2 ?? null,
+            ref3: null,
+            expires_at: charge.expires_at ?? expiresAt?.toISOString() ?? null,
+          };
+        }
+        return payment;
+      }
+      case 'expired':
+        return {
+          status: 'failed',
+          reference,
+          failure: chargeFailure('payment_expired', charge.failure_message ?? 'The payment expired.'),
+        };
+      case 'reversed':
+        return { status: 'failed', reference, failure: chargeFailure('payment_cancelled', 'The charge was reversed.') };
+      default:
+        return { status: 'failed', reference, failure: chargeFailure(charge.failure_code, charge.failure_message) };
+    }
+  }
+
+  toRefund(refund: OpnRefund): ProviderRefund {
+    const reference = refundReference(refund.charge, refund.id);
+    if (refund.status === 'pending') return { status: 'pending', reference };
+    if (refund.status === 'failed') {
+      return {
+        status: 'failed',
+        reference,
+        failure: { code: 'refund_failed', reason: 'failed', message: 'Opn could not refund' },
+      };
+    }
+    // `closed` (done) or no status (API versions before refund statuses): Opn made the refund.
+    return { status: 'succeeded', reference };
+  }
+
+  private providerError(err: unknown): Error {
+    const facts = failureFacts(err);
+    if (!facts) return err as Error;
+    return new OpnCollectionError(facts.message, facts.opnCode, facts.retryable, facts.outcomeUnknown);
+  }
+}
