@@ -15,6 +15,8 @@ export interface RefundDebit {
   balanceId: string;
   currency: string;
   amount: number;
+  /** How far below zero the balance may go: the refunded charge's provider fee, which is not returned. */
+  allowedNegative: number;
 }
 
 /**
@@ -34,8 +36,10 @@ export class RefundLedger {
   ) {}
 
   /**
-   * Debits the charge's balance; refuses (E7504) when the balance's total would go below zero
-   * (the policy: a refund never makes a merchant-side balance negative). The total is checked on
+   * Debits the charge's balance; refuses (E7504) when the balance's total (available + hold) would
+   * go below -allowedNegative (the policy, docs/REFUNDS.md: a charge's own gross is always
+   * refundable, so the balance may go negative by at most the charge's unreturned provider fee;
+   * anything beyond needs funds). The total is checked on
    * the running balance the posting computed under the balance's lock, so concurrent debits
    * cannot both pass; the available/hold split is read just before.
    */
@@ -43,10 +47,10 @@ export class RefundLedger {
     const current = (await this.balances.responsesById(d.applicationId, [d.balanceId])).get(d.balanceId);
     const available = Math.max(0, Math.min(d.amount, current?.available ?? 0));
     const hold = d.amount - available;
-    if (current && current.available + current.hold < d.amount) {
+    if (current && current.available + current.hold + d.allowedNegative < d.amount) {
       throw new AppError(
         RefundErrors.E7504,
-        `Balance "${d.balanceId}" has ${current.available + current.hold} (available and held); the refund needs ${d.amount}.`,
+        `Balance "${d.balanceId}" has ${current.available + current.hold} (available and held); the refund of ${d.amount} may take it to -${d.allowedNegative} at most.`,
       );
     }
     const pending = await this.pendingBalance(d.applicationId, d.currency, manager);
@@ -76,8 +80,11 @@ export class RefundLedger {
     const after = Math.min(
       ...posted.entries.filter((e) => e.balance_id === d.balanceId).map((e) => Number(e.running_balance)),
     );
-    if (after < 0) {
-      throw new AppError(RefundErrors.E7504, `The refund would leave balance "${d.balanceId}" at ${after}.`);
+    if (after < -d.allowedNegative) {
+      throw new AppError(
+        RefundErrors.E7504,
+        `The refund would leave balance "${d.balanceId}" at ${after}, below -${d.allowedNegative}.`,
+      );
     }
     return { available, hold };
   }

@@ -20,7 +20,7 @@ export const RefundErrors = defineErrors('refunds', {
   E7504: {
     key: 'refund_balance_insufficient',
     http_status: 422,
-    message: 'The refund would make the balance it is taken from negative.',
+    message: 'The refund would take its balance below what the policy allows (zero less the charge’s unreturned fee).',
   },
   E7505: {
     key: 'charge_disputed',

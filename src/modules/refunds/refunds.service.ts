@@ -31,6 +31,7 @@ export const REFUND_LIST: ListSpec = {
     reason: { type: 'text', pattern: FilterPatterns.word },
     currency: { type: 'text', pattern: FilterPatterns.currency },
     amount: { type: 'integer' },
+    created: { type: 'timestamp', column: 'r.created_at' },
     created_at: { type: 'timestamp' },
     updated_at: { type: 'timestamp' },
   },
@@ -145,7 +146,15 @@ export class RefundsService {
     const now = this.clock.now();
     const id = newId();
     const split = await this.ledger.debit(
-      { id, applicationId, chargeId: charge.id, balanceId: charge.balance_id, currency: charge.currency, amount },
+      {
+        id,
+        applicationId,
+        chargeId: charge.id,
+        balanceId: charge.balance_id,
+        currency: charge.currency,
+        amount,
+        allowedNegative: Number(charge.provider_fee_amount),
+      },
       manager,
     );
     const refund = await this.refunds.insert(
