@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error.js';
 import { BalancesService, PostingService, type PostingEntry } from '../ledger/index.js';
-import type { Refund } from './entities/refund.entity.js';
+import type { Refund, RefundDebitPart } from './entities/refund.entity.js';
 import { RefundErrors } from './refunds.errors.js';
 
 /** The account that holds a refund's money between its debit and the provider's answer. */
@@ -12,13 +12,12 @@ export interface RefundDebit {
   id: string;
   applicationId: string;
   chargeId: string;
-  balanceId: string;
   currency: string;
-  amount: number;
-  /** How far below zero the balance may go: the refunded charge's provider fee, which is not returned. */
+  /** The balances to debit and how much from each (one for own charges, up to two for destination charges). */
+  parts: Array<{ balanceId: string; amount: number }>;
+  /** How far below zero a debited balance may go: the charge's fees, which are not returned. */
   allowedNegative: number;
 }
-
 /**
  * A refund's journals (docs/REFUNDS.md), all through the PostingService:
  *
@@ -36,24 +35,19 @@ export class RefundLedger {
   ) {}
 
   /**
-   * Debits the charge's balance; refuses (E7504) when the balance's total (available + hold) would
-   * go below -allowedNegative (the policy, docs/REFUNDS.md: a charge's own gross is always
-   * refundable, so the balance may go negative by at most the charge's unreturned provider fee;
-   * anything beyond needs funds). The total is checked on
-   * the running balance the posting computed under the balance's lock, so concurrent debits
-   * cannot both pass; the available/hold split is read just before.
+   * Debits each part's balance, available first, then hold; refuses (E7504) when a balance's total
+   * (available + hold) would go below -allowedNegative (the policy, docs/REFUNDS.md: a charge's own
+   * gross is always refundable, so a balance may go negative by at most the charge's unreturned
+   * fees; anything beyond needs funds). The total is checked on the running balance the posting
+   * computed under the balances' locks, so concurrent debits cannot both pass; the available/hold
+   * split is read just before.
    */
-  async debit(d: RefundDebit, manager: EntityManager): Promise<{ available: number; hold: number }> {
-    const current = (await this.balances.responsesById(d.applicationId, [d.balanceId])).get(d.balanceId);
-    const available = Math.max(0, Math.min(d.amount, current?.available ?? 0));
-    const hold = d.amount - available;
-    if (current && current.available + current.hold + d.allowedNegative < d.amount) {
-      throw new AppError(
-        RefundErrors.E7504,
-        `Balance "${d.balanceId}" has ${current.available + current.hold} (available and held); the refund of ${d.amount} may take it to -${d.allowedNegative} at most.`,
-      );
-    }
-    const pending = await this.pendingBalance(d.applicationId, d.currency, manager);
+  async debit(d: RefundDebit, manager: EntityManager): Promise<RefundDebitPart[]> {
+    const parts = d.parts.filter((p) => p.amount > 0);
+    const current = await this.balances.responsesById(
+      d.applicationId,
+      parts.map((p) => p.balanceId),
+    );
     const common = {
       currency: d.currency,
       type: 'refund',
@@ -64,9 +58,26 @@ export class RefundLedger {
       parent_event_id: d.chargeId,
     };
     const entries: PostingEntry[] = [];
-    if (available > 0) entries.push({ ...common, balance_id: d.balanceId, amount: -available, state: 'available' });
-    if (hold > 0) entries.push({ ...common, balance_id: d.balanceId, amount: -hold, state: 'hold' });
-    entries.push({ ...common, balance_id: pending.id, amount: d.amount, state: 'available', category: 'clearing' });
+    const split: RefundDebitPart[] = [];
+    for (const part of parts) {
+      const balance = current.get(part.balanceId);
+      const total = balance ? balance.available + balance.hold : 0;
+      if (total + d.allowedNegative < part.amount) {
+        throw new AppError(
+          RefundErrors.E7504,
+          `Balance "${part.balanceId}" has ${total} (available and held); the refund takes ${part.amount} from it and may take it to -${d.allowedNegative} at most.`,
+        );
+      }
+      const available = Math.max(0, Math.min(part.amount, balance?.available ?? 0));
+      const hold = part.amount - available;
+      if (available > 0)
+        entries.push({ ...common, balance_id: part.balanceId, amount: -available, state: 'available' });
+      if (hold > 0) entries.push({ ...common, balance_id: part.balanceId, amount: -hold, state: 'hold' });
+      split.push({ balance_id: part.balanceId, amount: part.amount, available, hold });
+    }
+    const amount = parts.reduce((sum, p) => sum + p.amount, 0);
+    const pending = await this.pendingBalance(d.applicationId, d.currency, manager);
+    entries.push({ ...common, balance_id: pending.id, amount, state: 'available', category: 'clearing' });
     const posted = await this.posting.post(
       {
         application_id: d.applicationId,
@@ -77,16 +88,18 @@ export class RefundLedger {
       },
       manager,
     );
-    const after = Math.min(
-      ...posted.entries.filter((e) => e.balance_id === d.balanceId).map((e) => Number(e.running_balance)),
-    );
-    if (after < -d.allowedNegative) {
-      throw new AppError(
-        RefundErrors.E7504,
-        `The refund would leave balance "${d.balanceId}" at ${after}, below -${d.allowedNegative}.`,
+    for (const part of parts) {
+      const after = Math.min(
+        ...posted.entries.filter((e) => e.balance_id === part.balanceId).map((e) => Number(e.running_balance)),
       );
+      if (after < -d.allowedNegative) {
+        throw new AppError(
+          RefundErrors.E7504,
+          `The refund would leave balance "${part.balanceId}" at ${after}, below -${d.allowedNegative}.`,
+        );
+      }
     }
-    return { available, hold };
+    return split;
   }
 
   /** The provider paid the refund out: the money leaves through provider clearing. */
@@ -99,16 +112,30 @@ export class RefundLedger {
     await this.move(refund, pending.id, clearing.id, 'refund.succeeded', 'refund', 'clearing', manager);
   }
 
-  /** The provider refused: the debit goes back to the balance's available funds. */
+  /** The provider refused: each debit goes back to its balance's available funds. */
   async reverse(refund: Refund, manager: EntityManager): Promise<void> {
     const pending = await this.pendingBalance(refund.application_id, refund.currency, manager);
-    await this.move(
-      refund,
-      pending.id,
-      refund.balance_id!,
-      'refund.failed',
-      'refund_failure',
-      'refund_failure',
+    const common = {
+      currency: refund.currency,
+      state: 'available' as const,
+      type: 'refund_failure',
+      source: 'refund',
+      category: 'refund_failure',
+      reporting_category: 'refund_failure',
+      parent_event_type: 'charge',
+      parent_event_id: refund.charge_id,
+    };
+    await this.posting.post(
+      {
+        application_id: refund.application_id,
+        description: `Refund ${refund.id} of charge ${refund.charge_id}`,
+        event_type: 'refund.failed',
+        event_id: refund.id,
+        entries: [
+          { ...common, balance_id: pending.id, amount: -Number(refund.amount) },
+          ...refund.debits.map((d) => ({ ...common, balance_id: d.balance_id, amount: d.amount })),
+        ],
+      },
       manager,
     );
   }

@@ -28,8 +28,8 @@ export const RefundErrors = defineErrors('refunds', {
     message: 'A disputed charge cannot be refunded: the dispute decides the money.',
   },
   E7506: {
-    key: 'destination_charge_refund_unsupported',
+    key: 'refund_transfer_options_invalid',
     http_status: 422,
-    message: 'Refunds of destination charges (transfer_data) are not supported yet.',
+    message: 'reverse_transfer and refund_application_fee apply only to destination charges (transfer_data).',
   },
 });

@@ -15,6 +15,7 @@ import {
   type Charge,
   type ProviderRefund,
 } from '../checkout/index.js';
+import { BalancesService } from '../ledger/index.js';
 import type { CreateRefundDto } from './dto/refund.dto.js';
 import { Refund } from './entities/refund.entity.js';
 import { RefundLedger } from './refund-ledger.js';
@@ -51,6 +52,7 @@ export class RefundsService {
     private readonly refunds: RefundsRepository,
     private readonly charges: ChargesService,
     private readonly providers: CollectionProviders,
+    private readonly balances: BalancesService,
     private readonly ledger: RefundLedger,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
@@ -127,9 +129,6 @@ export class RefundsService {
         `Charge "${charge.id}" is ${charge.status}${charge.paid ? '' : ', not paid'}.`,
       );
     }
-    if (charge.transfer_data) {
-      throw new AppError(RefundErrors.E7506, `Charge "${charge.id}" is a destination charge.`);
-    }
     if (charge.disputed) throw new AppError(RefundErrors.E7505, `Charge "${charge.id}" is disputed.`);
     const refunded = Number(charge.amount_refunded);
     const left = Number(charge.amount) - refunded;
@@ -145,15 +144,15 @@ export class RefundsService {
     }
     const now = this.clock.now();
     const id = newId();
-    const split = await this.ledger.debit(
+    const { parts, reversal } = await this.shares(charge, amount, dto, manager);
+    const debits = await this.ledger.debit(
       {
         id,
         applicationId,
         chargeId: charge.id,
-        balanceId: charge.balance_id,
         currency: charge.currency,
-        amount,
-        allowedNegative: Number(charge.provider_fee_amount),
+        parts,
+        allowedNegative: Number(charge.provider_fee_amount) + Number(charge.application_fee_amount),
       },
       manager,
     );
@@ -172,9 +171,13 @@ export class RefundsService {
         method: charge.promptpay ? 'promptpay' : 'card',
         provider: charge.provider ?? 'sandbox',
         reference_id: null,
-        balance_id: charge.balance_id,
-        amount_from_available: split.available,
-        amount_from_hold: split.hold,
+        balance_id: parts[0].balanceId,
+        amount_from_available: debits.reduce((sum, d) => sum + d.available, 0),
+        amount_from_hold: debits.reduce((sum, d) => sum + d.hold, 0),
+        debits,
+        reverse_transfer: dto.reverse_transfer ?? false,
+        refund_application_fee: dto.refund_application_fee ?? false,
+        transfer_reversal_amount: reversal,
         failure_code: null,
         failure_reason: null,
         failure_message: null,
@@ -187,6 +190,48 @@ export class RefundsService {
     const updated = await this.charges.recordRefund(applicationId, charge.id, refunded + amount, manager);
     await this.events.record(manager, { applicationId, type: 'refund.created', object: toRefundResponse(refund) });
     return { refund, charge: updated };
+  }
+
+  /**
+   * Who pays the refund. Own charges: the charge's balance. Destination charges (docs/REFUNDS.md):
+   * the platform's `merchant` balance pays all of it, unless `reverse_transfer` takes the connected
+   * account's share back from it: its transfer in proportion to the refund, plus the application
+   * fee share unless `refund_application_fee` (then the platform pays that share).
+   */
+  private async shares(
+    charge: Charge,
+    amount: number,
+    dto: CreateRefundDto,
+    manager: EntityManager,
+  ): Promise<{ parts: Array<{ balanceId: string; amount: number }>; reversal: number }> {
+    if (!charge.transfer_data) {
+      if (dto.reverse_transfer || dto.refund_application_fee) {
+        throw new AppError(
+          RefundErrors.E7506,
+          `Charge "${charge.id}" is not a destination charge: reverse_transfer and refund_application_fee do not apply.`,
+        );
+      }
+      return { parts: [{ balanceId: charge.balance_id!, amount }], reversal: 0 };
+    }
+    const platform = await this.balances.getOrCreate(
+      { application_id: charge.application_id, account: 'merchant', currency: charge.currency },
+      manager,
+    );
+    if (!dto.reverse_transfer) return { parts: [{ balanceId: platform.id, amount }], reversal: 0 };
+    const gross = Number(charge.amount);
+    const share = (part: number) => Math.floor((part * amount) / gross);
+    const reversal = Math.min(
+      amount,
+      share(Number(charge.transfer_data.amount)) +
+        (dto.refund_application_fee ? 0 : share(Number(charge.application_fee_amount))),
+    );
+    return {
+      parts: [
+        { balanceId: platform.id, amount: amount - reversal },
+        { balanceId: charge.transfer_data.balance_id, amount: reversal },
+      ],
+      reversal,
+    };
   }
 
   /** Applies the provider's answer in its own transaction; a refund no longer pending is left as it is. */

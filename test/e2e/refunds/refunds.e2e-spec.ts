@@ -1,6 +1,15 @@
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { OpenApiContract } from '../../support/openapi.js';
-import { CARDS, card, confirm, expectLedgerInvariants, paymentIntentCheckout } from '../../factories/checkout.js';
+import {
+  CARDS,
+  card,
+  confirm,
+  connectedAccount,
+  createCheckout,
+  createPaymentIntent,
+  expectLedgerInvariants,
+  paymentIntentCheckout,
+} from '../../factories/checkout.js';
 
 type Row = Record<string, any>;
 const DOC = '/api/v1/{app}/platform/wallet';
@@ -221,6 +230,64 @@ describe('refunds', () => {
     const live = await t.http.post(tenant.path(`/test_helpers/refunds/${res.body.id}/settle`)).set(tenant.as('live'));
     expect(live.status).toBe(404);
     expectErrorObject(live.body, 'E4040');
+  });
+
+  it('destination charges: the platform pays, or reverse_transfer takes the connected share back (with or without the fee share)', async () => {
+    const seller = await connectedAccount(t, tenant);
+    const pi = await createPaymentIntent(t, tenant, {
+      amount: 100000,
+      transfer_data: { destination: seller.id },
+      application_fee_amount: 5000,
+    });
+    const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: pi.id });
+    const charge = (await confirm(t, tenant, checkout, card(CARDS.visa))).body.charge;
+    const fee = cardFee(100000);
+    const connectedId = charge.transfer_data.balance_id;
+    const platformId = ((await get('/balances?limit=100')).body.data as Row[]).find(
+      (b) => b.account === 'merchant',
+    )!.id;
+    const total = async (id: string) => {
+      const b = await balance(id);
+      return b.available + b.hold;
+    };
+    expect(await total(connectedId)).toBe(100000 - 5000 - fee);
+    expect(await total(platformId)).toBe(5000);
+
+    const reversed = await refund({ charge_id: charge.id, amount: 10000, reverse_transfer: true });
+    const connectedShare = Math.floor(((100000 - 5000 - fee) * 10000) / 100000);
+    expect(reversed.body).toMatchObject({
+      status: 'succeeded',
+      reverse_transfer: true,
+      refund_application_fee: false,
+      transfer_reversal_amount: connectedShare + 500,
+    });
+    expect(await total(connectedId)).toBe(100000 - 5000 - fee - connectedShare - 500);
+    expect(await total(platformId)).toBe(5000 - (10000 - connectedShare - 500));
+
+    const feeBack = await refund({
+      charge_id: charge.id,
+      amount: 10000,
+      reverse_transfer: true,
+      refund_application_fee: true,
+    });
+    expect(feeBack.body).toMatchObject({ status: 'succeeded', transfer_reversal_amount: connectedShare });
+    expect(await total(platformId)).toBe(5000 - (10000 - connectedShare - 500) - (10000 - connectedShare));
+
+    const platformPays = await refund({ charge_id: charge.id, amount: 1000 });
+    expect(platformPays.body).toMatchObject({
+      status: 'succeeded',
+      transfer_reversal_amount: 0,
+      balance_id: platformId,
+    });
+    const failed = await refund({ charge_id: charge.id, amount: 4004, reverse_transfer: true });
+    expect(failed.body.status).toBe('failed');
+    expect(await total(connectedId)).toBe(100000 - 5000 - fee - 2 * connectedShare - 500);
+    expect((await get(`/charges/${charge.id}`)).body.amount_refunded).toBe(21000);
+
+    const own = await cardCharge(5000);
+    const wrong = await refund({ charge_id: own.id, reverse_transfer: true });
+    expect(wrong.status).toBe(422);
+    expectErrorObject(wrong.body, 'E7506');
   });
 
   it('an Idempotency-Key retry replays the refund instead of refunding twice', async () => {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsUUID, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsUUID, Max, Min } from 'class-validator';
 import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from '../../../common/http/examples.js';
 import { MetadataField, Optional } from '../../../common/http/fields.js';
 import { REFUND_STATUSES } from '../refund.transitions.js';
@@ -29,6 +29,28 @@ export class CreateRefundDto {
   @IsIn(REFUND_REASONS)
   reason?: (typeof REFUND_REASONS)[number];
 
+  @ApiPropertyOptional({
+    example: false,
+    default: false,
+    description:
+      'Destination charges: take the connected account’s share of the refund back from it (its transfer, in proportion to the refund). ' +
+      'Otherwise the platform pays the whole refund.',
+  })
+  @Optional()
+  @IsBoolean()
+  reverse_transfer?: boolean;
+
+  @ApiPropertyOptional({
+    example: false,
+    default: false,
+    description:
+      'Destination charges with reverse_transfer: the platform returns its application fee in proportion to the refund ' +
+      '(the connected account then pays only its transfer share). Without it the connected account also pays the fee share.',
+  })
+  @Optional()
+  @IsBoolean()
+  refund_application_fee?: boolean;
+
   @MetadataField({ ticket: 'CS-1042' }) metadata?: Record<string, unknown>;
 }
 
@@ -52,6 +74,10 @@ export class RefundDto {
   amount_from_available: number;
   @ApiProperty({ example: 0, description: 'What the refund took from the balance’s held funds.' })
   amount_from_hold: number;
+  @ApiProperty({ example: false }) reverse_transfer: boolean;
+  @ApiProperty({ example: false }) refund_application_fee: boolean;
+  @ApiProperty({ example: 0, description: 'Destination charges: what was taken back from the connected account.' })
+  transfer_reversal_amount: number;
   @ApiProperty({ example: null, nullable: true, type: String }) failure_code: string | null;
   @ApiProperty({ example: null, nullable: true, type: String }) failure_reason: string | null;
   @ApiProperty({ example: null, nullable: true, type: String }) failure_message: string | null;

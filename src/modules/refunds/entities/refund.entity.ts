@@ -2,6 +2,13 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
 import type { RefundStatus } from '../refund.transitions.js';
 
+export interface RefundDebitPart {
+  balance_id: string;
+  amount: number;
+  available: number;
+  hold: number;
+}
+
 /** A refund of (part of) a charge. Its status is written only by RefundsRepository.writeStatus. */
 @Entity({ name: 'refunds' })
 export class Refund extends ModeRecord {
@@ -25,6 +32,12 @@ export class Refund extends ModeRecord {
   /** How the debit was split between the balance's available and hold states. */
   @Column('bigint') amount_from_available: number;
   @Column('bigint') amount_from_hold: number;
+  /** Every balance the refund debited, with its split (destination charges debit two). */
+  @Column('jsonb') debits: RefundDebitPart[];
+  @Column('boolean') reverse_transfer: boolean;
+  @Column('boolean') refund_application_fee: boolean;
+  /** Destination charges: what was taken back from the connected account. */
+  @Column('bigint') transfer_reversal_amount: number;
   @Column('text', { nullable: true }) failure_code: string | null;
   @Column('text', { nullable: true }) failure_reason: string | null;
   @Column('text', { nullable: true }) failure_message: string | null;
