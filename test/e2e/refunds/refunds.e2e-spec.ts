@@ -11,6 +11,7 @@ import {
   paymentIntentCheckout,
 } from '../../factories/checkout.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- response bodies, inspected field by field
 type Row = Record<string, any>;
 const DOC = '/api/v1/{app}/platform/wallet';
 const cardFee = (amount: number) => Math.floor((amount * 365 + 5000) / 10000);
