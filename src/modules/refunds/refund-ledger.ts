@@ -21,9 +21,9 @@ export interface RefundDebit {
 /**
  * A refund's journals (docs/REFUNDS.md), all through the PostingService:
  *
- *   created    merchant-side balance  -amount (available first, then hold)   refunds_pending +amount
+ *   created    debited balance(s)     -amount (available first, then hold)   refunds_pending +amount
  *   succeeded  refunds_pending        -amount                                provider_clearing +amount
- *   failed     refunds_pending        -amount                                merchant-side balance +amount (available)
+ *   failed     refunds_pending        -amount                                each debited balance +its part (available)
  *
  * Fees are not returned: the provider fee stays in `fees`.
  */
