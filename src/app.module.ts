@@ -28,6 +28,7 @@ import { EventsModule } from './modules/events/index.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { LedgerModule } from './modules/ledger/index.js';
 import { DisputesModule } from './modules/disputes/index.js';
+import { RefundsModule } from './modules/refunds/index.js';
 import { MeterModule } from './modules/meter/index.js';
 import { PayoutsModule } from './modules/payouts/index.js';
 
@@ -107,6 +108,7 @@ function requestBinding(): { req?: unknown } {
     CustomersModule,
     LedgerModule,
     DisputesModule,
+    RefundsModule,
     MeterModule,
     PayoutsModule,
     CheckoutModule,

@@ -9,6 +9,7 @@ import { DisputeDto } from './modules/disputes/dto/dispute.dto.js';
 import { WebhookEndpointDto } from './modules/events/dto/webhook-endpoint.dto.js';
 import { BalanceDto } from './modules/ledger/index.js';
 import { BankAccountDto } from './modules/payouts/dto/bank-account.dto.js';
+import { RefundDto } from './modules/refunds/index.js';
 
 /** A stored meter event as `GET /meter_events/{id}` answers it (the payload of meter_event.* events). */
 export class MeterEventDto {
@@ -44,6 +45,11 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'charge.dispute.created': DisputeDto,
   'charge.dispute.updated': DisputeDto,
   'charge.dispute.closed': DisputeDto,
+  'charge.refunded': ChargeDto,
+  'refund.created': RefundDto,
+  'refund.updated': RefundDto,
+  'refund.succeeded': RefundDto,
+  'refund.failed': RefundDto,
   'balance.available': BalanceDto,
   'account.updated': AccountDto,
   'bank_account.created': BankAccountDto,

@@ -74,6 +74,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     ChargesService,
     ChargeHooks,
     SandboxCollectionProvider,
+    CollectionProviders,
   ],
 })
 export class CheckoutModule {}

@@ -225,6 +225,29 @@ const ENDPOINTS: EndpointCase[] = [
     path: (f) => f.tenant.path(`/test_helpers/disputes/${UNKNOWN_ID}/${decision}`),
     expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
   })),
+  { name: 'GET /refunds', method: 'get', path: (f) => f.tenant.path('/refunds'), expect: KEY_OR_USER },
+  {
+    // An unknown refund: authorized callers reach the handler (E4004).
+    name: 'GET /refunds/:id',
+    method: 'get',
+    path: (f) => f.tenant.path(`/refunds/${UNKNOWN_ID}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
+    // An unknown charge: authorized callers reach the handler (E4004) and nothing is refunded.
+    name: 'POST /refunds',
+    method: 'post',
+    path: (f) => f.tenant.path('/refunds'),
+    body: { charge_id: UNKNOWN_ID },
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
+    // An unknown refund: authorized test-mode callers reach the handler (E4004); live mode has no test helpers.
+    name: 'POST /test_helpers/refunds/:id/settle',
+    method: 'post',
+    path: (f) => f.tenant.path(`/test_helpers/refunds/${UNKNOWN_ID}/settle`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
+  },
   ...(['payment_intents', 'invoices', 'checkouts', 'charges', 'payment_links'] as const).flatMap(
     (resource): EndpointCase[] => [
       { name: `GET /${resource}`, method: 'get', path: (f) => f.tenant.path(`/${resource}`), expect: KEY_OR_USER },

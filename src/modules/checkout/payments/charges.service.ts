@@ -136,6 +136,22 @@ export class ChargesService {
     );
   }
 
+  /**
+   * A refund changed what is refunded of the charge (by the refunds module, inside its transaction,
+   * with the charge locked): `amountRefunded` counts succeeded and pending refunds; `refunded` is
+   * set once it reaches the charge's amount. Returns the charge as stored.
+   */
+  async recordRefund(applicationId: string, chargeId: string, amountRefunded: number, manager: EntityManager) {
+    const charge = (await this.charges.find(applicationId, chargeId, manager))!;
+    const changes = {
+      amount_refunded: amountRefunded,
+      refunded: amountRefunded >= Number(charge.amount),
+      updated_at: this.clock.now(),
+    };
+    await this.charges.update(applicationId, chargeId, changes, manager);
+    return Object.assign(charge, changes);
+  }
+
   findById(applicationId: string, id: string, manager?: EntityManager): Promise<Charge | null> {
     return this.charges.find(applicationId, id, manager);
   }

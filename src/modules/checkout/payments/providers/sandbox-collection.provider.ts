@@ -146,15 +146,36 @@ export class SandboxCollectionProvider implements CollectionProvider {
     return { status: 'succeeded', reference };
   }
 
-  // Built by the refunds work (issue 16); until then the sandbox refuses, as a provider that is down would.
-  async refund(_request: RefundRequest): Promise<ProviderRefund> {
-    throw new CollectionProviderError('sandbox refunds are not built yet');
+  /**
+   * Card refunds succeed at once, PromptPay refunds are `pending` until refundStatus says they
+   * settled (the sandbox settles them whenever asked), and a refund of exactly
+   * SANDBOX_FAILING_REFUND_AMOUNT fails. The refund id is the idempotency key: asking twice for
+   * the same refund answers the same reference.
+   */
+  async refund(request: RefundRequest): Promise<ProviderRefund> {
+    await this.answerAfterGate(request.applicationId);
+    const reference = `re_sbx_${request.refundId.replaceAll('-', '')}`;
+    if (request.amount === SANDBOX_FAILING_REFUND_AMOUNT) {
+      return {
+        status: 'failed',
+        reference,
+        failure: {
+          code: 'refund_declined',
+          reason: 'expired_or_canceled_card',
+          message: 'The refund was declined by the payer’s bank.',
+        },
+      };
+    }
+    return { status: request.method === 'promptpay' ? 'pending' : 'succeeded', reference };
   }
 
-  async refundStatus(_reference: string): Promise<ProviderRefund> {
-    throw new CollectionProviderError('sandbox refunds are not built yet');
+  async refundStatus(reference: string): Promise<ProviderRefund> {
+    return { status: 'succeeded', reference };
   }
 }
+
+/** The sandbox's failing refund amount (minor units): a refund of exactly this amount is declined. */
+export const SANDBOX_FAILING_REFUND_AMOUNT = 4004;
 
 function providerReference(prefix: string): string {
   return `${prefix}_sbx_${randomBytes(12).toString('base64url')}`;

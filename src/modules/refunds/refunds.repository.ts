@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { ModeDb } from '../../common/database/mode-db.js';
+import { isUuid } from '../../common/ids.js';
+import { Refund } from './entities/refund.entity.js';
+import type { RefundStatus } from './refund.transitions.js';
+
+/** The only door to the refunds table. */
+@Injectable()
+export class RefundsRepository {
+  constructor(private readonly db: ModeDb) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  query(applicationId: string): SelectQueryBuilder<Refund> {
+    return this.db
+      .repository(Refund)
+      .createQueryBuilder('r')
+      .where('r.application_id = :applicationId', { applicationId });
+  }
+
+  /** The refund, or null; `lock` holds it FOR UPDATE until `manager`'s transaction ends. */
+  find(applicationId: string, id: string, manager?: EntityManager, lock = false): Promise<Refund | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.db.repository(Refund, manager).findOne({
+      where: { application_id: applicationId, id },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+  }
+
+  async insert(refund: Refund, manager: EntityManager): Promise<Refund> {
+    const repo = this.db.repository(Refund, manager);
+    return repo.save(repo.create(refund));
+  }
+
+  /** Writes facts other than the status: the type refuses `status`. */
+  async update(
+    applicationId: string,
+    id: string,
+    changes: Omit<Partial<Refund>, 'status'> & { status?: never },
+    manager?: EntityManager,
+  ): Promise<void> {
+    await this.db
+      .repository(Refund, manager)
+      .update({ application_id: applicationId, id }, changes as QueryDeepPartialEntity<Refund>);
+  }
+
+  /** The one write of a refund's status, from refund.transitions.ts; returns the refund as stored. */
+  async writeStatus(
+    applicationId: string,
+    id: string,
+    status: RefundStatus,
+    changes: Omit<Partial<Refund>, 'status'>,
+    manager: EntityManager,
+  ): Promise<Refund> {
+    await this.db
+      .repository(Refund, manager)
+      .update({ application_id: applicationId, id }, { ...changes, status } as QueryDeepPartialEntity<Refund>);
+    return (await this.find(applicationId, id, manager))!;
+  }
+}

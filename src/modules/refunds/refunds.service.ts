@@ -1,0 +1,290 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock.js';
+import type { Principal } from '../../common/context/principal.js';
+import { AppError } from '../../common/errors/app-error.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import { EventRecorder } from '../../common/events/event-recorder.js';
+import { newId } from '../../common/ids.js';
+import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import {
+  ChargesService,
+  CollectionProviderError,
+  CollectionProviders,
+  toChargeResponse,
+  type Charge,
+  type ProviderRefund,
+} from '../checkout/index.js';
+import { BalancesService } from '../ledger/index.js';
+import type { CreateRefundDto } from './dto/refund.dto.js';
+import { Refund } from './entities/refund.entity.js';
+import { RefundLedger } from './refund-ledger.js';
+import { NEW_REFUND_STATUS, REFUND_STATUSES, refundTransition, type RefundEvent } from './refund.transitions.js';
+import { RefundErrors } from './refunds.errors.js';
+import { RefundsRepository } from './refunds.repository.js';
+import { toRefundResponse, type RefundResponse } from './refunds.responses.js';
+
+export const REFUND_LIST: ListSpec = {
+  filters: {
+    id: { type: 'uuid' },
+    status: { type: 'text', values: REFUND_STATUSES },
+    charge_id: { type: 'uuid' },
+    reason: { type: 'text', pattern: FilterPatterns.word },
+    currency: { type: 'text', pattern: FilterPatterns.currency },
+    amount: { type: 'integer' },
+    created: { type: 'timestamp', column: 'r.created_at' },
+    created_at: { type: 'timestamp' },
+    updated_at: { type: 'timestamp' },
+  },
+  sortable: ['created_at', 'amount'],
+  search: ['id', 'reference_id', 'reason'],
+};
+
+/**
+ * Refunds (docs/REFUNDS.md). A refund is recorded `pending` with its ledger debit and the charge's
+ * `amount_refunded` in one transaction; the provider is called after it commits, outside any lock;
+ * its answer is applied in a second transaction (succeeded: the money leaves through the provider;
+ * failed: the debit is returned; pending: a later settle applies it).
+ */
+@Injectable()
+export class RefundsService {
+  constructor(
+    private readonly refunds: RefundsRepository,
+    private readonly charges: ChargesService,
+    private readonly providers: CollectionProviders,
+    private readonly balances: BalancesService,
+    private readonly ledger: RefundLedger,
+    private readonly events: EventRecorder,
+    private readonly clock: Clock,
+  ) {}
+
+  async retrieve(principal: Principal, id: string): Promise<RefundResponse> {
+    const refund = await this.refunds.find(principal.application.id, id);
+    if (!refund) throw new AppError(Errors.E4004, `No refund with id "${id}".`);
+    return toRefundResponse(refund);
+  }
+
+  list(principal: Principal, query: ListQuery): Promise<ListEnvelope<RefundResponse>> {
+    return runList(this.refunds.query(principal.application.id), REFUND_LIST, query, toRefundResponse);
+  }
+
+  async create(principal: Principal, dto: CreateRefundDto): Promise<RefundResponse> {
+    const applicationId = principal.application.id;
+    const pending = await this.refunds.transaction((manager) => this.recordPending(applicationId, dto, manager));
+    const charge = pending.charge;
+    let answer: ProviderRefund | null = null;
+    try {
+      answer = await this.providers.named(charge.provider ?? 'sandbox').refund({
+        applicationId,
+        refundId: pending.refund.id,
+        chargeReference: charge.reference_id ?? charge.id,
+        method: pending.refund.method as 'card' | 'promptpay',
+        amount: Number(pending.refund.amount),
+        currency: pending.refund.currency,
+        scalingFactor: pending.refund.scaling_factor,
+        livemode: principal.livemode,
+      });
+    } catch (error) {
+      if (!(error instanceof CollectionProviderError)) throw error;
+    }
+    const applied = await this.apply(
+      applicationId,
+      pending.refund.id,
+      answer ?? {
+        status: 'failed',
+        reference: '',
+        failure: {
+          code: 'provider_unavailable',
+          reason: 'provider_unavailable',
+          message: 'The payment provider could not be reached; nothing was refunded.',
+        },
+      },
+    );
+    return toRefundResponse(applied);
+  }
+
+  /**
+   * Test helper: the provider settles a pending (PromptPay) refund. Asks the provider for the
+   * refund's outcome by its reference and applies it.
+   */
+  async settleForTest(principal: Principal, id: string): Promise<RefundResponse> {
+    const applicationId = principal.application.id;
+    const refund = await this.refunds.find(applicationId, id);
+    if (!refund) throw new AppError(Errors.E4004, `No refund with id "${id}".`);
+    if (refund.status !== 'pending' || !refund.reference_id) refundTransition(refund.status, 'succeed', refund.id);
+    const answer = await this.providers.named(refund.provider ?? 'sandbox').refundStatus(refund.reference_id!);
+    return toRefundResponse(await this.apply(applicationId, id, answer));
+  }
+
+  private async recordPending(
+    applicationId: string,
+    dto: CreateRefundDto,
+    manager: EntityManager,
+  ): Promise<{ refund: Refund; charge: Charge }> {
+    const charge = await this.charges.lockById(applicationId, dto.charge_id, manager);
+    if (!charge) throw new AppError(Errors.E4004, `No charge with id "${dto.charge_id}".`);
+    if (charge.status !== 'succeeded' || !charge.paid || !charge.balance_id) {
+      throw new AppError(
+        RefundErrors.E7502,
+        `Charge "${charge.id}" is ${charge.status}${charge.paid ? '' : ', not paid'}.`,
+      );
+    }
+    if (charge.disputed) throw new AppError(RefundErrors.E7505, `Charge "${charge.id}" is disputed.`);
+    const refunded = Number(charge.amount_refunded);
+    const left = Number(charge.amount) - refunded;
+    if (left <= 0) {
+      throw new AppError(RefundErrors.E7503, `Charge "${charge.id}" has refunds of ${refunded}, all of its amount.`);
+    }
+    const amount = dto.amount ?? left;
+    if (amount > left) {
+      throw new AppError(
+        RefundErrors.E7501,
+        `amount ${amount} is more than the ${left} left of charge "${charge.id}" (${charge.amount}, ${refunded} refunded or pending).`,
+      );
+    }
+    const now = this.clock.now();
+    const id = newId();
+    const { parts, reversal } = await this.shares(charge, amount, dto, manager);
+    const debits = await this.ledger.debit(
+      {
+        id,
+        applicationId,
+        chargeId: charge.id,
+        currency: charge.currency,
+        parts,
+        allowedNegative: Number(charge.provider_fee_amount) + Number(charge.application_fee_amount),
+      },
+      manager,
+    );
+    const refund = await this.refunds.insert(
+      Object.assign(new Refund(), {
+        id,
+        application_id: applicationId,
+        country: charge.country,
+        charge_id: charge.id,
+        payment_intent: charge.payment_intent,
+        status: NEW_REFUND_STATUS,
+        amount,
+        currency: charge.currency,
+        scaling_factor: charge.scaling_factor,
+        reason: dto.reason ?? null,
+        method: charge.promptpay ? 'promptpay' : 'card',
+        provider: charge.provider ?? 'sandbox',
+        reference_id: null,
+        balance_id: parts[0].balanceId,
+        amount_from_available: debits.reduce((sum, d) => sum + d.available, 0),
+        amount_from_hold: debits.reduce((sum, d) => sum + d.hold, 0),
+        debits,
+        reverse_transfer: dto.reverse_transfer ?? false,
+        refund_application_fee: dto.refund_application_fee ?? false,
+        transfer_reversal_amount: reversal,
+        failure_code: null,
+        failure_reason: null,
+        failure_message: null,
+        metadata: dto.metadata ?? {},
+        created_at: now,
+        updated_at: now,
+      }),
+      manager,
+    );
+    const updated = await this.charges.recordRefund(applicationId, charge.id, refunded + amount, manager);
+    await this.events.record(manager, { applicationId, type: 'refund.created', object: toRefundResponse(refund) });
+    return { refund, charge: updated };
+  }
+
+  /**
+   * Who pays the refund. Own charges: the charge's balance. Destination charges (docs/REFUNDS.md):
+   * the platform's `merchant` balance pays all of it, unless `reverse_transfer` takes the connected
+   * account's share back from it: its transfer in proportion to the refund, plus the application
+   * fee share unless `refund_application_fee` (then the platform pays that share).
+   */
+  private async shares(
+    charge: Charge,
+    amount: number,
+    dto: CreateRefundDto,
+    manager: EntityManager,
+  ): Promise<{ parts: Array<{ balanceId: string; amount: number }>; reversal: number }> {
+    if (!charge.transfer_data) {
+      if (dto.reverse_transfer || dto.refund_application_fee) {
+        throw new AppError(
+          RefundErrors.E7506,
+          `Charge "${charge.id}" is not a destination charge: reverse_transfer and refund_application_fee do not apply.`,
+        );
+      }
+      return { parts: [{ balanceId: charge.balance_id!, amount }], reversal: 0 };
+    }
+    const platform = await this.balances.getOrCreate(
+      { application_id: charge.application_id, account: 'merchant', currency: charge.currency },
+      manager,
+    );
+    if (!dto.reverse_transfer) return { parts: [{ balanceId: platform.id, amount }], reversal: 0 };
+    const gross = Number(charge.amount);
+    const share = (part: number) => Math.floor((part * amount) / gross);
+    const reversal = Math.min(
+      amount,
+      share(Number(charge.transfer_data.amount)) +
+        (dto.refund_application_fee ? 0 : share(Number(charge.application_fee_amount))),
+    );
+    return {
+      parts: [
+        { balanceId: platform.id, amount: amount - reversal },
+        { balanceId: charge.transfer_data.balance_id, amount: reversal },
+      ],
+      reversal,
+    };
+  }
+
+  /** Applies the provider's answer in its own transaction; a refund no longer pending is left as it is. */
+  private apply(applicationId: string, id: string, answer: ProviderRefund): Promise<Refund> {
+    return this.refunds.transaction(async (manager) => {
+      const refund = (await this.refunds.find(applicationId, id, manager, true))!;
+      if (refund.status !== 'pending') return refund;
+      const reference = answer.reference || refund.reference_id;
+      if (answer.status === 'pending') {
+        if (reference !== refund.reference_id) {
+          await this.refunds.update(applicationId, id, { reference_id: reference }, manager);
+          refund.reference_id = reference;
+        }
+        return refund;
+      }
+      const event: RefundEvent = answer.status === 'succeeded' ? 'succeed' : 'fail';
+      const status = refundTransition(refund.status, event, refund.id);
+      const charge = (await this.charges.lockById(applicationId, refund.charge_id, manager))!;
+      const updated = await this.refunds.writeStatus(
+        applicationId,
+        id,
+        status,
+        {
+          reference_id: reference,
+          failure_code: answer.failure?.code ?? null,
+          failure_reason: answer.failure?.reason ?? null,
+          failure_message: answer.failure?.message ?? null,
+          updated_at: this.clock.now(),
+        },
+        manager,
+      );
+      const object = toRefundResponse(updated);
+      const previous_attributes = { status: refund.status };
+      await this.events.record(manager, { applicationId, type: 'refund.updated', object, previous_attributes });
+      if (status === 'succeeded') {
+        await this.ledger.settle(updated, manager);
+        await this.events.record(manager, { applicationId, type: 'refund.succeeded', object, previous_attributes });
+        await this.events.record(manager, {
+          applicationId,
+          type: 'charge.refunded',
+          object: toChargeResponse(charge),
+        });
+      } else {
+        await this.ledger.reverse(updated, manager);
+        await this.charges.recordRefund(
+          applicationId,
+          charge.id,
+          Number(charge.amount_refunded) - Number(refund.amount),
+          manager,
+        );
+        await this.events.record(manager, { applicationId, type: 'refund.failed', object, previous_attributes });
+      }
+      return updated;
+    });
+  }
+}
