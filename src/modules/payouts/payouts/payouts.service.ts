@@ -42,6 +42,7 @@ export const PAYOUT_LIST: ListSpec = {
     currency: { type: 'text', pattern: FilterPatterns.currency },
     amount: { type: 'integer' },
     automatic: { type: 'boolean' },
+    created: { type: 'timestamp', column: 'p.created_at' },
     created_at: { type: 'timestamp' },
     updated_at: { type: 'timestamp' },
   },
