@@ -1,7 +1,7 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { AccountsModule } from '../accounts/index.js';
-import { LedgerModule } from '../ledger/index.js';
+import { BalanceTransfers, LedgerModule } from '../ledger/index.js';
 import { PayoutSchedule } from './entities/payout-schedule.entity.js';
 import { Payout } from './entities/payout.entity.js';
 import { PayoutLifecycleRepository } from './payouts/payout-lifecycle.repository.js';
@@ -50,4 +50,14 @@ import { TransferProviders } from './providers/transfer-providers.js';
   ],
   exports: [BankAccountsService, SandboxTransferProvider, TransferProviders, PayoutsService, PayoutSchedulesService],
 })
-export class PayoutsModule {}
+export class PayoutsModule implements OnModuleInit {
+  constructor(
+    private readonly payouts: PayoutsService,
+    private readonly transfers: BalanceTransfers,
+  ) {}
+
+  /** A balance transaction embeds its payout as `transfer`: the ledger asks this module for it. */
+  onModuleInit(): void {
+    this.transfers.supply((applicationId, ids) => this.payouts.responsesById(applicationId, ids));
+  }
+}

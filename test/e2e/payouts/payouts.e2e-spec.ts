@@ -23,6 +23,7 @@ interface Entry {
   state: string;
   event_type: string;
   transfer_id: string | null;
+  transfer: { id: string; object: string } | null;
   journal_id: string;
 }
 
@@ -132,6 +133,9 @@ describe('payouts', () => {
         ['payout.paid', 'payouts_in_transit', -50000, 'available'],
         ['payout.paid', 'provider_clearing', 50000, 'available'],
       ].sort(),
+    );
+    expect(entries.map((e) => e.transfer)).toEqual(
+      entries.map(() => expect.objectContaining({ id: res.body.id, object: 'payout' })),
     );
     expect(await eventTypes(res.body.id)).toEqual(['payout.created', 'payout.paid', 'payout.updated']);
     expectErrorObject(await post(`/payouts/${res.body.id}/cancel`), 409, 'E6305');

@@ -38,6 +38,16 @@ export class PayoutLifecycleRepository {
     return this.db.repository(Payout).findOneBy({ application_id: applicationId, id });
   }
 
+  byIds(applicationId: string, ids: string[]): Promise<Payout[]> {
+    const wanted = ids.filter(isUuid);
+    if (wanted.length === 0) return Promise.resolve([]);
+    return this.db
+      .repository(Payout)
+      .createQueryBuilder('p')
+      .where('p.application_id = :applicationId AND p.id IN (:...wanted)', { applicationId, wanted })
+      .getMany();
+  }
+
   lock(applicationId: string, id: string, manager: EntityManager): Promise<Payout | null> {
     if (!isUuid(id)) return Promise.resolve(null);
     return this.db

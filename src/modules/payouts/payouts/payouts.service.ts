@@ -330,6 +330,12 @@ export class PayoutsService {
     }
   }
 
+  /** Payouts by id as the API answers them (the ledger embeds them as a balance transaction's `transfer`). */
+  async responsesById(applicationId: string, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
+    const payouts = await this.payouts.byIds(applicationId, ids);
+    return new Map(payouts.map((p) => [p.id, toPayoutResponse(p)]));
+  }
+
   private async found(applicationId: string, id: string): Promise<Payout> {
     const payout = await this.payouts.find(applicationId, id);
     if (!payout) throw new AppError(Errors.E4004, `No payout with id "${id}".`);
