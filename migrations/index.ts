@@ -10,6 +10,7 @@ import { Collection1763801200000 } from './1763801200000-Collection.js';
 import { CollectionExpiry1763801210000 } from './1763801210000-CollectionExpiry.js';
 import { Events1763801300000 } from './1763801300000-Events.js';
 import { Refunds1763801400000 } from './1763801400000-Refunds.js';
+import { PayoutsLifecycle1763801500000 } from './1763801500000-PayoutsLifecycle.js';
 import { DisputeLifecycle1763801600000 } from './1763801600000-DisputeLifecycle.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
@@ -26,5 +27,6 @@ export const MIGRATIONS = [
   CollectionExpiry1763801210000,
   Events1763801300000,
   Refunds1763801400000,
+  PayoutsLifecycle1763801500000,
   DisputeLifecycle1763801600000,
 ];

@@ -23,7 +23,7 @@ const TABLES_WITHOUT_ENTITY = {
   ],
   auth: ['oauth_token_families'],
   ledger: ['hold_releases'],
-  payouts: ['transfer_sandbox_recipients', 'transfer_sandbox_settings'],
+  payouts: ['transfer_sandbox_recipients', 'transfer_sandbox_settings', 'transfer_sandbox_transfers'],
 };
 
 const REFERENCES = [

@@ -10,6 +10,7 @@ import { WebhookEndpointDto } from './modules/events/dto/webhook-endpoint.dto.js
 import { BalanceDto } from './modules/ledger/index.js';
 import { BankAccountDto } from './modules/payouts/dto/bank-account.dto.js';
 import { RefundDto } from './modules/refunds/index.js';
+import { PayoutDto } from './modules/payouts/index.js';
 
 /** A stored meter event as `GET /meter_events/{id}` answers it (the payload of meter_event.* events). */
 export class MeterEventDto {
@@ -53,6 +54,11 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'balance.available': BalanceDto,
   'account.updated': AccountDto,
   'bank_account.created': BankAccountDto,
+  'payout.created': PayoutDto,
+  'payout.updated': PayoutDto,
+  'payout.paid': PayoutDto,
+  'payout.failed': PayoutDto,
+  'payout.canceled': PayoutDto,
   'meter_event.delivery_failed': MeterEventDto,
   'webhook_endpoint.disabled': WebhookEndpointDto,
 };

@@ -22,6 +22,11 @@ export const EVENT_TYPES = {
   'balance.available': 'Held funds were released to the available balance.',
   'account.updated': 'A connected account changed: its KYB was decided.',
   'bank_account.created': 'A bank account was added for payouts.',
+  'payout.created': 'A payout was created: its amount left the available balance for payouts_in_transit.',
+  'payout.updated': 'A payout changed: the transfer provider accepted it and it is in transit.',
+  'payout.paid': 'A payout arrived at the bank account.',
+  'payout.failed': 'A payout failed; its amount returned to the available balance.',
+  'payout.canceled': 'A pending payout was canceled; its amount returned to the available balance.',
   'meter_event.delivery_failed': 'A meter event could not be delivered to the billing provider and was abandoned.',
   'webhook_endpoint.disabled': 'A webhook endpoint was disabled after its deliveries failed for 3 days.',
 } as const;

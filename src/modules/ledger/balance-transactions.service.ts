@@ -5,6 +5,7 @@ import { Errors } from '../../common/errors/error-catalog.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import type { BalanceTransaction } from './entities/balance-transaction.entity.js';
 import { BalancesService } from './balances.service.js';
+import { BalanceTransfers } from './balance-transfers.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { toBalanceTransactionResponse, type BalanceTransactionResponse } from './ledger.responses.js';
 
@@ -45,6 +46,7 @@ export class BalanceTransactionsService {
   constructor(
     private readonly ledger: LedgerRepository,
     private readonly balances: BalancesService,
+    private readonly transfers: BalanceTransfers,
   ) {}
 
   async retrieve(principal: Principal, id: string): Promise<BalanceTransactionResponse> {
@@ -70,7 +72,13 @@ export class BalanceTransactionsService {
       applicationId,
       entries.map((e) => e.balance_id),
     );
-    // Transfers belong to the payouts module, which has no records yet: every transfer is null.
-    return entries.map((e) => toBalanceTransactionResponse(e, balances.get(e.balance_id)!, null));
+    // Transfers (payouts) belong to the payouts module, which supplies them through BalanceTransfers.
+    const transfers = await this.transfers.byIds(
+      applicationId,
+      entries.map((e) => e.transfer_id),
+    );
+    return entries.map((e) =>
+      toBalanceTransactionResponse(e, balances.get(e.balance_id)!, transfers.get(e.transfer_id ?? '') ?? null),
+    );
   }
 }

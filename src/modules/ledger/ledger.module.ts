@@ -3,6 +3,7 @@ import { DatabaseModule } from '../../common/database/database.module.js';
 import { BalanceTransactionsService } from './balance-transactions.service.js';
 import { BalancesService } from './balances.service.js';
 import { BalanceCustomers } from './balance-customers.js';
+import { BalanceTransfers } from './balance-transfers.js';
 import { Balance } from './entities/balance.entity.js';
 import { BalanceTransaction } from './entities/balance-transaction.entity.js';
 import { Journal } from './entities/journal.entity.js';
@@ -24,8 +25,9 @@ import { PostingsRepository } from './postings.repository.js';
     BalancesService,
     BalanceTransactionsService,
     BalanceCustomers,
+    BalanceTransfers,
     HoldReleaseService,
   ],
-  exports: [PostingService, BalancesService, BalanceCustomers, HoldReleaseService],
+  exports: [PostingService, BalancesService, BalanceCustomers, BalanceTransfers, HoldReleaseService],
 })
 export class LedgerModule {}

@@ -3,3 +3,7 @@ export { BankAccountsService, toBankAccountResponse, type BankAccountResponse } 
 export { SandboxTransferProvider } from './providers/sandbox-transfer.provider.js';
 export { TransferProviders } from './providers/transfer-providers.js';
 export type { TransferProvider, RecipientRequest, Recipient, BankAccountType } from './providers/transfer.types.js';
+export { PayoutsService } from './payouts/payouts.service.js';
+export { PayoutSchedulesService } from './payouts/payout-schedules.service.js';
+export { toPayoutResponse, type PayoutResponse } from './payouts/payouts.responses.js';
+export { PayoutDto } from './dto/payout.dto.js';

@@ -1,7 +1,7 @@
 import { defineErrors } from '../../common/errors/error-catalog.js';
 
 /**
- * E61xx: bank accounts, E62xx: bank account intents (the payouts group). E6422 (customer_id
+ * E61xx: bank accounts, E62xx: bank account intents, E63xx: the payouts lifecycle (the payouts group). E6422 (customer_id
  * refused) is a core code fixed by the interface contract; E1304 (KYB) is an auth code.
  */
 export const PayoutErrors = defineErrors('payouts', {
@@ -56,5 +56,37 @@ export const PayoutErrors = defineErrors('payouts', {
     key: 'bank_account_intent_not_open',
     http_status: 409,
     message: 'This bank account intent has been used or has expired.',
+  },
+  E6301: {
+    key: 'insufficient_available_balance',
+    http_status: 400,
+    message: "The account's available balance in this currency is less than the payout amount.",
+  },
+  E6302: {
+    key: 'destination_not_found',
+    http_status: 400,
+    message: 'destination is not a bank account of this account in this country.',
+  },
+  E6303: {
+    key: 'destination_not_payable',
+    http_status: 400,
+    message:
+      'destination has no recipient at the transfer provider (no provider enabled, or it refused the recipient).',
+  },
+  E6304: {
+    key: 'payout_currency_mismatch',
+    http_status: 400,
+    message: 'currency must be the currency of the destination bank account.',
+  },
+  E6305: { key: 'payout_state_conflict', http_status: 409, message: 'The payout is not in a state that allows this.' },
+  E6306: {
+    key: 'transfer_provider_unavailable',
+    http_status: 400,
+    message: 'No transfer provider serves this country, so nothing can be paid out there.',
+  },
+  E6307: {
+    key: 'invalid_payout_schedule',
+    http_status: 400,
+    message: 'A daily or weekly payout schedule needs a destination bank account of the account.',
   },
 });

@@ -1,6 +1,17 @@
-import { Module } from '@nestjs/common';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { AccountsModule } from '../accounts/index.js';
+import { BalanceTransfers, LedgerModule } from '../ledger/index.js';
+import { PayoutSchedule } from './entities/payout-schedule.entity.js';
+import { Payout } from './entities/payout.entity.js';
+import { PayoutLifecycleRepository } from './payouts/payout-lifecycle.repository.js';
+import { PayoutSchedulesService } from './payouts/payout-schedules.service.js';
+import {
+  PayoutSchedulesController,
+  PayoutsController,
+  PayoutTestHelpersController,
+} from './payouts/payouts.controller.js';
+import { PayoutsService } from './payouts/payouts.service.js';
 import { BankAccountIntentsService } from './bank-account-intents.service.js';
 import { BankAccountsService } from './bank-accounts.service.js';
 import { BankAccountIntent } from './entities/bank-account-intent.entity.js';
@@ -13,8 +24,19 @@ import { SandboxTransferProvider } from './providers/sandbox-transfer.provider.j
 import { TransferProviders } from './providers/transfer-providers.js';
 
 @Module({
-  imports: [...DatabaseModule.forModeEntities([BankAccount, BankAccountIntent]), AccountsModule],
-  controllers: [BankAccountsController, BankAccountIntentsController, BankAccountPageController],
+  imports: [
+    ...DatabaseModule.forModeEntities([BankAccount, BankAccountIntent, Payout, PayoutSchedule]),
+    AccountsModule,
+    LedgerModule,
+  ],
+  controllers: [
+    BankAccountsController,
+    BankAccountIntentsController,
+    BankAccountPageController,
+    PayoutsController,
+    PayoutSchedulesController,
+    PayoutTestHelpersController,
+  ],
   providers: [
     PayoutsRepository,
     BankAccountsService,
@@ -22,7 +44,20 @@ import { TransferProviders } from './providers/transfer-providers.js';
     TransferProviders,
     SandboxTransferProvider,
     SandboxTransferRepository,
+    PayoutLifecycleRepository,
+    PayoutsService,
+    PayoutSchedulesService,
   ],
-  exports: [BankAccountsService, SandboxTransferProvider, TransferProviders],
+  exports: [BankAccountsService, SandboxTransferProvider, TransferProviders, PayoutsService, PayoutSchedulesService],
 })
-export class PayoutsModule {}
+export class PayoutsModule implements OnModuleInit {
+  constructor(
+    private readonly payouts: PayoutsService,
+    private readonly transfers: BalanceTransfers,
+  ) {}
+
+  /** A balance transaction embeds its payout as `transfer`: the ledger asks this module for it. */
+  onModuleInit(): void {
+    this.transfers.supply((applicationId, ids) => this.payouts.responsesById(applicationId, ids));
+  }
+}

@@ -4,7 +4,7 @@ import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } 
 import { createUser, issueSession, tokensFor } from '../../factories/auth.js';
 import { ledgerRecords } from '../../factories/matrix/ledger.js';
 import { checkoutSessions, collectionRecords } from '../../factories/matrix/checkout.js';
-import { bankAccountIntentSessions, payoutRecords } from '../../factories/matrix/payouts.js';
+import { bankAccountIntentSessions, payoutLifecycleRecords, payoutRecords } from '../../factories/matrix/payouts.js';
 import { MATRIX_WEBHOOK_URL, eventRecords } from '../../factories/matrix/events.js';
 
 /**
@@ -383,6 +383,52 @@ const ENDPOINTS: EndpointCase[] = [
       'session, other app': 'E1300',
       'session, expired': 'E1212',
     },
+  },
+  {
+    name: 'POST /payouts',
+    method: 'post',
+    setup: async (t, f) => ({ ids: await payoutLifecycleRecords(t, f.tenant) }),
+    path: (f) => f.tenant.path('/payouts'),
+    body: (_f, mode, row) => ({ amount: 100, currency: 'THB', destination: row.ids[`bank_account_${mode}`] }),
+    expect: KEY_OR_USER,
+  },
+  { name: 'GET /payouts', method: 'get', path: (f) => f.tenant.path('/payouts'), expect: KEY_OR_USER },
+  {
+    name: 'GET /payouts/:id',
+    method: 'get',
+    setup: async (t, f) => ({ ids: await payoutLifecycleRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/payouts/${row.ids[`payout_${mode}`]}`),
+    expect: KEY_OR_USER,
+  },
+  {
+    // A payout in transit: authorized callers reach the state machine (only pending payouts cancel).
+    name: 'POST /payouts/:id/cancel',
+    method: 'post',
+    setup: async (t, f) => ({ ids: await payoutLifecycleRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/payouts/${row.ids[`payout_${mode}`]}/cancel`),
+    expect: { ...KEY_OR_USER, 'test key': 'E6305', 'live key': 'E6305', 'user member': 'E6305', superuser: 'E6305' },
+  },
+  ...(['paid', 'fail'] as const).map((outcome): EndpointCase => ({
+    // A paid payout: authorized test-mode callers reach the state machine; live mode has no test helpers.
+    name: `POST /test_helpers/payouts/:id/${outcome}`,
+    method: 'post',
+    setup: async (t, f) => ({ ids: await payoutLifecycleRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/test_helpers/payouts/${row.ids[`paid_payout_${mode}`]}/${outcome}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E6305', 'live key': 'E4040', 'user member': 'E6305', superuser: 'E6305' },
+  })),
+  {
+    name: 'POST /payout_schedules',
+    method: 'post',
+    path: (f) => f.tenant.path('/payout_schedules'),
+    body: { interval: 'manual' },
+    expect: KEY_OR_USER,
+  },
+  {
+    name: 'GET /payout_schedules/:account',
+    method: 'get',
+    setup: async (t, f) => ({ ids: await payoutRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/payout_schedules/${row.ids[`account_${mode}`]}`),
+    expect: KEY_OR_USER,
   },
   { name: 'GET /bank_accounts', method: 'get', path: (f) => f.tenant.path('/bank_accounts'), expect: KEY_OR_USER },
   {

@@ -1,4 +1,6 @@
 import type { Mode } from '../../../src/common/context/principal.js';
+import { RequestContext } from '../../../src/common/context/request-context.js';
+import { BalancesService, PostingService } from '../../../src/modules/ledger/index.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
 import { issueSession } from '../auth.js';
 import { connectedAccount, ownAccount } from '../payouts.js';
@@ -71,4 +73,51 @@ export async function bankAccountIntentSessions(t: TestApp, tenant: Tenant, othe
       expired: expired.token,
     },
   };
+}
+
+export type PayoutLifecycleIds = PayoutIds & Record<`${'payout' | 'paid_payout'}_${Mode}`, string>;
+
+const funded = new WeakMap<Tenant, Promise<PayoutLifecycleIds>>();
+
+/**
+ * For the payout rows: the own account's merchant balance funded through the posting service (so
+ * every allowed credential's POST /payouts succeeds), a payout in transit and a paid one, per mode.
+ */
+export function payoutLifecycleRecords(t: TestApp, tenant: Tenant): Promise<PayoutLifecycleIds> {
+  if (!funded.has(tenant)) funded.set(tenant, fund(t, tenant));
+  return funded.get(tenant)!;
+}
+
+async function fund(t: TestApp, tenant: Tenant): Promise<PayoutLifecycleIds> {
+  const ids = { ...(await payoutRecords(t, tenant)) } as PayoutLifecycleIds;
+  const application_id = tenant.applicationId;
+  for (const mode of ['test', 'live'] as const) {
+    await t.app.get(RequestContext).runInMode(mode, async () => {
+      const balances = t.app.get(BalancesService);
+      const merchant = await balances.getOrCreate({ application_id, account: 'merchant', currency: 'THB' });
+      const clearing = await balances.getOrCreate({ application_id, account: 'provider_clearing', currency: 'THB' });
+      const entry = { currency: 'THB', state: 'available' as const, type: 'charge', source: 'payment' };
+      await t.app.get(PostingService).post({
+        application_id,
+        event_type: 'matrix',
+        entries: [
+          { ...entry, balance_id: merchant.id, amount: 1_000_000 },
+          { ...entry, balance_id: clearing.id, amount: -1_000_000 },
+        ],
+      });
+    });
+    const payout = async () => {
+      const res = await t.http
+        .post(tenant.path('/payouts'))
+        .set(tenant.as(mode))
+        .send({ amount: 100, currency: 'THB', destination: ids[`bank_account_${mode}`] });
+      if (res.status !== 200) throw new Error(`payout: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body as { id: string; status: string };
+    };
+    ids[`payout_${mode}`] = (await payout()).id;
+    const paid = await payout();
+    if (mode === 'test') await t.http.post(tenant.path(`/test_helpers/payouts/${paid.id}/paid`)).set(tenant.as(mode));
+    ids[`paid_payout_${mode}`] = paid.id;
+  }
+  return ids;
 }

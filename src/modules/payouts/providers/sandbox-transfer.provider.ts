@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
-import { SandboxTransferRepository, type SandboxRecipientRow } from './sandbox-transfer.repository.js';
+import {
+  SandboxTransferRepository,
+  type SandboxRecipientRow,
+  type SandboxTransferRow,
+} from './sandbox-transfer.repository.js';
 import {
   TransferProviderError,
   type BankAccountType,
@@ -92,16 +96,82 @@ export class SandboxTransferProvider implements TransferProvider {
     return this.sandbox.recipients(applicationId);
   }
 
-  // Built by the payouts work (issue 16); until then the sandbox refuses, as a provider that is down would.
-  async createTransfer(_request: TransferRequest): Promise<ProviderTransfer> {
-    throw new TransferProviderError('sandbox transfers are not built yet');
+  /**
+   * Starts a transfer. Destinations whose account number (or PromptPay proxy) ends in one of
+   * FAILING_LAST4 are refused by the "bank" at once (`failed` with that code); any other transfer is
+   * accepted and sent (`in_transit`) and stays so until `settle()` (a test helper or an operator)
+   * decides it. The payout id is the idempotency key: a retry answers the same transfer.
+   */
+  async createTransfer(request: TransferRequest): Promise<ProviderTransfer> {
+    if (await this.sandbox.isFailing(request.applicationId))
+      throw new TransferProviderError('sandbox transfer provider is failing on purpose');
+    const recipient = await this.sandbox.recipient(request.recipientReference);
+    if (!recipient) throw new TransferProviderError(`sandbox has no recipient "${request.recipientReference}"`);
+    const received = recipient.received;
+    const masked = String(received.account_number ?? received.phone_number ?? received.national_id ?? '');
+    const failure = FAILING_LAST4[masked.slice(-4)];
+    const row = await this.sandbox.insertTransfer(
+      request.applicationId,
+      {
+        reference: `trf_sbx_${randomBytes(12).toString('base64url')}`,
+        payout_id: request.payoutId,
+        recipient_reference: request.recipientReference,
+        amount: request.amount,
+        currency: request.currency,
+        status: failure ? 'failed' : 'in_transit',
+        failure_code: failure ? failure.code : null,
+      },
+      this.clock.now(),
+    );
+    return toTransfer(row);
   }
 
-  async transferStatus(_reference: string): Promise<ProviderTransfer> {
-    throw new TransferProviderError('sandbox transfers are not built yet');
+  async transferStatus(reference: string): Promise<ProviderTransfer> {
+    const row = await this.sandbox.transfer(reference);
+    if (!row) throw new TransferProviderError(`sandbox has no transfer "${reference}"`);
+    return toTransfer(row);
   }
 
-  async cancelTransfer(_reference: string): Promise<ProviderTransfer> {
-    throw new TransferProviderError('sandbox transfers are not built yet');
+  /** Only a transfer not yet sent (`pending`) can be canceled; the sandbox sends at once, so this answers its state. */
+  async cancelTransfer(reference: string): Promise<ProviderTransfer> {
+    const row = await this.sandbox.moveTransfer(reference, ['pending'], 'canceled', null, this.clock.now());
+    if (!row) throw new TransferProviderError(`sandbox has no transfer "${reference}"`);
+    return toTransfer(row);
   }
+
+  /** Test control: the bank settles a transfer in transit, paid or failed (`could_not_process`). */
+  async settle(reference: string, outcome: 'paid' | 'failed'): Promise<ProviderTransfer> {
+    const row = await this.sandbox.moveTransfer(
+      reference,
+      ['in_transit'],
+      outcome,
+      outcome === 'failed' ? 'could_not_process' : null,
+      this.clock.now(),
+    );
+    if (!row) throw new TransferProviderError(`sandbox has no transfer "${reference}"`);
+    return toTransfer(row);
+  }
+}
+
+/**
+ * Sandbox destinations that fail (by the last 4 digits of the account number, phone number or
+ * national ID), Stripe test bank account style. docs/PAYOUTS.md lists them.
+ */
+export const FAILING_LAST4: Record<string, { code: string; message: string }> = {
+  '0002': { code: 'account_closed', message: 'The bank account has been closed.' },
+  '0003': { code: 'no_account', message: 'The bank account details do not match an account.' },
+  '0004': { code: 'invalid_account_number', message: 'The bank refused the account number.' },
+  '0005': { code: 'account_frozen', message: 'The bank account is frozen.' },
+};
+
+function toTransfer(row: SandboxTransferRow): ProviderTransfer {
+  const failure = row.failure_code
+    ? {
+        code: row.failure_code,
+        message:
+          Object.values(FAILING_LAST4).find((f) => f.code === row.failure_code)?.message ??
+          'The bank could not process the transfer.',
+      }
+    : undefined;
+  return { status: row.status, reference: row.reference, ...(failure ? { failure } : {}) };
 }
