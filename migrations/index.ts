@@ -9,6 +9,7 @@ import { Payouts1763801100000 } from './1763801100000-Payouts.js';
 import { Collection1763801200000 } from './1763801200000-Collection.js';
 import { CollectionExpiry1763801210000 } from './1763801210000-CollectionExpiry.js';
 import { Events1763801300000 } from './1763801300000-Events.js';
+import { EventRetention1763801900000 } from './1763801900000-EventRetention.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   Collection1763801200000,
   CollectionExpiry1763801210000,
   Events1763801300000,
+  EventRetention1763801900000,
 ];
