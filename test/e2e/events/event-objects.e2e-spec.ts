@@ -44,4 +44,13 @@ describe('event data.object equals the API resource', () => {
       t.clock.reset();
     }
   });
+
+  it('charge.dispute.created carries the dispute with its charge as GET /disputes/{id} does', async () => {
+    const { checkout } = await paymentIntentCheckout(t, tenant, { amount: 12000 });
+    expect((await confirm(t, tenant, checkout, card(CARDS.disputed))).status).toBe(200);
+    const disputed = (await eventOf('charge.dispute.created')).data.object;
+    const dispute = (await get(`/disputes/${disputed.id as string}`)).body;
+    expect(dispute.charge).toMatchObject({ payment_method: { type: 'card' }, balance: { object: 'balance' } });
+    expect(disputed).toEqual(dispute);
+  });
 });
