@@ -12,6 +12,7 @@ import { Events1763801300000 } from './1763801300000-Events.js';
 import { Refunds1763801400000 } from './1763801400000-Refunds.js';
 import { PayoutsLifecycle1763801500000 } from './1763801500000-PayoutsLifecycle.js';
 import { DisputeLifecycle1763801600000 } from './1763801600000-DisputeLifecycle.js';
+import { EventRetention1763801900000 } from './1763801900000-EventRetention.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   Refunds1763801400000,
   PayoutsLifecycle1763801500000,
   DisputeLifecycle1763801600000,
+  EventRetention1763801900000,
 ];

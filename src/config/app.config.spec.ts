@@ -31,6 +31,7 @@ describe('configuration', () => {
       settlementDelayHours: 48,
       metricsPort: undefined,
       shutdownGraceMs: 25_000,
+      eventRetentionDays: 30,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
     expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' }).migrateOnBoot).toBe(false);
@@ -47,6 +48,7 @@ describe('configuration', () => {
       RATE_LIMIT: '0',
       METRICS_PORT: '9464',
       SHUTDOWN_GRACE_MS: '10000',
+      EVENT_RETENTION_DAYS: '90',
       REDIS_URL: 'redis://cache:6379/2',
       REDIS_KEY_PREFIX: 'wallet-eu:',
     });
@@ -60,6 +62,7 @@ describe('configuration', () => {
       rateLimit: 0,
       metricsPort: 9464,
       shutdownGraceMs: 10_000,
+      eventRetentionDays: 90,
       redisUrl: 'redis://cache:6379/2',
       redisKeyPrefix: 'wallet-eu:',
     });

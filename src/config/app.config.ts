@@ -47,6 +47,8 @@ export interface AppConfig {
   settlementDelayHours: number;
   /** Set: `/metrics` is served only on this port (a listener of its own), not on `port`. Unset: on `port`. */
   metricsPort: number | undefined;
+  /** Events (and their deliveries and attempts) are purged this many days after they happened; at least 30. */
+  eventRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
   shutdownGraceMs: number;
 }
@@ -152,6 +154,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),
     meterForwardConcurrency: integer(env, 'METER_FORWARD_CONCURRENCY', 2, 1, 32),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
   };
 }
 

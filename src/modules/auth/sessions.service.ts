@@ -77,6 +77,17 @@ export class SessionsService {
     await this.repository.complete(sessionId, this.clock.now(), application?.id);
   }
 
+  /**
+   * Whether `token` is the session issued for `purpose` on `targetId`, completed or expired or
+   * not: lets a hosted page keep reading its own record's status (paid, expired) after the session
+   * stopped authorizing anything. Never use it to authorize a change.
+   */
+  async identifies(token: string, purpose: string, targetId: string): Promise<boolean> {
+    if (!TOKEN_PATTERN.test(token)) return false;
+    const row = await this.repository.findByHash(hashSecret(token));
+    return row !== null && row.purpose === purpose && row.target_id === targetId;
+  }
+
   /** Null when the token is unknown, expired (by the service clock) or completed. */
   async verify(token: string): Promise<VerifiedSession | null> {
     if (!TOKEN_PATTERN.test(token)) return null;

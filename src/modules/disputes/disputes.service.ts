@@ -8,7 +8,7 @@ import { Errors } from '../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../common/events/event-recorder.js';
 import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { ChargesService, toChargeResponse, type Charge } from '../checkout/index.js';
+import { ChargesService, type Charge } from '../checkout/index.js';
 import { BalancesService, PostingService } from '../ledger/index.js';
 import { disputeTransition, type DisputeEvent, type DisputeStatus } from './dispute.transitions.js';
 import { DisputeErrors } from './disputes.errors.js';
@@ -172,7 +172,8 @@ export class DisputesService {
       await this.events.record(manager, {
         applicationId,
         type: 'charge.dispute.created',
-        object: toDisputeResponse(created, toChargeResponse(disputed)),
+        // As GET /disputes/{id} embeds it: the charge with its own embeds, read in this transaction.
+        object: toDisputeResponse(created, (await this.charges.toResponses([disputed], () => null, manager))[0]),
       });
       return created;
     });

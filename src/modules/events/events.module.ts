@@ -6,6 +6,7 @@ import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
 import { WebhookDelivery } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
 import { EventListenerService } from './event-listener.service.js';
+import { EventRetentionJob } from './event-retention.job.js';
 import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
@@ -33,7 +34,8 @@ import { WebhooksRepository } from './webhooks.repository.js';
     WebhookDeliveryJob,
     WebhookMetrics,
     EventListenerService,
+    EventRetentionJob,
   ],
-  exports: [EventRecorder, EventsService, WebhookDeliveryJob, EventListenerService],
+  exports: [EventRecorder, EventsService, WebhookDeliveryJob, EventListenerService, EventRetentionJob],
 })
 export class EventsModule {}

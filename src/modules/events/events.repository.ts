@@ -88,4 +88,24 @@ export class EventsRepository {
     )) as Array<{ oldest: Date | string | null }>;
     return row?.oldest ? Math.max(0, now.getTime() - new Date(row.oldest).getTime()) : 0;
   }
+
+  /**
+   * Deletes up to `limit` events created before `cutoff` (oldest first; rows another replica is
+   * deleting are skipped), with their deliveries and attempts (ON DELETE CASCADE); `applicationIds`
+   * narrows it (tests share one database). Returns how many events went.
+   */
+  async purgeBefore(cutoff: Date, limit: number, applicationIds: string[] | null): Promise<number> {
+    const scoped = applicationIds ? 'AND application_id IN (:...applicationIds)' : '';
+    const result = await this.db.manager
+      .createQueryBuilder()
+      .delete()
+      .from(Event)
+      .where(
+        `id IN (SELECT id FROM ${this.db.table('events')} WHERE created_at < :cutoff ${scoped}
+                 ORDER BY created_at, id LIMIT :limit FOR UPDATE SKIP LOCKED)`,
+        { cutoff, limit, applicationIds: applicationIds ?? [] },
+      )
+      .execute();
+    return result.affected ?? 0;
+  }
 }

@@ -80,8 +80,12 @@ export class BalancesService {
   }
 
   /** Balance records by id (each with its customer), for the records that embed their balance. */
-  async responsesById(applicationId: string, ids: Array<string | null>): Promise<Map<string, BalanceResponse>> {
-    const balances = await this.ledger.balancesById(applicationId, ids);
+  async responsesById(
+    applicationId: string,
+    ids: Array<string | null>,
+    manager?: EntityManager,
+  ): Promise<Map<string, BalanceResponse>> {
+    const balances = await this.ledger.balancesById(applicationId, ids, manager);
     return new Map((await this.toResponses(applicationId, balances)).map((b) => [b.id, b]));
   }
 

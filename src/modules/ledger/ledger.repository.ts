@@ -10,9 +10,9 @@ import { BalanceTransaction } from './entities/balance-transaction.entity.js';
 export class LedgerRepository {
   constructor(private readonly db: ModeDb) {}
 
-  balances(applicationId: string): SelectQueryBuilder<Balance> {
+  balances(applicationId: string, manager?: EntityManager): SelectQueryBuilder<Balance> {
     return this.db
-      .repository(Balance)
+      .repository(Balance, manager)
       .createQueryBuilder('b')
       .where('b.application_id = :applicationId', { applicationId });
   }
@@ -82,9 +82,10 @@ export class LedgerRepository {
   }
 
   /** Balances of this application by id. */
-  async balancesById(applicationId: string, ids: Array<string | null>): Promise<Balance[]> {
+  /** `manager`: read inside that transaction (a record embedding a balance it just posted to). */
+  async balancesById(applicationId: string, ids: Array<string | null>, manager?: EntityManager): Promise<Balance[]> {
     const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
     if (wanted.length === 0) return [];
-    return this.balances(applicationId).andWhere('b.id IN (:...wanted)', { wanted }).getMany();
+    return this.balances(applicationId, manager).andWhere('b.id IN (:...wanted)', { wanted }).getMany();
   }
 }

@@ -76,11 +76,15 @@ export class ChargesRepository {
     return this.db.repository(PaymentMethod, manager).findOneBy({ application_id: applicationId, id });
   }
 
-  async paymentMethodsById(applicationId: string, ids: Array<string | null>): Promise<Map<string, PaymentMethod>> {
+  async paymentMethodsById(
+    applicationId: string,
+    ids: Array<string | null>,
+    manager?: EntityManager,
+  ): Promise<Map<string, PaymentMethod>> {
     const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
     if (wanted.length === 0) return new Map();
     const rows = await this.db
-      .repository(PaymentMethod)
+      .repository(PaymentMethod, manager)
       .createQueryBuilder('pm')
       .where('pm.application_id = :applicationId AND pm.id IN (:...wanted)', { applicationId, wanted })
       .getMany();

@@ -108,7 +108,7 @@ export class ChargesService {
       await this.events.record(manager, {
         applicationId: charge.application_id,
         type: status === 'succeeded' ? 'charge.succeeded' : 'charge.failed',
-        object: toChargeResponse(updated!),
+        object: await this.eventObject(updated!, manager),
         previous_attributes: { status: charge.status },
       });
     }
@@ -176,10 +176,15 @@ export class ChargesService {
     return (await this.toResponses([charge], () => invoice))[0];
   }
 
-  /** Batch form of toResponse for lists: a fixed number of queries whatever the page size. */
+  /**
+   * Batch form of toResponse for lists: a fixed number of queries whatever the page size. With
+   * `manager`, the payment methods and balances are read in that transaction (an event's
+   * data.object, built where the change is made, equals what GET answers after the commit).
+   */
   async toResponses(
     charges: Charge[],
     invoiceOf: (charge: Charge) => Record<string, unknown> | null = () => null,
+    manager?: EntityManager,
   ): Promise<ChargeResponse[]> {
     if (charges.length === 0) return [];
     const app = charges[0].application_id;
@@ -189,6 +194,7 @@ export class ChargesService {
         const pms = await this.charges.paymentMethodsById(
           app,
           charges.map((c) => c.payment_method_id),
+          manager,
         );
         const customers = await this.customers.byIds(app, [
           ...charges.map((c) => c.customer_id),
@@ -199,6 +205,7 @@ export class ChargesService {
       this.balances.responsesById(
         app,
         charges.map((c) => c.balance_id),
+        manager,
       ),
     ]);
     return charges.map((charge) => {
@@ -210,6 +217,14 @@ export class ChargesService {
         invoice: invoiceOf(charge),
       });
     });
+  }
+
+  /** The charge as GET /charges/{id} will answer it once `manager`'s transaction commits. */
+  async eventObject(charge: Charge, manager: EntityManager): Promise<ChargeResponse> {
+    const invoice = charge.invoice_id
+      ? await this.repository.find(Invoice, charge.application_id, charge.invoice_id, manager)
+      : null;
+    return (await this.toResponses([charge], () => (invoice ? toInvoiceResponse(invoice) : null), manager))[0];
   }
 
   private async withInvoices(applicationId: string, charges: Charge[]): Promise<ChargeResponse[]> {

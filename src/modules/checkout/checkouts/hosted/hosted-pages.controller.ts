@@ -13,6 +13,8 @@ import { CollectionRepository } from '../../checkout.repository.js';
 import { Checkout } from '../../entities/checkout.entity.js';
 import { PaymentIntent } from '../../entities/payment-intent.entity.js';
 import { Invoice } from '../../entities/invoice.entity.js';
+import { Charge } from '../../entities/charge.entity.js';
+import { SessionsService } from '../../../auth/index.js';
 import { PaymentLinksService } from '../payment-links.service.js';
 import { checkoutErrorPage, checkoutPage, redirectPage } from './checkout-page.js';
 
@@ -45,7 +47,70 @@ export class HostedPagesController {
     private readonly links: PaymentLinksService,
     private readonly context: RequestContext,
     private readonly clock: Clock,
+    private readonly sessions: SessionsService,
   ) {}
+
+  /**
+   * The hosted page's own status poll: what a reload of the page would show, as JSON, for the
+   * page's session only (X-Session-Token, the one the page was opened with, still accepted after
+   * the session completed or expired, because it authorizes nothing here). `status` is the
+   * checkout's (`open`, `complete`, `expired`, by the service clock); `redirect_url` the
+   * success_url once complete; `promptpay` the state of the pending QR code (`pending`, `expired`)
+   * or null (none pending: never asked for, or already failed by the expiry sweep). Unknown checkout or another session: 404 with no body worth reading.
+   */
+  @Get(':slug/checkouts/:id/status')
+  @Public()
+  async checkoutStatus(
+    @Param('slug') slug: string,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    const token = req.headers['x-session-token'];
+    const application = await this.applications.bySlug(slug);
+    const found =
+      application && typeof token === 'string' && /^[0-9a-f-]{36}$/.test(id)
+        ? await this.inEitherMode(application, (mode) =>
+            this.context.runInMode(
+              mode,
+              async () => {
+                const checkout = await this.repository.find(Checkout, application.id, id);
+                if (!checkout || !(await this.sessions.identifies(token, 'checkout', checkout.id))) return null;
+                const charge = checkout.pending_charge_id
+                  ? await this.repository.find(Charge, application.id, checkout.pending_charge_id)
+                  : null;
+                return { checkout, charge };
+              },
+              { application },
+            ),
+          )
+        : null;
+    if (!found) {
+      res.status(404).json({ object: 'checkout_status', status: null });
+      return;
+    }
+    const { checkout, charge } = found;
+    const now = this.clock.now();
+    const status = effectiveStatus(checkout, now);
+    // A checkout's pending charge is its PromptPay QR code (a card is charged at once); the sweep
+    // fails it and clears it once expired, before that its expires_at says so.
+    const promptpay =
+      charge === null || charge.status !== 'pending'
+        ? null
+        : charge.expires_at !== null && charge.expires_at <= now
+          ? 'expired'
+          : 'pending';
+    res.status(200).json({
+      object: 'checkout_status',
+      status,
+      redirect_url:
+        status === 'complete' && checkout.success_url
+          ? checkout.success_url.replaceAll('{CHECKOUT_ID}', checkout.id)
+          : null,
+      promptpay,
+    });
+  }
 
   @Get(':slug/checkouts/:id')
   @Public()

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Clock } from '../../common/clock.js';
+import type { Mode } from '../../common/context/principal.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { MigrationStatus } from '../../common/database/migration-status.js';
+import { PeriodicJob } from '../../common/jobs/periodic-job.js';
+import type { AllConfig } from '../../config/app.config.js';
+import { EventsRepository } from './events.repository.js';
+
+/** How often each replica purges; purging is idempotent and cheap when nothing is due. */
+export const RETENTION_INTERVAL_MS = 60 * 60_000;
+const BATCH = 1000;
+const DAY_MS = 24 * 3600_000;
+
+export interface RetentionScope {
+  /** Only these applications' events (tests share one database); all applications when absent. */
+  applicationIds?: string[];
+  modes?: Mode[];
+}
+
+/**
+ * Keeps events EVENT_RETENTION_DAYS (30 by default, never fewer: the contract promises `GET
+ * /events` 30 days) and deletes them after, with their webhook deliveries and attempts, in both
+ * mode schemas, in batches of BATCH oldest first. Safe with several replicas (SKIP LOCKED).
+ */
+@Injectable()
+export class EventRetentionJob extends PeriodicJob {
+  private readonly retentionMs: number;
+
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+    config: ConfigService<AllConfig, true>,
+    migrationStatus: MigrationStatus,
+  ) {
+    super(config, migrationStatus, RETENTION_INTERVAL_MS);
+    this.retentionMs = config.get('app.eventRetentionDays', { infer: true }) * DAY_MS;
+  }
+
+  protected runOnce(): Promise<unknown> {
+    return this.purge(this.clock.now());
+  }
+
+  /** Deletes what is older than the retention at `now`; returns how many events went. */
+  async purge(now: Date, scope: RetentionScope = {}): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.retentionMs);
+    let purged = 0;
+    for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {
+      purged += await this.context.runInMode(mode, () =>
+        this.untilDrained(BATCH, () => this.events.purgeBefore(cutoff, BATCH, scope.applicationIds ?? null)),
+      );
+    }
+    if (purged > 0) this.logger.log(`purged ${purged} event(s) created before ${cutoff.toISOString()}`);
+    return purged;
+  }
+}
