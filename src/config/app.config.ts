@@ -39,6 +39,10 @@ export interface AppConfig {
   transferProviders: Record<string, string>;
   /** Collection provider per application country (`*` for any other): e.g. `TH=sandbox,*=sandbox`. */
   collectionProviders: Record<string, string>;
+  /** Live-mode maps (`<VARIABLE>_LIVE`, e.g. `COLLECTION_PROVIDERS_LIVE=TH=opn,SG=stripe`): empty by default, never a sandbox. */
+  billingProvidersLive: Record<string, string>;
+  transferProvidersLive: Record<string, string>;
+  collectionProvidersLive: Record<string, string>;
   /** Meter events the outbox forwarder claims and sends to the billing provider per round trip. */
   meterForwardBatch: number;
   /** Claims of the outbox forwarder in flight at once, per mode and replica. */
@@ -93,6 +97,7 @@ function url(name: string, raw: string, protocols: string[]): string {
 function providerMap(env: Env, name: string, fallback: string): Record<string, string> {
   const raw = env[name] || fallback;
   const map: Record<string, string> = {};
+  if (raw.trim() === '') return map;
   for (const part of raw.split(',')) {
     const match = /^\s*([A-Z]{2}|\*)\s*=\s*([a-z][a-z0-9_-]*)\s*$/.exec(part);
     if (!match) throw new ConfigError(`${name} must look like "TH=sandbox,*=sandbox", got "${raw}"`);
@@ -147,6 +152,9 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),
     transferProviders: providerMap(env, 'TRANSFER_PROVIDERS', '*=sandbox'),
     collectionProviders: providerMap(env, 'COLLECTION_PROVIDERS', '*=sandbox'),
+    billingProvidersLive: providerMap(env, 'BILLING_PROVIDERS_LIVE', ''),
+    transferProvidersLive: providerMap(env, 'TRANSFER_PROVIDERS_LIVE', ''),
+    collectionProvidersLive: providerMap(env, 'COLLECTION_PROVIDERS_LIVE', ''),
     settlementDelayHours: integer(env, 'SETTLEMENT_DELAY_HOURS', 48, 0, 24 * 90),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),
