@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { loadProviderCredentials, type ProviderCredentials } from './provider-credentials.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -43,6 +44,8 @@ export interface AppConfig {
   billingProvidersLive: Record<string, string>;
   transferProvidersLive: Record<string, string>;
   collectionProvidersLive: Record<string, string>;
+  /** Provider keys per provider and mode (env or mounted secret file), validated at boot; never logged. */
+  providerCredentials: ProviderCredentials;
   /** Meter events the outbox forwarder claims and sends to the billing provider per round trip. */
   meterForwardBatch: number;
   /** Claims of the outbox forwarder in flight at once, per mode and replica. */
@@ -106,6 +109,12 @@ function providerMap(env: Env, name: string, fallback: string): Record<string, s
   return map;
 }
 
+function liveMap(env: Env, name: string, credentials: ProviderCredentials): Record<string, string> {
+  const map = providerMap(env, name, '');
+  requireLiveKeys(name, map, credentials);
+  return map;
+}
+
 function redisKeyPrefix(env: Env): string {
   const raw = env.REDIS_KEY_PREFIX ?? 'wallet:';
   if (!/^[A-Za-z0-9:_.-]{0,64}$/.test(raw)) {
@@ -114,8 +123,23 @@ function redisKeyPrefix(env: Env): string {
   return raw;
 }
 
+/** A live map naming a provider whose live keys are missing fails the boot. */
+function requireLiveKeys(variable: string, map: Record<string, string>, credentials: ProviderCredentials): void {
+  for (const name of new Set(Object.values(map))) {
+    if ((name === 'opn' || name === 'stripe') && !credentials[name].live) {
+      const prefix = name.toUpperCase();
+      throw new ConfigError(
+        `${variable} names "${name}", which needs ${prefix}_SECRET_KEY_LIVE (or ${prefix}_SECRET_KEY_LIVE_FILE) and its public key`,
+      );
+    }
+  }
+}
+
 /** The only reader of process.env: validates everything at boot and fails with a message naming the variable. */
 export function loadAppConfig(env: Env = process.env): AppConfig {
+  const providerCredentials = loadProviderCredentials(env, (message) => new ConfigError(message));
+  const collectionProvidersLive = providerMap(env, 'COLLECTION_PROVIDERS_LIVE', '');
+  requireLiveKeys('COLLECTION_PROVIDERS_LIVE', collectionProvidersLive, providerCredentials);
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
   const databaseUrl = env.DATABASE_URL
@@ -152,9 +176,10 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),
     transferProviders: providerMap(env, 'TRANSFER_PROVIDERS', '*=sandbox'),
     collectionProviders: providerMap(env, 'COLLECTION_PROVIDERS', '*=sandbox'),
-    billingProvidersLive: providerMap(env, 'BILLING_PROVIDERS_LIVE', ''),
-    transferProvidersLive: providerMap(env, 'TRANSFER_PROVIDERS_LIVE', ''),
-    collectionProvidersLive: providerMap(env, 'COLLECTION_PROVIDERS_LIVE', ''),
+    billingProvidersLive: liveMap(env, 'BILLING_PROVIDERS_LIVE', providerCredentials),
+    transferProvidersLive: liveMap(env, 'TRANSFER_PROVIDERS_LIVE', providerCredentials),
+    collectionProvidersLive,
+    providerCredentials,
     settlementDelayHours: integer(env, 'SETTLEMENT_DELAY_HOURS', 48, 0, 24 * 90),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),
