@@ -124,8 +124,8 @@ describe('live mode never uses the sandbox', () => {
       'COLLECTION_PROVIDERS_LIVE names "sandbox" for TH: "sandbox" serves test mode only, live mode never uses a sandbox',
     );
     expect(() => boot({ TRANSFER_PROVIDERS_LIVE: '*=sandbox' })).toThrow('live mode never uses a sandbox');
-    expect(() => boot({ BILLING_PROVIDERS_LIVE: 'TH=stripe' })).toThrow(
-      'BILLING_PROVIDERS_LIVE names an unknown billing provider "stripe" (for TH)',
+    expect(() => boot({ BILLING_PROVIDERS_LIVE: 'TH=paypal' })).toThrow(
+      'BILLING_PROVIDERS_LIVE names an unknown billing provider "paypal" (for TH)',
     );
   });
 });
