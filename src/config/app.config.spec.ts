@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { ConfigError, loadAppConfig } from './app.config.js';
 
 /** Every variable name loadAppConfig reads from the environment it is given. */
@@ -28,6 +30,10 @@ describe('configuration', () => {
       billingProviders: { '*': 'sandbox' },
       transferProviders: { '*': 'sandbox' },
       collectionProviders: { '*': 'sandbox' },
+      billingProvidersLive: {},
+      transferProvidersLive: {},
+      collectionProvidersLive: {},
+      providerCredentials: { opn: {}, stripe: {} },
       settlementDelayHours: 48,
       metricsPort: undefined,
       shutdownGraceMs: 25_000,
@@ -96,5 +102,53 @@ describe('configuration', () => {
     const read = variablesRead();
     expect(read.length).toBeGreaterThanOrEqual(15);
     expect(read.filter((name) => !documented.has(name))).toEqual([]);
+  });
+});
+
+describe('provider credentials', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wallet-keys-'));
+  const file = join(dir, 'opn-live');
+  writeFileSync(file, 'skey_5abcdef\n');
+
+  it('reads keys per provider and mode from the environment or a mounted file, and never prints them', () => {
+    const config = loadAppConfig({
+      OPN_SECRET_KEY_LIVE_FILE: file,
+      OPN_PUBLIC_KEY_LIVE: 'pkey_5abcdef',
+      STRIPE_SECRET_KEY_TEST: 'sk_test_abc',
+      STRIPE_PUBLISHABLE_KEY_TEST: 'pk_test_abc',
+      COLLECTION_PROVIDERS_LIVE: 'TH=opn',
+    });
+    expect(config.providerCredentials.opn.live).toMatchObject({ secretKey: 'skey_5abcdef', publicKey: 'pkey_5abcdef' });
+    expect(config.providerCredentials.stripe.test?.secretKey).toBe('sk_test_abc');
+    expect(config.providerCredentials.opn.test).toBeUndefined();
+    const printed = JSON.stringify(config) + inspect(config, { depth: 10 });
+    expect(printed).not.toContain('skey_5abcdef');
+    expect(printed).not.toContain('sk_test_abc');
+  });
+
+  it.each([
+    [
+      { OPN_SECRET_KEY_LIVE: 'skey_test_abc', OPN_PUBLIC_KEY_LIVE: 'pkey_abc' },
+      'OPN_SECRET_KEY_LIVE is not a opn live-mode secret key (value not shown)',
+    ],
+    [{ OPN_SECRET_KEY_TEST: 'skey_test_abc' }, 'OPN_PUBLIC_KEY_TEST is required with OPN_SECRET_KEY_TEST'],
+    [
+      { STRIPE_SECRET_KEY_LIVE: 'sk_live_a', STRIPE_SECRET_KEY_LIVE_FILE: file },
+      'set STRIPE_SECRET_KEY_LIVE or STRIPE_SECRET_KEY_LIVE_FILE, not both',
+    ],
+    [
+      { STRIPE_SECRET_KEY_LIVE_FILE: join(dir, 'missing') },
+      'STRIPE_SECRET_KEY_LIVE_FILE names a file that cannot be read',
+    ],
+    [{ COLLECTION_PROVIDERS_LIVE: 'TH=opn' }, 'COLLECTION_PROVIDERS_LIVE names "opn", which needs OPN_SECRET_KEY_LIVE'],
+  ])('fails at boot with a message that never holds the value (%j)', (env, message) => {
+    let error: Error | undefined;
+    try {
+      loadAppConfig(env);
+    } catch (e) {
+      error = e as Error;
+    }
+    expect(error?.message).toContain(message);
+    expect(error?.message).not.toMatch(/sk_live_a|skey_test_abc/);
   });
 });

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { loadProviderCredentials, type ProviderCredentials } from './provider-credentials.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -39,6 +40,12 @@ export interface AppConfig {
   transferProviders: Record<string, string>;
   /** Collection provider per application country (`*` for any other): e.g. `TH=sandbox,*=sandbox`. */
   collectionProviders: Record<string, string>;
+  /** Live-mode maps (`<VARIABLE>_LIVE`, e.g. `COLLECTION_PROVIDERS_LIVE=TH=opn,SG=stripe`): empty by default, never a sandbox. */
+  billingProvidersLive: Record<string, string>;
+  transferProvidersLive: Record<string, string>;
+  collectionProvidersLive: Record<string, string>;
+  /** Provider keys per provider and mode (env or mounted secret file), validated at boot; never logged. */
+  providerCredentials: ProviderCredentials;
   /** Meter events the outbox forwarder claims and sends to the billing provider per round trip. */
   meterForwardBatch: number;
   /** Claims of the outbox forwarder in flight at once, per mode and replica. */
@@ -95,11 +102,18 @@ function url(name: string, raw: string, protocols: string[]): string {
 function providerMap(env: Env, name: string, fallback: string): Record<string, string> {
   const raw = env[name] || fallback;
   const map: Record<string, string> = {};
+  if (raw.trim() === '') return map;
   for (const part of raw.split(',')) {
     const match = /^\s*([A-Z]{2}|\*)\s*=\s*([a-z][a-z0-9_-]*)\s*$/.exec(part);
     if (!match) throw new ConfigError(`${name} must look like "TH=sandbox,*=sandbox", got "${raw}"`);
     map[match[1]] = match[2];
   }
+  return map;
+}
+
+function liveMap(env: Env, name: string, credentials: ProviderCredentials): Record<string, string> {
+  const map = providerMap(env, name, '');
+  requireLiveKeys(name, map, credentials);
   return map;
 }
 
@@ -111,8 +125,23 @@ function redisKeyPrefix(env: Env): string {
   return raw;
 }
 
+/** A live map naming a provider whose live keys are missing fails the boot. */
+function requireLiveKeys(variable: string, map: Record<string, string>, credentials: ProviderCredentials): void {
+  for (const name of new Set(Object.values(map))) {
+    if ((name === 'opn' || name === 'stripe') && !credentials[name].live) {
+      const prefix = name.toUpperCase();
+      throw new ConfigError(
+        `${variable} names "${name}", which needs ${prefix}_SECRET_KEY_LIVE (or ${prefix}_SECRET_KEY_LIVE_FILE) and its public key`,
+      );
+    }
+  }
+}
+
 /** The only reader of process.env: validates everything at boot and fails with a message naming the variable. */
 export function loadAppConfig(env: Env = process.env): AppConfig {
+  const providerCredentials = loadProviderCredentials(env, (message) => new ConfigError(message));
+  const collectionProvidersLive = providerMap(env, 'COLLECTION_PROVIDERS_LIVE', '');
+  requireLiveKeys('COLLECTION_PROVIDERS_LIVE', collectionProvidersLive, providerCredentials);
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
   const databaseUrl = env.DATABASE_URL
@@ -149,6 +178,10 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),
     transferProviders: providerMap(env, 'TRANSFER_PROVIDERS', '*=sandbox'),
     collectionProviders: providerMap(env, 'COLLECTION_PROVIDERS', '*=sandbox'),
+    billingProvidersLive: liveMap(env, 'BILLING_PROVIDERS_LIVE', providerCredentials),
+    transferProvidersLive: liveMap(env, 'TRANSFER_PROVIDERS_LIVE', providerCredentials),
+    collectionProvidersLive,
+    providerCredentials,
     settlementDelayHours: integer(env, 'SETTLEMENT_DELAY_HOURS', 48, 0, 24 * 90),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),

@@ -5,6 +5,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent.js';
 import { createApp } from '../../src/app.factory.js';
 import { Clock } from '../../src/common/clock.js';
+import { ProviderRegistry } from '../../src/common/providers/provider-registry.js';
 import type { Mode } from '../../src/common/context/principal.js';
 import { ApplicationsService } from '../../src/modules/applications/index.js';
 import { createRunDatabase, dropRunDatabase, migrate } from './test-database.js';
@@ -41,10 +42,28 @@ export interface TestApp {
  * themselves by tenant.
  */
 export async function startApp(
-  options: { listen?: boolean; rateLimit?: boolean; env?: Record<string, string>; ownDatabase?: boolean } = {},
+  options: {
+    listen?: boolean;
+    rateLimit?: boolean;
+    env?: Record<string, string>;
+    ownDatabase?: boolean;
+    /**
+     * Live mode served by `live-double` (the sandbox under another name, see ProviderRegistry) in
+     * every country for collection, transfer and billing, unless `env` sets a `*_PROVIDERS_LIVE` map.
+     * Without it live mode has no provider at all, as a fresh deployment.
+     */
+    liveDoubles?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const env: Record<string, string> = {
     ...logEnv(),
+    ...(options.liveDoubles
+      ? {
+          COLLECTION_PROVIDERS_LIVE: '*=live-double',
+          TRANSFER_PROVIDERS_LIVE: '*=live-double',
+          BILLING_PROVIDERS_LIVE: '*=live-double',
+        }
+      : {}),
     ...options.env,
     ...(options.rateLimit === false ? { RATE_LIMIT: '0' } : {}),
   };
@@ -57,7 +76,13 @@ export async function startApp(
       dropDatabase = () => dropRunDatabase(url);
     } else Object.assign(env, { DATABASE_URL: '', DATA_DIR: 'memory://' });
   }
-  const app = Object.keys(env).length > 0 ? await withEnv(env, createApp) : await createApp();
+  ProviderRegistry.liveDoublesForTests = options.liveDoubles === true;
+  let app: NestExpressApplication;
+  try {
+    app = Object.keys(env).length > 0 ? await withEnv(env, createApp) : await createApp();
+  } finally {
+    ProviderRegistry.liveDoublesForTests = false;
+  }
   let url = '';
   if (options.listen) {
     await app.listen(0, '127.0.0.1');

@@ -131,6 +131,12 @@ export const Errors = defineErrors('core', {
     http_status: 431,
     message: 'The request headers or URL are larger than the service accepts (16 KB).',
   },
+  E2009: {
+    key: 'card_number_not_accepted',
+    http_status: 400,
+    message:
+      'The request carries what looks like a card number; card data is tokenized in the browser, never sent to this API.',
+  },
   E2429: { key: 'rate_limited', http_status: 429, message: 'Too many requests; retry after the time in Retry-After.' },
 
   // E3xxx tenancy: application, country, mode
@@ -162,6 +168,11 @@ export const Errors = defineErrors('core', {
     severity: 'critical',
   },
   E5002: { key: 'provider_unavailable', http_status: 502, message: 'A payment provider did not answer as expected.' },
+  E5003: {
+    key: 'no_live_provider',
+    http_status: 503,
+    message: 'No live provider is configured for this country; live mode never uses a sandbox.',
+  },
 
   // E6xxx payouts (E6422 is fixed by the interface contract)
   E6422: {

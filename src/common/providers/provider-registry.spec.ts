@@ -1,31 +1,60 @@
+import { AppError } from '../errors/app-error.js';
 import { ProviderRegistry } from './provider-registry.js';
 
-const sandbox = { name: 'sandbox' };
+const sandbox = { name: 'sandbox', testOnly: true };
 const other = { name: 'other' };
 
 describe('ProviderRegistry', () => {
-  it('serves a country by its entry, then by *, and none turns the kind off where allowed', () => {
+  it('serves a country by its entry, then by *, and none turns the kind off where allowed (test mode)', () => {
     const registry = new ProviderRegistry(
+      'x',
       'X_PROVIDERS',
       [sandbox, other],
-      { TH: 'other', SG: 'none', '*': 'sandbox' },
-      {
-        allowNone: true,
-      },
+      { test: { TH: 'other', SG: 'none', '*': 'sandbox' }, live: {} },
+      { allowNone: true },
     );
-    expect(registry.forCountry('TH')).toBe(other);
-    expect(registry.forCountry('DE')).toBe(sandbox);
-    expect(registry.forCountry(undefined)).toBe(sandbox);
-    expect(registry.forCountry('SG')).toBeNull();
-    expect(registry.forCountry('constructor')).toBe(sandbox);
+    expect(registry.forCountry('TH', false)).toBe(other);
+    expect(registry.forCountry('DE', false)).toBe(sandbox);
+    expect(registry.forCountry(undefined, false)).toBe(sandbox);
+    expect(registry.forCountry('SG', false)).toBeNull();
+    expect(registry.forCountry('constructor', false)).toBe(sandbox);
     expect(registry.named('other')).toBe(other);
     expect(registry.named('nope')).toBeUndefined();
   });
 
-  it('fails at boot on a name it does not know, or on none where the kind cannot be off', () => {
-    expect(() => new ProviderRegistry('X_PROVIDERS', [sandbox], { TH: 'stripe' })).toThrow(
-      'X_PROVIDERS names an unknown provider "stripe"',
+  it('test mode defaults to the sandbox; live mode has no default and refuses with E5003', () => {
+    const registry = new ProviderRegistry('collection', 'X_PROVIDERS', [sandbox, other], {
+      test: {},
+      live: { SG: 'other' },
+    });
+    expect(registry.forCountry('TH', false)).toBe(sandbox);
+    expect(registry.forCountry('SG', true)).toBe(other);
+    expect(registry.hasLive('SG')).toBe(true);
+    expect(registry.hasLive('TH')).toBe(false);
+    let error: unknown;
+    try {
+      registry.forCountry('TH', true);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).definition.code).toBe('E5003');
+    expect((error as AppError).message).toContain('No live collection provider configured for TH');
+    expect(registry.describe()).toEqual([
+      'collection providers (test): *=sandbox',
+      'collection providers (live): SG=other',
+    ]);
+  });
+
+  it('fails at boot on a name it does not know, on none where the kind cannot be off, and on a sandbox in live', () => {
+    expect(() => new ProviderRegistry('x', 'X_PROVIDERS', [sandbox], { test: { TH: 'stripe' }, live: {} })).toThrow(
+      'X_PROVIDERS names an unknown x provider "stripe"',
     );
-    expect(() => new ProviderRegistry('X_PROVIDERS', [sandbox], { TH: 'none' })).toThrow('unknown provider "none"');
+    expect(() => new ProviderRegistry('x', 'X_PROVIDERS', [sandbox], { test: { TH: 'none' }, live: {} })).toThrow(
+      'unknown x provider "none"',
+    );
+    expect(() => new ProviderRegistry('x', 'X_PROVIDERS', [sandbox], { test: {}, live: { '*': 'sandbox' } })).toThrow(
+      'X_PROVIDERS_LIVE names "sandbox" for *: "sandbox" serves test mode only, live mode never uses a sandbox',
+    );
   });
 });

@@ -224,7 +224,7 @@ export class DisputesService {
       await this.events.record(manager, {
         applicationId,
         type: 'charge.dispute.updated',
-        object: toDisputeResponse(saved, toChargeResponse(charge)),
+        object: toDisputeResponse(saved, (await this.charges.toResponses([charge], () => null, manager))[0]),
         previous_attributes: previous,
       });
       return saved;
@@ -264,7 +264,7 @@ export class DisputesService {
       await this.events.record(manager, {
         applicationId,
         type: 'charge.dispute.closed',
-        object: toDisputeResponse(saved, toChargeResponse(updated)),
+        object: toDisputeResponse(saved, (await this.charges.toResponses([updated], () => null, manager))[0]),
         previous_attributes: { status: from, settled: false, reinstated: false, closed_at: null },
       });
       return saved;

@@ -202,6 +202,9 @@ export class MeterEventsService {
     const customer = await this.customers.find(principal.application.id, customerId);
     if (!customer) throw new AppError(MeterErrors.E8008, `No customer with id "${customerId}".`);
     if (!customer.provider_reference || !customer.provider) {
+      if (principal.livemode && !this.providers.hasLive(principal.country)) {
+        throw this.providers.noLiveProvider(principal.country);
+      }
       throw new AppError(MeterErrors.E8009, `Customer "${customerId}" has no billing provider reference.`);
     }
     // Which provider serves the event follows the customer's provider, so an event is always

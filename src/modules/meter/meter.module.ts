@@ -43,7 +43,15 @@ export class MeterModule implements OnModuleInit {
   /** Every new customer gets its reference at the billing provider serving the request's country. */
   onModuleInit(): void {
     this.hooks.created.on(async ({ customer, country }) => {
-      const provider = this.providers.forCountry(country);
+      // Live mode without a live billing provider for the country: the customer has no billing reference
+      // (its meter events are refused), as a sandbox never serves live mode.
+      if (customer.livemode && !this.providers.hasLive(country)) {
+        this.logger.warn(
+          `no billing reference for live customer ${customer.id}: no live billing provider for ${country}`,
+        );
+        return;
+      }
+      const provider = this.providers.forCountry(country, customer.livemode)!;
       try {
         const reference = await provider.createCustomer(customer.application_id, customer.id);
         await this.customers.setProviderReference(customer, provider.name, reference);

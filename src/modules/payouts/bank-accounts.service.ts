@@ -159,9 +159,9 @@ export class BankAccountsService {
     const intentId =
       principal.credential.method === 'session' ? (principal.credential.session?.targetId ?? null) : null;
     const account = await this.account(principal, dto.account);
-    const provider = account.type === 'own' ? this.providers.forCountry(country) : null;
+    const provider = account.type === 'own' ? this.providers.forCountry(country, principal.livemode) : null;
     if (dto.provider !== undefined) {
-      const serving = this.providers.forCountry(country);
+      const serving = this.providers.forCountry(country, principal.livemode);
       if (!serving || serving.name !== dto.provider) {
         throw new AppError(
           PayoutErrors.E6109,

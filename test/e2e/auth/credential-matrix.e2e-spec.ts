@@ -543,7 +543,7 @@ describe('endpoint × credential matrix', () => {
   beforeAll(async () => {
     // Hundreds of deliberately rejected credentials from one address: the failed-authentication
     // throttle (tested in rate-limit.e2e-spec.ts) would answer them 429 before the matrix's codes.
-    t = await startApp({ env: { AUTH_FAILURE_RATE_LIMIT: '0' } });
+    t = await startApp({ env: { AUTH_FAILURE_RATE_LIMIT: '0' }, liveDoubles: true });
     f.tenant = await createTenant(t);
     f.other = await createTenant(t);
     const [member, nonMember, superuser] = await Promise.all([

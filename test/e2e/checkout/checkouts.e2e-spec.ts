@@ -21,7 +21,7 @@ describe('POST /checkouts and the checkout lifecycle', () => {
   let multi: Tenant;
 
   beforeAll(async () => {
-    t = await startApp();
+    t = await startApp({ liveDoubles: true });
     tenant = await createTenant(t);
     multi = await createTenant(t, { countries: ['TH', 'SG'] });
   });

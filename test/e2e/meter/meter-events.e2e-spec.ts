@@ -22,7 +22,7 @@ describe('metering: customers, meters and meter events', () => {
   const sendEvent = (body: object) => t.http.post(tenant.path('/meter_events')).set(tenant.as('test')).send(body);
 
   beforeAll(async () => {
-    t = await startApp({ rateLimit: false });
+    t = await startApp({ rateLimit: false, liveDoubles: true });
     tenant = await createTenant(t);
     const customer = await t.http.post(tenant.path('/customers')).set(tenant.as('test')).send({ name: 'Metered' });
     customerId = customer.body.id;

@@ -73,7 +73,7 @@ describe('bank accounts with the sandbox transfer provider enabled', () => {
   const retrieve = (id: string) => t.http.get(tenant.path(`/bank_accounts/${id}`)).set(tenant.as('test'));
 
   beforeAll(async () => {
-    t = await startApp({ rateLimit: false });
+    t = await startApp({ rateLimit: false, liveDoubles: true });
     tenant = await createTenant(t);
     own = await ownAccount(t, tenant);
     verified = await connectedAccount(t, tenant, 'verified');

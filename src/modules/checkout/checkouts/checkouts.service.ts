@@ -15,6 +15,7 @@ import type { CreateCheckoutDto } from '../dto/checkout.dto.js';
 import { Checkout, type CheckoutStatus } from '../entities/checkout.entity.js';
 import type { PaymentLink } from '../entities/payment-link.entity.js';
 import { HostedUrls } from './hosted-urls.js';
+import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from '../targets/targets.service.js';
 import { NEW_CHECKOUT_STATUS } from './checkout.transitions.js';
 
@@ -53,6 +54,7 @@ export class CheckoutsService {
     private readonly expiry: CheckoutExpiryService,
     private readonly urls: HostedUrls,
     private readonly clock: Clock,
+    private readonly providers: CollectionProviders,
   ) {}
 
   /**
@@ -72,6 +74,8 @@ export class CheckoutsService {
     }
     const applicationId = scope.application.id;
     const country = countryOf(scope);
+    // Live mode without a live collection provider for the country: E5003 before anything is written.
+    this.providers.forCountry(country, scope.livemode);
     const target = await this.targets.load(applicationId, dto.target_type, dto.target_id);
     this.targets.assertPayable(target, country);
     const terms = this.targets.terms(target);

@@ -87,7 +87,7 @@ export class PaymentsService {
         );
       }
       const target = await this.lockTarget(checkout, manager);
-      const provider = this.providers.forCountry(checkout.country);
+      const provider = this.providers.forCountry(checkout.country, principal.livemode);
       const now = this.clock.now();
       if (checkout.pending_charge_id) await this.replacePending(checkout, now, manager);
       const facts = card ? provider.describeCard(card, applicationId) : null;

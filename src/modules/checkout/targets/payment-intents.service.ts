@@ -141,6 +141,8 @@ export async function checkTerms(
   currency: string,
 ): Promise<CheckedTerms> {
   const country = countryOf(scope);
+  // Live mode without a live collection provider for the country: refused before anything else (E5003).
+  const provider = providers.forCountry(country, scope.livemode);
   const types = (dto.payment_method_types as PaymentMethodType[] | undefined) ?? defaultPaymentMethodTypes(currency);
   if (types.includes('promptpay') && currency !== 'THB') {
     throw new AppError(CheckoutErrors.E7017, `payment_method_types includes promptpay, the currency is ${currency}.`);
@@ -151,7 +153,6 @@ export async function checkTerms(
   if (fee > 0 && !destination) {
     throw new AppError(CheckoutErrors.E7011, 'application_fee_amount needs transfer_data.destination.');
   }
-  const provider = providers.forCountry(country);
   const largestFee = Math.max(...types.map((t) => provider.fee(t, amount, currency)));
   if (fee + largestFee >= amount) {
     if (fee === 0) {

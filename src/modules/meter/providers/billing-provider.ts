@@ -9,15 +9,22 @@ import { BillingProviderError } from './billing.types.js';
 export type { BillingProvider, ForwardedMeterEvent, MeterEventOutcome } from './billing.types.js';
 export { BillingProviderError } from './billing.types.js';
 
-/** Which billing provider serves an application country (BILLING_PROVIDERS); unknown names fail at boot. */
+/**
+ * Which billing provider serves an application country in a mode (BILLING_PROVIDERS for test mode,
+ * BILLING_PROVIDERS_LIVE for live mode); unknown names, and a sandbox in the live map, fail at boot.
+ */
 @Injectable()
 export class BillingProviders extends ProviderRegistry<BillingProvider> {
   constructor(config: ConfigService<AllConfig, true>, sandbox: SandboxBillingProvider) {
-    super('BILLING_PROVIDERS', [sandbox], config.get('app.billingProviders', { infer: true }));
+    super('billing', 'BILLING_PROVIDERS', [sandbox], {
+      test: config.get('app.billingProviders', { infer: true }),
+      live: config.get('app.billingProvidersLive', { infer: true }),
+    });
   }
 
-  override forCountry(country: string | undefined): BillingProvider {
-    return super.forCountry(country)!;
+  /** The provider serving the country in the mode; E5003 in live mode where none is configured. */
+  override forCountry(country: string | undefined, livemode: boolean): BillingProvider {
+    return super.forCountry(country, livemode)!;
   }
 
   override named(name: string): BillingProvider {

@@ -15,6 +15,8 @@ const FAILING = 'sandbox billing provider is failing on purpose for this applica
 @Injectable()
 export class SandboxBillingProvider implements BillingProvider {
   readonly name = 'sandbox';
+  /** Serves test mode only: a live map naming it fails at boot. */
+  readonly testOnly = true;
 
   constructor(
     private readonly sandbox: SandboxBillingRepository,

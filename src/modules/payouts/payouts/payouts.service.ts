@@ -132,7 +132,7 @@ export class PayoutsService {
         `Invalid parameter "destination": no bank account "${id}" of account "${account.id}".`,
       );
     }
-    if (!this.providers.forCountry(bank.country)) {
+    if (!this.providers.forCountry(bank.country, bank.livemode)) {
       throw new AppError(PayoutErrors.E6306, `No transfer provider serves ${bank.country}.`);
     }
     if (!bank.recipient_reference) {
@@ -179,7 +179,7 @@ export class PayoutsService {
           method: 'standard',
           automatic: input.period !== null,
           schedule_period: input.period,
-          provider: this.providers.forCountry(destination.country)?.name ?? null,
+          provider: this.providers.forCountry(destination.country, destination.livemode)?.name ?? null,
           provider_reference: null,
           failure_code: null,
           failure_message: null,

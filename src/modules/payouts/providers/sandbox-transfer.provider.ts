@@ -40,6 +40,8 @@ const last4 = (value: string | undefined) => (value === undefined ? undefined : 
 @Injectable()
 export class SandboxTransferProvider implements TransferProvider {
   readonly name = 'sandbox';
+  /** Serves test mode only: a live map naming it fails at boot. */
+  readonly testOnly = true;
 
   constructor(
     private readonly sandbox: SandboxTransferRepository,

@@ -6,12 +6,22 @@ import { SandboxTransferProvider } from './sandbox-transfer.provider.js';
 import type { TransferProvider } from './transfer.types.js';
 
 /**
- * Which transfer provider serves an application country (TRANSFER_PROVIDERS, `none` = disabled);
- * unknown names fail at boot.
+ * Which transfer provider serves an application country in a mode (TRANSFER_PROVIDERS for test
+ * mode, TRANSFER_PROVIDERS_LIVE for live mode; `none` = disabled); unknown names, and a sandbox in
+ * the live map, fail at boot. A live country the live map does not name is E5003.
  */
 @Injectable()
 export class TransferProviders extends ProviderRegistry<TransferProvider> {
   constructor(config: ConfigService<AllConfig, true>, sandbox: SandboxTransferProvider) {
-    super('TRANSFER_PROVIDERS', [sandbox], config.get('app.transferProviders', { infer: true }), { allowNone: true });
+    super(
+      'transfer',
+      'TRANSFER_PROVIDERS',
+      [sandbox],
+      {
+        test: config.get('app.transferProviders', { infer: true }),
+        live: config.get('app.transferProvidersLive', { infer: true }),
+      },
+      { allowNone: true },
+    );
   }
 }

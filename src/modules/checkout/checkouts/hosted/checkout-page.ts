@@ -140,6 +140,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
     checkout: input.checkoutId,
     country: input.country,
     successUrl: input.successUrl,
+    livemode: input.livemode,
     locale: intlLocale(input.locale),
     t: SCRIPT_TEXT[input.locale],
   };
@@ -164,6 +165,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
       card: input.paymentMethodTypes.includes('card'),
       promptpay: input.paymentMethodTypes.includes('promptpay'),
       cancelUrl: input.cancelUrl,
+      livemode: input.livemode,
     },
   );
 }
@@ -268,10 +270,14 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
   const promptpay = document.getElementById('pay-promptpay');
   if (promptpay) promptpay.addEventListener('click', () =>
     attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'promptpay' }));
-  const simulate = document.getElementById('promptpay-simulate');
+${
+  config.livemode
+    ? ''
+    : `  const simulate = document.getElementById('promptpay-simulate');
   if (simulate) simulate.addEventListener('click', () =>
     attempt('/test_helpers/checkouts/' + config.checkout + '/pay_promptpay'));
-})();
+`
+}})();
 `;
 }
 

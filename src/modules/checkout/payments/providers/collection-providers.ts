@@ -1,32 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { ProviderRegistry } from '../../../../common/providers/provider-registry.js';
 import type { AllConfig } from '../../../../config/app.config.js';
 import { CollectionProviderError, type CollectionProvider } from './collection-provider.js';
 import { SandboxCollectionProvider } from './sandbox-collection.provider.js';
 
-/** Which collection provider serves an application country (COLLECTION_PROVIDERS); unknown names fail at boot. */
+/**
+ * Which collection provider serves an application country in a mode (COLLECTION_PROVIDERS for
+ * test mode, COLLECTION_PROVIDERS_LIVE for live mode); unknown names, and a sandbox in the live
+ * map, fail at boot. A live country without a provider is E5003.
+ */
 @Injectable()
-export class CollectionProviders {
-  private readonly byName: Map<string, CollectionProvider>;
-  private readonly byCountry: Record<string, string>;
-
+export class CollectionProviders extends ProviderRegistry<CollectionProvider> {
   constructor(config: ConfigService<AllConfig, true>, sandbox: SandboxCollectionProvider) {
-    this.byName = new Map([[sandbox.name, sandbox]]);
-    this.byCountry = config.get('app.collectionProviders', { infer: true });
-    for (const name of Object.values(this.byCountry)) {
-      if (!this.byName.has(name)) {
-        throw new Error(`COLLECTION_PROVIDERS names an unknown collection provider "${name}"`);
-      }
-    }
+    super('collection', 'COLLECTION_PROVIDERS', [sandbox], {
+      test: config.get('app.collectionProviders', { infer: true }),
+      live: config.get('app.collectionProvidersLive', { infer: true }),
+    });
   }
 
-  forCountry(country: string): CollectionProvider {
-    const name = this.byCountry[country] ?? this.byCountry['*'] ?? 'sandbox';
-    return this.byName.get(name)!;
+  /** The provider serving the country in the mode; E5003 in live mode where none is configured. */
+  override forCountry(country: string, livemode: boolean): CollectionProvider {
+    return super.forCountry(country, livemode)!;
   }
 
-  named(name: string): CollectionProvider {
-    const provider = this.byName.get(name);
+  override named(name: string): CollectionProvider {
+    const provider = super.named(name);
     if (!provider) throw new CollectionProviderError(`no collection provider named "${name}"`);
     return provider;
   }

@@ -68,6 +68,8 @@ export interface ProviderGate {
 @Injectable()
 export class SandboxCollectionProvider implements CollectionProvider {
   readonly name = 'sandbox';
+  /** Serves test mode only: a live map naming it fails at boot. */
+  readonly testOnly = true;
 
   private readonly gates = new Map<string, Promise<void>>();
 

@@ -28,7 +28,7 @@ export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
     <div id="panel-card"<% if (it.promptpay) { %> role="tabpanel" aria-labelledby="tab-card"<% } %>>
     <form id="card-form" novalidate>
       <label for="card-number"><%= it.t.cardNumber %></label>
-      <input id="card-number" name="card-number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" required>
+      <input id="card-number" name="card-number" inputmode="numeric" autocomplete="cc-number" placeholder="<%= it.livemode ? '1234 1234 1234 1234' : '4242 4242 4242 4242' %>" required>
       <div class="row">
         <div><label for="card-expiry"><%= it.t.expiry %></label>
         <input id="card-expiry" name="card-expiry" autocomplete="cc-exp" placeholder="<%= it.t.expiryPlaceholder %>" required></div>

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+
+type Env = Record<string, string | undefined>;
+
+/** One provider's keys in one mode. Secret values never reach a log: the object prints as redacted. */
+export class ProviderKeys {
+  constructor(
+    readonly secretKey: string,
+    /** The key the browser script gets (Opn public key, Stripe publishable key). */
+    readonly publicKey: string,
+  ) {}
+
+  toJSON(): string {
+    return '[redacted provider keys]';
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toJSON();
+  }
+}
+
+export type ProviderMode = 'test' | 'live';
+
+/** Keys per provider and mode; a provider or mode without keys is absent. */
+export type ProviderCredentials = Record<'opn' | 'stripe', Partial<Record<ProviderMode, ProviderKeys>>>;
+
+/** The variables and key formats of each provider (prefixes from the providers' own documentation). */
+const PROVIDERS = {
+  opn: {
+    prefix: 'OPN',
+    secret: 'SECRET_KEY',
+    public: 'PUBLIC_KEY',
+    formats: { test: [/^skey_test_\w+$/, /^pkey_test_\w+$/], live: [/^skey_(?!test_)\w+$/, /^pkey_(?!test_)\w+$/] },
+  },
+  stripe: {
+    prefix: 'STRIPE',
+    secret: 'SECRET_KEY',
+    public: 'PUBLISHABLE_KEY',
+    formats: {
+      test: [/^(sk|rk)_test_\w+$/, /^pk_test_\w+$/],
+      live: [/^(sk|rk)_live_\w+$/, /^pk_live_\w+$/],
+    },
+  },
+} as const;
+
+/**
+ * `NAME` from the environment, or the content of the file `NAME_FILE` names (a mounted Kubernetes
+ * Secret), trimmed. Both set, an unreadable or empty file: a boot error naming the variable, never
+ * the value.
+ */
+export function secretValue(env: Env, name: string, fail: (message: string) => Error): string | undefined {
+  const direct = env[name];
+  const file = env[`${name}_FILE`];
+  if (direct && file) throw fail(`set ${name} or ${name}_FILE, not both`);
+  if (file) {
+    let content: string;
+    try {
+      content = readFileSync(file, 'utf8').trim();
+    } catch {
+      throw fail(`${name}_FILE names a file that cannot be read: ${file}`);
+    }
+    if (!content) throw fail(`${name}_FILE names an empty file: ${file}`);
+    return content;
+  }
+  return direct || undefined;
+}
+
+/**
+ * Reads and validates every provider's keys at boot: `<PROVIDER>_<KEY>_<MODE>` or its `_FILE`
+ * (e.g. OPN_SECRET_KEY_LIVE or OPN_SECRET_KEY_LIVE_FILE). A secret without its public key (or the
+ * reverse), a key of the wrong mode (a test key in a live variable) or of another format fails
+ * the boot, and the message never contains the value.
+ */
+export function loadProviderCredentials(env: Env, fail: (message: string) => Error): ProviderCredentials {
+  const out: ProviderCredentials = { opn: {}, stripe: {} };
+  for (const [provider, spec] of Object.entries(PROVIDERS) as Array<
+    [keyof typeof PROVIDERS, (typeof PROVIDERS)[keyof typeof PROVIDERS]]
+  >) {
+    for (const mode of ['test', 'live'] as const) {
+      const suffix = mode.toUpperCase();
+      const secretName = `${spec.prefix}_${spec.secret}_${suffix}`;
+      const publicName = `${spec.prefix}_${spec.public}_${suffix}`;
+      const secret = secretValue(env, secretName, fail);
+      const publicKey = secretValue(env, publicName, fail);
+      if (!secret && !publicKey) continue;
+      if (!secret || !publicKey)
+        throw fail(`${secret ? publicName : secretName} is required with ${secret ? secretName : publicName}`);
+      const [secretFormat, publicFormat] = spec.formats[mode];
+      if (!secretFormat.test(secret))
+        throw fail(`${secretName} is not a ${provider} ${mode}-mode secret key (value not shown)`);
+      if (!publicFormat.test(publicKey))
+        throw fail(`${publicName} is not a ${provider} ${mode}-mode public key (value not shown)`);
+      out[provider][mode] = new ProviderKeys(secret, publicKey);
+    }
+  }
+  return out;
+}
