@@ -67,13 +67,15 @@ export function failureFacts(err: unknown): (StripeFailureFacts & { message: str
       message: 'Stripe refused the configured secret key (authentication_error)',
     };
   }
+  // StripeAPIError: a 5xx, or a body that is not Stripe JSON (a proxy's HTML page): Stripe's side.
+  const server = status >= 500 || err instanceof Stripe.errors.StripeAPIError;
   const retryable =
-    status >= 500 || status === 429 || err instanceof Stripe.errors.StripeRateLimitError || code === 'lock_timeout';
+    server || status === 429 || err instanceof Stripe.errors.StripeRateLimitError || code === 'lock_timeout';
   return {
     stripeCode: code,
     retryable,
     // A 5xx may come after the write was applied; a 4xx refusal was not.
-    outcomeUnknown: status >= 500,
+    outcomeUnknown: server,
     message: retryable
       ? `Stripe is unavailable (${code}); retry later`
       : `Stripe refused the request (${code}): ${err.message}`,
@@ -99,7 +101,7 @@ export function cardFailure(
     };
   return {
     code: c,
-    reason: declineCode ?? (c === 'card_declined' ? 'generic_decline' : c),
+    reason: declineCode || (c === 'card_declined' ? 'generic_decline' : c),
     message: message ?? 'The payment was declined.',
   };
 }
