@@ -1,0 +1,20 @@
+export {
+  createStripeClient,
+  stripeClientOptions,
+  STRIPE_API_VERSION,
+  type StripeClientOptions,
+  type StripeMode,
+} from './stripe-config.js';
+export {
+  StripeCollectionProvider,
+  type StripeCollectionOptions,
+  type StripePayment,
+  type StripeCardIntent,
+} from './stripe-collection.provider.js';
+export {
+  StripeTransferProvider,
+  STRIPE_EXTERNAL_ACCOUNT,
+  type StripeTransferOptions,
+} from './stripe-transfer.provider.js';
+export { StripeWebhooks, StripeWebhookRejected, type StripeNotice } from './stripe-webhooks.js';
+export { StripeCollectionError, StripeTransferError, type StripeFailureFacts } from './stripe-errors.js';

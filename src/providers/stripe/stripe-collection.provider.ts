@@ -1,0 +1,297 @@
+import Stripe from 'stripe';
+import type { PaymentMethodType } from '../../modules/checkout/checkout-rules.js';
+import type {
+  CardDetails,
+  CardFacts,
+  CollectionProvider,
+  PaymentRequest,
+  ProviderPayment,
+  ProviderRefund,
+  RefundRequest,
+} from '../../modules/checkout/payments/providers/collection-provider.js';
+import { cardFailure, failureFacts, StripeCollectionError } from './stripe-errors.js';
+
+export interface StripeCollectionOptions {
+  /** Where Stripe sends the payer back after 3-D Secure (server-confirmed `pm_…` charges). */
+  returnUri: (chargeId: string) => string;
+  /** Stripe requires the payer's email for PromptPay (`billing_details.email`). */
+  promptPayEmail: (request: PaymentRequest) => string;
+  /** Destination charges: the application's connected account (`acct_…`), or none for platform charges. */
+  destination?: (applicationId: string) => string | null | undefined;
+  /** Fee schedule in basis points (Stripe Thailand's published rates by default: cards 3.65 %, PromptPay 1.65 %). */
+  feeBps?: Partial<Record<PaymentMethodType, number>>;
+  /** VAT charged on Stripe's fee, in basis points (Thailand: 7 %). */
+  feeVatBps?: number;
+}
+
+/** What chargeCard answers beyond the port: 3-D Secure needs the payer sent to `redirect_to_url.url`. */
+export interface StripePayment extends ProviderPayment {
+  authorizeUri?: string;
+}
+
+/** A PaymentIntent the browser confirms with the Payment Element (`client_secret` goes to the page). */
+export interface StripeCardIntent {
+  reference: string;
+  clientSecret: string;
+}
+
+const DEFAULT_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
+const PI = /^pi_\w+$/;
+const PM = /^pm_\w+$/;
+const RE = /^(re|pyr)_\w+$/;
+
+/**
+ * The Stripe collection provider: card payments as PaymentIntents (the Payment Element confirms
+ * them in the browser; the service never sees a card number), PromptPay PaymentIntents, refunds.
+ * Every create carries an idempotency key derived from the service's id.
+ */
+export class StripeCollectionProvider implements CollectionProvider {
+  readonly name = 'stripe';
+  private readonly feeBps: Record<PaymentMethodType, number>;
+  private readonly feeVatBps: number;
+
+  constructor(
+    private readonly stripe: Stripe,
+    private readonly options: StripeCollectionOptions,
+  ) {
+    this.feeBps = { ...DEFAULT_FEE_BPS, ...options.feeBps };
+    this.feeVatBps = options.feeVatBps ?? 700;
+  }
+
+  /** Stripe's fee plus VAT on it, rounded half up, at least one minor unit. */
+  fee(method: PaymentMethodType, amount: number, _currency?: string): number {
+    const fee = (amount * this.feeBps[method]) / 10_000;
+    return Math.max(1, Math.round(fee + (fee * this.feeVatBps) / 10_000));
+  }
+
+  describeCard(_card: CardDetails, _applicationId: string): CardFacts {
+    throw new StripeCollectionError(
+      'Stripe card payments are confirmed by the Payment Element: card details never reach this service',
+      'card_details_refused',
+      false,
+      false,
+    );
+  }
+
+  /**
+   * The card PaymentIntent the checkout page confirms with the Payment Element (beyond the port:
+   * the lead wires it into the checkout page). Keyed `pi:{chargeId}`, so a reload gets the same intent.
+   */
+  async createCardIntent(request: PaymentRequest): Promise<StripeCardIntent> {
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        { ...this.base(request), allowed_payment_method_types: ['card'] },
+        { idempotencyKey: `pi:${request.chargeId}` },
+      );
+      return { reference: intent.id, clientSecret: intent.client_secret ?? '' };
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /**
+   * `pi_…`: the PaymentIntent the browser confirmed; read back and checked (charge id, amount,
+   * currency) so a page cannot claim someone else's payment. `pm_…`: a PaymentMethod confirmed
+   * here (`confirm: true`, keyed `charge:{chargeId}`). Card details are refused.
+   */
+  async chargeCard(request: PaymentRequest, card: CardDetails | string): Promise<StripePayment> {
+    if (typeof card !== 'string' || !(PI.test(card) || PM.test(card))) {
+      throw new StripeCollectionError(
+        'Stripe card charges need a confirmed PaymentIntent (pi_…) or a PaymentMethod (pm_…)',
+        'token_required',
+        false,
+        false,
+      );
+    }
+    try {
+      if (PI.test(card)) {
+        const intent = await this.stripe.paymentIntents.retrieve(card);
+        if (
+          intent.metadata?.charge_id !== request.chargeId ||
+          intent.amount !== request.amount ||
+          intent.currency !== request.currency.toLowerCase()
+        ) {
+          throw new StripeCollectionError(
+            `PaymentIntent ${intent.id} is not this charge's (charge id, amount or currency differ)`,
+            'intent_mismatch',
+            false,
+            false,
+          );
+        }
+        return this.toPayment(intent);
+      }
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          ...this.base(request),
+          allowed_payment_method_types: ['card'],
+          payment_method: card,
+          confirm: true,
+          return_url: this.options.returnUri(request.chargeId),
+        },
+        { idempotencyKey: `charge:${request.chargeId}` },
+      );
+      return this.toPayment(intent);
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeCardError) {
+        const pi = (err.raw as { payment_intent?: { id?: string } } | undefined)?.payment_intent;
+        return {
+          status: 'failed',
+          reference: pi?.id ?? `stripe_refused:${request.chargeId}`,
+          failure: cardFailure(err.code, err.decline_code, err.message),
+        };
+      }
+      throw this.providerError(err);
+    }
+  }
+
+  /** A PromptPay PaymentIntent confirmed at once: the QR is `next_action.promptpay_display_qr_code`. */
+  async createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment> {
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          ...this.base(request),
+          allowed_payment_method_types: ['promptpay'],
+          payment_method_data: { type: 'promptpay', billing_details: { email: this.options.promptPayEmail(request) } },
+          confirm: true,
+        },
+        { idempotencyKey: `charge:${request.chargeId}` },
+      );
+      return this.toPayment(intent, expiresAt);
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /** Reads the PaymentIntent: the truth for pending PromptPay and 3-D Secure payments. */
+  async confirmPromptPay(reference: string): Promise<StripePayment> {
+    try {
+      return this.toPayment(await this.stripe.paymentIntents.retrieve(reference));
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /** POST /v1/refunds {payment_intent, amount} (partial or full), keyed `refund:{refundId}`. */
+  async refund(request: RefundRequest): Promise<ProviderRefund> {
+    try {
+      const refund = await this.stripe.refunds.create(
+        {
+          payment_intent: request.chargeReference,
+          amount: request.amount,
+          metadata: { refund_id: request.refundId, application_id: request.applicationId },
+        },
+        { idempotencyKey: `refund:${request.refundId}` },
+      );
+      return this.toRefund(refund);
+    } catch (err) {
+      if (
+        err instanceof Stripe.errors.StripeInvalidRequestError &&
+        (err.statusCode ?? 0) < 500 &&
+        err.code !== 'lock_timeout'
+      ) {
+        return {
+          status: 'failed',
+          reference: `stripe_refused:${request.refundId}`,
+          failure: { code: 'refund_failed', reason: err.code ?? 'invalid_request', message: err.message },
+        };
+      }
+      throw this.providerError(err);
+    }
+  }
+
+  async refundStatus(reference: string): Promise<ProviderRefund> {
+    if (!RE.test(reference)) {
+      return {
+        status: 'failed',
+        reference,
+        failure: { code: 'refund_failed', reason: 'refused', message: 'Stripe refused the refund' },
+      };
+    }
+    try {
+      return this.toRefund(await this.stripe.refunds.retrieve(reference));
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /** A PaymentIntent in the port's shape (also used for webhook notices). */
+  toPayment(intent: Stripe.PaymentIntent, expiresAt?: Date): StripePayment {
+    const reference = intent.id;
+    switch (intent.status) {
+      case 'succeeded':
+        return { status: 'succeeded', reference };
+      case 'processing':
+        return { status: 'pending', reference };
+      case 'requires_action': {
+        const payment: StripePayment = { status: 'pending', reference };
+        const next = intent.next_action;
+        if (next?.type === 'redirect_to_url' && next.redirect_to_url?.url)
+          payment.authorizeUri = next.redirect_to_url.url;
+        const qr = next?.promptpay_display_qr_code;
+        if (qr) {
+          payment.promptpay = {
+            raw: qr.data ?? '',
+            image: qr.image_url_png ?? '',
+            ref1: intent.id,
+            ref2: null,
+            ref3: null,
+            expires_at: expiresAt?.toISOString() ?? null,
+          };
+        }
+        return payment;
+      }
+      case 'canceled':
+        return {
+          status: 'failed',
+          reference,
+          failure: {
+            code: 'payment_canceled',
+            reason: intent.cancellation_reason ?? 'canceled',
+            message: 'The payment was canceled.',
+          },
+        };
+      case 'requires_payment_method': {
+        const e = intent.last_payment_error;
+        if (!e) return { status: 'pending', reference };
+        return { status: 'failed', reference, failure: cardFailure(e.code, e.decline_code, e.message) };
+      }
+      default:
+        // requires_confirmation / requires_capture: not yet paid.
+        return { status: 'pending', reference };
+    }
+  }
+
+  toRefund(refund: Stripe.Refund): ProviderRefund {
+    const reference = refund.id;
+    if (refund.status === 'succeeded') return { status: 'succeeded', reference };
+    if (refund.status === 'failed' || refund.status === 'canceled') {
+      return {
+        status: 'failed',
+        reference,
+        failure: {
+          code: 'refund_failed',
+          reason: refund.failure_reason ?? refund.status,
+          message: 'Stripe could not refund',
+        },
+      };
+    }
+    return { status: 'pending', reference };
+  }
+
+  private base(request: PaymentRequest): Stripe.PaymentIntentCreateParams {
+    const destination = this.options.destination?.(request.applicationId);
+    return {
+      amount: request.amount,
+      currency: request.currency.toLowerCase(),
+      metadata: { charge_id: request.chargeId, application_id: request.applicationId },
+      ...(destination ? { transfer_data: { destination } } : {}),
+    };
+  }
+
+  private providerError(err: unknown): Error {
+    if (err instanceof StripeCollectionError) return err;
+    const facts = failureFacts(err);
+    if (!facts) return err as Error;
+    return new StripeCollectionError(facts.message, facts.stripeCode, facts.retryable, facts.outcomeUnknown);
+  }
+}
