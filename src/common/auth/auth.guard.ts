@@ -25,6 +25,16 @@ const KIND_OF_PRIVILEGE: Record<Privilege, CredentialKind> = {
   none: 'session',
 };
 
+/** A route's `@Auth(...)`, `@Public()`, `@SessionPurposes(...)` and `@ModeFromCredential()`, read once. */
+interface RoutePolicy {
+  public: boolean;
+  privileges: Privilege[];
+  /** The credential kinds the privileges accept. */
+  kinds: Set<CredentialKind>;
+  sessionPurposes: string[] | undefined;
+  modeFromCredential: boolean;
+}
+
 /** Where `@nestjs/passport` leaves the strategy's result on the request; the guard moves it to the context. */
 const CREDENTIAL_PROPERTY = 'walletCredential';
 
@@ -98,34 +108,56 @@ export class AuthGuard implements CanActivate {
     private readonly failures: AuthFailureThrottle,
   ) {}
 
+  /** Each route's policy, read from its decorators on its first request (handler, then controller class). */
+  private readonly policies = new WeakMap<object, WeakMap<object, RoutePolicy>>();
+
+  private policyOf(ctx: ExecutionContext): RoutePolicy {
+    const handler = ctx.getHandler();
+    const controller = ctx.getClass();
+    let byClass = this.policies.get(handler);
+    if (!byClass) this.policies.set(handler, (byClass = new WeakMap()));
+    let policy = byClass.get(controller);
+    if (!policy) {
+      const targets = [handler, controller];
+      const privileges = this.reflector.getAllAndOverride<Privilege[]>(AUTH_PRIVILEGES, targets) ?? [];
+      policy = {
+        public: this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets) === true,
+        privileges,
+        kinds: new Set(privileges.map((p) => KIND_OF_PRIVILEGE[p])),
+        sessionPurposes: this.reflector.getAllAndOverride<string[]>(SESSION_PURPOSES, targets),
+        modeFromCredential: this.reflector.getAllAndOverride<boolean>(MODE_FROM_CREDENTIAL, targets) === true,
+      };
+      byClass.set(controller, policy);
+    }
+    return policy;
+  }
+
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     if (ctx.getType() !== 'http') return true;
-    const targets = [ctx.getHandler(), ctx.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const policy = this.policyOf(ctx);
+    if (policy.public) return true;
     const req = ctx.switchToHttp().getRequest<Request & { [CREDENTIAL_PROPERTY]?: Credential }>();
-    const privileges = this.reflector.getAllAndOverride<Privilege[]>(AUTH_PRIVILEGES, targets) ?? [];
 
     await this.failures.assertAllowed(req);
-    const { credential, kind } = await this.authenticate(ctx, req, privileges).catch(async (err: unknown) => {
+    const { credential, kind } = await this.authenticate(ctx, req, policy).catch(async (err: unknown) => {
       if (err instanceof AppError && err.status === 401) await this.failures.recordFailure(req);
       throw err;
     });
 
-    if (!privileges.includes(credential.privilege)) throw new AppError(Errors.E1300);
+    if (!policy.privileges.includes(credential.privilege)) throw new AppError(Errors.E1300);
     const application = this.context.optionalApplication;
     if (application && credential.privilege !== 'superuser' && credential.applicationId !== application.id) {
       throw new AppError(Errors.E1300, 'The credential does not belong to this application.');
     }
     if (kind === 'session') {
-      const purposes = this.reflector.getAllAndOverride<string[]>(SESSION_PURPOSES, targets);
+      const purposes = policy.sessionPurposes;
       if (purposes && !purposes.includes(credential.session?.purpose ?? '')) {
         throw new AppError(Errors.E1300, 'This one-time session cannot be used on this endpoint.');
       }
     }
 
     const requested = this.context.requestedMode;
-    const fromCredential =
-      kind === 'session' || this.reflector.getAllAndOverride<boolean>(MODE_FROM_CREDENTIAL, targets);
+    const fromCredential = kind === 'session' || policy.modeFromCredential;
     const mode: Mode = requested ?? (fromCredential && credential.mode ? credential.mode : 'live');
     if (credential.mode && credential.mode !== mode) {
       throw new AppError(Errors.E1300, `A ${credential.mode} credential cannot be used on ${mode} data.`);
@@ -149,11 +181,10 @@ export class AuthGuard implements CanActivate {
   private async authenticate(
     ctx: ExecutionContext,
     req: Request & { [CREDENTIAL_PROPERTY]?: Credential },
-    privileges: Privilege[],
+    policy: RoutePolicy,
   ): Promise<{ credential: Credential; kind: CredentialKind }> {
     const kind = credentialKind(req);
-    const accepted = new Set(privileges.map((p) => KIND_OF_PRIVILEGE[p]));
-    if (!accepted.has(kind)) {
+    if (!policy.kinds.has(kind)) {
       throw new AppError(
         Errors.E1200,
         `This endpoint does not accept ${kind === 'basic' ? 'a secret key' : kind === 'bearer' ? 'a bearer token' : 'a one-time session'}.`,

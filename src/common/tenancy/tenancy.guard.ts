@@ -27,6 +27,22 @@ export class TenancyGuard implements CanActivate {
     private readonly reflector: Reflector,
   ) {}
 
+  /** Each route's `@RequiresCountry()`, read on its first request (handler, then controller class). */
+  private readonly countryRequired = new WeakMap<object, WeakMap<object, boolean>>();
+
+  private needsCountry(ctx: ExecutionContext): boolean {
+    const handler = ctx.getHandler();
+    const controller = ctx.getClass();
+    let byClass = this.countryRequired.get(handler);
+    if (!byClass) this.countryRequired.set(handler, (byClass = new WeakMap()));
+    let needs = byClass.get(controller);
+    if (needs === undefined) {
+      needs = this.reflector.getAllAndOverride<boolean>(REQUIRES_COUNTRY, [handler, controller]) === true;
+      byClass.set(controller, needs);
+    }
+    return needs;
+  }
+
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     if (ctx.getType() !== 'http') return true;
     const req = ctx.switchToHttp().getRequest<Request>();
@@ -39,10 +55,7 @@ export class TenancyGuard implements CanActivate {
     this.context.set('requestedMode', parseTestMode(req.headers['x-test-mode']));
 
     const country = req.headers['x-country'];
-    const needsCountry = this.reflector.getAllAndOverride<boolean>(REQUIRES_COUNTRY, [
-      ctx.getHandler(),
-      ctx.getClass(),
-    ]);
+    const needsCountry = this.needsCountry(ctx);
     if (typeof country === 'string' && country !== '') {
       const code = country.toUpperCase();
       if (!/^[A-Z]{2}$/.test(code))

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsObject, IsString, IsUUID, Length } from 'class-validator';
+import { IsArray, IsObject, IsString, IsUUID, Length, isObject, isString, isUUID, length } from 'class-validator';
 import { Optional } from '../../../common/http/fields.js';
+import { compiledValidator } from '../../../common/http/validation.js';
 
 export class CreateMeterEventDto {
   @ApiProperty({ example: 'api_call', description: 'Name of the meter event: the event_name of an active meter.' })
@@ -40,6 +41,31 @@ export class CreateMeterEventDto {
   @IsString()
   timestamp?: string;
 }
+
+const EVENT_FIELDS = new Set(['event_name', 'customer_id', 'identifier', 'payload', 'timestamp']);
+
+/**
+ * The decorators above as one compiled check (the single-event hot path and each batch member): the
+ * same class-validator predicates with the same arguments, and no unknown field (the pipe's
+ * `forbidNonWhitelisted`). A body it does not accept goes through class-validator, which words the
+ * error exactly as before.
+ */
+compiledValidator(CreateMeterEventDto, (body) => {
+  for (const key in body) if (!EVENT_FIELDS.has(key)) return undefined;
+  const { event_name, customer_id, identifier, payload, timestamp } = body;
+  if (!isString(event_name) || !length(event_name, 1, 100)) return undefined;
+  if (!isUUID(customer_id)) return undefined;
+  if (identifier !== undefined && (!isString(identifier) || !length(identifier, 1, 255))) return undefined;
+  if (!isObject(payload)) return undefined;
+  if (timestamp !== undefined && !isString(timestamp)) return undefined;
+  const dto = new CreateMeterEventDto();
+  dto.event_name = event_name as string;
+  dto.customer_id = customer_id as string;
+  if ('identifier' in body) dto.identifier = identifier as string;
+  dto.payload = payload as Record<string, unknown>;
+  if ('timestamp' in body) dto.timestamp = timestamp as string;
+  return dto;
+});
 
 export class MeterEventBatchDto {
   @ApiProperty({

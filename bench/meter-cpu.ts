@@ -1,0 +1,217 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { BUILD_ROOT, printTable, summarize } from './support.js';
+
+/**
+ * `node dist/bench-build/bench/meter-cpu.js [ROOT_A ROOT_B ...]`: the service's CPU time per
+ * single-event `POST /meter_events`, A/B across builds, counted from /proc (user + system time of the
+ * service process) over a fixed number of requests. CPU per request is what a busy, shared machine
+ * changes least, so builds compare fairly in one run even under other load; throughput is printed
+ * for the record only.
+ *
+ * Each ROOT is a `dist/bench-build` directory (default: this build only). Each gets its own database,
+ * migrated by its own code, its own service process, and the `bench` tenant made with its own CLI.
+ * Rounds alternate A B B A ... so drift in the machine's load hits every build alike.
+ * Knobs: BENCH_REQUESTS (per round, 4000), BENCH_ROUNDS (6), BENCH_CONNECTIONS (16).
+ */
+const run = promisify(execFile);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const AUTOCANNON = join(BUILD_ROOT, '..', '..', 'node_modules', 'autocannon', 'autocannon.js');
+const TICKS_PER_MS = 100 / 1000; // Linux USER_HZ
+const CALLGRIND = process.env.BENCH_CALLGRIND === '1';
+
+/** Instructions the service ran since the counters were last zeroed (callgrind), then zeroed again. */
+async function instructions(pid: number): Promise<number> {
+  const { stdout } = await run('callgrind_control', ['-d', String(pid)]);
+  void stdout;
+  const { stdout: files } = await run('sh', ['-c', `ls -t /tmp/meter-cpu-callgrind.*.${pid}.* | head -1`]);
+  const dump = readFileSync(files.trim(), 'utf8');
+  const totals = /^(?:summary|totals): (\d+)/m.exec(dump);
+  await run('callgrind_control', ['-z', String(pid)]);
+  return Number(totals?.[1] ?? NaN);
+}
+
+interface Target {
+  label: string;
+  root: string;
+  database: string;
+  child: ChildProcess;
+  api: string;
+  headers: Record<string, string>;
+  body: string;
+  stop(): Promise<void>;
+}
+
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
+}
+
+async function start(label: string, root: string, index: number): Promise<Target> {
+  const support = (await import(join(root, 'bench', 'support.js'))) as typeof import('./support.js');
+  const database = `wallet_bench_cpu${'abcdefgh'[index]}_test`;
+  const url = await support.createDatabase(database);
+  const port = 3830 + index;
+  // BENCH_SERVER_NODE_ARGS: extra node flags for the services, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // BENCH_CALLGRIND=1: the service runs under `valgrind --tool=callgrind` and a round counts the
+  // instructions it executed (callgrind_control zeroes and dumps the counters), which no other load
+  // on the machine changes.
+  const command = CALLGRIND ? 'valgrind' : process.execPath;
+  const prefix = CALLGRIND
+    ? ['--tool=callgrind', `--callgrind-out-file=/tmp/meter-cpu-callgrind.${label}.%p`, process.execPath]
+    : [];
+  const child = spawn(command, [...prefix, ...nodeArgs, join(root, 'src', 'main.js')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      RATE_LIMIT: '0',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      RUN_JOBS: 'false',
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'ignore' : 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < (CALLGRIND ? 12_000 : 600); i++) {
+    if (child.exitCode !== null) throw new Error(`${label}: server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error', RUN_JOBS: 'false' };
+  const { stdout } = await run(
+    process.execPath,
+    [join(root, 'src', 'cli', 'main.js'), 'apps:create', '--slug', 'bench', '--countries', 'TH', '--json'],
+    { env },
+  );
+  const key: string = JSON.parse(stdout).keys.test;
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+    'x-test-mode': 'true',
+    'x-country': 'TH',
+  };
+  const api = `${base}/api/v1/bench/platform/wallet`;
+  const post = async (path: string, body: object) => {
+    const res = await fetch(`${api}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${label} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+  const customer = await post('/customers', { name: 'Bench' });
+  await post('/meters', {
+    display_name: 'API calls',
+    event_name: 'api_call',
+    value_settings: { event_payload_key: 'calls' },
+  });
+  const body = JSON.stringify({
+    event_name: 'api_call',
+    customer_id: customer.id,
+    payload: { calls: '1' },
+    identifier: `${label}-[<id>]`,
+  });
+  return {
+    label,
+    root,
+    database,
+    child,
+    api,
+    headers,
+    body,
+    stop: async () => {
+      if (child.exitCode === null) {
+        await new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        });
+      }
+      await support.dropDatabase(database);
+    },
+  };
+}
+
+async function round(t: Target, requests: number): Promise<{ cpuPerRequest: number; rps: number }> {
+  const args = [AUTOCANNON, '-c', String(CONNECTIONS), '-a', String(requests), '-m', 'POST', '-I', '-j'];
+  args.push('-b', t.body);
+  for (const [k, v] of Object.entries({ 'content-type': 'application/json', ...t.headers }))
+    args.push('-H', `${k}=${v}`);
+  args.push(`${t.api}/meter_events`);
+  if (CALLGRIND) await run('callgrind_control', ['-z', String(t.child.pid!)]);
+  const before = cpuMs(t.child.pid!);
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
+  const after = CALLGRIND ? before + (await instructions(t.child.pid!)) / 1000 : cpuMs(t.child.pid!);
+  const result = JSON.parse(stdout.trim().split('\n').pop()!);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${t.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { cpuPerRequest: (after - before) / requests, rps: result.requests.average };
+}
+
+async function main(): Promise<void> {
+  const roots = process.argv.length > 2 ? process.argv.slice(2) : [BUILD_ROOT];
+  const targets: Target[] = [];
+  try {
+    const started = await Promise.allSettled(roots.map((root, i) => start('ABCDEFGH'[i], root, i)));
+    for (const s of started) if (s.status === 'fulfilled') targets.push(s.value);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
+    // Warm-up (JIT, pools, caches), all builds at once.
+    await Promise.all(targets.map((t) => round(t, Number(process.env.BENCH_WARMUP ?? Math.max(2000, REQUESTS)))));
+    const cpu = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+    const rps = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0 ? targets : [...targets].reverse();
+      // Under callgrind the counts do not depend on what else runs, so all builds run at once.
+      const measured = CALLGRIND
+        ? await Promise.all(order.map((t) => round(t, REQUESTS)))
+        : await order.reduce<Promise<Array<{ cpuPerRequest: number; rps: number }>>>(
+            async (done, t) => [...(await done), await round(t, REQUESTS)],
+            Promise.resolve([]),
+          );
+      for (const [i, t] of order.entries()) {
+        const m = measured[i];
+        cpu.get(t.label)!.push(m.cpuPerRequest * 1000);
+        rps.get(t.label)!.push(m.rps);
+      }
+    }
+    const rows = targets.map((t) => {
+      const c = summarize(cpu.get(t.label)!);
+      const sorted = [...cpu.get(t.label)!].sort((a, b) => a - b);
+      return {
+        build: `${t.label} ${t.root}`,
+        per_request_median: Math.round(sorted[Math.floor(sorted.length / 2)]),
+        min: Math.round(sorted[0]),
+        max: Math.round(c.max),
+        rps_median: Math.round([...rps.get(t.label)!].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]),
+      };
+    });
+    printTable(rows);
+    console.log(
+      `${CALLGRIND ? 'instructions' : 'CPU µs'} per request; ${ROUNDS} rounds x ${REQUESTS} requests, ${CONNECTIONS} connections, alternating ABBA`,
+    );
+    for (const t of targets)
+      console.log(
+        t.label,
+        cpu
+          .get(t.label)!
+          .map((x) => Math.round(x))
+          .join(' '),
+      );
+  } finally {
+    for (const t of targets) await t.stop();
+  }
+}
+
+await main();
