@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { REQUEST_EXAMPLES } from './request-examples.js';
 
 type Json = Record<string, unknown>;
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']>;
@@ -83,6 +84,7 @@ function walkSchemas(node: unknown, visit: (schema: Json) => void): void {
  * Redocly `recommended`, see .spectral.yaml and redocly.yaml), so a new controller inherits it:
  * - every tag an operation uses is declared, with its line from TAG_DESCRIPTIONS;
  * - an operation without a description gets one from its summary, credentials and errors;
+ * - a request body gets its example from REQUEST_EXAMPLES (request-examples.ts);
  * - a parameter without a schema is a string (generated clients would type it `unknown`);
  * - an operation without a security entry is public and says so (`security: []`): every
  *   authenticated route has one from `@Auth(...)`;
@@ -102,6 +104,10 @@ export function polishOpenApi(document: OpenAPIObject): OpenAPIObject {
         if ('name' in param && !param.schema && !param.content) param.schema = { type: 'string' };
       }
       if (!op.description) op.description = describe(op);
+      const body =
+        op.requestBody && 'content' in op.requestBody ? op.requestBody.content['application/json'] : undefined;
+      const ref = body?.schema && '$ref' in body.schema ? body.schema.$ref.split('/').pop() : undefined;
+      if (body && ref && REQUEST_EXAMPLES[ref] && body.example === undefined) body.example = REQUEST_EXAMPLES[ref];
     }
   }
   const declared = new Set((document.tags ?? []).map((t) => t.name));
