@@ -9,6 +9,7 @@ import { AppModule } from './app.module.js';
 import { declarePassportRequestFields } from './common/auth/passport-request-fields.js';
 import { answerClientErrors } from './common/http/client-error.js';
 import { contentTypeMiddleware } from './common/http/content-type.js';
+import { polishOpenApi } from './common/http/openapi-polish.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { requestGuardMiddleware } from './common/http/validation.js';
 import { loadAppConfig } from './config/app.config.js';
@@ -22,6 +23,8 @@ export function buildOpenApi(app: INestApplication) {
         'Errors are the flat error object `{object, code, key, i18n_key, message, request_id}`; `GET /errors/catalog` lists every code.',
     )
     .setVersion('1')
+    .setLicense('Proprietary', '')
+    .addServer('/', 'This service')
     .addBasicAuth(
       {
         type: 'http',
@@ -79,7 +82,7 @@ export function buildOpenApi(app: INestApplication) {
       },
     ];
   }
-  return document;
+  return polishOpenApi(document);
 }
 
 /** Everything main.ts and the tests share, so tests run exactly the production pipeline. */

@@ -1,7 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { EVENT_TYPES, type EventType } from './common/events/event-types.js';
-import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from './common/http/examples.js';
 import { AccountDto } from './modules/accounts/dto/account.dto.js';
 import { ChargeDto } from './modules/checkout/index.js';
 import { CheckoutDto, InvoiceDto, PaymentIntentDto } from './modules/checkout/dto/responses.dto.js';
@@ -11,25 +9,7 @@ import { BalanceDto } from './modules/ledger/index.js';
 import { BankAccountDto } from './modules/payouts/dto/bank-account.dto.js';
 import { RefundDto } from './modules/refunds/index.js';
 import { PayoutDto } from './modules/payouts/index.js';
-
-/** A stored meter event as `GET /meter_events/{id}` answers it (the payload of meter_event.* events). */
-export class MeterEventDto {
-  @ApiProperty({ example: UUID }) id: string;
-  @ApiProperty({ example: 'meter_event' }) object: string;
-  @ApiProperty({ example: false }) livemode: boolean;
-  @ApiProperty({ example: 'api_requests' }) event_name: string;
-  @ApiProperty({ example: UUID }) customer_id: string;
-  @ApiProperty({ example: 'req-0001' }) identifier: string;
-  @ApiProperty({ example: { value: '1' } }) payload: Record<string, string>;
-  @ApiProperty({ example: TS }) timestamp: string;
-  @ApiProperty({ example: 'failed' }) delivery_status: string;
-  @ApiProperty({ example: null, nullable: true }) delivered_at: string;
-  @ApiProperty({ example: [{ code: 'E8021', message: 'Abandoned.' }] }) errors: Array<{
-    code: string;
-    message: string;
-  }>;
-  @ApiProperty({ example: TS }) created_at: string;
-}
+import { MeterEventDto } from './modules/meter/index.js';
 
 /**
  * The schema of each event type's `data.object` (the record type says every type has one). Wired

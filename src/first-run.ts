@@ -17,7 +17,10 @@ export async function ensureDemoApplication(
   const keysFile = config.dataDir.startsWith('memory://') ? undefined : join(config.dataDir, 'demo-keys.json');
   const base = `${config.publicUrl}/api/v1/demo/platform/wallet`;
   if (await applications.bySlug('demo')) {
-    if (keysFile && existsSync(keysFile)) logger.log(`demo application keys: ${keysFile}`);
+    if (keysFile && existsSync(keysFile)) {
+      logger.log(`demo application keys: ${keysFile}`);
+      console.log(`  Try:        ${tryCurl(keysFile, base)}`);
+    }
     return;
   }
   const created = await applications.create({ slug: 'demo', name: 'Demo', countries: ['TH'] });
@@ -29,9 +32,15 @@ export async function ensureDemoApplication(
   if (keysFile) {
     writeFileSync(keysFile, JSON.stringify({ app: 'demo', keys: created.keys }, null, 2) + '\n', { mode: 0o600 });
     lines.push(`  Keys:       ${keysFile} (readable by you only)`);
-    lines.push(
-      `  Try:        curl -u "$(node -p "require('${keysFile}').keys.test"):" -H 'X-Test-Mode: true' ${base}/errors/catalog`,
-    );
+    lines.push(`  Try:        ${tryCurl(keysFile, base)}`);
   }
   console.log(lines.join('\n'));
+}
+
+/** A first real call (a customer in test mode, in Thailand) with the demo application's test key. */
+export function tryCurl(keysFile: string, base: string): string {
+  return (
+    `curl -u "$(node -p "require('${keysFile}').keys.test"):" -H 'X-Test-Mode: true' -H 'X-Country: TH' ` +
+    `-H 'Content-Type: application/json' -d '{"name":"Somchai Jaidee"}' ${base}/customers`
+  );
 }

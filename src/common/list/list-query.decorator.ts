@@ -2,16 +2,46 @@ import { applyDecorators, createParamDecorator, type ExecutionContext } from '@n
 import { ApiExtraModels, ApiOkResponse, ApiQuery, getSchemaPath } from '@nestjs/swagger';
 import { ListEnvelopeDto } from './list-engine.js';
 import type { Request } from 'express';
-import { parseListQuery, type ListSpec } from './list-query.js';
+import { type FieldSpec, type Operator, parseListQuery, type ListSpec } from './list-query.js';
 
 /** Injects the parsed, validated list query of the request. */
 export const ListQueryParams = createParamDecorator((spec: ListSpec, ctx: ExecutionContext) =>
   parseListQuery(ctx.switchToHttp().getRequest<Request>().query as Record<string, unknown>, spec),
 );
 
-/** Documents the common list parameters and the spec's filter fields. */
+const ORDERED: FieldSpec['type'][] = ['integer', 'timestamp'];
+const VALUE_SCHEMA: Record<FieldSpec['type'], Record<string, unknown>> = {
+  uuid: { type: 'string', format: 'uuid' },
+  text: { type: 'string' },
+  integer: { type: 'integer' },
+  boolean: { type: 'boolean' },
+  timestamp: { type: 'string', format: 'date-time' },
+  labels: { type: 'string' },
+};
+
+/**
+ * One explicit query parameter per filter field and operator (`filter[amount]`,
+ * `filter[amount][gte]`, ...), not a free map: Swagger UI then sends only what the user typed,
+ * and generated clients name every filter. Order operators exist only for integers and times.
+ */
+function filterParameters(spec: ListSpec) {
+  return Object.entries(spec.filters).flatMap(([field, f]) => {
+    const ops: Operator[] = ORDERED.includes(f.type) ? ['ne', 'gt', 'gte', 'lt', 'lte', 'in'] : ['ne', 'in'];
+    const value = { ...VALUE_SCHEMA[f.type], ...(f.values ? { enum: [...f.values] } : {}) };
+    return [
+      { name: `filter[${field}]`, required: false, description: `${field} equals.`, schema: value },
+      ...ops.map((op) => ({
+        name: `filter[${field}][${op}]`,
+        required: false,
+        description: op === 'in' ? `${field} is one of (comma-separated list).` : `${field} ${op}.`,
+        schema: op === 'in' ? { type: 'string' } : value,
+      })),
+    ];
+  });
+}
+
+/** Documents the common list parameters and one parameter per filter field and operator. */
 export function ApiListQuery(spec: ListSpec) {
-  const fields = Object.keys(spec.filters).join(', ');
   return applyDecorators(
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } }),
     ApiQuery({ name: 'page', required: false, schema: { type: 'integer', minimum: 1, default: 1 } }),
@@ -37,14 +67,7 @@ export function ApiListQuery(spec: ListSpec) {
       required: false,
       description: 'Case-insensitive search over ids, descriptions and references.',
     }),
-    ApiQuery({
-      name: 'filter',
-      required: false,
-      style: 'deepObject',
-      explode: true,
-      schema: { type: 'object', additionalProperties: { type: 'string' } },
-      description: `filter[field]=value (equality) or filter[field][op]=value with op in eq, ne, gt, gte, lt, lte, in (comma list). Fields: ${fields}.`,
-    }),
+    ...filterParameters(spec).map((p) => ApiQuery(p)),
     ...Object.entries(spec.params ?? {}).map(([name, f]) =>
       ApiQuery({ name, required: false, schema: { type: 'string', ...(f.values ? { enum: [...f.values] } : {}) } }),
     ),

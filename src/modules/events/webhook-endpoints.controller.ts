@@ -7,6 +7,7 @@ import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../commo
 import { IdParam } from '../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import {
+  DeletedWebhookEndpointDto,
   CreateWebhookEndpointDto,
   UpdateWebhookEndpointDto,
   WebhookAttemptDto,
@@ -78,6 +79,7 @@ export class WebhookEndpointsController {
   @Delete(':id')
   @Auth('machine', 'user', 'superuser')
   @ApiOperation({ summary: 'Delete a webhook endpoint and what it is still owed' })
+  @ApiOkResponse({ type: DeletedWebhookEndpointDto })
   @ApiErrors(Errors.E4004)
   remove(@CurrentPrincipal() principal: Principal, @Param('id', ENDPOINT_ID) id: string) {
     return this.endpoints.remove(principal, id);

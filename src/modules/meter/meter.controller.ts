@@ -1,13 +1,20 @@
 import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
+import { ErrorObjectDto } from '../../common/http/error-object.dto.js';
 import { IdParam } from '../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
-import { CreateMeterDto, MeterDto, SummaryQueryDto } from './dto/meter.dto.js';
-import { CreateMeterEventDto, CreationResponseDto, MeterEventBatchDto } from './dto/meter-event.dto.js';
+import { CreateMeterDto, MeterDto, MeterEventSummaryListDto, SummaryQueryDto } from './dto/meter.dto.js';
+import {
+  CreateMeterEventDto,
+  CreationResponseDto,
+  MeterEventBatchDto,
+  MeterEventBatchResponseDto,
+  MeterEventDto,
+} from './dto/meter-event.dto.js';
 import { MeterEventsService } from './meter-events.service.js';
 import { MeterSummariesService } from './meter-summaries.service.js';
 import { MeterErrors as E } from './meter.errors.js';
@@ -67,6 +74,7 @@ export class MetersController {
   @Get(':id/event_summaries')
   @Auth('machine', 'user', 'superuser')
   @ApiOperation({ summary: "A customer's usage in hour or day windows, aggregated by the meter's formula" })
+  @ApiOkResponse({ type: MeterEventSummaryListDto })
   @ApiErrors(Errors.E2004, Errors.E4004)
   eventSummaries(
     @CurrentPrincipal() principal: Principal,
@@ -103,6 +111,8 @@ export class MeterEventsController {
     description:
       'Each event is validated and answered on its own, in order: a creation response or an error object. Valid events are stored in one statement.',
   })
+  @ApiExtraModels(CreationResponseDto, ErrorObjectDto)
+  @ApiOkResponse({ type: MeterEventBatchResponseDto })
   @ApiErrors(E.E8011, Errors.E2000)
   createBatch(@CurrentPrincipal() principal: Principal, @Body() dto: MeterEventBatchDto) {
     return this.events.createBatch(principal, dto.events).then((data) => ({ object: 'list' as const, data }));
@@ -111,6 +121,7 @@ export class MeterEventsController {
   @Get(':id')
   @Auth('machine', 'user', 'superuser')
   @ApiOperation({ summary: 'Retrieve a meter event with its delivery status' })
+  @ApiOkResponse({ type: MeterEventDto })
   @ApiErrors(Errors.E4004)
   retrieve(@CurrentPrincipal() principal: Principal, @Param('id', meterEventId) id: string) {
     return this.events.retrieve(principal, id);

@@ -3,6 +3,7 @@ import {
   ApiBody,
   ApiConsumes,
   ApiExcludeEndpoint,
+  ApiBadRequestResponse,
   ApiOkResponse,
   ApiOperation,
   ApiProduces,
@@ -118,7 +119,14 @@ export class OAuthController {
 
   @Get('.well-known/oauth-authorization-server')
   @Public()
-  @ApiOperation({ summary: 'Authorization server metadata (RFC 8414)' })
+  @ApiOperation({
+    summary: 'Authorization server metadata (RFC 8414)',
+    description:
+      'Where the authorization, token and refresh endpoints are, and which grants and PKCE methods they take.',
+  })
+  @ApiOkResponse({
+    schema: { type: 'object', additionalProperties: true, example: { issuer: 'http://localhost:3000' } },
+  })
   metadata() {
     return this.oauth.metadata();
   }
@@ -131,6 +139,11 @@ export class OAuthController {
       'Authorization code flow; PKCE with S256 is required for public clients. Shows a sign-in page, then redirects to the registered redirect URI with `code` and `state`.',
   })
   @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'The sign-in page.', content: { 'text/html': { schema: { type: 'string' } } } })
+  @ApiBadRequestResponse({
+    description: 'An unknown client or redirect URI: an HTML error page, never a redirect (RFC 6749 4.1.2.1).',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  })
   @ApiQuery({ name: 'response_type', enum: ['code'] })
   @ApiQuery({ name: 'client_id', type: String })
   @ApiQuery({

@@ -115,3 +115,10 @@ export class WebhookAttemptDto {
   @ApiProperty({ example: TS, nullable: true }) next_retry_at: string;
   @ApiProperty({ example: TS }) created_at: string;
 }
+
+/** `DELETE /webhook_endpoints/{id}`. */
+export class DeletedWebhookEndpointDto {
+  @ApiProperty({ example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' }) id: string;
+  @ApiProperty({ example: 'webhook_endpoint' }) object: string;
+  @ApiProperty({ example: true }) deleted: boolean;
+}

@@ -1,5 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { IsArray, IsObject, IsString, IsUUID, Length, isObject, isString, isUUID, length } from 'class-validator';
+import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from '../../../common/http/examples.js';
+import { ErrorObjectDto } from '../../../common/http/error-object.dto.js';
 import { Optional } from '../../../common/http/fields.js';
 import { compiledValidator } from '../../../common/http/validation.js';
 
@@ -27,11 +29,13 @@ export class CreateMeterEventDto {
   identifier?: string;
 
   @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
     example: { api_calls: '25' },
     description: "Only the meter's event_payload_key, its value a numeric string.",
   })
   @IsObject()
-  payload: Record<string, unknown>;
+  payload: Record<string, string>;
 
   @ApiPropertyOptional({
     example: '2026-11-22 10:15:00',
@@ -62,7 +66,7 @@ compiledValidator(CreateMeterEventDto, (body) => {
   dto.event_name = event_name as string;
   dto.customer_id = customer_id as string;
   if ('identifier' in body) dto.identifier = identifier as string;
-  dto.payload = payload as Record<string, unknown>;
+  dto.payload = payload as Record<string, string>;
   if ('timestamp' in body) dto.timestamp = timestamp as string;
   return dto;
 });
@@ -77,7 +81,7 @@ export class MeterEventBatchDto {
   events: Array<Record<string, unknown>>;
 }
 
-class CreationErrorDto {
+export class CreationErrorDto {
   @ApiProperty({ example: 'E8020' }) code: string;
   @ApiProperty({ example: 'The billing provider did not accept the event yet; it is retried.' }) message: string;
 }
@@ -109,4 +113,32 @@ export class CreationResponseDto {
   })
   errors: CreationErrorDto[];
   @ApiProperty({ type: [NextActionDto] }) next_action: NextActionDto[];
+}
+
+/** A stored meter event as `GET /meter_events/{id}` answers it (also the payload of meter_event.* events). */
+export class MeterEventDto {
+  @ApiProperty({ example: UUID }) id: string;
+  @ApiProperty({ example: 'meter_event' }) object: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({ example: 'api_requests' }) event_name: string;
+  @ApiProperty({ example: UUID }) customer_id: string;
+  @ApiProperty({ example: 'req-0001' }) identifier: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' }, example: { api_requests: '1' } })
+  payload: Record<string, string>;
+  @ApiProperty({ example: TS }) timestamp: string;
+  @ApiProperty({ example: 'failed' }) delivery_status: string;
+  @ApiProperty({ type: String, example: null, nullable: true }) delivered_at: string | null;
+  @ApiProperty({ type: [CreationErrorDto], example: [{ code: 'E8021', message: 'Abandoned.' }] })
+  errors: CreationErrorDto[];
+  @ApiProperty({ example: TS }) created_at: string;
+}
+
+/** `POST /meter_events/batch`: one answer per event, in order: a creation response or an error object. */
+export class MeterEventBatchResponseDto {
+  @ApiProperty({ example: 'list' }) object: string;
+  @ApiProperty({
+    type: 'array',
+    items: { oneOf: [{ $ref: getSchemaPath(CreationResponseDto) }, { $ref: getSchemaPath(ErrorObjectDto) }] },
+  })
+  data: Array<CreationResponseDto | ErrorObjectDto>;
 }

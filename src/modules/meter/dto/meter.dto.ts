@@ -54,3 +54,23 @@ export class SummaryQueryDto {
   @ApiPropertyOptional({ enum: ['hour', 'day'] }) @Optional() @IsIn(['hour', 'day']) value_grouping_window?:
     'hour' | 'day';
 }
+
+/** One window of `GET /meters/{id}/event_summaries`. */
+export class MeterEventSummaryDto {
+  @ApiProperty({ example: 'billing.meter_event_summary' }) object: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({ example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' }) meter: string;
+  @ApiProperty({ example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' }) customer_id: string;
+  @ApiProperty({ example: 25 }) aggregated_value: number;
+  @ApiProperty({ example: '2026-11-01T00:00:00.000Z' }) start_time: string;
+  @ApiProperty({ example: '2026-11-01T01:00:00.000Z' }) end_time: string;
+}
+
+export class MeterEventSummaryListDto {
+  @ApiProperty({ example: 'list' }) object: string;
+  @ApiProperty({ type: [MeterEventSummaryDto] }) data: MeterEventSummaryDto[];
+  @ApiProperty({ example: 1 }) page: number;
+  @ApiProperty({ example: 24 }) limit: number;
+  @ApiProperty({ example: 24 }) total_items: number;
+  @ApiProperty({ example: 1 }) total_pages: number;
+}

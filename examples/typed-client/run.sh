@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Proves the typed client: generates TypeScript types from the OpenAPI document (the same command
+# the README gives partners), type-checks main.ts against them, starts the service on the embedded
+# database with a fresh demo application and runs main.ts against it.
+# Needs `npm run openapi:write` first (dist/openapi.json, what GET /docs-json serves).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+here=examples/typed-client
+npx openapi-typescript dist/openapi.json --default-non-nullable false -o "$here/wallet-api.d.ts"
+npx tsc -p "$here/tsconfig.json"
+
+data_dir=$(mktemp -d)
+port=${TYPED_CLIENT_PORT:-3917}
+DATA_DIR="$data_dir" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=warn env -u DATABASE_URL -u REDIS_URL node dist/src/main.js \
+  >"$data_dir/service.log" 2>&1 &
+service=$!
+trap 'kill "$service" 2>/dev/null; wait "$service" 2>/dev/null; rm -rf "$data_dir"' EXIT
+for _ in $(seq 1 120); do
+  [ -s "$data_dir/demo-keys.json" ] && curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+  kill -0 "$service" 2>/dev/null || { cat "$data_dir/service.log" >&2; exit 1; }
+  sleep 1
+done
+WALLET_URL="http://127.0.0.1:$port" WALLET_APP=demo \
+  WALLET_KEY=$(node -p "require('$data_dir/demo-keys.json').keys.test") \
+  node "$here/main.ts"
