@@ -25,7 +25,7 @@ describe('the expiry sweep: checkouts and pending PromptPay charges expire in th
   const tenants: string[] = [];
 
   beforeAll(async () => {
-    t = await startApp({ rateLimit: false });
+    t = await startApp({ rateLimit: false, liveDoubles: true });
     sweeper = t.app.get(CheckoutExpiryService);
   });
   afterEach(() => t.clock.reset());

@@ -3,11 +3,19 @@ import fc from 'fast-check';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { AppError } from '../../../common/errors/app-error.js';
-import { validateBody } from '../../../common/http/validation.js';
+import { guardBody, validateBody } from '../../../common/http/validation.js';
 import { CreateMeterEventDto } from './meter-event.dto.js';
 
-/** What class-validator alone says of a body, with the pipe's options. */
+/**
+ * What the path before the compiled check says of a body: the body guard (prototype-named keys, odd
+ * text), then class-validator with the pipe's options.
+ */
 async function classValidator(body: Record<string, unknown>) {
+  try {
+    guardBody(structuredClone(body));
+  } catch {
+    return { valid: false, dto: undefined };
+  }
   const dto = plainToInstance(CreateMeterEventDto, body);
   const errors = await validate(dto, { whitelist: true, forbidNonWhitelisted: true });
   return { valid: errors.length === 0, dto };
