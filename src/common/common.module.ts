@@ -27,8 +27,10 @@ import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store.js';
       provide: RateLimitStore,
       inject: [ConfigService],
       useFactory: (config: ConfigService<AllConfig, true>): RateLimitStore => {
-        const { redisUrl, redisKeyPrefix } = config.get('app', { infer: true });
-        return redisUrl ? new RedisRateLimitStore(redisUrl, redisKeyPrefix) : new InMemoryRateLimitStore();
+        const { redisUrl, redisKeyPrefix, redisTimeoutMs } = config.get('app', { infer: true });
+        return redisUrl
+          ? new RedisRateLimitStore(redisUrl, redisKeyPrefix, redisTimeoutMs)
+          : new InMemoryRateLimitStore();
       },
     },
     AuthFailureThrottle,

@@ -30,6 +30,8 @@ export interface AppConfig {
   redisUrl: string | undefined;
   /** Prefix of every Redis key this service writes (several deployments or test runs may share one Redis). */
   redisKeyPrefix: string;
+  /** How long a rate-limit command may wait for Redis before the process counts alone (fails open). */
+  redisTimeoutMs: number;
   /** Failed authentications a client address (or a key prefix) may have per window; 0 turns the check off. */
   authFailureLimit: number;
   /** When set, the log goes to this file (appended) instead of standard output. */
@@ -173,6 +175,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 1000, 10, 3_600_000),
     redisUrl: env.REDIS_URL ? url('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']) : undefined,
     redisKeyPrefix: redisKeyPrefix(env),
+    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),
     authFailureLimit: integer(env, 'AUTH_FAILURE_RATE_LIMIT', Math.ceil(rateLimit / 4), 0, 1_000_000),
     logFile: env.LOG_FILE || undefined,
     billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),

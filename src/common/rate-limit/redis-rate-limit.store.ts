@@ -34,20 +34,20 @@ const WARN_EVERY_MS = 10_000;
  * every 10 s. A Redis outage thus weakens the limit to per-replica counting; it never fails a request.
  */
 export class RedisRateLimitStore extends RateLimitStore implements OnModuleInit, OnApplicationShutdown {
-  private static readonly COMMAND_TIMEOUT_MS = 250;
   private readonly logger = new Logger('RateLimit');
   private readonly fallback = new InMemoryRateLimitStore();
   private readonly redis: Redis;
   private lastWarning = 0;
 
-  constructor(url: string, keyPrefix: string) {
+  /** `commandTimeoutMs` (REDIS_TIMEOUT_MS, default 250): how long a hit waits for Redis before failing open. */
+  constructor(url: string, keyPrefix: string, commandTimeoutMs = 250) {
     super();
     this.redis = new Redis(url, {
       keyPrefix: `${keyPrefix}rate:`,
       // Fail fast while disconnected (no queue of waiting commands); keep reconnecting in the background.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: RedisRateLimitStore.COMMAND_TIMEOUT_MS,
+      commandTimeout: commandTimeoutMs,
       retryStrategy: (times) => Math.min(times * 200, 2_000),
     });
     // Connection errors are reported by the failing commands (rate-limited); without a listener ioredis logs each one.
