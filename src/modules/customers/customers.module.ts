@@ -22,8 +22,8 @@ export class CustomersModule implements OnModuleInit {
 
   /** A balance embeds its customer's record: the ledger asks this module for it. */
   onModuleInit(): void {
-    this.balanceCustomers.supply(async (applicationId, ids) => {
-      const found = await this.customers.byIds(applicationId, ids);
+    this.balanceCustomers.supply(async (applicationId, ids, manager) => {
+      const found = await this.customers.byIds(applicationId, ids, manager);
       return new Map([...found].map(([id, c]) => [id, toCustomerResponse(c)]));
     });
   }

@@ -20,11 +20,11 @@ export class CustomersRepository {
     return this.db.repository(Customer, manager).findOneBy({ application_id: applicationId, id });
   }
 
-  async findMany(applicationId: string, ids: string[]): Promise<Customer[]> {
+  async findMany(applicationId: string, ids: string[], manager?: EntityManager): Promise<Customer[]> {
     const wanted = ids.filter(isUuid);
     if (wanted.length === 0) return [];
     return this.db
-      .repository(Customer)
+      .repository(Customer, manager)
       .createQueryBuilder('c')
       .where('c.application_id = :applicationId AND c.id IN (:...wanted)', { applicationId, wanted })
       .getMany();

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -86,11 +87,19 @@ export class CustomersService {
     return customer;
   }
 
-  /** Customers of an application by id (for the records that embed their customer). */
-  async byIds(applicationId: string, ids: Array<string | null>): Promise<Map<string, Customer>> {
+  /**
+   * Customers of an application by id (for the records that embed their customer). With `manager`,
+   * read in the caller's transaction: a second connection would wait forever on the embedded
+   * database, which serves one connection at a time while a transaction is open.
+   */
+  async byIds(
+    applicationId: string,
+    ids: Array<string | null>,
+    manager?: EntityManager,
+  ): Promise<Map<string, Customer>> {
     const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
     if (wanted.length === 0) return new Map();
-    return new Map((await this.customers.findMany(applicationId, wanted)).map((c) => [c.id, c]));
+    return new Map((await this.customers.findMany(applicationId, wanted, manager)).map((c) => [c.id, c]));
   }
 
   /**

@@ -86,13 +86,18 @@ export class BalancesService {
     manager?: EntityManager,
   ): Promise<Map<string, BalanceResponse>> {
     const balances = await this.ledger.balancesById(applicationId, ids, manager);
-    return new Map((await this.toResponses(applicationId, balances)).map((b) => [b.id, b]));
+    return new Map((await this.toResponses(applicationId, balances, manager)).map((b) => [b.id, b]));
   }
 
-  private async toResponses(applicationId: string, balances: Balance[]): Promise<BalanceResponse[]> {
+  private async toResponses(
+    applicationId: string,
+    balances: Balance[],
+    manager?: EntityManager,
+  ): Promise<BalanceResponse[]> {
     const customers = await this.customers.byIds(
       applicationId,
       balances.map((b) => b.customer_id),
+      manager,
     );
     return balances.map((b) => toBalanceResponse(b, customers.get(b.customer_id ?? '') ?? null));
   }

@@ -196,10 +196,11 @@ export class ChargesService {
           charges.map((c) => c.payment_method_id),
           manager,
         );
-        const customers = await this.customers.byIds(app, [
-          ...charges.map((c) => c.customer_id),
-          ...[...pms.values()].map((pm) => pm.customer_id),
-        ]);
+        const customers = await this.customers.byIds(
+          app,
+          [...charges.map((c) => c.customer_id), ...[...pms.values()].map((pm) => pm.customer_id)],
+          manager,
+        );
         return { pms, customers };
       })(),
       this.balances.responsesById(
