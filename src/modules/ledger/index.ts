@@ -21,3 +21,4 @@ export {
 export { BalanceDto } from './dto/ledger.dto.js';
 export type { Balance } from './entities/balance.entity.js';
 export type { BalanceTransaction, FeeDetail } from './entities/balance-transaction.entity.js';
+export { connectedAccountName } from './account-names.js';

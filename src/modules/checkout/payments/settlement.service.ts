@@ -3,7 +3,13 @@ import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import type { AllConfig } from '../../../config/app.config.js';
-import { BalancesService, PostingService, type FeeDetail, type PostingEntry } from '../../ledger/index.js';
+import {
+  BalancesService,
+  connectedAccountName,
+  PostingService,
+  type FeeDetail,
+  type PostingEntry,
+} from '../../ledger/index.js';
 import type { Charge } from '../entities/charge.entity.js';
 
 export interface ChargeSettlement {
@@ -19,7 +25,6 @@ export interface ChargeSettlement {
 }
 
 /** The ledger account name of a connected account's balance. */
-export const connectedAccountName = (accountId: string) => `connected_${accountId.replaceAll('-', '')}`;
 
 /**
  * Books a succeeded charge into the ledger as ONE journal (see docs/COLLECTION.md):

@@ -13,7 +13,7 @@ import type { PayoutScheduleInputDto } from '../dto/payout.dto.js';
 import { WEEKDAYS, type PayoutSchedule } from '../entities/payout-schedule.entity.js';
 import { PayoutErrors } from '../payouts.errors.js';
 import { PayoutLifecycleRepository } from './payout-lifecycle.repository.js';
-import { connectedBalanceAccount, PayoutsService } from './payouts.service.js';
+import { balanceAccountOf, PayoutsService } from './payouts.service.js';
 import { toPayoutScheduleResponse } from './payouts.responses.js';
 
 const INTERVAL_MS = 60_000;
@@ -125,7 +125,7 @@ export class PayoutSchedulesService extends PeriodicJob {
       const destination = await this.payouts.destination(applicationId, account, schedule.destination);
       const balance = await this.balances.getOrCreate({
         application_id: applicationId,
-        account: account.type === 'own' ? 'merchant' : connectedBalanceAccount(account.id),
+        account: balanceAccountOf(account),
         currency: schedule.currency,
       });
       const available = Number(balance.available);

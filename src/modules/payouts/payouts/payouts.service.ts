@@ -15,7 +15,13 @@ import {
   type ListSpec,
 } from '../../../common/list/index.js';
 import { AccountsService, type Account } from '../../accounts/index.js';
-import { BalancesService, PostingService, scalingFactorOf, type PostingEntry } from '../../ledger/index.js';
+import {
+  BalancesService,
+  connectedAccountName,
+  PostingService,
+  scalingFactorOf,
+  type PostingEntry,
+} from '../../ledger/index.js';
 import type { CreatePayoutDto } from '../dto/payout.dto.js';
 import type { BankAccount } from '../entities/bank-account.entity.js';
 import { Payout } from '../entities/payout.entity.js';
@@ -50,10 +56,9 @@ export const PAYOUT_LIST: ListSpec = {
   search: ['id', 'description', 'provider_reference'],
 };
 
-/** The ledger account name of a connected account's balance: must stay checkout's `connectedAccountName`. */
-export const connectedBalanceAccount = (accountId: string) => `connected_${accountId.replaceAll('-', '')}`;
-const balanceAccountOf = (account: Pick<Account, 'id' | 'type'>) =>
-  account.type === 'own' ? 'merchant' : connectedBalanceAccount(account.id);
+/** The ledger account of an account's balance: the own account's is `merchant`. */
+export const balanceAccountOf = (account: Pick<Account, 'id' | 'type'>) =>
+  account.type === 'own' ? 'merchant' : connectedAccountName(account.id);
 
 /** The sandbox "bank" credits a payout in transit one business day later (informational `arrival_date`). */
 const ARRIVAL_MS = 24 * 3600 * 1000;
