@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PGliteServer } from './pglite-server.js';
+import { PGliteServer, type PGliteServerOptions } from './pglite-server.js';
 
 const STATE_FILE = 'embedded-server.json';
 
@@ -64,12 +64,12 @@ export class EmbeddedPostgres {
     }
   }
 
-  static async start(dataDir: string): Promise<EmbeddedPostgres> {
+  static async start(dataDir: string, options: PGliteServerOptions = {}): Promise<EmbeddedPostgres> {
     const inMemory = dataDir.startsWith('memory://');
     if (!inMemory) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const db = await PGlite.create(inMemory ? 'memory://' : join(dataDir, 'pgdata'));
     const port = await freePort();
-    const server = new PGliteServer(db);
+    const server = new PGliteServer(db, options);
     await server.listen(port, '127.0.0.1');
     let stateFile: string | undefined;
     if (!inMemory) {

@@ -52,4 +52,32 @@ describe('embedded PostgreSQL server', () => {
     await client.end();
     expect((await pool.query('SELECT n FROM counter WHERE id = 1')).rows[0].n).toBe(40);
   });
+
+  it('ends a connection idle in a transaction that holds the others (idle_in_transaction_session_timeout)', async () => {
+    const reports: string[] = [];
+    const strict = await EmbeddedPostgres.start('memory://', {
+      idleInTransactionTimeoutMs: 200,
+      report: (message) => reports.push(message),
+    });
+    try {
+      const holder = new pg.Client({ connectionString: strict.url });
+      const other = new pg.Client({ connectionString: strict.url });
+      holder.on('error', () => undefined);
+      await holder.connect();
+      await other.connect();
+      await holder.query('CREATE TABLE t (n int)');
+      await holder.query('BEGIN');
+      await holder.query('INSERT INTO t VALUES (1)');
+      // The holder now waits for something that waits for the session: without the timeout, forever.
+      const { rows } = await other.query('SELECT count(*)::int AS n FROM t WHERE n > $1', [0]);
+      expect(rows[0].n).toBe(0); // the holder's insert was rolled back
+      await expect(holder.query('COMMIT')).rejects.toThrow();
+      expect(reports).toHaveLength(1);
+      expect(reports[0]).toContain('INSERT INTO t VALUES (1)');
+      expect(reports[0]).toContain('SELECT count(*)::int AS n FROM t WHERE n > $1');
+      await other.end();
+    } finally {
+      await strict.stop();
+    }
+  });
 });

@@ -8,14 +8,23 @@ const PROTOCOL_3 = 196608;
 /** Hands PGlite (a single session) to one connection at a time, for whole protocol cycles. */
 class SessionLock {
   private owner: number | null = null;
-  private readonly waiters: Array<{ id: number; grant: () => void }> = [];
+  private readonly waiters: Array<{ id: number; grant: () => void; wants: string }> = [];
 
-  async acquire(id: number): Promise<void> {
+  async acquire(id: number, wants: string): Promise<void> {
     if (this.owner === null || this.owner === id) {
       this.owner = id;
       return;
     }
-    await new Promise<void>((grant) => this.waiters.push({ id, grant }));
+    await new Promise<void>((grant) => this.waiters.push({ id, grant, wants }));
+  }
+
+  get holder(): number | null {
+    return this.owner;
+  }
+
+  /** What the connections queued behind the holder are waiting to run. */
+  waiting(): string[] {
+    return this.waiters.map((w) => `connection ${w.id}: ${w.wants}`);
   }
 
   release(id: number): void {
@@ -35,6 +44,36 @@ class SessionLock {
   }
 }
 
+/** The SQL a cycle carries (simple Query or Parse), shortened, for the idle-in-transaction report. */
+function describe(messages: Buffer[]): string {
+  for (const m of messages) {
+    const type = String.fromCharCode(m[0]);
+    let text: string | undefined;
+    if (type === 'Q') text = m.subarray(5, m.indexOf(0, 5)).toString('utf8');
+    if (type === 'P') {
+      const afterName = m.indexOf(0, 5) + 1;
+      text = m.subarray(afterName, m.indexOf(0, afterName)).toString('utf8');
+    }
+    if (text) return text.replace(/\s+/g, ' ').slice(0, 240);
+  }
+  return messages.length ? `(${messages.map((m) => String.fromCharCode(m[0])).join('')})` : '(startup)';
+}
+
+export interface PGliteServerOptions {
+  /**
+   * PostgreSQL's idle_in_transaction_session_timeout for the one shared session: a connection that
+   * keeps the session inside a transaction (or between a Flush and its Sync) without sending
+   * anything for this long is ended and its transaction rolled back, so the other connections go
+   * on. On a real server such a connection only holds its row locks; here it holds every other
+   * connection, and the usual cause is a bug (a query on a second connection while the first one's
+   * transaction waits for it), which this turns from a hang into an error with a report naming
+   * the statements that were waiting. 0 turns it off.
+   */
+  idleInTransactionTimeoutMs?: number;
+  /** Where that report goes; standard error by default. */
+  report?: (message: string) => void;
+}
+
 /**
  * A PostgreSQL wire-protocol server in front of PGlite for many concurrent `pg` connections.
  *
@@ -49,8 +88,43 @@ export class PGliteServer {
   private nextId = 1;
   private readonly lock = new SessionLock();
   private readonly sockets = new Set<Socket>();
+  private readonly idleTimeoutMs: number;
+  private readonly report: (message: string) => void;
+  private idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    options: PGliteServerOptions = {},
+  ) {
+    this.idleTimeoutMs = options.idleInTransactionTimeoutMs ?? 30_000;
+    this.report = options.report ?? ((message) => process.stderr.write(`${message}\n`));
+  }
+
+  /** Called when a cycle ends with the session still held: arms the idle-in-transaction timeout. */
+  private watchIdle(id: number, last: string, end: () => void): void {
+    this.stopIdleWatch();
+    if (!this.idleTimeoutMs) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.lock.holder !== id) return;
+      const waiting = this.lock.waiting();
+      this.report(
+        [
+          `embedded PostgreSQL: connection ${id} held the session idle in a transaction for ` +
+            `${this.idleTimeoutMs} ms; ending it and rolling its transaction back ` +
+            `(idle_in_transaction_session_timeout).`,
+          `  its last statement: ${last}`,
+          ...(waiting.length ? ['  waiting for the session:', ...waiting.map((w) => `    ${w}`)] : []),
+        ].join('\n'),
+      );
+      end();
+    }, this.idleTimeoutMs);
+    this.idleTimer.unref();
+  }
+
+  private stopIdleWatch(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
 
   listen(port: number, host: string): Promise<void> {
     this.server = createServer((socket) => this.accept(socket));
@@ -61,6 +135,7 @@ export class PGliteServer {
   }
 
   async close(): Promise<void> {
+    this.stopIdleWatch();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
@@ -77,9 +152,16 @@ export class PGliteServer {
 
     // keepSession: after a Flush the client waits for answers but its cycle is not over yet.
     const run = (messages: Buffer[], keepSession = false) => {
+      const wants = describe(messages);
       chain = chain.then(async () => {
         if (closed) return;
-        await this.lock.acquire(id);
+        await this.lock.acquire(id, wants);
+        if (closed) {
+          // Granted after it went away: hand the session straight on.
+          if (!this.db.isInTransaction()) this.lock.release(id);
+          return;
+        }
+        this.stopIdleWatch();
         try {
           for (const message of messages) {
             if (closed) break;
@@ -91,6 +173,7 @@ export class PGliteServer {
           }
         } finally {
           if (!keepSession && !this.db.isInTransaction()) this.lock.release(id);
+          else if (!closed) this.watchIdle(id, wants, () => socket.destroy());
         }
       });
       chain.catch(() => socket.destroy());
