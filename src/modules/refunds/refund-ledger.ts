@@ -44,9 +44,12 @@ export class RefundLedger {
    */
   async debit(d: RefundDebit, manager: EntityManager): Promise<RefundDebitPart[]> {
     const parts = d.parts.filter((p) => p.amount > 0);
+    // In the refund's transaction: read elsewhere it could be stale, and on the embedded database
+    // (one session) a second connection waits for this transaction forever.
     const current = await this.balances.responsesById(
       d.applicationId,
       parts.map((p) => p.balanceId),
+      manager,
     );
     const common = {
       currency: d.currency,
