@@ -22,8 +22,8 @@ import { WebhooksRepository, type ClaimedDelivery } from './webhooks.repository.
 /** How often each replica looks for due deliveries (an empty look is one index probe per mode). */
 export const DELIVERY_POLL_MS = 200;
 const BATCH = 500;
-/** One endpoint's deliveries are sent in event order, this many at a time. */
-const WINDOW = 4;
+/** One endpoint's deliveries are started in event order, at most this many in flight at once. */
+const WINDOW = 8;
 /**
  * How long a claim holds a delivery: long enough for the attempts queued before it in its batch
  * (one endpoint's deliveries go one after another); after it, a delivery whose process died is
@@ -36,7 +36,7 @@ const LEASE_MS = 5 * 60_000;
  * deliveries in one statement (FOR UPDATE SKIP LOCKED, lease written, committed), calls the
  * receivers with no transaction open and no row locked, then records each outcome in a short
  * transaction fenced by the attempt number, so a delivery is attempted once per claim across
- * replicas. One endpoint's deliveries are sent in event order, WINDOW at a time; endpoints are
+ * replicas. One endpoint's deliveries are started in event order, WINDOW in flight at most; endpoints are
  * served side by side.
  */
 @Injectable()
@@ -58,19 +58,39 @@ export class WebhookDeliveryJob extends PeriodicJob {
     return this.deliverDue();
   }
 
-  /** Delivers everything due now in the given modes; returns how many attempts were made. */
+  /**
+   * Delivers everything due now in the given modes; returns how many attempts were made. A batch's
+   * outcomes are written while the next batch is claimed and sent (its claims are leased, so no
+   * other batch takes them meanwhile); one batch's outcomes are written at a time, in order, and all
+   * are written before this returns.
+   */
   async deliverDue(modes: Mode[] = ['test', 'live']): Promise<number> {
     let attempted = 0;
     for (const mode of modes) {
-      attempted += await this.context.runInMode(mode, () => this.untilDrained(BATCH, () => this.deliverBatch(mode)));
+      attempted += await this.context.runInMode(mode, async () => {
+        let recording: Promise<void> = Promise.resolve();
+        try {
+          return await this.untilDrained(BATCH, async () => {
+            const { claimed, outcomes } = await this.sendBatch(mode);
+            await recording;
+            recording = this.record(outcomes);
+            // Awaited with the next batch or in `finally`; this only keeps it from counting as unhandled meanwhile.
+            recording.catch(() => undefined);
+            return claimed;
+          });
+        } finally {
+          await recording;
+        }
+      });
     }
     return attempted;
   }
 
-  private async deliverBatch(mode: Mode): Promise<number> {
+  /** Claims a batch and sends it; the outcomes are for the caller to record. */
+  private async sendBatch(mode: Mode): Promise<{ claimed: number; outcomes: Outcome[] }> {
     const now = this.clock.now();
     const claimed = await this.webhooks.claimDue(now, new Date(now.getTime() + LEASE_MS), BATCH);
-    if (claimed.length === 0) return 0;
+    if (claimed.length === 0) return { claimed: 0, outcomes: [] };
     const [events, endpoints] = await Promise.all([
       this.events.byIds(claimed.map((c) => c.event_id)),
       this.webhooks.endpointsById(claimed.map((c) => c.endpoint_id)),
@@ -81,31 +101,32 @@ export class WebhookDeliveryJob extends PeriodicJob {
     await Promise.all(
       [...byEndpoint.values()].map(async (queue) => {
         queue.sort((a, b) => (a.event_id < b.event_id ? -1 : 1));
-        for (let i = 0; i < queue.length; i += WINDOW) {
-          const sent = await Promise.all(
-            queue.slice(i, i + WINDOW).map((claim) => {
-              const endpoint = endpoints.get(claim.endpoint_id);
-              const event = events.get(claim.event_id);
-              if (!endpoint || !event || endpoint.status !== 'enabled') return null;
-              return this.attempt(claim, event, endpoint, mode);
-            }),
-          );
-          const done = sent.filter((o): o is Outcome => o !== null);
-          outcomes.push(...done);
-          const failed = done.find((o) => !o.ok);
-          if (failed) {
-            // The receiver is failing: the rest of its queue waits with the failed one, in order.
-            await this.webhooks.release(
-              queue.slice(i + WINDOW),
-              failed.retryAt ?? new Date(failed.at.getTime() + retryDelayMs(1)),
-            );
-            return;
+        // A sliding window: up to WINDOW attempts in flight, each started in event order as soon as
+        // one before it answers. After a failure nothing more is started for this endpoint.
+        let next = 0;
+        let failed: Outcome | undefined;
+        const lane = async () => {
+          while (!failed && next < queue.length) {
+            const claim = queue[next++];
+            const endpoint = endpoints.get(claim.endpoint_id);
+            const event = events.get(claim.event_id);
+            if (!endpoint || !event || endpoint.status !== 'enabled') continue;
+            const outcome = await this.attempt(claim, event, endpoint, mode);
+            outcomes.push(outcome);
+            if (!outcome.ok) failed ??= outcome;
           }
+        };
+        await Promise.all(Array.from({ length: Math.min(WINDOW, queue.length) }, lane));
+        if (failed && next < queue.length) {
+          // The receiver is failing: the rest of its queue waits with the failed one, in order.
+          await this.webhooks.release(
+            queue.slice(next),
+            failed.retryAt ?? new Date(failed.at.getTime() + retryDelayMs(1)),
+          );
         }
       }),
     );
-    await this.record(outcomes);
-    return claimed.length;
+    return { claimed: claimed.length, outcomes };
   }
 
   /**

@@ -146,6 +146,34 @@ describe('events and signed webhooks', () => {
     expect(rows[0].next_retry_at).toBeNull();
   });
 
+  it("holds the rest of a failing receiver's queue: nothing more is started after a failure, and all arrive once it recovers", async () => {
+    const other = await createTenant(t);
+    const r = await receiver();
+    let failing = false;
+    r.respond = () => {
+      if (r.received.length === 3) failing = true; // the third request fails, and all after it
+      return failing ? 503 : 200;
+    };
+    await endpointFor(r, ['checkout.completed'], other);
+    const paid: string[] = [];
+    for (let i = 0; i < 16; i++) paid.push((await payCheckout(other)).id);
+
+    await job.deliverDue(['test']);
+    // At most the window that was already in flight when the third one failed; the rest wait.
+    expect(r.received.length).toBeGreaterThanOrEqual(3);
+    expect(r.received.length).toBeLessThan(16);
+    const firstRun = r.received.length;
+
+    failing = false;
+    r.respond = () => 200;
+    t.clock.advance(maxRetryDelayMs(1));
+    await job.deliverDue(['test']);
+    const delivered = new Set(r.received.slice(2).map((x) => (x.event.data as { object: { id: string } }).object.id));
+    for (const id of paid.slice(2)) expect(delivered).toContain(id);
+    // The held ones were sent once each, after the failed ones were retried.
+    expect(r.received.length - firstRun).toBe(16 - 2);
+  });
+
   it('sends nothing to a disabled endpoint', async () => {
     const other = await createTenant(t);
     const r = await receiver();
