@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ProviderAdaptersModule } from '../../providers/provider-adapters.js';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { AccountsModule } from '../accounts/index.js';
 import { CustomersModule } from '../customers/index.js';
@@ -39,6 +40,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     LedgerModule,
     CustomersModule,
     AccountsModule,
+    ProviderAdaptersModule,
   ],
   controllers: [
     PaymentIntentsController,
