@@ -5,6 +5,7 @@ import { AccountsModule } from '../accounts/index.js';
 import { CustomersModule } from '../customers/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { ChargeHooks } from './payments/charge-hooks.js';
+import { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
 import { ChargesRepository } from './payments/charges.repository.js';
 import { ChargesService } from './payments/charges.service.js';
 import { CheckoutExpiryService } from './checkouts/checkout-expiry.service.js';
@@ -59,6 +60,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CheckoutsService,
     CheckoutExpiryService,
     PaymentsService,
+    ChargeOutcomesService,
     ChargesRepository,
     ChargesService,
     ChargeHooks,
@@ -70,6 +72,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     HostedUrls,
   ],
   exports: [
+    ChargeOutcomesService,
     PaymentIntentsService,
     InvoicesService,
     CheckoutsService,
