@@ -35,8 +35,7 @@ export class ProviderAdapters {
     const publicUrl = config.get('app.publicUrl', { infer: true });
     const returnUri = (provider: string) => (chargeId: string) =>
       `${publicUrl}/provider_returns/${provider}/${encodeURIComponent(chargeId)}`;
-    const opn: Partial<Record<ProviderMode, { collection: OpnCollectionProvider; transfer: OpnTransferProvider }>> =
-      {};
+    const opn: Partial<Record<ProviderMode, { collection: OpnCollectionProvider; transfer: OpnTransferProvider }>> = {};
     const stripe: Partial<
       Record<ProviderMode, { collection: StripeCollectionProvider; transfer: StripeTransferProvider }>
     > = {};
@@ -62,7 +61,8 @@ export class ProviderAdapters {
           // (`unsupported_destination`) until they are (docs/PROVIDERS.md).
           transfer: new StripeTransferProvider(sdk, { connectedAccount: () => null }),
         };
-        if (stripeOptions.webhookSecret) this.stripeWebhooks[mode] = new StripeWebhooks(sdk, stripeOptions.webhookSecret);
+        if (stripeOptions.webhookSecret)
+          this.stripeWebhooks[mode] = new StripeWebhooks(sdk, stripeOptions.webhookSecret);
       }
     }
     this.collection = [

@@ -73,7 +73,8 @@ export class ChargeOutcomesService {
         ? await this.repository.find(Checkout, applicationId, pendingOn.id, manager, true)
         : null;
       const charge = await this.chargesService.lockById(applicationId, found.id, manager);
-      if (!charge || charge.status !== 'pending' || outcome.status === 'pending') return { result: 'unchanged' as const };
+      if (!charge || charge.status !== 'pending' || outcome.status === 'pending')
+        return { result: 'unchanged' as const };
       if (!checkout || checkout.pending_charge_id !== charge.id) {
         if (outcome.status === 'succeeded') this.reconcileLater(provider, outcome.reference, charge.id);
         return { result: 'unchanged' as const };
@@ -90,7 +91,9 @@ export class ChargeOutcomesService {
           return { result: 'unchanged' as const };
         }
         const method = charge.promptpay ? 'promptpay' : 'card';
-        await this.payments.succeed(scope, checkout, target, charge, method, manager, { reference_id: outcome.reference });
+        await this.payments.succeed(scope, checkout, target, charge, method, manager, {
+          reference_id: outcome.reference,
+        });
         return { result: 'applied' as const, sessionId: checkout.session_id };
       }
       const failed = await this.chargesService.transition(
