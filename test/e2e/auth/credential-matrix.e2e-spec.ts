@@ -491,6 +491,18 @@ const ENDPOINTS: EndpointCase[] = [
       "other app's key": 'E1200',
     },
   },
+  // Provider webhooks: no credential is read (the provider's event is verified instead); this
+  // service has no Opn or Stripe keys, so every caller gets E5203 before anything else.
+  ...(['opn', 'stripe'] as const).map((provider): EndpointCase => ({
+    name: `POST /provider_webhooks/${provider}`,
+    method: 'post',
+    path: () => `/provider_webhooks/${provider}`,
+    body:
+      provider === 'opn'
+        ? { object: 'event', id: 'evnt_test_5matrix00000000000' }
+        : { id: 'evt_matrix', object: 'event', type: 'payment_intent.succeeded', livemode: false, data: {} },
+    expect: Object.fromEntries(CREDENTIALS.map((c) => [c, 'E5203'])) as Record<Credential, Outcome>,
+  })),
 ];
 
 function credentialHeaders(
