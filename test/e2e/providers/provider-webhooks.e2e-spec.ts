@@ -225,6 +225,55 @@ describe('provider webhooks and live adapters (fake Opn and Stripe on loopback)'
     expect(await eventsAbout(opnApp, 'charge.succeeded', charge.id)).toHaveLength(1);
   });
 
+  it('Opn: a pending partial refund succeeds by refund webhook once; replay changes nothing', async () => {
+    const { charge, reference } = await pendingOpnCharge();
+    const paidEvent = `evnt_5rpay${unique()}`;
+    opn.on(`GET /events/${paidEvent}`, { status: 200, json: opnEvent(paidEvent, opnPaid(reference)) });
+    expect(
+      (await opnApp.http.post('/provider_webhooks/opn').send({ object: 'event', id: paidEvent })).body,
+    ).toMatchObject({ result: 'applied' });
+
+    const refundId = `rfnd_5live${unique()}`;
+    const refundAt = (status: string | undefined) => ({
+      ...opnFixture('refund_partial'),
+      id: refundId,
+      charge: reference,
+      amount: 50000,
+      livemode: true,
+      status,
+    });
+    opn.on(`POST /charges/${reference}/refunds`, { status: 200, json: refundAt('pending') });
+    const created = await opnApp.http
+      .post(tenant.path('/refunds'))
+      .set(tenant.as('live'))
+      .send({ charge_id: charge.id, amount: 50000 });
+    expect({ status: created.status, body: created.body }).toMatchObject({
+      status: 200,
+      body: { status: 'pending', reference_id: `${reference}/${refundId}` },
+    });
+    expect(opn.last(`POST /charges/${reference}/refunds`).form).toMatchObject({ amount: '50000' });
+
+    const event = `evnt_5rfnd${unique()}`;
+    opn.on(`GET /events/${event}`, {
+      status: 200,
+      json: {
+        ...opnFixture('event_charge_complete'),
+        id: event,
+        key: 'refund.create',
+        livemode: true,
+        data: refundAt('closed'),
+      },
+    });
+    const hook = await opnApp.http.post('/provider_webhooks/opn').send({ object: 'event', id: event });
+    expect(hook.body).toMatchObject({ kind: 'refund.create', result: 'applied' });
+    const refund = await get(opnApp, `/refunds/${created.body.id}`);
+    expect(refund).toMatchObject({ status: 'succeeded' });
+    const replay = await opnApp.http.post('/provider_webhooks/opn').send({ object: 'event', id: event });
+    expect(replay.body).toMatchObject({ result: 'duplicate' });
+    expect(await get(opnApp, `/refunds/${created.body.id}`)).toEqual(refund);
+    expect(await eventsAbout(opnApp, 'refund.succeeded', created.body.id)).toHaveLength(1);
+  });
+
   describe('Stripe', () => {
     const sign = (payload: string, secret = STRIPE_LIVE.webhook) =>
       sdk.webhooks.generateTestHeaderString({ payload, secret });
