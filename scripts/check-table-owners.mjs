@@ -23,6 +23,7 @@ const TABLES_WITHOUT_ENTITY = {
   ],
   auth: ['oauth_token_families'],
   ledger: ['hold_releases'],
+  'provider-events': ['provider_events'],
   payouts: ['transfer_sandbox_recipients', 'transfer_sandbox_settings', 'transfer_sandbox_transfers'],
 };
 

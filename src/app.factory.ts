@@ -1,3 +1,4 @@
+import { keepRawBody } from './common/http/raw-body.js';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -96,7 +97,13 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   app.use(contentTypeMiddleware);
-  app.use(express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: config.bodyLimitBytes,
+      type: ['application/json', 'application/*+json'],
+      verify: keepRawBody,
+    }),
+  );
   app.use(express.urlencoded({ limit: config.bodyLimitBytes, extended: false }));
   app.use(requestGuardMiddleware);
   answerClientErrors(app.getHttpServer());

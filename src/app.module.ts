@@ -31,6 +31,7 @@ import { DisputesModule } from './modules/disputes/index.js';
 import { RefundsModule } from './modules/refunds/index.js';
 import { MeterModule } from './modules/meter/index.js';
 import { PayoutsModule } from './modules/payouts/index.js';
+import { ProviderEventsModule } from './modules/provider-events/index.js';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -111,6 +112,7 @@ function requestBinding(): { req?: unknown } {
     RefundsModule,
     MeterModule,
     PayoutsModule,
+    ProviderEventsModule,
     CheckoutModule,
   ],
   providers: [

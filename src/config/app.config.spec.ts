@@ -124,6 +124,14 @@ describe('provider credentials', () => {
     const printed = JSON.stringify(config) + inspect(config, { depth: 10 });
     expect(printed).not.toContain('skey_5abcdef');
     expect(printed).not.toContain('sk_test_abc');
+    // The clients' settings per mode (what the adapters are built with) print redacted too.
+    expect(config.providerClients.opn.live).toMatchObject({
+      secretKey: 'skey_5abcdef',
+      apiBase: 'https://api.omise.co',
+    });
+    expect(config.providerClients.stripe.test).toMatchObject({ secretKey: 'sk_test_abc', webhookSecret: null });
+    expect(config.providerClients.opn.test).toBeUndefined();
+    expect(printed).toContain('[redacted provider clients]');
   });
 
   it.each([
@@ -141,6 +149,15 @@ describe('provider credentials', () => {
       'STRIPE_SECRET_KEY_LIVE_FILE names a file that cannot be read',
     ],
     [{ COLLECTION_PROVIDERS_LIVE: 'TH=opn' }, 'COLLECTION_PROVIDERS_LIVE names "opn", which needs OPN_SECRET_KEY_LIVE'],
+    [
+      {
+        STRIPE_SECRET_KEY_LIVE: 'sk_live_a',
+        STRIPE_PUBLISHABLE_KEY_LIVE: 'pk_live_a',
+        STRIPE_WEBHOOK_SECRET_LIVE: 'sk_live_a',
+      },
+      'STRIPE_WEBHOOK_SECRET_LIVE must hold a webhook signing secret (whsec_…)',
+    ],
+    [{ STRIPE_PROMPTPAY_EMAIL: 'nobody' }, 'STRIPE_PROMPTPAY_EMAIL must be an email address'],
   ])('fails at boot with a message that never holds the value (%j)', (env, message) => {
     let error: Error | undefined;
     try {

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { loadProviderClients, type ProviderClients } from './provider-clients.js';
 import { loadProviderCredentials, type ProviderCredentials } from './provider-credentials.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -48,6 +49,10 @@ export interface AppConfig {
   collectionProvidersLive: Record<string, string>;
   /** Provider keys per provider and mode (env or mounted secret file), validated at boot; never logged. */
   providerCredentials: ProviderCredentials;
+  /** Opn's and Stripe's client settings per mode (keys, base URL, webhook secret); never logged. */
+  providerClients: ProviderClients;
+  /** A pending provider charge, refund or payout older than this is read back from its provider (a lost webhook). */
+  providerReconcileAfterMinutes: number;
   /** Meter events the outbox forwarder claims and sends to the billing provider per round trip. */
   meterForwardBatch: number;
   /** Claims of the outbox forwarder in flight at once, per mode and replica. */
@@ -185,6 +190,8 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     transferProvidersLive: liveMap(env, 'TRANSFER_PROVIDERS_LIVE', providerCredentials),
     collectionProvidersLive,
     providerCredentials,
+    providerClients: loadProviderClients(env, providerCredentials, publicUrl, (message) => new ConfigError(message)),
+    providerReconcileAfterMinutes: integer(env, 'PROVIDER_RECONCILE_AFTER_MINUTES', 15, 1, 24 * 60),
     settlementDelayHours: integer(env, 'SETTLEMENT_DELAY_HOURS', 48, 0, 24 * 90),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),

@@ -68,6 +68,12 @@ export class RequestContext {
     return this.mode === 'live';
   }
 
+  /** The bound mode's livemode, or undefined outside a request or job that bound one. */
+  get optionalLivemode(): boolean | undefined {
+    const mode = this.cls.isActive() ? this.cls.get('mode') : undefined;
+    return mode === undefined ? undefined : mode === 'live';
+  }
+
   get country(): string {
     return this.required('country');
   }

@@ -11,6 +11,7 @@
  * | auth       | 1220-1225                          | auth                          |
  * | users      | 1226-1239                          | auth                          |
  * | webhooks   | 5100-5199 (events module: webhook endpoints) | dependency failures   |
+ * | provider-events | 5200-5299 (inbound provider webhooks) | dependency failures |
  * | accounts   | 6000-6099                          | payouts                       |
  * | payouts    | 6100-6299, 6300-6399 (payouts lifecycle, reserved) | payouts      |
  * | checkout   | 7000-7499                          | collection                    |
@@ -18,7 +19,7 @@
  * | meter      | 8000-8099                          | metering                      |
  * | ledger     | 9000-9099                          | ledger                        |
  * | disputes   | 9500-9599                          | ledger and disputes           |
- * Free for modules not listed: 1240-1299, 5200-5999, 6400-6999 (but 6422), 7600-7999,
+ * Free for modules not listed: 1240-1299, 5300-5999, 6400-6999 (but 6422), 7600-7999,
  * 8100-8999, 9100-9499, 9600-9999.
  */
 export const ERROR_RANGES: Record<string, Array<[number, number]>> = {
@@ -34,6 +35,7 @@ export const ERROR_RANGES: Record<string, Array<[number, number]>> = {
   auth: [[1220, 1225]],
   users: [[1226, 1239]],
   webhooks: [[5100, 5199]],
+  'provider-events': [[5200, 5299]],
   accounts: [[6000, 6099]],
   payouts: [
     [6100, 6299],

@@ -29,6 +29,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   webhook_endpoints: 'Where events are delivered, signed with Standard Webhooks.',
   errors: 'The catalog of every error code the service answers with.',
   oauth: 'OAuth 2.0 authorization server: access tokens for dashboard users.',
+  provider_webhooks:
+    'Where Opn Payments and Stripe deliver their webhooks: verified with the provider, applied once per event.',
   'test helpers': 'Test mode only: move test records through states a real provider would (X-Test-Mode: true).',
 };
 

@@ -12,6 +12,26 @@ export interface NamedProvider {
   readonly testOnly?: boolean;
 }
 
+/**
+ * A real provider's adapters, one per mode: each mode has its own client and keys (Opn's and
+ * Stripe's test and live keys are separate accounts), so the registry picks the adapter of the
+ * request's mode. A mode without keys has no adapter; a map naming the provider for that mode
+ * fails at boot.
+ */
+export class PerMode<P extends NamedProvider> {
+  constructor(
+    readonly name: string,
+    readonly test: P | undefined,
+    readonly live: P | undefined,
+    /** For boot messages: the variable that gives the mode its keys, e.g. `OPN_SECRET_KEY_<MODE>`. */
+    readonly keyVariable: string,
+  ) {}
+
+  of(livemode: boolean): P | undefined {
+    return livemode ? this.live : this.test;
+  }
+}
+
 /** The two `COUNTRY=name` maps of one kind of provider: test mode's and live mode's. */
 export interface ModeMaps {
   test: Record<string, string>;
@@ -36,20 +56,23 @@ export class ProviderRegistry<P extends NamedProvider> {
    */
   static liveDoublesForTests = false;
 
-  private readonly byName: Map<string, P>;
+  private readonly byName: Map<string, P | PerMode<P>>;
+  /** The mode of the work under way (request or job), for `named` without a mode. */
+  private readonly currentLivemode: (() => boolean | undefined) | undefined;
 
   constructor(
     /** `collection`, `transfer` or `billing`: for messages. */
     readonly kind: string,
     /** The configuration variable of the test map (the live one is `<variable>_LIVE`). */
     private readonly variable: string,
-    providers: P[],
+    providers: Array<P | PerMode<P>>,
     private readonly maps: ModeMaps,
-    options: { allowNone?: boolean } = {},
+    options: { allowNone?: boolean; livemode?: () => boolean | undefined } = {},
   ) {
     this.byName = new Map(providers.map((p) => [p.name, p]));
+    this.currentLivemode = options.livemode;
     const sandbox = this.byName.get('sandbox');
-    if (ProviderRegistry.liveDoublesForTests && sandbox) {
+    if (ProviderRegistry.liveDoublesForTests && sandbox && !(sandbox instanceof PerMode)) {
       const double = Object.create(sandbox, { name: { value: 'live-double' }, testOnly: { value: false } }) as P;
       this.byName.set(double.name, double);
     }
@@ -57,9 +80,15 @@ export class ProviderRegistry<P extends NamedProvider> {
       const name = mode === 'live' ? `${variable}_LIVE` : variable;
       for (const [country, provider] of Object.entries(map)) {
         if (provider === NO_PROVIDER && options.allowNone) continue;
-        const known = this.byName.get(provider);
-        if (!known) throw new Error(`${name} names an unknown ${kind} provider "${provider}" (for ${country})`);
-        if (mode === 'live' && known.testOnly) {
+        const entry = this.byName.get(provider);
+        if (!entry) throw new Error(`${name} names an unknown ${kind} provider "${provider}" (for ${country})`);
+        const known = entry instanceof PerMode ? entry.of(mode === 'live') : entry;
+        if (!known && entry instanceof PerMode) {
+          throw new Error(
+            `${name} names "${provider}" for ${country}, which has no ${mode}-mode keys: set ${entry.keyVariable.replace('<MODE>', mode.toUpperCase())}`,
+          );
+        }
+        if (mode === 'live' && known?.testOnly) {
           throw new Error(
             `${name} names "${provider}" for ${country}: "${provider}" serves test mode only, live mode never uses a sandbox`,
           );
@@ -81,7 +110,7 @@ export class ProviderRegistry<P extends NamedProvider> {
       map['*'] ??
       (livemode ? undefined : 'sandbox');
     if (name === NO_PROVIDER) return null;
-    const provider = name === undefined ? undefined : this.byName.get(name);
+    const provider = name === undefined ? undefined : this.resolve(this.byName.get(name), livemode);
     if (!provider || (livemode && provider.testOnly)) throw this.noLiveProvider(country);
     return provider;
   }
@@ -100,9 +129,22 @@ export class ProviderRegistry<P extends NamedProvider> {
     );
   }
 
-  /** The provider with that name (a stored reference names the provider that made it), or undefined. */
-  named(name: string): P | undefined {
-    return this.byName.get(name);
+  /**
+   * The provider with that name (a stored reference names the provider that made it), or
+   * undefined: for a provider with one adapter per mode, the adapter of `livemode`, by default the
+   * mode of the request or job under way (its rows live in that mode's schema).
+   */
+  named(name: string, livemode?: boolean): P | undefined {
+    const entry = this.byName.get(name);
+    if (!(entry instanceof PerMode)) return entry;
+    const mode = livemode ?? this.currentLivemode?.();
+    if (mode === undefined) throw new Error(`the ${this.kind} provider "${name}" needs a mode: none is bound`);
+    return entry.of(mode);
+  }
+
+  /** The adapter of a mode for a configured name (undefined: none). */
+  private resolve(entry: P | PerMode<P> | undefined, livemode: boolean): P | undefined {
+    return entry instanceof PerMode ? entry.of(livemode) : entry;
   }
 
   /** One line per mode for the boot log: which provider serves which country. */

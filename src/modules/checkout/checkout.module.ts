@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { ProviderAdaptersModule } from '../../providers/provider-adapters.js';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { AccountsModule } from '../accounts/index.js';
 import { CustomersModule } from '../customers/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { ChargeHooks } from './payments/charge-hooks.js';
+import { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
 import { ChargesRepository } from './payments/charges.repository.js';
 import { ChargesService } from './payments/charges.service.js';
 import { CheckoutExpiryService } from './checkouts/checkout-expiry.service.js';
@@ -39,6 +41,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     LedgerModule,
     CustomersModule,
     AccountsModule,
+    ProviderAdaptersModule,
   ],
   controllers: [
     PaymentIntentsController,
@@ -57,6 +60,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CheckoutsService,
     CheckoutExpiryService,
     PaymentsService,
+    ChargeOutcomesService,
     ChargesRepository,
     ChargesService,
     ChargeHooks,
@@ -68,6 +72,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     HostedUrls,
   ],
   exports: [
+    ChargeOutcomesService,
     PaymentIntentsService,
     InvoicesService,
     CheckoutsService,

@@ -118,6 +118,13 @@ export class CollectionRepository {
    * replicas: those past `expires_at` (`checkouts`), or those whose pending PromptPay charge's QR
    * code ran out (`qr_codes`).
    */
+  /** The checkout whose payment attempt in progress is `chargeId` (no lock), or null. */
+  checkoutPendingOn(applicationId: string, chargeId: string): Promise<Checkout | null> {
+    return this.db
+      .repository(Checkout)
+      .findOne({ where: { application_id: applicationId, pending_charge_id: chargeId } });
+  }
+
   /** The applications having open checkouts expired at `now` (read with no lock, before a sweep). */
   async applicationsWithExpiredCheckouts(now: Date, applicationIds: string[] | null): Promise<string[]> {
     const qb = this.db

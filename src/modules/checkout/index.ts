@@ -19,3 +19,4 @@ export {
   type ProviderRefund,
   type RefundRequest,
 } from './payments/providers/collection-provider.js';
+export { ChargeOutcomesService, type ClaimNotice, type OutcomeResult } from './payments/charge-outcomes.service.js';

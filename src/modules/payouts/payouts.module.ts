@@ -1,4 +1,5 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
+import { ProviderAdaptersModule } from '../../providers/provider-adapters.js';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { AccountsModule } from '../accounts/index.js';
 import { BalanceTransfers, LedgerModule } from '../ledger/index.js';
@@ -28,6 +29,7 @@ import { TransferProviders } from './providers/transfer-providers.js';
     ...DatabaseModule.forModeEntities([BankAccount, BankAccountIntent, Payout, PayoutSchedule]),
     AccountsModule,
     LedgerModule,
+    ProviderAdaptersModule,
   ],
   controllers: [
     BankAccountsController,

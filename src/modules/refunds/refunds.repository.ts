@@ -31,6 +31,25 @@ export class RefundsRepository {
     });
   }
 
+  /** The refund `provider` knows by `reference`, of any application of the mode (provider webhooks). */
+  byProviderReference(provider: string, reference: string): Promise<Refund | null> {
+    return this.db.repository(Refund).findOne({ where: { provider, reference_id: reference } });
+  }
+
+  /** Pending refunds of `providers` with a provider reference, created before `before`, oldest first. */
+  pendingAtProviders(providers: string[], before: Date, limit: number): Promise<Refund[]> {
+    return this.db
+      .repository(Refund)
+      .createQueryBuilder('r')
+      .where("r.status = 'pending'")
+      .andWhere('r.reference_id IS NOT NULL')
+      .andWhere('r.provider IN (:...providers)', { providers })
+      .andWhere('r.created_at < :before', { before })
+      .orderBy('r.created_at', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
   async insert(refund: Refund, manager: EntityManager): Promise<Refund> {
     const repo = this.db.repository(Refund, manager);
     return repo.save(repo.create(refund));

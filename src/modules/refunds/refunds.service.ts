@@ -13,6 +13,8 @@ import {
   CollectionProviders,
   toChargeResponse,
   type Charge,
+  type ClaimNotice,
+  type OutcomeResult,
   type ProviderRefund,
 } from '../checkout/index.js';
 import { BalancesService } from '../ledger/index.js';
@@ -114,6 +116,44 @@ export class RefundsService {
     if (refund.status !== 'pending' || !refund.reference_id) refundTransition(refund.status, 'succeed', refund.id);
     const answer = await this.providers.named(refund.provider ?? 'sandbox').refundStatus(refund.reference_id!);
     return toRefundResponse(await this.apply(applicationId, id, answer));
+  }
+
+  /**
+   * A provider's outcome for the refund it knows by `answer.reference` (its webhook, verified by the
+   * provider-events module, or the reconciliation job), applied like the refund call's own answer.
+   * `claim` records the notice in the same transaction; false (seen before) changes nothing.
+   */
+  async applyProviderOutcome(provider: string, answer: ProviderRefund, claim?: ClaimNotice): Promise<OutcomeResult> {
+    const refund = await this.refunds.byProviderReference(provider, answer.reference);
+    if (!refund) return 'unknown';
+    let result = 'unchanged' as OutcomeResult;
+    await this.apply(refund.application_id, refund.id, answer, async (manager, current) => {
+      if (claim && !(await claim(manager))) {
+        result = 'duplicate';
+        return false;
+      }
+      result = current.status === 'pending' && answer.status !== 'pending' ? 'applied' : 'unchanged';
+      return true;
+    });
+    return result;
+  }
+
+  /** Reads back pending refunds of `providers` created before `before` and applies what is final. */
+  async reconcile(providers: string[], before: Date, limit: number): Promise<{ read: number; applied: number }> {
+    const pending = await this.refunds.pendingAtProviders(providers, before, limit);
+    let applied = 0;
+    for (const refund of pending) {
+      let answer: ProviderRefund;
+      try {
+        answer = await this.providers.named(refund.provider!).refundStatus(refund.reference_id!);
+      } catch (error) {
+        if (!(error instanceof CollectionProviderError)) throw error;
+        continue;
+      }
+      if (answer.status === 'pending') continue;
+      if ((await this.applyProviderOutcome(refund.provider!, answer)) === 'applied') applied += 1;
+    }
+    return { read: pending.length, applied };
   }
 
   private async recordPending(
@@ -234,10 +274,19 @@ export class RefundsService {
     };
   }
 
-  /** Applies the provider's answer in its own transaction; a refund no longer pending is left as it is. */
-  private apply(applicationId: string, id: string, answer: ProviderRefund): Promise<Refund> {
+  /**
+   * Applies the provider's answer in its own transaction; a refund no longer pending is left as it
+   * is. `before` runs first in the transaction with the locked refund; false stops there.
+   */
+  private apply(
+    applicationId: string,
+    id: string,
+    answer: ProviderRefund,
+    before?: (manager: EntityManager, refund: Refund) => Promise<boolean>,
+  ): Promise<Refund> {
     return this.refunds.transaction(async (manager) => {
       const refund = (await this.refunds.find(applicationId, id, manager, true))!;
+      if (before && !(await before(manager, refund))) return refund;
       if (refund.status !== 'pending') return refund;
       const reference = answer.reference || refund.reference_id;
       if (answer.status === 'pending') {

@@ -102,6 +102,23 @@ const SESSION_ONLY: Record<Credential, Outcome> = {
   'session, expired': 200,
 };
 
+/** A provider webhook reads no credential; without the provider's keys every caller gets E5203. */
+const NO_CREDENTIAL_READ: Record<Credential, Outcome> = {
+  none: 'E5203',
+  'bad Basic': 'E5203',
+  'test key': 'E5203',
+  'live key': 'E5203',
+  "other app's key": 'E5203',
+  'bad bearer': 'E5203',
+  'user member': 'E5203',
+  'user non-member': 'E5203',
+  superuser: 'E5203',
+  'session, right target': 'E5203',
+  'session, other target': 'E5203',
+  'session, other app': 'E5203',
+  'session, expired': 'E5203',
+};
+
 const ENDPOINTS: EndpointCase[] = [
   {
     name: 'GET /errors/catalog',
@@ -491,6 +508,18 @@ const ENDPOINTS: EndpointCase[] = [
       "other app's key": 'E1200',
     },
   },
+  // Provider webhooks: no credential is read (the provider's event is verified instead); this
+  // service has no Opn or Stripe keys, so every caller gets E5203 before anything else.
+  ...(['opn', 'stripe'] as const).map((provider): EndpointCase => ({
+    name: `POST /provider_webhooks/${provider}`,
+    method: 'post',
+    path: () => `/provider_webhooks/${provider}`,
+    body:
+      provider === 'opn'
+        ? { object: 'event', id: 'evnt_test_5matrix00000000000' }
+        : { id: 'evt_matrix', object: 'event', type: 'payment_intent.succeeded', livemode: false, data: {} },
+    expect: NO_CREDENTIAL_READ,
+  })),
 ];
 
 function credentialHeaders(

@@ -1,3 +1,4 @@
+import { ProviderAdapters } from '../../../src/providers/provider-adapters.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { CARDS, card, confirm, createCheckout, createPaymentIntent } from '../../factories/checkout.js';
 import { ownAccount } from '../../factories/payouts.js';
@@ -115,8 +116,10 @@ describe('live mode never uses the sandbox', () => {
       const app = loadAppConfig(env);
       const config = { get: (key: string) => app[key.slice('app.'.length) as keyof typeof app] };
       const sandbox = { name: 'sandbox', testOnly: true };
-      new CollectionProviders(config as never, sandbox as never);
-      new TransferProviders(config as never, sandbox as never);
+      const adapters = new ProviderAdapters(config as never);
+      const context = { optionalLivemode: undefined } as never;
+      new CollectionProviders(config as never, sandbox as never, adapters, context);
+      new TransferProviders(config as never, sandbox as never, adapters, context);
       new BillingProviders(config as never, sandbox as never);
     };
     expect(() => boot({})).not.toThrow();

@@ -59,6 +59,28 @@ export class ChargesRepository {
     return new Map(rows.map((c) => [c.id, c]));
   }
 
+  /** The charge `provider` knows by `reference`, of any application of the mode (provider webhooks). */
+  byProviderReference(provider: string, reference: string): Promise<Charge | null> {
+    return this.db.repository(Charge).findOne({ where: { provider, reference_id: reference } });
+  }
+
+  /**
+   * Pending charges of `providers` that their provider has answered (a reference) and that were
+   * created before `before`, oldest first: the reconciliation job reads them back (a lost webhook).
+   */
+  pendingAtProviders(providers: string[], before: Date, limit: number): Promise<Charge[]> {
+    return this.db
+      .repository(Charge)
+      .createQueryBuilder('c')
+      .where("c.status = 'pending'")
+      .andWhere('c.reference_id IS NOT NULL')
+      .andWhere('c.provider IN (:...providers)', { providers })
+      .andWhere('c.created_at < :before', { before })
+      .orderBy('c.created_at', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
   query(applicationId: string): SelectQueryBuilder<Charge> {
     return this.db
       .repository(Charge)

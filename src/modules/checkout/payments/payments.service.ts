@@ -310,7 +310,8 @@ export class PaymentsService {
     }
   }
 
-  private async clearPending(checkout: Checkout, manager: EntityManager): Promise<void> {
+  /** Also ChargeOutcomesService's (a provider's notice applied through the same steps). */
+  async clearPending(checkout: Checkout, manager: EntityManager): Promise<void> {
     await this.repository.update(
       Checkout,
       checkout.application_id,
@@ -382,7 +383,7 @@ export class PaymentsService {
     }
   }
 
-  private async lockTarget(checkout: Checkout, manager: EntityManager): Promise<Target> {
+  async lockTarget(checkout: Checkout, manager: EntityManager): Promise<Target> {
     const target = await this.targets.load(
       checkout.application_id,
       checkout.target_type,
@@ -394,7 +395,7 @@ export class PaymentsService {
     return target;
   }
 
-  private async succeed(
+  async succeed(
     scope: Scope,
     checkout: Checkout,
     target: Target,
@@ -488,7 +489,7 @@ export class PaymentsService {
     return updated!;
   }
 
-  private async recordFailure(target: Target, charge: Charge, manager: EntityManager): Promise<void> {
+  async recordFailure(target: Target, charge: Charge, manager: EntityManager): Promise<void> {
     if (target.type !== 'payment_intent') return;
     const status = paymentIntentTransition(target.record.status, 'fail', target.record.id);
     const changes = {

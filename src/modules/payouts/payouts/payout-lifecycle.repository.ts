@@ -83,6 +83,11 @@ export class PayoutLifecycleRepository {
       .update({ application_id: applicationId, id }, facts as QueryDeepPartialEntity<Payout>);
   }
 
+  /** The payout `provider` knows by `reference`, of any application of the mode (provider webhooks). */
+  byProviderReference(provider: string, reference: string): Promise<Payout | null> {
+    return this.db.repository(Payout).findOne({ where: { provider, provider_reference: reference } });
+  }
+
   /** Payouts the job reconciles with the provider (in transit, or pending without a provider answer), any application. */
   async unsettled(limit: number): Promise<Array<Pick<Payout, 'id' | 'application_id'>>> {
     return this.db

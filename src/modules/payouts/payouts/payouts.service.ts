@@ -251,9 +251,15 @@ export class PayoutsService {
    * Brings a payout to the provider's state, one transition at a time (pending -> in_transit ->
    * paid), each with its ledger posting and event, in one transaction under the payout's row lock.
    */
-  async apply(applicationId: string, id: string, transfer: ProviderTransfer): Promise<Payout> {
+  async apply(
+    applicationId: string,
+    id: string,
+    transfer: ProviderTransfer,
+    before?: (manager: EntityManager, payout: Payout) => Promise<boolean>,
+  ): Promise<Payout> {
     return this.payouts.transaction(async (manager) => {
       let payout = (await this.payouts.lock(applicationId, id, manager))!;
+      if (before && !(await before(manager, payout))) return payout;
       if (!payout.provider_reference) {
         await this.payouts.update(applicationId, id, { provider_reference: transfer.reference }, manager);
         payout.provider_reference = transfer.reference;
@@ -274,6 +280,32 @@ export class PayoutsService {
       }
       return payout;
     });
+  }
+
+  /**
+   * A provider's notice about the transfer it knows by `transfer.reference` (its webhook, verified
+   * by the provider-events module), applied like the job's reconciliation. `claim` records the
+   * notice in the same transaction; false (seen before) changes nothing.
+   */
+  async applyProviderOutcome(
+    provider: string,
+    transfer: ProviderTransfer,
+    claim?: (manager: EntityManager) => Promise<boolean>,
+  ): Promise<'applied' | 'unchanged' | 'duplicate' | 'unknown'> {
+    const found = await this.payouts.byProviderReference(provider, transfer.reference);
+    if (!found) return 'unknown';
+    let result = 'unchanged' as 'applied' | 'unchanged' | 'duplicate';
+    let before: string | undefined;
+    const after = await this.apply(found.application_id, found.id, transfer, async (manager, payout) => {
+      before = payout.status;
+      if (claim && !(await claim(manager))) {
+        result = 'duplicate';
+        return false;
+      }
+      return true;
+    });
+    if (result !== 'duplicate' && after.status !== before) result = 'applied';
+    return result;
   }
 
   async retrieve(principal: Principal, id: string): Promise<PayoutResponse> {

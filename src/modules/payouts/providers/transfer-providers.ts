@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ProviderRegistry } from '../../../common/providers/provider-registry.js';
+import { RequestContext } from '../../../common/context/request-context.js';
 import type { AllConfig } from '../../../config/app.config.js';
+import { ProviderAdapters } from '../../../providers/provider-adapters.js';
 import { SandboxTransferProvider } from './sandbox-transfer.provider.js';
 import type { TransferProvider } from './transfer.types.js';
 
@@ -12,16 +14,21 @@ import type { TransferProvider } from './transfer.types.js';
  */
 @Injectable()
 export class TransferProviders extends ProviderRegistry<TransferProvider> {
-  constructor(config: ConfigService<AllConfig, true>, sandbox: SandboxTransferProvider) {
+  constructor(
+    config: ConfigService<AllConfig, true>,
+    sandbox: SandboxTransferProvider,
+    adapters: ProviderAdapters,
+    context: RequestContext,
+  ) {
     super(
       'transfer',
       'TRANSFER_PROVIDERS',
-      [sandbox],
+      [sandbox, ...adapters.transfer],
       {
         test: config.get('app.transferProviders', { infer: true }),
         live: config.get('app.transferProvidersLive', { infer: true }),
       },
-      { allowNone: true },
+      { allowNone: true, livemode: () => context.optionalLivemode },
     );
   }
 }

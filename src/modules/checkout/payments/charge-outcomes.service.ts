@@ -1,0 +1,161 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { scopeOf } from '../../../common/context/principal.js';
+import { RequestContext } from '../../../common/context/request-context.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { ApplicationsService } from '../../applications/index.js';
+import { SessionsService } from '../../auth/index.js';
+import { CollectionRepository } from '../checkout.repository.js';
+import { Checkout } from '../entities/checkout.entity.js';
+import type { Charge } from '../entities/charge.entity.js';
+import { ChargesRepository } from './charges.repository.js';
+import { ChargesService } from './charges.service.js';
+import { PaymentsService } from './payments.service.js';
+import type { ProviderPayment } from './providers/collection-provider.js';
+import { CollectionProviders } from './providers/collection-providers.js';
+import type { Target } from '../targets/targets.service.js';
+
+/**
+ * What applying a provider's outcome did: `applied` (the charge changed), `unchanged` (nothing to
+ * do: still pending, already final, or no longer the checkout's attempt), `duplicate` (this notice
+ * was applied before), `unknown` (no charge has that reference in this mode).
+ */
+export type OutcomeResult = 'applied' | 'unchanged' | 'duplicate' | 'unknown';
+
+/**
+ * Records a provider notice once, inside the transaction that applies it (the provider-events
+ * module's provider_events row): false when it was recorded before, and then nothing changes.
+ */
+export type ClaimNotice = (manager: EntityManager) => Promise<boolean>;
+
+/**
+ * A provider's outcome for a pending charge that did not come back in the payment call's answer:
+ * a PromptPay QR code paid (or not) later, a 3-D Secure card charge after the payer returned. It
+ * arrives by the provider's webhook (verified by the provider-events module) or by the
+ * reconciliation job reading the charge back. Applied with the confirm path's own steps
+ * (PaymentsService.succeed / recordFailure: ledger posting, checkout complete, target paid or its
+ * failure, the events), in one transaction that locks checkout, charge and target in the order
+ * payments take them. The mode is the one bound by the caller (runInMode). Provider calls happen
+ * before the transaction, never under a lock.
+ */
+@Injectable()
+export class ChargeOutcomesService {
+  private readonly logger = new Logger(ChargeOutcomesService.name);
+
+  constructor(
+    private readonly charges: ChargesRepository,
+    private readonly chargesService: ChargesService,
+    private readonly repository: CollectionRepository,
+    private readonly payments: PaymentsService,
+    private readonly providers: CollectionProviders,
+    private readonly applications: ApplicationsService,
+    private readonly sessions: SessionsService,
+    private readonly context: RequestContext,
+  ) {}
+
+  /** Applies `result` (the provider's state of the charge it knows by `result.reference`). */
+  async apply(provider: string, result: ProviderPayment, claim?: ClaimNotice): Promise<OutcomeResult> {
+    const found = await this.charges.byProviderReference(provider, result.reference);
+    if (!found) return 'unknown';
+    const applicationId = found.application_id;
+    // Read before the transaction: the application (events name its slug) and, for a failure, its
+    // reason from the provider (a webhook says only that it failed).
+    const application = (await this.applications.byIds([applicationId])).get(applicationId);
+    if (!application) return 'unknown';
+    let outcome = result;
+    if (result.status === 'failed' && !result.failure) outcome = await this.withFailure(provider, result);
+    const pendingOn = await this.repository.checkoutPendingOn(applicationId, found.id);
+    const scope = scopeOf(application, this.context.mode);
+
+    const done = await this.repository.transaction(async (manager) => {
+      if (claim && !(await claim(manager))) return { result: 'duplicate' as const };
+      const checkout = pendingOn
+        ? await this.repository.find(Checkout, applicationId, pendingOn.id, manager, true)
+        : null;
+      const charge = await this.chargesService.lockById(applicationId, found.id, manager);
+      if (!charge || charge.status !== 'pending' || outcome.status === 'pending')
+        return { result: 'unchanged' as const };
+      if (!checkout || checkout.pending_charge_id !== charge.id) {
+        if (outcome.status === 'succeeded') this.reconcileLater(provider, outcome.reference, charge.id);
+        return { result: 'unchanged' as const };
+      }
+      let target: Target | null = null;
+      try {
+        target = await this.payments.lockTarget(checkout, manager);
+      } catch (refused) {
+        if (!(refused instanceof AppError)) throw refused;
+      }
+      if (outcome.status === 'succeeded') {
+        if (!target) {
+          this.reconcileLater(provider, outcome.reference, charge.id);
+          return { result: 'unchanged' as const };
+        }
+        const method = charge.promptpay ? 'promptpay' : 'card';
+        await this.payments.succeed(scope, checkout, target, charge, method, manager, {
+          reference_id: outcome.reference,
+        });
+        return { result: 'applied' as const, sessionId: checkout.session_id };
+      }
+      const failed = await this.chargesService.transition(
+        charge,
+        'fail',
+        {
+          failure_code: outcome.failure?.code ?? 'payment_failed',
+          failure_reason: outcome.failure?.reason ?? null,
+          failure_message: outcome.failure?.message ?? 'The payment provider reported that the payment failed.',
+          reason_source: 'provider',
+          settlement_status: null,
+          expires_at: null,
+          next_action: [],
+        },
+        manager,
+      );
+      await this.payments.clearPending(checkout, manager);
+      if (target) await this.payments.recordFailure(target, failed, manager);
+      return { result: 'applied' as const };
+    });
+    if ('sessionId' in done && done.sessionId) await this.sessions.complete(done.sessionId);
+    return done.result;
+  }
+
+  /**
+   * Reads back from their providers the pending charges of `providers` created before `before`
+   * (up to `limit`), and applies what is final. A provider that does not answer leaves the charge
+   * for the next run. Returns how many were read and applied.
+   */
+  async reconcile(providers: string[], before: Date, limit: number): Promise<{ read: number; applied: number }> {
+    const pending = await this.charges.pendingAtProviders(providers, before, limit);
+    let applied = 0;
+    for (const charge of pending) {
+      const answer = await this.readBack(charge);
+      if (!answer || answer.status === 'pending') continue;
+      if ((await this.apply(charge.provider!, answer)) === 'applied') applied += 1;
+    }
+    return { read: pending.length, applied };
+  }
+
+  private async readBack(charge: Charge): Promise<ProviderPayment | null> {
+    try {
+      return await this.providers.named(charge.provider!).confirmPromptPay(charge.reference_id!);
+    } catch (err) {
+      this.logger.warn({ err }, `charge ${charge.id}: ${charge.provider} could not be asked; retried next run`);
+      return null;
+    }
+  }
+
+  private async withFailure(provider: string, result: ProviderPayment): Promise<ProviderPayment> {
+    try {
+      const read = await this.providers.named(provider).confirmPromptPay(result.reference);
+      return read.status === 'failed' ? read : result;
+    } catch {
+      return result;
+    }
+  }
+
+  private reconcileLater(provider: string, reference: string, chargeId: string): void {
+    this.logger.error(
+      `provider ${provider} reports payment ${reference} of charge ${chargeId} paid, but the charge's checkout ` +
+        'can no longer be paid: refund or reconcile it with the provider',
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { ProviderAdaptersModule } from '../../providers/provider-adapters.js';
+import { CheckoutModule } from '../checkout/index.js';
+import { PayoutsModule } from '../payouts/index.js';
+import { RefundsModule } from '../refunds/index.js';
+import { ProviderEventsRepository } from './provider-events.repository.js';
+import { ProviderEventsService } from './provider-events.service.js';
+import { ProviderReconciliationJob } from './provider-reconciliation.job.js';
+import { ProviderWebhooksController } from './provider-webhooks.controller.js';
+
+/**
+ * Inbound provider webhooks (Opn, Stripe) and the reconciliation job for lost ones
+ * (docs/PROVIDERS.md). Owns provider_events; changes charges, refunds and payouts only through
+ * their modules' services.
+ */
+@Module({
+  imports: [ProviderAdaptersModule, CheckoutModule, RefundsModule, PayoutsModule],
+  controllers: [ProviderWebhooksController],
+  providers: [ProviderEventsRepository, ProviderEventsService, ProviderReconciliationJob],
+  exports: [ProviderEventsService, ProviderReconciliationJob],
+})
+export class ProviderEventsModule {}

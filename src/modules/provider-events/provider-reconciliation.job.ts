@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { Clock } from '../../common/clock.js';
+import type { Mode } from '../../common/context/principal.js';
+import { RequestContext } from '../../common/context/request-context.js';
+import { MigrationStatus } from '../../common/database/migration-status.js';
+import { PeriodicJob } from '../../common/jobs/periodic-job.js';
+import type { AllConfig } from '../../config/app.config.js';
+import { ChargeOutcomesService } from '../checkout/index.js';
+import { RefundsService } from '../refunds/index.js';
+
+const INTERVAL_MS = 60_000;
+const BATCH = 100;
+/** The providers whose outcomes arrive later by webhook (the sandboxes answer at once or by test helper). */
+export const RECONCILED_PROVIDERS = ['opn', 'stripe'];
+
+export interface ReconciliationRun {
+  charges_read: number;
+  charges_applied: number;
+  refunds_read: number;
+  refunds_applied: number;
+}
+
+/**
+ * For a lost webhook: every minute (when RUN_JOBS is true), in both modes, reads back from Opn and
+ * Stripe the charges and refunds still pending PROVIDER_RECONCILE_AFTER_MINUTES (default 15) after
+ * they were created, and applies what is final through the same code paths as the webhook. Up to
+ * BATCH of each per mode and run, oldest first; a provider that does not answer leaves them for
+ * the next run. Payouts are read back by the payouts job already (PayoutsService.reconcile).
+ * Safe with several replicas: applying is idempotent (state checked under the row lock).
+ */
+@Injectable()
+export class ProviderReconciliationJob extends PeriodicJob {
+  private readonly afterMs: number;
+
+  constructor(
+    private readonly charges: ChargeOutcomesService,
+    private readonly refunds: RefundsService,
+    private readonly context: RequestContext,
+    private readonly clock: Clock,
+    config: ConfigService<AllConfig, true>,
+    migrationStatus: MigrationStatus,
+  ) {
+    super(config, migrationStatus, INTERVAL_MS);
+    this.afterMs = config.get('app.providerReconcileAfterMinutes', { infer: true }) * 60_000;
+  }
+
+  protected runOnce(): Promise<unknown> {
+    return this.run();
+  }
+
+  /** One run as of the service clock. */
+  async run(modes: Mode[] = ['test', 'live']): Promise<ReconciliationRun> {
+    const before = new Date(this.clock.nowMs() - this.afterMs);
+    const out: ReconciliationRun = { charges_read: 0, charges_applied: 0, refunds_read: 0, refunds_applied: 0 };
+    for (const mode of modes) {
+      await this.context.runInMode(mode, async () => {
+        const charges = await this.charges.reconcile(RECONCILED_PROVIDERS, before, BATCH);
+        const refunds = await this.refunds.reconcile(RECONCILED_PROVIDERS, before, BATCH);
+        out.charges_read += charges.read;
+        out.charges_applied += charges.applied;
+        out.refunds_read += refunds.read;
+        out.refunds_applied += refunds.applied;
+      });
+    }
+    if (out.charges_applied + out.refunds_applied > 0) {
+      this.logger.log(`reconciled with providers: ${JSON.stringify(out)}`);
+    }
+    return out;
+  }
+}
