@@ -34,23 +34,27 @@ const DIGIT_RUN = /(?<![\d])\d(?:[ -]?\d){12,18}(?![ -]?\d)/g;
  */
 const CARD_MII = /^[2-6]/;
 
+/** A field name compared case- and separator-blind: `cardNumber`, `card_number`, `card-number`. */
+const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
 /**
  * Fields that legitimately carry long digit strings and are no card: bank account numbers,
  * national IDs, phone numbers (bank accounts, payouts) and OAuth credentials (their own rules
  * keep them out of logs).
  */
-const NOT_CARD_FIELDS = new Set([
-  'account_number',
-  'accountnumber',
-  'primary_identify_id',
-  'phone_number',
-  'phone',
-  'routing_number',
-  'password',
-  'client_secret',
-  'code',
-  'code_verifier',
-]);
+const NOT_CARD_FIELDS = new Set(
+  [
+    'account_number',
+    'primary_identify_id',
+    'phone_number',
+    'phone',
+    'routing_number',
+    'password',
+    'client_secret',
+    'code',
+    'code_verifier',
+  ].map((name) => normalise(name)),
+);
 
 /** Field names that only a card number or its security code has, wherever they appear. */
 const CARD_FIELD_NAMES = new Set([
@@ -69,8 +73,6 @@ const CARD_FIELD_NAMES = new Set([
   'cardcvc',
   'cardcvv',
 ]);
-
-const normalise = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 export function luhn(digits: string): boolean {
   let sum = 0;
