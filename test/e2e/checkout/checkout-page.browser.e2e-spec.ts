@@ -119,7 +119,6 @@ describe('hosted checkout page in a real browser', () => {
       page.waitForURL(`${t.url}/healthz?checkout=${checkout.id}`),
       page.getByRole('button', { name: 'Pay', exact: true }).click(),
     ]);
-    await page.close();
 
     const seen = await Promise.all(
       requests.map(async (request) => ({
@@ -129,6 +128,7 @@ describe('hosted checkout page in a real browser', () => {
         body: request.postData(),
       })),
     );
+    await page.close();
     const vault = `${t.url}/api/v1/${tenant.slug}/vault/tokens`;
     const api = `${t.url}${tenant.path('')}`;
     // The page made its calls: the vault once, then the payment API with the token.
