@@ -10,6 +10,7 @@ import { Collection1763801200000 } from './1763801200000-Collection.js';
 import { CollectionExpiry1763801210000 } from './1763801210000-CollectionExpiry.js';
 import { Events1763801300000 } from './1763801300000-Events.js';
 import { Refunds1763801400000 } from './1763801400000-Refunds.js';
+import { CardTokens1763802100000 } from './1763802100000-CardTokens.js';
 import { PayoutsLifecycle1763801500000 } from './1763801500000-PayoutsLifecycle.js';
 import { DisputeLifecycle1763801600000 } from './1763801600000-DisputeLifecycle.js';
 import { EventRetention1763801900000 } from './1763801900000-EventRetention.js';
@@ -32,5 +33,6 @@ export const MIGRATIONS = [
   PayoutsLifecycle1763801500000,
   DisputeLifecycle1763801600000,
   EventRetention1763801900000,
+  CardTokens1763802100000,
   ProviderEvents1763802200000,
 ];

@@ -9,6 +9,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { declarePassportRequestFields } from './common/auth/passport-request-fields.js';
 import { answerClientErrors } from './common/http/client-error.js';
+import { cardDataGuardMiddleware, VAULT_PATH } from './common/http/card-data.js';
 import { contentTypeMiddleware } from './common/http/content-type.js';
 import { polishOpenApi } from './common/http/openapi-polish.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
@@ -70,7 +71,8 @@ export function buildOpenApi(app: INestApplication) {
         }
       }
     }
-    if (!item.post || !path.startsWith('/api/v1/')) continue;
+    // The vault's body is card data: never fingerprinted or kept for a replay (see IdempotencyInterceptor).
+    if (!item.post || !path.startsWith('/api/v1/') || VAULT_PATH.test(path)) continue;
     item.post.parameters = [
       ...(item.post.parameters ?? []),
       {
@@ -106,6 +108,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   );
   app.use(express.urlencoded({ limit: config.bodyLimitBytes, extended: false }));
   app.use(requestGuardMiddleware);
+  app.use(cardDataGuardMiddleware);
   answerClientErrors(app.getHttpServer());
 
   const document = buildOpenApi(app);

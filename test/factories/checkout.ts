@@ -9,10 +9,34 @@ export const CARDS = {
   invalid: '4242424242424241',
 };
 
+/**
+ * The card a buyer types on the hosted page. `confirm` below sends it the way the page does: to
+ * the test-mode vault, then the payment with the token only (the payment API refuses card data).
+ */
 export const card = (number: string, extra: Record<string, unknown> = {}) => ({
   payment_method_type: 'card',
   card: { number, exp_month: 12, exp_year: 2099, cvc: '123', ...extra },
 });
+
+/** What a live provider's script hands the page (the harness's live double charges any such token). */
+export const LIVE_PROVIDER_TOKEN = 'tokn_live_double_4242';
+
+/** The vault route (outside the payment API's base path). */
+export const vaultPath = (tenant: Tenant) => `/api/v1/${tenant.slug}/vault/tokens`;
+
+/** The hosted page's first step: the card to the test-mode vault, with the checkout's session. */
+export function tokenize(
+  t: TestApp,
+  tenant: Tenant,
+  checkout: { session: string },
+  details: Record<string, unknown>,
+  country = 'TH',
+) {
+  return t.http.post(vaultPath(tenant)).set(asSession(checkout.session, country)).send({ card: details });
+}
+
+/** A card payment body with a token (of the vault, or LIVE_PROVIDER_TOKEN). */
+export const cardToken = (token: string) => ({ payment_method_type: 'card', token });
 
 export async function createCustomer(t: TestApp, tenant: Tenant, mode: Mode = 'test', body: object = {}) {
   const res = await t.http
@@ -71,11 +95,34 @@ export function asSession(session: string, country = 'TH') {
   return { 'X-Session-Token': session, 'X-Country': country };
 }
 
-export function confirm(t: TestApp, tenant: Tenant, checkout: { id: string; session: string }, body: object) {
+/**
+ * Pays a checkout as the hosted page does. A body with card details (`card(...)`) is tokenized
+ * first, at the vault in test mode (a refusal there, E7008 or a session error, is the answer, as
+ * the page would show it), or replaced by a live provider's token for a live checkout; the payment
+ * API then gets `{payment_method_type: "card", token}` and the body's other fields, never the card.
+ */
+export async function confirm(
+  t: TestApp,
+  tenant: Tenant,
+  checkout: { id: string; session: string; livemode?: boolean },
+  body: object,
+  headers: Record<string, string> = {},
+) {
+  let sent: object = body;
+  const { card: details, ...rest } = body as { card?: unknown };
+  if (details !== null && typeof details === 'object' && !Array.isArray(details)) {
+    let token = LIVE_PROVIDER_TOKEN;
+    if (!checkout.livemode) {
+      const made = await tokenize(t, tenant, checkout, details as Record<string, unknown>);
+      if (made.status !== 200) return made;
+      token = made.body.id;
+    }
+    sent = { ...rest, token };
+  }
   return t.http
     .post(tenant.path(`/checkouts/${checkout.id}/confirm`))
-    .set(asSession(checkout.session))
-    .send(body);
+    .set({ ...asSession(checkout.session), ...headers })
+    .send(sent);
 }
 
 /** A KYB-verified connected account (through the accounts API and its test helper). */

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Test from 'supertest/lib/test.js';
+import { containsCardNumber } from '../../src/common/http/card-data.js';
 
 /**
  * Secrets the tests create or receive, written one a line to this worker's file in the run's log
@@ -49,12 +50,14 @@ const SECRET_FIELDS = new Set([
 ]);
 const KEY = /^sk_(test|live)_/;
 
-function collectFrom(value: unknown, depth = 0): void {
+function collectFrom(value: unknown, depth = 0, cards = false): void {
   if (depth > 8 || value === null || typeof value !== 'object') return;
   for (const [name, item] of Object.entries(value)) {
     if (typeof item === 'string') {
       if (SECRET_FIELDS.has(name) || KEY.test(item)) recordSecret(item);
-    } else collectFrom(item, depth + 1);
+      // A card number a test sends (to the vault, or to the payment API to see it refused) is never logged.
+      if (cards && containsCardNumber(item)) recordSecret(item, item.replace(/[\s-]/g, ''));
+    } else collectFrom(item, depth + 1, cards);
   }
 }
 
@@ -89,7 +92,7 @@ export function recordSecretsOfExchanges(): void {
     try {
       collectFromHeaders(this.header ?? {});
       if (typeof this._data === 'string') collectFromForm(this._data);
-      else collectFrom(this._data);
+      else collectFrom(this._data, 0, true);
     } catch {
       // Recording is best effort: a request the test built oddly is still sent.
     }

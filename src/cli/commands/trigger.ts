@@ -1,7 +1,12 @@
 import type { Principal } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { ApplicationsService } from '../../modules/applications/index.js';
-import { CheckoutsService, PaymentIntentsService, PaymentsService } from '../../modules/checkout/index.js';
+import {
+  CardTokensService,
+  CheckoutsService,
+  PaymentIntentsService,
+  PaymentsService,
+} from '../../modules/checkout/index.js';
 import { type CliCommand, CliUsageError, required } from '../command.js';
 
 /** What each triggerable event takes: a sandbox card that makes it happen. */
@@ -65,10 +70,11 @@ export const triggerCommands: Record<string, CliCommand> = {
               session: { purpose: 'checkout', targetId: checkout.id },
             },
           };
-          return app.get(PaymentsService).confirm(buyer, checkout.id, {
-            payment_method_type: 'card',
-            card: { number: card, exp_month: 12, exp_year: 2099, cvc: '123' },
-          });
+          // As the page does: the card goes to the test-mode vault, the payment gets the token.
+          const token = await app
+            .get(CardTokensService)
+            .create(buyer, { number: card, exp_month: 12, exp_year: 2099, cvc: '123' });
+          return app.get(PaymentsService).confirm(buyer, checkout.id, { payment_method_type: 'card', token: token.id });
         },
         bound,
       );

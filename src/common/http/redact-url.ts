@@ -1,3 +1,5 @@
+import { maskCardNumbers } from './card-data.js';
+
 /**
  * Query parameters (or list filters on fields) that carry credentials or protected personal
  * data: OAuth codes and tokens, PKCE verifiers, client secrets, passwords, one-time sessions,
@@ -27,7 +29,11 @@ const SECRET_PARAMS = new Set([
 const fieldOf = (name: string) => /^filter\[([^\]]*)\]/.exec(name)?.[1] ?? name;
 
 /** `url` (a path with a query, or an absolute URL) with the values of credential parameters replaced by `[redacted]`. */
-export function redactUrl(url: string): string {
+export function redactUrl(raw: string): string {
+  // A card number anywhere in the URL (a path segment, a query value, encoded spaces) is masked too.
+  const spaced = raw.length >= 13 ? decodeSpaces(raw) : raw;
+  const masked = maskCardNumbers(spaced);
+  const url = masked === spaced ? raw : masked;
   const query = url.indexOf('?');
   if (query === -1) return url;
   const hash = url.indexOf('#', query);
@@ -47,4 +53,9 @@ export function redactUrl(url: string): string {
       return SECRET_PARAMS.has(fieldOf(name.toLowerCase())) ? `${pair.slice(0, eq)}=[redacted]` : pair;
     });
   return `${url.slice(0, query)}?${params.join('&')}${url.slice(end)}`;
+}
+
+/** `%20` and `+` as spaces, so a card number typed in groups is seen whole by the mask. */
+function decodeSpaces(url: string): string {
+  return url.replace(/%20|\+/g, (m, offset: number) => (/\d/.test(url[offset - 1] ?? '') ? ' ' : m));
 }

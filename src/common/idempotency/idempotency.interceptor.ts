@@ -7,6 +7,7 @@ import type { Mode } from '../context/principal.js';
 import { RequestContext } from '../context/request-context.js';
 import { AppError } from '../errors/app-error.js';
 import { Errors } from '../errors/error-catalog.js';
+import { VAULT_PATH } from '../http/card-data.js';
 import { IdempotencyRepository, type KeyRef } from './idempotency.repository.js';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -30,7 +31,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = ctx.switchToHttp().getRequest<Request>();
     const header = req.headers['idempotency-key'];
-    if (req.method !== 'POST' || header === undefined) return next.handle();
+    // The card vault's body is card data: it is never hashed or stored (a token is made anew each time).
+    if (req.method !== 'POST' || header === undefined || VAULT_PATH.test(req.path)) return next.handle();
     const principal = this.context.optionalPrincipal;
     if (!principal) return next.handle();
     if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {

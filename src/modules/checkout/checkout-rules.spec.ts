@@ -1,7 +1,8 @@
 import { formatMoney } from '../../common/http/hosted-page.js';
 import { currencyAllowedIn, defaultPaymentMethodTypes } from './checkout-rules.js';
-import { luhn } from './payments/payments.service.js';
-import { SandboxCollectionProvider } from './payments/providers/sandbox-collection.provider.js';
+import { luhn } from '../../common/http/card-data.js';
+import { describeCardNumber } from './payments/card-tokens.service.js';
+import { SandboxCollectionProvider, sandboxOutcomeOf } from './payments/providers/sandbox-collection.provider.js';
 
 describe('collection rules', () => {
   it('checks card numbers with Luhn', () => {
@@ -19,12 +20,17 @@ describe('collection rules', () => {
   });
 
   it('describes cards without keeping the number', () => {
-    const facts = new SandboxCollectionProvider().describeCard(
-      { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' },
-      'app',
-    );
+    const facts = describeCardNumber('4242424242424242', 'app');
     expect(facts).toMatchObject({ brand: 'visa', last4: '4242' });
     expect(facts.fingerprint).not.toContain('4242424242424242');
+    expect(describeCardNumber('4242424242424242', 'other').fingerprint).not.toBe(facts.fingerprint);
+  });
+
+  it('selects the sandbox outcome from the test card number (kept on the token instead of the number)', () => {
+    expect(sandboxOutcomeOf('4242424242424242')).toBe('succeeds');
+    expect(sandboxOutcomeOf('4000000000000002')).toBe('generic_decline');
+    expect(sandboxOutcomeOf('4000000000009995')).toBe('insufficient_funds');
+    expect(sandboxOutcomeOf('4000000000000259')).toBe('disputed');
   });
 
   it('formats amounts with the currency decimals', () => {

@@ -74,4 +74,9 @@ export const CheckoutErrors = defineErrors('checkout', {
   },
   E7019: { key: 'amount_invalid', http_status: 400, message: 'The amount is out of the accepted range.' },
   E7020: { key: 'payment_link_inactive', http_status: 400, message: 'The payment link is deactivated.' },
+  E7021: {
+    key: 'card_token_invalid',
+    http_status: 400,
+    message: 'The card token is unknown, already used, expired, or was made for another checkout.',
+  },
 });

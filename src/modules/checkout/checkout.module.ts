@@ -20,6 +20,9 @@ import { CollectionRepository } from './checkout.repository.js';
 import { Charge } from './entities/charge.entity.js';
 import { Checkout } from './entities/checkout.entity.js';
 import { PaymentMethod } from './entities/payment-method.entity.js';
+import { CardToken } from './entities/card-token.entity.js';
+import { CardTokensService } from './payments/card-tokens.service.js';
+import { VaultController } from './payments/vault.controller.js';
 import { Invoice } from './entities/invoice.entity.js';
 import { PaymentIntent } from './entities/payment-intent.entity.js';
 import { PaymentLink } from './entities/payment-link.entity.js';
@@ -37,7 +40,15 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
 
 @Module({
   imports: [
-    ...DatabaseModule.forModeEntities([PaymentIntent, Invoice, Checkout, PaymentLink, Charge, PaymentMethod]),
+    ...DatabaseModule.forModeEntities([
+      PaymentIntent,
+      Invoice,
+      Checkout,
+      PaymentLink,
+      Charge,
+      PaymentMethod,
+      CardToken,
+    ]),
     LedgerModule,
     CustomersModule,
     AccountsModule,
@@ -51,6 +62,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     PaymentLinksController,
     CollectionTestHelpersController,
     HostedPagesController,
+    VaultController,
   ],
   providers: [
     CollectionRepository,
@@ -70,6 +82,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CollectionProviders,
     SandboxCollectionProvider,
     HostedUrls,
+    CardTokensService,
   ],
   exports: [
     ChargeOutcomesService,
@@ -80,6 +93,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     ChargeHooks,
     SandboxCollectionProvider,
     CollectionProviders,
+    CardTokensService,
   ],
 })
 export class CheckoutModule {}

@@ -12,6 +12,7 @@ export type { Charge, NextActionItem, PromptPayDetails, InstallmentDetails } fro
 export type { PaymentMethod } from './entities/payment-method.entity.js';
 export { SandboxCollectionProvider, SANDBOX_PROMPTPAY_ID } from './payments/providers/sandbox-collection.provider.js';
 export { PaymentsService } from './payments/payments.service.js';
+export { CardTokensService } from './payments/card-tokens.service.js';
 export { CollectionProviders } from './payments/providers/collection-providers.js';
 export {
   CollectionProviderError,

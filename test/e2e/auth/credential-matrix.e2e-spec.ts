@@ -3,7 +3,7 @@ import { findError } from '../../../src/common/errors/error-catalog.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { createUser, issueSession, tokensFor } from '../../factories/auth.js';
 import { ledgerRecords } from '../../factories/matrix/ledger.js';
-import { checkoutSessions, collectionRecords } from '../../factories/matrix/checkout.js';
+import { checkoutSessions, checkoutSessionsWithToken, collectionRecords } from '../../factories/matrix/checkout.js';
 import { bankAccountIntentSessions, payoutLifecycleRecords, payoutRecords } from '../../factories/matrix/payouts.js';
 import { MATRIX_WEBHOOK_URL, eventRecords } from '../../factories/matrix/events.js';
 
@@ -327,16 +327,30 @@ const ENDPOINTS: EndpointCase[] = [
     // The hosted page's endpoint: only the checkout's own session (a declined card keeps it usable).
     name: 'POST /checkouts/:id/confirm',
     method: 'post',
-    setup: (t, f) => checkoutSessions(t, f.tenant),
+    setup: (t, f) => checkoutSessionsWithToken(t, f.tenant),
     path: (f, _mode, row) => f.tenant.path(`/checkouts/${row.ids.checkout}/confirm`),
-    body: {
-      payment_method_type: 'card',
-      card: { number: '4000000000000002', exp_month: 12, exp_year: 2099, cvc: '123' },
-    },
+    // A declined card's vault token: only the right session reaches it (and uses it up).
+    body: (_f, _mode, row) => ({ payment_method_type: 'card', token: row.ids.token }),
     expect: {
       ...SESSION_ONLY,
       'session, right target': 200,
       'session, other target': 'E1300',
+      'session, other app': 'E1300',
+      'session, expired': 'E1212',
+    },
+  },
+  {
+    // The test-mode card vault (outside the payment API's base path): any checkout's own session
+    // tokenizes, for its checkout; nothing else does. Live mode has no vault (see card-tokens.e2e-spec.ts).
+    name: 'POST /api/v1/{app}/vault/tokens',
+    method: 'post',
+    setup: (t, f) => checkoutSessions(t, f.tenant),
+    path: (f) => `/api/v1/${f.tenant.slug}/vault/tokens`,
+    body: { card: { number: '4000000000000002', exp_month: 12, exp_year: 2099, cvc: '123' } },
+    expect: {
+      ...SESSION_ONLY,
+      'session, right target': 200,
+      'session, other target': 200,
       'session, other app': 'E1300',
       'session, expired': 'E1212',
     },

@@ -1,4 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page, Request } from 'playwright-core';
 import { launchBrowser } from '../../support/browser.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import {
@@ -95,6 +97,71 @@ describe('hosted checkout page in a real browser', () => {
     expect(await reopened.getByRole('status').textContent()).toContain('has been paid');
     expect(await reopened.getByRole('button', { name: 'Pay', exact: true }).count()).toBe(0);
     await reopened.close();
+  });
+
+  it('sends the card number only to the vault: no request to the payment API and no log line carries it', async () => {
+    const pan = CARDS.visa.replace(/\D/g, '');
+    /** The number as typed, whole, or in any grouping of its digits by spaces or dashes. */
+    const carriesPan = (text: string | null | undefined) =>
+      typeof text === 'string' && text.replace(/[\s-]|%20|\+/g, '').includes(pan);
+    const pi = await createPaymentIntent(t, tenant, { customer_id: (await createCustomer(t, tenant)).id });
+    const checkout = await createCheckout(t, tenant, {
+      target_type: 'payment_intent',
+      target_id: pi.id,
+      success_url: successUrl(),
+    });
+    const page = await browser.newPage();
+    const requests: Request[] = [];
+    page.on('request', (request) => requests.push(request));
+    await page.goto(onTestServer(checkout.url));
+    await fillCard(page, CARDS.visa);
+    await Promise.all([
+      page.waitForURL(`${t.url}/healthz?checkout=${checkout.id}`),
+      page.getByRole('button', { name: 'Pay', exact: true }).click(),
+    ]);
+
+    const seen = await Promise.all(
+      requests.map(async (request) => ({
+        method: request.method(),
+        url: request.url(),
+        headers: JSON.stringify(await request.allHeaders()),
+        body: request.postData(),
+      })),
+    );
+    await page.close();
+    const vault = `${t.url}/api/v1/${tenant.slug}/vault/tokens`;
+    const api = `${t.url}${tenant.path('')}`;
+    // The page made its calls: the vault once, then the payment API with the token.
+    const toVault = seen.filter((r) => r.url === vault);
+    expect(toVault.map((r) => r.method)).toEqual(['POST']);
+    expect(carriesPan(toVault[0].body)).toBe(true);
+    const token = JSON.parse(toVault[0].body ?? '{}');
+    expect(Object.keys(token)).toEqual(['card']);
+    const toApi = seen.filter((r) => r.url.startsWith(api));
+    expect(toApi.map((r) => `${r.method} ${r.url.slice(api.length)}`)).toEqual([
+      `POST /checkouts/${checkout.id}/confirm`,
+    ]);
+    expect(JSON.parse(toApi[0].body ?? '{}')).toEqual({
+      payment_method_type: 'card',
+      token: expect.stringMatching(/^tok_[0-9a-f]{32}$/),
+    });
+    // Every request the page made but the vault call: no PAN in its URL, headers or body.
+    const carrying = seen.filter((r) => r.url !== vault && [r.url, r.headers, r.body].some(carriesPan));
+    expect(carrying).toEqual([]);
+    expect(seen.length).toBeGreaterThanOrEqual(3); // the page, the vault, the payment (then success_url)
+
+    const charge = (await get(`/charges?filter[payment_intent]=${pi.id}`)).body.data[0];
+    expect(charge).toMatchObject({ status: 'succeeded', payment_method: { card: { brand: 'visa', last4: '4242' } } });
+    expect(JSON.stringify(charge)).not.toContain(pan);
+
+    // The service's logs (this run's log directory: every app the run started writes there).
+    const dir = process.env.WALLET_TEST_LOG_DIR;
+    expect(dir).toBeTruthy();
+    const logs = readdirSync(dir!).filter((name) => name.startsWith('app-'));
+    expect(logs.length).toBeGreaterThan(0);
+    const text = logs.map((name) => readFileSync(join(dir!, name), 'utf8')).join('\n');
+    expect(text).toContain(`/api/v1/${tenant.slug}/vault/tokens`); // the vault call was logged: without its body
+    expect(carriesPan(text)).toBe(false);
   });
 
   it('shows the decline of 4000…0002 on the page and leaves a failed charge', async () => {

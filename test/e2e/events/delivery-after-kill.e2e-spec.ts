@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { Webhook } from 'standardwebhooks';
-import { CARDS, card } from '../../factories/checkout.js';
+import { CARDS, card, cardToken, vaultPath } from '../../factories/checkout.js';
 import { createTenant, startApp, type Tenant } from '../../support/harness.js';
 import { freePort, until } from '../../support/processes.js';
 import { createRunDatabase, dropRunDatabase, migrate } from '../../support/test-database.js';
@@ -118,10 +118,16 @@ async function startService(databaseUrl: string, runJobs: boolean): Promise<Serv
           .set(headers)
           .send({ target_type: 'payment_intent', target_id: pi.body.id });
         expect(checkout.status).toBe(200);
+        const buyer = { 'X-Session-Token': checkout.body.session, 'X-Country': 'TH' };
+        const token = await api
+          .post(vaultPath(tenant))
+          .set(buyer)
+          .send({ card: card(CARDS.visa).card });
+        expect(token.status).toBe(200);
         const paid = await api
           .post(tenant.path(`/checkouts/${checkout.body.id}/confirm`))
-          .set({ 'X-Session-Token': checkout.body.session, 'X-Country': 'TH' })
-          .send(card(CARDS.visa));
+          .set(buyer)
+          .send(cardToken(token.body.id));
         expect(paid.status).toBe(200);
 
         // 2. Killed outright: no shutdown hook, no drain.

@@ -100,7 +100,7 @@ describe('events and signed webhooks', () => {
     const r = await receiver();
     await endpointFor(r, ['charge.succeeded'], other);
     const { checkout } = await paymentIntentCheckout(t, other, { amount: 1000 });
-    const paid = await confirm(t, other, checkout, card(CARDS.visa)).set('Idempotency-Key', 'pay-once-1');
+    const paid = await confirm(t, other, checkout, card(CARDS.visa), { 'Idempotency-Key': 'pay-once-1' });
     expect(paid.status).toBe(200);
     await job.deliverDue(['test']);
     expect(r.received.map((x) => x.event.request)).toEqual([{ id: expect.any(String), idempotency_key: 'pay-once-1' }]);

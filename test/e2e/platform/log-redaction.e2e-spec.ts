@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, createUser, pkcePair, signIn } from '../../factories/auth.js';
+import { card, paymentIntentCheckout, tokenize } from '../../factories/checkout.js';
 import { scanLogsForSecrets } from '../../support/secret-scan.mjs';
 import { createTenant, startApp, type TestApp } from '../../support/harness.js';
 
@@ -52,6 +53,35 @@ describe('log redaction', () => {
     expect(log).not.toContain('wac_secret-code-123');
     expect(log).not.toContain('wrt_secret-456');
     expect(log).toContain('state=s1');
+  });
+
+  it('never logs a card number: the vault body, a refused payment request, a URL path or query', async () => {
+    const tenant = await createTenant(t);
+    const pan = '4000056655665556';
+    const checkout = await paymentIntentCheckout(t, tenant).then((r) => r.checkout);
+    const session = { 'X-Session-Token': checkout.session, 'X-Country': 'TH' };
+    const token = await tokenize(t, tenant, checkout, card(pan).card);
+    expect(token.status).toBe(200);
+    const refused = await t.http
+      .post(tenant.path(`/checkouts/${checkout.id}/confirm`))
+      .set(session)
+      .send(card('4000 0566 5566 5556'));
+    expect(refused.body.code).toBe('E2009');
+    const query = await t.http.get(tenant.path(`/charges?q=4000%200566%205566%205556`)).set(tenant.as('test'));
+    expect(query.body.code).toBe('E2009');
+    await t.http.get(tenant.path(`/charges/${pan}`)).set(tenant.as('test'));
+
+    const lines = readFileSync(logFile(), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { req?: { url?: string }; res?: { statusCode: number } });
+    const text = JSON.stringify(lines);
+    expect(text.replace(/\s|%20|-/g, '')).not.toContain(pan);
+    const urls = lines.map((l) => l.req?.url).filter((u): u is string => typeof u === 'string');
+    // The vault call is logged (method, URL, status), never with its body; a card number in a URL
+    // path is masked. The E2009 refusals are answered by a middleware before the access log.
+    expect(urls).toContain(`/api/v1/${tenant.slug}/vault/tokens`);
+    expect(urls).toContain(tenant.path('/charges/[redacted card number]'));
   });
 
   it('has a secret scan that finds a planted secret, token-shaped or not', () => {

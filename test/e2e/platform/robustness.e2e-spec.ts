@@ -178,11 +178,17 @@ describe('robustness: every reproduction of issue 12 answers a 4xx error object'
     for (const body of [
       { payment_method_type: 'card', card: [] },
       { payment_method_type: 'card', card: null },
-      { ...card('4242424242424242'), card: [card('4242424242424242').card] },
+      { payment_method_type: 'card', card: [{ exp_month: 12 }] },
     ]) {
       const res = await confirm(t, tenant, checkout, body);
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'E2000' });
     }
+    // A card number in the array is card data: refused as such before the shape is looked at.
+    const res = await confirm(t, tenant, checkout, {
+      payment_method_type: 'card',
+      card: [card('4242424242424242').card],
+    });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'E2009' });
   });
 
   describe('OAuth client ids are decoded once', () => {

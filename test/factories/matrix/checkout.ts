@@ -1,7 +1,7 @@
 import type { Mode } from '../../../src/common/context/principal.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
 import { issueSession } from '../auth.js';
-import { CARDS, card, createCheckout, createOpenInvoice, createPaymentIntent } from '../checkout.js';
+import { CARDS, card, confirm, createCheckout, createOpenInvoice, createPaymentIntent, tokenize } from '../checkout.js';
 
 export type CollectionIds = Record<`${'intent' | 'invoice' | 'checkout' | 'charge' | 'link'}_${Mode}`, string>;
 
@@ -20,10 +20,7 @@ async function make(t: TestApp, tenant: Tenant): Promise<CollectionIds> {
     const invoice = await createOpenInvoice(t, tenant, {}, mode);
     const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: intent.id }, mode);
     const paid = await createCheckout(t, tenant, { target_type: 'invoice', target_id: invoice.id }, mode);
-    const paying = await t.http
-      .post(tenant.path(`/checkouts/${paid.id}/confirm`))
-      .set({ 'X-Session-Token': paid.session, 'X-Country': 'TH' })
-      .send(card(CARDS.visa));
+    const paying = await confirm(t, tenant, paid, card(CARDS.visa));
     const link = await t.http
       .post(tenant.path('/payment_links'))
       .set(tenant.as(mode))
@@ -51,4 +48,12 @@ export async function checkoutSessions(t: TestApp, tenant: Tenant) {
     ids: { checkout: checkout.id },
     sessions: { right: checkout.session, otherTarget: other.session, expired: expired.token },
   };
+}
+
+/** checkoutSessions, and a vault token of the right checkout (a declined card, so the session stays usable). */
+export async function checkoutSessionsWithToken(t: TestApp, tenant: Tenant) {
+  const row = await checkoutSessions(t, tenant);
+  const token = await tokenize(t, tenant, { session: row.sessions.right }, card(CARDS.declined).card);
+  expect(token.status).toBe(200);
+  return { ...row, ids: { ...row.ids, token: token.body.id as string } };
 }

@@ -80,11 +80,13 @@ export class CheckoutsController {
   @ApiOperation({
     summary: "Pay the checkout (hosted page, with the checkout's X-Session-Token)",
     description:
-      'A card is charged at once (`succeeded` or `failed` with failure_code); PromptPay answers a `pending` charge with its QR code.',
+      'A card is charged at once by its token (`succeeded` or `failed` with failure_code); PromptPay answers a `pending` charge with its QR code. ' +
+      'Card data is never accepted here: a card number (or a field named like one, or a CVC) anywhere in the request is E2009.',
   })
   @ApiOkResponse({ type: CheckoutPaymentDto })
   @ApiErrors(
     Errors.E2000,
+    Errors.E2009,
     Errors.E4004,
     E.E7001,
     E.E7002,
@@ -94,6 +96,7 @@ export class CheckoutsController {
     E.E7006,
     E.E7007,
     E.E7008,
+    E.E7021,
     Errors.E5002,
   )
   confirm(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() dto: ConfirmCheckoutDto) {

@@ -9,11 +9,19 @@ import {
   IsString,
   IsUrl,
   Length,
+  Matches,
   Max,
   MaxLength,
   Min,
 } from 'class-validator';
-import { MetadataField, NestedArray, NestedField, Optional, stacked } from '../../../common/http/fields.js';
+import {
+  MetadataField,
+  NestedArray,
+  NestedField,
+  NestedObject,
+  Optional,
+  stacked,
+} from '../../../common/http/fields.js';
 import { PAYMENT_METHOD_TYPES } from '../checkout-rules.js';
 import { PaymentMethodTypesField } from './common.dto.js';
 
@@ -124,6 +132,7 @@ export class CreateCheckoutDto {
   @NestedField(SubscriptionDataDto, 'Only with mode `subscription` (E7009).') subscription_data?: SubscriptionDataDto;
 }
 
+/** The card the buyer typed, sent to the test-mode vault only (never to the payment API: E2009 there). */
 export class CardDto {
   @ApiProperty({ example: '4242 4242 4242 4242' }) @IsString() @MaxLength(30) number: string;
   @ApiProperty({ example: 12 }) @IsInt() exp_month: number;
@@ -132,13 +141,27 @@ export class CardDto {
   @ApiPropertyOptional({ example: 'Somchai Jaidee' }) @Optional() @IsString() @MaxLength(200) name?: string;
 }
 
+/** `POST /api/v1/{app}/vault/tokens`: the hosted page's card form, with the checkout's session, in test mode. */
+export class CreateCardTokenDto {
+  @ApiProperty({ type: CardDto, description: 'The card to tokenize.' }) @NestedObject(CardDto) card: CardDto;
+}
+
 /** Sent by the hosted page with the checkout's one-time session. */
 export class ConfirmCheckoutDto {
   @ApiProperty({ enum: PAYMENT_METHOD_TYPES })
   @IsIn(PAYMENT_METHOD_TYPES)
   payment_method_type: string;
 
-  @NestedField(CardDto, 'Required for `card`.') card?: CardDto;
+  @ApiPropertyOptional({
+    example: 'tok_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b',
+    description:
+      'Required for `card`: the card token. Test mode: a `tok_…` of `POST /api/v1/{app}/vault/tokens`; live mode: ' +
+      "the provider's token (Omise.js `tokn_…`, a Stripe PaymentIntent `pi_…`). Card numbers are refused (E2009).",
+  })
+  @Optional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_]{1,255}$/)
+  token?: string;
 }
 
 export class CreatePaymentLinkDto {

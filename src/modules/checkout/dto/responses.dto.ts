@@ -152,3 +152,24 @@ export class HoldReleaseDto {
   @ApiProperty({ example: 3, description: 'How many held entries were released.' }) released: number;
   @ApiProperty({ example: TS }) released_at: string;
 }
+
+class CardTokenCardDto {
+  @ApiProperty({ example: 'visa' }) brand: string;
+  @ApiProperty({ example: '4242' }) last4: string;
+  @ApiProperty({ example: 12 }) exp_month: number;
+  @ApiProperty({ example: 2030 }) exp_year: number;
+  @ApiProperty({ example: 'Xt5EWLLDS7FJjR1c', description: 'Same card, same application: same fingerprint.' })
+  fingerprint: string;
+  @ApiProperty({ example: 'Somchai Jaidee', nullable: true }) name: string;
+}
+
+export class CardTokenDto {
+  @ApiProperty({ example: 'tok_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b' }) id: string;
+  @ApiProperty({ example: 'token' }) object: string;
+  @ApiProperty({ example: 'card' }) type: string;
+  @ApiProperty({ example: false }) livemode: boolean;
+  @ApiProperty({ example: false, description: 'Single use: true once a payment used it.' }) used: boolean;
+  @ApiProperty({ type: CardTokenCardDto }) card: CardTokenCardDto;
+  @ApiProperty({ example: TS }) created_at: string;
+  @ApiProperty({ example: TS }) expires_at: string;
+}

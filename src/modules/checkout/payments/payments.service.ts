@@ -19,11 +19,12 @@ import { CheckoutErrors } from '../checkout.errors.js';
 import { CollectionRepository } from '../checkout.repository.js';
 import { toInvoiceResponse, toPaymentIntentResponse, type CheckoutResponse } from '../checkout.responses.js';
 import { PROMPTPAY_QR_LIFETIME_MS, type PaymentMethodType } from '../checkout-rules.js';
-import type { CardDto, ConfirmCheckoutDto } from '../dto/checkout.dto.js';
+import type { ConfirmCheckoutDto } from '../dto/checkout.dto.js';
 import { Checkout } from '../entities/checkout.entity.js';
 import { Invoice } from '../entities/invoice.entity.js';
 import { PaymentIntent } from '../entities/payment-intent.entity.js';
-import { CollectionProviderError, type CardDetails, type ProviderPayment } from './providers/collection-provider.js';
+import { CardTokensService } from './card-tokens.service.js';
+import { CollectionProviderError, type ProviderPayment } from './providers/collection-provider.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { SettlementService } from './settlement.service.js';
 import { TargetsService, type Target } from '../targets/targets.service.js';
@@ -67,14 +68,21 @@ export class PaymentsService {
     private readonly hooks: ChargeHooks,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
+    private readonly cardTokens: CardTokensService,
   ) {}
 
   async confirm(principal: Principal, id: string, dto: ConfirmCheckoutDto): Promise<CheckoutPaymentResponse> {
     assertSessionTarget(principal, id);
     const type = dto.payment_method_type as PaymentMethodType;
-    const card = type === 'card' ? parseCard(dto.card, this.clock.now()) : null;
-    if (type !== 'card' && dto.card !== undefined) {
-      throw new AppError(CheckoutErrors.E7008, 'card is only sent with payment_method_type "card".');
+    const token = type === 'card' ? dto.token : null;
+    if (type === 'card' && !token) {
+      throw new AppError(
+        CheckoutErrors.E7008,
+        'token is required for payment_method_type "card" (tokenize the card first: POST /api/v1/{app}/vault/tokens in test mode).',
+      );
+    }
+    if (type !== 'card' && dto.token !== undefined) {
+      throw new AppError(CheckoutErrors.E7008, 'token is only sent with payment_method_type "card".');
     }
     const applicationId = principal.application.id;
     // 1. Record the attempt: the checkout and its target are locked only for this short transaction.
@@ -90,23 +98,26 @@ export class PaymentsService {
       const provider = this.providers.forCountry(checkout.country, principal.livemode);
       const now = this.clock.now();
       if (checkout.pending_charge_id) await this.replacePending(checkout, now, manager);
-      const facts = card ? provider.describeCard(card, applicationId) : null;
+      // A test-only provider (the sandbox) charges this service's vault tokens: the token is used
+      // up here, with the checkout locked; any other provider gets its own token as it came.
+      const vaultCard =
+        token && provider.testOnly === true ? await this.cardTokens.consume(applicationId, id, token, manager) : null;
       const paymentMethod = await this.charges.createPaymentMethod(
         {
           application_id: applicationId,
           customer_id: checkout.customer_id,
           type,
           provider: provider.name,
-          ...(card && facts
+          ...(vaultCard
             ? {
-                brand: facts.brand,
-                issuer: facts.issuer,
-                last4: facts.last4,
-                fingerprint: facts.fingerprint,
-                exp_month: card.exp_month,
-                exp_year: card.exp_year,
-                card_holder_name: card.name ?? null,
-                billing_details: { name: card.name ?? null },
+                brand: vaultCard.brand,
+                issuer: 'Sandbox Bank',
+                last4: vaultCard.last4,
+                fingerprint: vaultCard.fingerprint,
+                exp_month: vaultCard.exp_month,
+                exp_year: vaultCard.exp_year,
+                card_holder_name: vaultCard.name,
+                billing_details: { name: vaultCard.name },
               }
             : {}),
         },
@@ -139,7 +150,7 @@ export class PaymentsService {
         { pending_charge_id: charge.id, updated_at: now },
         manager,
       );
-      return { charge, provider, paymentMethodId: paymentMethod.id };
+      return { charge, provider, paymentMethodId: paymentMethod.id, vaultCard };
     });
 
     // 2. Call the provider with no transaction open and no row locked.
@@ -155,7 +166,9 @@ export class PaymentsService {
     let result: ProviderPayment;
     try {
       result = await reachProvider(() =>
-        card ? recorded.provider.chargeCard(request, card) : recorded.provider.createPromptPay(request, qrExpiry),
+        token
+          ? recorded.provider.chargeCard(request, token, recorded.vaultCard ?? undefined)
+          : recorded.provider.createPromptPay(request, qrExpiry),
       );
     } catch (err) {
       await this.abandon(applicationId, id, recorded.charge.id, err);
@@ -588,36 +601,4 @@ function assertSessionTarget(principal: Principal, checkoutId: string): void {
   if (principal.credential.session && principal.credential.session.targetId !== checkoutId) {
     throw new AppError(Errors.E1300, 'This one-time session belongs to another checkout.');
   }
-}
-
-/** Card input checks (format, Luhn, expiry on the service clock happen here; declines are the provider's). */
-function parseCard(card: CardDto | undefined, now: Date): CardDetails {
-  if (!card) throw new AppError(CheckoutErrors.E7008, 'card is required for payment_method_type "card".');
-  const number = card.number.replace(/[\s-]/g, '');
-  if (!/^\d{12,19}$/.test(number) || !luhn(number)) {
-    throw new AppError(CheckoutErrors.E7008, 'card.number is not a valid card number.');
-  }
-  if (!Number.isInteger(card.exp_month) || card.exp_month < 1 || card.exp_month > 12) {
-    throw new AppError(CheckoutErrors.E7008, 'card.exp_month must be 1 to 12.');
-  }
-  const year = card.exp_year < 100 ? 2000 + card.exp_year : card.exp_year;
-  if (year < 2000 || year > 2100) throw new AppError(CheckoutErrors.E7008, 'card.exp_year is not a valid year.');
-  if (Date.UTC(year, card.exp_month, 1) <= now.getTime()) {
-    throw new AppError(CheckoutErrors.E7008, 'The card has expired (card.exp_month, card.exp_year).');
-  }
-  if (!/^\d{3,4}$/.test(card.cvc)) throw new AppError(CheckoutErrors.E7008, 'card.cvc must be 3 or 4 digits.');
-  return { number, exp_month: card.exp_month, exp_year: year, cvc: card.cvc, name: card.name ?? null };
-}
-
-export function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
 }

@@ -137,6 +137,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
   const t = fill(TEXT[input.locale], input.merchant);
   const config = {
     api: `/api/v1/${encodeURIComponent(input.slug)}/platform/wallet`,
+    vault: `/api/v1/${encodeURIComponent(input.slug)}/vault/tokens`,
     checkout: input.checkoutId,
     country: input.country,
     successUrl: input.successUrl,
@@ -171,8 +172,10 @@ export function checkoutPage(input: CheckoutPageInput): string {
 }
 
 /**
- * The page's script. Card details are read and sent in one place, `cardPayment()`: a live-mode
- * tokenization step replaces what it returns, and nothing else changes.
+ * The page's script. Card details are read in one place, `cardPayment()`, and sent to one place:
+ * the card vault (test mode), which answers a single-use token; the payment API gets only the
+ * token. In live mode the provider's own script takes the vault's place (docs/PROVIDERS.md), and
+ * nothing else changes.
  */
 function pageScript(config: { checkout: string } & Record<string, unknown>): string {
   return `
@@ -204,7 +207,7 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
   });
 
   async function call(path, body) {
-    const response = await fetch(config.api + path, {
+    const response = await fetch(path.startsWith('/api/') ? path : config.api + path, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Session-Token': token || '', 'X-Country': config.country },
       body: JSON.stringify(body || {}),
@@ -246,12 +249,11 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
     finally { busy(false); }
   }
 
-  // The card details the confirm call carries; null (after showing why) when they are not usable.
+  // The card details the vault takes; null (after showing why) when they are not usable.
   function cardPayment() {
     const expiry = document.getElementById('card-expiry').value.trim().match(/^(\\d{1,2})\\s*\\/\\s*(\\d{2}|\\d{4})$/);
     if (!expiry) { show(t.expiryFormat, 'error'); document.getElementById('card-expiry').focus(); return null; }
     return {
-      payment_method_type: 'card',
       card: {
         number: document.getElementById('card-number').value,
         exp_month: Number(expiry[1]),
@@ -261,11 +263,21 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
     };
   }
 
+  // The card goes to the vault only; the payment API gets the single-use token it answers.
+  async function payByCard(card) {
+    busy(true);
+    try {
+      const token = await call(config.vault, card);
+      finish(await call('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', token: token.id }));
+    } catch (error) { show(error.message, 'error'); }
+    finally { busy(false); }
+  }
+
   const form = document.getElementById('card-form');
   if (form) form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const body = cardPayment();
-    if (body) attempt('/checkouts/' + config.checkout + '/confirm', body);
+    const card = cardPayment();
+    if (card) payByCard(card);
   });
   const promptpay = document.getElementById('pay-promptpay');
   if (promptpay) promptpay.addEventListener('click', () =>

@@ -1,6 +1,7 @@
 import type { PromptPayDetails } from '../../entities/charge.entity.js';
 import type { PaymentMethodType } from '../../checkout-rules.js';
 
+/** Card details as a browser form reads them. Only the test-mode vault ever sees them; no provider port takes them. */
 export interface CardDetails {
   number: string;
   exp_month: number;
@@ -14,6 +15,27 @@ export interface CardFacts {
   last4: string;
   issuer: string | null;
   fingerprint: string;
+}
+
+/** The outcome a sandbox test card number selects (docs/COLLECTION.md), kept on its vault token. */
+export type SandboxOutcome =
+  | 'succeeds'
+  | 'generic_decline'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'processing_error'
+  | 'disputed';
+
+/** What the test-mode vault kept of a tokenized card: never the number or the CVC. */
+export interface VaultCard {
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  fingerprint: string;
+  name: string | null;
+  sandbox_outcome: SandboxOutcome;
 }
 
 export interface ProviderFailure {
@@ -73,10 +95,16 @@ export interface ProviderRefund {
  */
 export interface CollectionProvider {
   readonly name: string;
+  /** A sandbox: serves test mode only, and charges this service's vault tokens (`tok_…`). */
+  readonly testOnly?: boolean;
   /** The provider's fee for collecting `amount` with `method` (minor units, currency of the payment). */
   fee(method: PaymentMethodType, amount: number, currency: string): number;
-  describeCard(card: CardDetails, applicationId: string): CardFacts;
-  chargeCard(request: PaymentRequest, card: CardDetails): Promise<ProviderPayment>;
+  /**
+   * Charges a card by its token, never by card details: the provider's own token in live mode
+   * (Omise.js `tokn_…`, a Stripe `pi_…`/`pm_…`), a `tok_…` of this service's test-mode vault for a
+   * test-only provider (the sandbox), which then also gets what the vault kept (`vaultCard`).
+   */
+  chargeCard(request: PaymentRequest, token: string, vaultCard?: VaultCard): Promise<ProviderPayment>;
   createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment>;
   /** Whether a pending PromptPay charge has been paid (the sandbox is told so by a test helper). */
   confirmPromptPay(reference: string): Promise<ProviderPayment>;

@@ -1,41 +1,54 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import generatePromptPayPayload from 'promptpay-qr';
 import QRCode from 'qrcode';
 import type { PaymentMethodType } from '../../checkout-rules.js';
 import {
   CollectionProviderError,
-  type CardDetails,
-  type CardFacts,
   type CollectionProvider,
   type PaymentRequest,
   type ProviderFailure,
   type ProviderPayment,
   type ProviderRefund,
   type RefundRequest,
+  type SandboxOutcome,
+  type VaultCard,
 } from './collection-provider.js';
 
 /** The sandbox's test cards (common practice); any other valid card number succeeds. */
-const DECLINES: Record<string, ProviderFailure> = {
-  '4000000000000002': { code: 'card_declined', reason: 'generic_decline', message: 'Your card was declined.' },
-  '4000000000009995': {
+const TEST_CARDS: Record<string, SandboxOutcome> = {
+  '4000000000000002': 'generic_decline',
+  '4000000000009995': 'insufficient_funds',
+  '4000000000000069': 'expired_card',
+  '4000000000000127': 'incorrect_cvc',
+  '4000000000000119': 'processing_error',
+  '4000000000000259': 'disputed',
+};
+
+/** The outcome a (valid) card number selects: what the test-mode vault keeps on its token instead of the number. */
+export function sandboxOutcomeOf(number: string): SandboxOutcome {
+  return TEST_CARDS[number] ?? 'succeeds';
+}
+
+const FAILURES: Partial<Record<SandboxOutcome, ProviderFailure>> = {
+  generic_decline: { code: 'card_declined', reason: 'generic_decline', message: 'Your card was declined.' },
+  insufficient_funds: {
     code: 'card_declined',
     reason: 'insufficient_funds',
     message: 'Your card has insufficient funds.',
   },
-  '4000000000000069': { code: 'expired_card', reason: 'expired_card', message: 'Your card has expired.' },
-  '4000000000000127': {
+  expired_card: { code: 'expired_card', reason: 'expired_card', message: 'Your card has expired.' },
+  incorrect_cvc: {
     code: 'incorrect_cvc',
     reason: 'incorrect_cvc',
     message: "Your card's security code is incorrect.",
   },
-  '4000000000000119': {
+  processing_error: {
     code: 'processing_error',
     reason: 'processing_error',
     message: 'An error occurred while processing your card. Try again in a little bit.',
   },
 };
-const DISPUTED_CARD = '4000000000000259';
 
 /** Fee schedule in basis points of the amount, rounded half up, at least one minor unit. */
 const FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
@@ -45,16 +58,6 @@ const FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 }
  * EMVCo merchant-presented PromptPay payload that any Thai banking app can parse.
  */
 export const SANDBOX_PROMPTPAY_ID = '004999000000001';
-
-const BRANDS: Array<[RegExp, string]> = [
-  [/^4/, 'visa'],
-  [/^(5[1-5]|2[2-7])/, 'mastercard'],
-  [/^3[47]/, 'amex'],
-  [/^35/, 'jcb'],
-  [/^(62|81)/, 'unionpay'],
-  [/^(6011|65|64[4-9])/, 'discover'],
-  [/^3(0[0-5]|[68])/, 'diners'],
-];
 
 /** A held answer: the provider does not answer an application's payment attempts until released. */
 export interface ProviderGate {
@@ -107,22 +110,17 @@ export class SandboxCollectionProvider implements CollectionProvider {
     return Math.max(1, Math.floor((amount * FEE_BPS[method] + 5_000) / 10_000));
   }
 
-  describeCard(card: CardDetails, applicationId: string): CardFacts {
-    return {
-      brand: BRANDS.find(([pattern]) => pattern.test(card.number))?.[1] ?? 'unknown',
-      last4: card.number.slice(-4),
-      issuer: 'Sandbox Bank',
-      // Same card, same application: same fingerprint; never reversible to the number.
-      fingerprint: createHash('sha256').update(`${applicationId}:${card.number}`).digest('base64url').slice(0, 16),
-    };
-  }
-
-  async chargeCard(request: PaymentRequest, card: CardDetails): Promise<ProviderPayment> {
+  /**
+   * Charges a vault token: the outcome is the one its card number selected at tokenization. Without
+   * the vault's card (the test harness's live double, handed a provider-style token) it succeeds.
+   */
+  async chargeCard(request: PaymentRequest, _token: string, vaultCard?: VaultCard): Promise<ProviderPayment> {
     await this.answerAfterGate(request.applicationId);
     const reference = providerReference('ch');
-    const failure = DECLINES[card.number];
+    const outcome = vaultCard?.sandbox_outcome ?? 'succeeds';
+    const failure = FAILURES[outcome];
     if (failure) return { status: 'failed', reference, failure };
-    return { status: 'succeeded', reference, disputeAfterSuccess: card.number === DISPUTED_CARD };
+    return { status: 'succeeded', reference, disputeAfterSuccess: outcome === 'disputed' };
   }
 
   async createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment> {
