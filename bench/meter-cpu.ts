@@ -14,7 +14,8 @@ import { BUILD_ROOT, printTable, summarize } from './support.js';
  * Each ROOT is a `dist/bench-build` directory (default: this build only). Each gets its own database,
  * migrated by its own code, its own service process, and the `bench` tenant made with its own CLI.
  * Rounds alternate A B B A ... so drift in the machine's load hits every build alike.
- * Knobs: BENCH_REQUESTS (per round, 4000), BENCH_ROUNDS (6), BENCH_CONNECTIONS (16).
+ * Knobs: BENCH_REQUESTS (per round, 4000), BENCH_ROUNDS (6), BENCH_CONNECTIONS (16), BENCH_WARMUP,
+ * BENCH_TAG and BENCH_PORT (two runs at once), BENCH_CALLGRIND, BENCH_LOG_LEVEL, BENCH_SERVER_NODE_ARGS.
  */
 const run = promisify(execFile);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -23,16 +24,33 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const AUTOCANNON = join(BUILD_ROOT, '..', '..', 'node_modules', 'autocannon', 'autocannon.js');
 const TICKS_PER_MS = 100 / 1000; // Linux USER_HZ
 const CALLGRIND = process.env.BENCH_CALLGRIND === '1';
+const TAG = (process.env.BENCH_TAG ?? '').replace(/[^a-z]/g, '');
+const PORT = Number(process.env.BENCH_PORT ?? 3830);
+/** BENCH_GET=<path>: measure `GET <wallet base><path>` (e.g. `/customers?use-cursor=true`) instead of single meter events. */
+const GET = process.env.BENCH_GET;
+/** BENCH_CUSTOMERS: customers created before measuring (list pages to read with BENCH_GET). */
+const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1);
 
 /** Instructions the service ran since the counters were last zeroed (callgrind), then zeroed again. */
 async function instructions(pid: number): Promise<number> {
-  const { stdout } = await run('callgrind_control', ['-d', String(pid)]);
-  void stdout;
-  const { stdout: files } = await run('sh', ['-c', `ls -t /tmp/meter-cpu-callgrind.*.${pid}.* | head -1`]);
-  const dump = readFileSync(files.trim(), 'utf8');
-  const totals = /^(?:summary|totals): (\d+)/m.exec(dump);
-  await run('callgrind_control', ['-z', String(pid)]);
-  return Number(totals?.[1] ?? NaN);
+  const pattern = `/tmp/meter-cpu-callgrind.*.${pid}.*`;
+  const newest = async () =>
+    (await run('sh', ['-c', `ls -v ${pattern} 2>/dev/null | tail -1`]).catch(() => ({ stdout: '' }))).stdout.trim();
+  const previous = await newest();
+  let output = '';
+  // The dump request waits for the service to reach valgrind's scheduler; retry until a new dump file appears.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    output =
+      (await run('callgrind_control', ['-d', String(pid)]).catch((err: { stdout?: string }) => err)).stdout ?? '';
+    const file = await newest();
+    if (file && file !== previous) {
+      const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(file, 'utf8'));
+      await run('callgrind_control', ['-z', String(pid)]);
+      return Number(totals?.[1] ?? NaN);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error(`callgrind_control -d ${pid} wrote no dump: ${output}`);
 }
 
 interface Target {
@@ -54,9 +72,10 @@ function cpuMs(pid: number): number {
 
 async function start(label: string, root: string, index: number): Promise<Target> {
   const support = (await import(join(root, 'bench', 'support.js'))) as typeof import('./support.js');
-  const database = `wallet_bench_cpu${'abcdefgh'[index]}_test`;
+  // BENCH_TAG (lower-case letters) and BENCH_PORT keep two runs at once apart (databases and ports).
+  const database = `wallet_bench_cpu${TAG}${'abcdefgh'[index]}_test`;
   const url = await support.createDatabase(database);
-  const port = 3830 + index;
+  const port = PORT + index;
   // BENCH_SERVER_NODE_ARGS: extra node flags for the services, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // BENCH_CALLGRIND=1: the service runs under `valgrind --tool=callgrind` and a round counts the
@@ -113,6 +132,7 @@ async function start(label: string, root: string, index: number): Promise<Target
     return (await res.json()) as { id: string };
   };
   const customer = await post('/customers', { name: 'Bench' });
+  for (let i = 1; i < CUSTOMERS; i++) await post('/customers', { name: `Bench ${i}`, email: `bench${i}@example.com` });
   await post('/meters', {
     display_name: 'API calls',
     event_name: 'api_call',
@@ -145,11 +165,16 @@ async function start(label: string, root: string, index: number): Promise<Target
 }
 
 async function round(t: Target, requests: number): Promise<{ cpuPerRequest: number; rps: number }> {
-  const args = [AUTOCANNON, '-c', String(CONNECTIONS), '-a', String(requests), '-m', 'POST', '-I', '-j'];
-  args.push('-b', t.body);
-  for (const [k, v] of Object.entries({ 'content-type': 'application/json', ...t.headers }))
-    args.push('-H', `${k}=${v}`);
-  args.push(`${t.api}/meter_events`);
+  const args = [AUTOCANNON, '-c', String(CONNECTIONS), '-a', String(requests), '-I', '-j'];
+  if (GET === undefined) {
+    args.push('-m', 'POST', '-b', t.body);
+    for (const [k, v] of Object.entries({ 'content-type': 'application/json', ...t.headers }))
+      args.push('-H', `${k}=${v}`);
+    args.push(`${t.api}/meter_events`);
+  } else {
+    for (const [k, v] of Object.entries(t.headers)) args.push('-H', `${k}=${v}`);
+    args.push(`${t.api}${GET}`);
+  }
   if (CALLGRIND) await run('callgrind_control', ['-z', String(t.child.pid!)]);
   const before = cpuMs(t.child.pid!);
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
@@ -199,7 +224,7 @@ async function main(): Promise<void> {
     });
     printTable(rows);
     console.log(
-      `${CALLGRIND ? 'instructions' : 'CPU µs'} per request; ${ROUNDS} rounds x ${REQUESTS} requests, ${CONNECTIONS} connections, alternating ABBA`,
+      `${CALLGRIND ? 'instructions' : 'CPU µs'} per request (${GET ? `GET ${GET}` : 'single meter events'}); ${ROUNDS} rounds x ${REQUESTS} requests, ${CONNECTIONS} connections, alternating ABBA`,
     );
     for (const t of targets)
       console.log(

@@ -100,6 +100,10 @@ function requestBinding(): { req?: unknown } {
     }),
     CommonModule,
     DatabaseModule.forRoot(),
+    // First among the feature modules: routes are registered in this order and Express tries a
+    // request against each earlier route in turn, so the hottest path (single meter events, issue
+    // 18) is matched before the other modules' routes (docs/PERFORMANCE.md).
+    MeterModule,
     EventsModule,
     ApplicationsModule,
     AccountsModule,
@@ -110,7 +114,6 @@ function requestBinding(): { req?: unknown } {
     LedgerModule,
     DisputesModule,
     RefundsModule,
-    MeterModule,
     PayoutsModule,
     ProviderEventsModule,
     CheckoutModule,

@@ -42,18 +42,25 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
     this.draining.onStart(() => {
       for (const res of this.inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
     });
-    // Before Express's listener, so the header is set before any handler can answer.
+    // Before Express's listener, so the header is set before any handler can answer. One listener
+    // function for every response (a response emits 'close' once): no closure per request.
+    const closed = (res: ServerResponse) => this.responseClosed(res);
+    function responseClosed(this: ServerResponse): void {
+      closed(this);
+    }
     server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
       this.inFlight.add(res);
       if (this.draining.active) res.setHeader('Connection', 'close');
-      res.once('close', () => {
-        this.inFlight.delete(res);
-        if (!this.draining.active) return;
-        this.draining.report.requestsCompleted += 1;
-        // A response whose headers went out before the drain left its connection open and idle.
-        this.server?.closeIdleConnections();
-      });
+      res.on('close', responseClosed);
     });
+  }
+
+  private responseClosed(res: ServerResponse): void {
+    this.inFlight.delete(res);
+    if (!this.draining.active) return;
+    this.draining.report.requestsCompleted += 1;
+    // A response whose headers went out before the drain left its connection open and idle.
+    this.server?.closeIdleConnections();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
