@@ -13,6 +13,7 @@ import { Refunds1763801400000 } from './1763801400000-Refunds.js';
 import { PayoutsLifecycle1763801500000 } from './1763801500000-PayoutsLifecycle.js';
 import { DisputeLifecycle1763801600000 } from './1763801600000-DisputeLifecycle.js';
 import { EventRetention1763801900000 } from './1763801900000-EventRetention.js';
+import { HoldReleaseAmounts1763802000000 } from './1763802000000-HoldReleaseAmounts.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   PayoutsLifecycle1763801500000,
   DisputeLifecycle1763801600000,
   EventRetention1763801900000,
+  HoldReleaseAmounts1763802000000,
 ];
