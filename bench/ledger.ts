@@ -26,6 +26,8 @@ const DAY = 24 * 3600 * 1000;
 // 2026-11-24: 12 -> 1,604, 16 -> 1,706, 24 -> 1,326, 32 -> 1,190 journals/s across many balances).
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
+// BENCH_ONLY=<text>: only the cases whose name contains it (e.g. an A/B of one case).
+const ONLY = process.env.BENCH_ONLY ?? '';
 
 async function main(): Promise<void> {
   const url = await createDatabase(DB);
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
 
     /** CONCURRENCY workers repeat `op` (which answers how many journals it posted) for DURATION_MS. */
     const measure = async (name: string, target: number | null, op: () => Promise<number>) => {
+      if (ONLY && !name.includes(ONLY)) return null;
       console.log(`running: ${name}`);
       const latencies: number[] = [];
       let journals = 0;
@@ -226,7 +229,7 @@ async function main(): Promise<void> {
         WHERE b.hold < 0 OR coalesce(q.queued, 0) > b.hold`,
     );
     const consistent = Number(unbalanced.n) === 0 && Number(drift.n) === 0 && Number(belowPolicy.n) === 0;
-    printTable(results);
+    printTable(results.filter((r) => r !== null));
     console.log(
       `ledger consistent after the run: ${consistent} (unbalanced journals ${unbalanced.n}, drifted balances ${drift.n}, holds below zero or below their queued releases ${belowPolicy.n})`,
     );
@@ -238,7 +241,7 @@ async function main(): Promise<void> {
       concurrency: CONCURRENCY,
       duration_ms_per_scenario: DURATION_MS,
       consistent,
-      results,
+      results: results.filter((r) => r !== null),
     });
     console.log(`wrote ${path}`);
     if (!consistent) process.exitCode = 1;

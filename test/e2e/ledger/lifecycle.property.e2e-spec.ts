@@ -289,7 +289,7 @@ describe('the money lifecycle (property test over concurrent sequences through t
         await expectRecordsMatchLedger();
       }),
       {
-        numRuns: 10,
+        numRuns: 8,
         // One sequence that always reaches each flow, whatever the random ones draw.
         examples: [
           [
