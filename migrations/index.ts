@@ -14,6 +14,7 @@ import { CardTokens1763802100000 } from './1763802100000-CardTokens.js';
 import { PayoutsLifecycle1763801500000 } from './1763801500000-PayoutsLifecycle.js';
 import { DisputeLifecycle1763801600000 } from './1763801600000-DisputeLifecycle.js';
 import { EventRetention1763801900000 } from './1763801900000-EventRetention.js';
+import { HoldReleaseAmounts1763802000000 } from './1763802000000-HoldReleaseAmounts.js';
 import { ProviderEvents1763802200000 } from './1763802200000-ProviderEvents.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
@@ -33,6 +34,7 @@ export const MIGRATIONS = [
   PayoutsLifecycle1763801500000,
   DisputeLifecycle1763801600000,
   EventRetention1763801900000,
+  HoldReleaseAmounts1763802000000,
   CardTokens1763802100000,
   ProviderEvents1763802200000,
 ];

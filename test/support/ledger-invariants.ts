@@ -7,7 +7,10 @@ import type { TestApp } from './harness.js';
  * The ledger invariants of decisions.md, checked by the ledger's property tests and after the
  * collection tests, for the given applications in both modes: every journal sums to zero per currency, every
  * balance's available and hold equal the sums of its entries, and the running balances of each
- * balance form one chain from zero.
+ * balance form one chain from zero. The balance policy: no hold below zero, and no balance that only
+ * holds money on its way (refunds pending, payouts in transit, open disputes) below zero; the queued
+ * hold releases of a balance never add up to more than its hold (so no release takes it below zero).
+ * Call it when no hold release job is running (a release removes its queue rows before its posting).
  */
 export async function expectLedgerInvariants(t: TestApp, applicationIds: string[]): Promise<void> {
   for (const mode of ['test', 'live'] as Mode[]) {
@@ -51,12 +54,25 @@ export async function expectLedgerInvariants(t: TestApp, applicationIds: string[
       const sort = (xs: bigint[]) => xs.map(String).sort();
       expect(sort(before)).toEqual(sort(after));
     }
-    // The hold queue never outlives its entries' journals: every queued release is a positive hold.
+    // The hold queue never outlives its entries' journals: every queued release is a positive hold of
+    // its balance, with at most the entry's amount left to release.
     const badQueue = await ds.query(
       `SELECT r.entry_id FROM ${schema}.hold_releases r JOIN ${schema}.balance_transactions e ON e.id = r.entry_id
-        WHERE r.application_id = ANY($1::uuid[]) AND (e.state <> 'hold' OR e.amount <= 0)`,
+        WHERE r.application_id = ANY($1::uuid[])
+          AND (e.state <> 'hold' OR e.amount <= 0 OR r.balance_id <> e.balance_id OR r.amount <= 0 OR r.amount > e.amount)`,
       [applicationIds],
     );
     expect(badQueue).toEqual([]);
+    const belowPolicy = await ds.query(
+      `SELECT b.id, b.account, b.available::text, b.hold::text, coalesce(q.queued, 0)::text AS queued
+         FROM ${schema}.balances b
+         LEFT JOIN (SELECT balance_id, sum(amount) AS queued FROM ${schema}.hold_releases GROUP BY balance_id) q
+           ON q.balance_id = b.id
+        WHERE b.application_id = ANY($1::uuid[])
+          AND (b.hold < 0 OR coalesce(q.queued, 0) > b.hold
+               OR (b.account IN ('refunds_pending', 'payouts_in_transit', 'disputes') AND b.available + b.hold < 0))`,
+      [applicationIds],
+    );
+    expect(belowPolicy).toEqual([]);
   }
 }

@@ -79,6 +79,19 @@ export class BalancesService {
     return { ...page, data: await this.toResponses(applicationId, page.data) };
   }
 
+  /**
+   * Locks the balances (in id order, as a posting does) until `manager`'s transaction ends and
+   * answers their available and held amounts: a debit that splits between them decides the split
+   * on these, so a concurrent posting or hold release cannot change them before the debit is posted.
+   */
+  lockAmounts(
+    applicationId: string,
+    ids: string[],
+    manager: EntityManager,
+  ): Promise<Map<string, { available: number; hold: number }>> {
+    return this.ledger.lockAmounts(applicationId, ids, manager);
+  }
+
   /** Balance records by id (each with its customer), for the records that embed their balance. */
   async responsesById(
     applicationId: string,

@@ -57,8 +57,20 @@ export class HoldReleaseService extends PeriodicJob {
   private releaseBatch(now: Date, applicationId: string | null): Promise<number> {
     return this.holds.transaction(async (manager) => {
       const due = await this.holds.claimDue(manager, now, applicationId, BATCH);
-      for (const hold of due) {
-        const amount = Number(hold.amount);
+      // Out of the queue first, so the release postings below do not shrink their own rows.
+      await this.holds.remove(
+        manager,
+        due.map((d) => d.entry_id),
+      );
+      // Balance by balance in id order: replicas releasing other rows of the same balances lock them in one order.
+      const ordered = [...due].sort(
+        (a, b) => a.balance_id.localeCompare(b.balance_id) || a.entry_id.localeCompare(b.entry_id),
+      );
+      for (const hold of ordered) {
+        // Never more than the hold has: a refund racing this claim could not shrink the claimed row.
+        const held = await this.holds.lockedHold(manager, hold.application_id, hold.balance_id);
+        const amount = Math.min(Number(hold.amount), held);
+        if (amount <= 0) continue;
         const common = { balance_id: hold.balance_id, currency: hold.currency, type: hold.type, source: hold.source };
         await this.posting.post(
           {
@@ -86,10 +98,6 @@ export class HoldReleaseService extends PeriodicJob {
           manager,
         );
       }
-      await this.holds.remove(
-        manager,
-        due.map((d) => d.entry_id),
-      );
       // One balance.available per balance that received funds, as it stands after the batch.
       for (const [balanceId, applicationId] of new Map(due.map((d) => [d.balance_id, d.application_id]))) {
         const balance = await this.ledger.findBalance(applicationId, balanceId, manager);

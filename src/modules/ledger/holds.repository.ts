@@ -7,6 +7,7 @@ export interface DueHold {
   entry_id: string;
   application_id: string;
   balance_id: string;
+  /** What is left to release: the entry's amount less the held funds taken since (posting.sql.ts). */
   amount: number | string;
   currency: string;
   type: string;
@@ -27,7 +28,7 @@ export class HoldsRepository {
   /** Claims up to `limit` due holds (of one application, or all) until `manager`'s transaction ends; replicas skip them. */
   claimDue(manager: EntityManager, now: Date, applicationId: string | null, limit: number): Promise<DueHold[]> {
     return manager.query(
-      `SELECT r.entry_id, r.application_id, e.balance_id, e.amount, e.currency, e.type, e.source, e.event_type, e.event_id
+      `SELECT r.entry_id, r.application_id, r.balance_id, r.amount, e.currency, e.type, e.source, e.event_type, e.event_id
          FROM ${this.db.table('hold_releases')} r
          JOIN ${this.db.table('balance_transactions')} e ON e.id = r.entry_id
         WHERE r.available_on <= $1 AND ($2::uuid IS NULL OR r.application_id = $2::uuid)
@@ -36,6 +37,15 @@ export class HoldsRepository {
         FOR UPDATE OF r SKIP LOCKED`,
       [now, applicationId],
     );
+  }
+
+  /** Locks the balance until `manager`'s transaction ends and answers its hold as it stands. */
+  async lockedHold(manager: EntityManager, applicationId: string, balanceId: string): Promise<number> {
+    const [row] = await manager.query(
+      `SELECT hold::text AS hold FROM ${this.db.table('balances')} WHERE application_id = $1 AND id = $2 FOR UPDATE`,
+      [applicationId, balanceId],
+    );
+    return Number(row?.hold ?? 0);
   }
 
   async remove(manager: EntityManager, entryIds: string[]): Promise<void> {

@@ -81,6 +81,23 @@ export class LedgerRepository {
     return this.db.repository(BalanceTransaction).findOneBy({ application_id: applicationId, id });
   }
 
+  /**
+   * Locks balances of this application in id order (the posting statement's order) until
+   * `manager`'s transaction ends, and answers their amounts as they stand under the lock.
+   */
+  async lockAmounts(
+    applicationId: string,
+    ids: string[],
+    manager: EntityManager,
+  ): Promise<Map<string, { available: number; hold: number }>> {
+    const rows: Array<{ id: string; available: string; hold: string }> = await manager.query(
+      `SELECT id, available::text AS available, hold::text AS hold FROM ${this.db.table('balances')}
+        WHERE application_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      [applicationId, [...new Set(ids)]],
+    );
+    return new Map(rows.map((r) => [r.id, { available: Number(r.available), hold: Number(r.hold) }]));
+  }
+
   /** Balances of this application by id. */
   /** `manager`: read inside that transaction (a record embedding a balance it just posted to). */
   async balancesById(applicationId: string, ids: Array<string | null>, manager?: EntityManager): Promise<Balance[]> {

@@ -85,6 +85,13 @@ export interface PostingResult {
  * releases and add the entries to the balances. The UPDATE needs the aggregated entries, which
  * need every lock, so no balance is written before all of them are locked in order. Plain code
  * with no Nest imports, like the meter's store-events statement.
+ *
+ * Held funds: a positive hold entry with an `available_on` queues its release (`hold_releases`,
+ * with the amount left to release). A negative hold entry (held funds taken, e.g. a refund before
+ * the release) shrinks the queued releases of its balance, earliest due first, until they are no
+ * more than the balance's new hold, so a release never takes `hold` below zero. Queue rows a
+ * release job has claimed at this moment are skipped (SKIP LOCKED: the job locks them before the
+ * balance, this statement the balance before them); the job clamps such a release to the hold.
  */
 export function postingStatement(
   tables: { balances: string; journals: string; entries: string; holdReleases: string },
@@ -141,6 +148,34 @@ export function postingStatement(
     )
     .map((row) => `(${row})`)
     .join(', ');
+  // Only a posting that takes held funds can leave queued releases above the hold: the others skip
+  // this part (and are prepared as a statement without it).
+  const takesHeldFunds = entries.some((e) => e.state === 'hold' && e.amount < 0);
+  const shrinkQueuedReleases = `        ), debited AS MATERIALIZED (
+          SELECT i.balance_id,
+                 l.hold + sum(i.amount) FILTER (WHERE i.state = 'hold')
+                   - coalesce(sum(i.amount) FILTER (WHERE i.state = 'hold' AND i.amount > 0 AND i.available_on IS NOT NULL), 0)
+                   AS room
+            FROM rows i JOIN locked l ON l.id = i.balance_id
+           GROUP BY i.balance_id, l.hold
+          HAVING bool_or(i.state = 'hold' AND i.amount < 0)
+        ), queued AS MATERIALIZED (
+          SELECT q.entry_id, q.balance_id, q.amount, q.available_on FROM ${tables.holdReleases} q
+           WHERE q.application_id = $2 AND q.balance_id IN (SELECT balance_id FROM debited)
+           FOR UPDATE OF q SKIP LOCKED
+        ), shrunk AS MATERIALIZED (
+          SELECT q.entry_id, q.amount,
+                 q.amount - least(q.amount, greatest(0::bigint,
+                   sum(q.amount) OVER (PARTITION BY q.balance_id) - greatest(d.room, 0)
+                   - (sum(q.amount) OVER (PARTITION BY q.balance_id ORDER BY q.available_on, q.entry_id) - q.amount)))
+                   AS left_amount
+            FROM queued q JOIN debited d ON d.balance_id = q.balance_id
+        ), released AS (
+          DELETE FROM ${tables.holdReleases} h USING shrunk s WHERE h.entry_id = s.entry_id AND s.left_amount <= 0
+        ), reduced AS (
+          UPDATE ${tables.holdReleases} h SET amount = s.left_amount
+            FROM shrunk s WHERE h.entry_id = s.entry_id AND s.left_amount > 0 AND s.left_amount < s.amount
+`;
   const sql = `WITH locked AS MATERIALIZED (
           SELECT id, customer_id, account, currency, available, hold, scaling_factor FROM ${tables.balances}
            WHERE application_id = $2 AND id = ANY($7::uuid[]) ORDER BY id FOR UPDATE
@@ -175,9 +210,10 @@ export function postingStatement(
                  available_on, $6, $6
             FROM rows
         ), r AS (
-          INSERT INTO ${tables.holdReleases} (entry_id, application_id, available_on)
-          SELECT id, $2, available_on FROM rows WHERE state = 'hold' AND amount > 0 AND available_on IS NOT NULL
-        )
+          INSERT INTO ${tables.holdReleases} (entry_id, application_id, balance_id, amount, available_on)
+          SELECT id, $2, balance_id, amount, available_on FROM rows
+           WHERE state = 'hold' AND amount > 0 AND available_on IS NOT NULL
+${takesHeldFunds ? shrinkQueuedReleases : ''}        )
         SELECT (SELECT ok FROM checked) AS ok,
                (SELECT coalesce(json_agg(json_build_object('id', id, 'currency', currency)), '[]') FROM locked) AS locked,
                (SELECT coalesce(json_agg(json_build_object('ord', ord, 'running_balance', running_balance,

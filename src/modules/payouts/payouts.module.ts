@@ -5,7 +5,9 @@ import { AccountsModule } from '../accounts/index.js';
 import { BalanceTransfers, LedgerModule } from '../ledger/index.js';
 import { PayoutSchedule } from './entities/payout-schedule.entity.js';
 import { Payout } from './entities/payout.entity.js';
+import { PayoutBooks } from './payouts/payout-books.js';
 import { PayoutLifecycleRepository } from './payouts/payout-lifecycle.repository.js';
+import { PayoutLifecycleService } from './payouts/payout-lifecycle.service.js';
 import { PayoutSchedulesService } from './payouts/payout-schedules.service.js';
 import {
   PayoutSchedulesController,
@@ -47,6 +49,8 @@ import { TransferProviders } from './providers/transfer-providers.js';
     SandboxTransferProvider,
     SandboxTransferRepository,
     PayoutLifecycleRepository,
+    PayoutBooks,
+    PayoutLifecycleService,
     PayoutsService,
     PayoutSchedulesService,
   ],

@@ -26,7 +26,7 @@ export interface ReconciliationRun {
  * Stripe the charges and refunds still pending PROVIDER_RECONCILE_AFTER_MINUTES (default 15) after
  * they were created, and applies what is final through the same code paths as the webhook. Up to
  * BATCH of each per mode and run, oldest first; a provider that does not answer leaves them for
- * the next run. Payouts are read back by the payouts job already (PayoutsService.reconcile).
+ * the next run. Payouts are read back by the payouts job already (PayoutLifecycleService.reconcile).
  * Safe with several replicas: applying is idempotent (state checked under the row lock).
  */
 @Injectable()

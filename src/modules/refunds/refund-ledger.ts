@@ -35,20 +35,20 @@ export class RefundLedger {
   ) {}
 
   /**
-   * Debits each part's balance, available first, then hold; refuses (E7504) when a balance's total
-   * (available + hold) would go below -allowedNegative (the policy, docs/REFUNDS.md: a charge's own
-   * gross is always refundable, so a balance may go negative by at most the charge's unreturned
-   * fees; anything beyond needs funds). The total is checked on the running balance the posting
-   * computed under the balances' locks, so concurrent debits cannot both pass; the available/hold
-   * split is read just before.
+   * Debits each part's balance, available first, then hold (never below zero), any rest from
+   * available; refuses (E7504) when a balance's total (available + hold) would go below
+   * -allowedNegative (the policy, docs/REFUNDS.md: a charge's own gross is always refundable, so a
+   * balance may go negative by at most the charge's unreturned fees; anything beyond needs funds).
+   * The balances (refunds_pending with them) are locked in id order before the split is read, so a
+   * concurrent debit or hold release cannot change it before the posting; the held part shrinks
+   * the balance's queued hold releases (the posting statement, posting.sql.ts).
    */
   async debit(d: RefundDebit, manager: EntityManager): Promise<RefundDebitPart[]> {
     const parts = d.parts.filter((p) => p.amount > 0);
-    // In the refund's transaction: read elsewhere it could be stale, and on the embedded database
-    // (one session) a second connection waits for this transaction forever.
-    const current = await this.balances.responsesById(
+    const pending = await this.pendingBalance(d.applicationId, d.currency, manager);
+    const current = await this.balances.lockAmounts(
       d.applicationId,
-      parts.map((p) => p.balanceId),
+      [...parts.map((p) => p.balanceId), pending.id],
       manager,
     );
     const common = {
@@ -63,23 +63,23 @@ export class RefundLedger {
     const entries: PostingEntry[] = [];
     const split: RefundDebitPart[] = [];
     for (const part of parts) {
-      const balance = current.get(part.balanceId);
-      const total = balance ? balance.available + balance.hold : 0;
+      const balance = current.get(part.balanceId) ?? { available: 0, hold: 0 };
+      const total = balance.available + balance.hold;
       if (total + d.allowedNegative < part.amount) {
         throw new AppError(
           RefundErrors.E7504,
           `Balance "${part.balanceId}" has ${total} (available and held); the refund takes ${part.amount} from it and may take it to -${d.allowedNegative} at most.`,
         );
       }
-      const available = Math.max(0, Math.min(part.amount, balance?.available ?? 0));
-      const hold = part.amount - available;
+      const fromAvailable = Math.max(0, Math.min(part.amount, balance.available));
+      const hold = Math.max(0, Math.min(part.amount - fromAvailable, balance.hold));
+      const available = part.amount - hold;
       if (available > 0)
         entries.push({ ...common, balance_id: part.balanceId, amount: -available, state: 'available' });
       if (hold > 0) entries.push({ ...common, balance_id: part.balanceId, amount: -hold, state: 'hold' });
       split.push({ balance_id: part.balanceId, amount: part.amount, available, hold });
     }
     const amount = parts.reduce((sum, p) => sum + p.amount, 0);
-    const pending = await this.pendingBalance(d.applicationId, d.currency, manager);
     entries.push({ ...common, balance_id: pending.id, amount, state: 'available', category: 'clearing' });
     const posted = await this.posting.post(
       {

@@ -1,3 +1,4 @@
+import { HoldReleaseService } from '../../../src/modules/ledger/index.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { OpenApiContract } from '../../support/openapi.js';
 import {
@@ -110,8 +111,8 @@ describe('refunds', () => {
     await t.http.post(tenant.path('/test_helpers/holds/release')).set(tenant.as('test'));
     const rest = await refund({ charge_id: charge.id });
     expect(rest.body).toMatchObject({ status: 'succeeded', amount: 7000, reason: null });
-    // The release moved the whole charge entry to available (docs/REFUNDS.md: the first refund's
-    // hold debit does not shrink the queued release), so all 7000 come from available.
+    // The release moved what was left held (the first refund's hold debit shrank the queued release):
+    // 6635 are available and none held, so the rest comes from available, 365 of it below zero.
     expect(rest.body).toMatchObject({ amount_from_available: 7000, amount_from_hold: 0 });
     const refunded = (await get(`/charges/${charge.id}`)).body;
     expect(refunded).toMatchObject({ amount_refunded: 10000, refunded: true });
@@ -136,6 +137,41 @@ describe('refunds', () => {
     expect(list.body.data.map((r: Row) => r.id).sort()).toEqual([part.body.id, rest.body.id].sort());
     const none = await get(`/refunds?filter[status]=pending`);
     expect(none.body.data).toEqual([]);
+  });
+
+  it('a refund of held funds shrinks the queued release: the release job moves only what is left', async () => {
+    const charge = await cardCharge(10000);
+    const net = 10000 - cardFee(10000);
+    const part = await refund({ charge_id: charge.id, amount: 3000 });
+    expect(part.body).toMatchObject({ status: 'succeeded', amount_from_available: 0, amount_from_hold: 3000 });
+    expect(await balance(charge.balance.id)).toMatchObject({ available: 0, hold: net - 3000 });
+
+    t.clock.advance(8 * 24 * 3600 * 1000);
+    const released = await t.app
+      .get(HoldReleaseService)
+      .releaseDue(t.clock.now(), { applicationId: tenant.applicationId, modes: ['test'] });
+    expect(released).toBe(1);
+    expect(await balance(charge.balance.id)).toMatchObject({ available: net - 3000, hold: 0 });
+    const releases = ((await get('/balance_transactions?limit=100&filter[type]=charge')).body.data as Row[])
+      .filter((e) => e.event_type === 'hold_release')
+      .map((e) => [e.state, e.amount])
+      .sort();
+    expect(releases).toEqual(
+      [
+        ['available', net - 3000],
+        ['hold', -(net - 3000)],
+      ].sort(),
+    );
+
+    // The rest: all of what is available, then below zero by the fee (never from an empty hold).
+    const rest = await refund({ charge_id: charge.id });
+    expect(rest.body).toMatchObject({
+      status: 'succeeded',
+      amount: 7000,
+      amount_from_available: 7000,
+      amount_from_hold: 0,
+    });
+    expect(await balance(charge.balance.id)).toMatchObject({ available: -cardFee(10000), hold: 0 });
   });
 
   it('refuses more than what is left, unknown and unpaid charges, and bad input with precise codes', async () => {

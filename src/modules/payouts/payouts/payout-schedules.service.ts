@@ -13,6 +13,7 @@ import type { PayoutScheduleInputDto } from '../dto/payout.dto.js';
 import { WEEKDAYS, type PayoutSchedule } from '../entities/payout-schedule.entity.js';
 import { PayoutErrors } from '../payouts.errors.js';
 import { PayoutLifecycleRepository } from './payout-lifecycle.repository.js';
+import { PayoutLifecycleService } from './payout-lifecycle.service.js';
 import { balanceAccountOf, PayoutsService } from './payouts.service.js';
 import { toPayoutScheduleResponse } from './payouts.responses.js';
 
@@ -42,6 +43,7 @@ export class PayoutSchedulesService extends PeriodicJob {
   constructor(
     private readonly repo: PayoutLifecycleRepository,
     private readonly payouts: PayoutsService,
+    private readonly lifecycle: PayoutLifecycleService,
     private readonly accounts: AccountsService,
     private readonly balances: BalancesService,
     private readonly context: RequestContext,
@@ -108,7 +110,7 @@ export class PayoutSchedulesService extends PeriodicJob {
         }
         for (const payout of await this.repo.unsettled(RECONCILE_BATCH)) {
           if (scope.applicationId && payout.application_id !== scope.applicationId) continue;
-          await this.payouts.reconcile(payout);
+          await this.lifecycle.reconcile(payout);
         }
         return made;
       });

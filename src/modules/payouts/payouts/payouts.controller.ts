@@ -9,6 +9,7 @@ import { TestModeOnly } from '../../../common/http/test-mode-only.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
 import { CreatePayoutDto, PayoutDto, PayoutScheduleDto, PayoutScheduleInputDto } from '../dto/payout.dto.js';
 import { PayoutErrors as P } from '../payouts.errors.js';
+import { PayoutLifecycleService } from './payout-lifecycle.service.js';
 import { PayoutSchedulesService } from './payout-schedules.service.js';
 import { PAYOUT_LIST, PayoutsService } from './payouts.service.js';
 
@@ -17,7 +18,10 @@ const ACCOUNT_ID = new IdParam((id) => new AppError(P.E6101, `No account with id
 
 @WalletController('payouts')
 export class PayoutsController {
-  constructor(private readonly payouts: PayoutsService) {}
+  constructor(
+    private readonly payouts: PayoutsService,
+    private readonly lifecycle: PayoutLifecycleService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -68,7 +72,7 @@ export class PayoutsController {
   @ApiOkResponse({ type: PayoutDto })
   @ApiErrors(Errors.E4004, P.E6305)
   cancel(@CurrentPrincipal() principal: Principal, @Param('id', PAYOUT_ID) id: string) {
-    return this.payouts.cancel(principal, id);
+    return this.lifecycle.cancel(principal, id);
   }
 }
 
@@ -104,7 +108,7 @@ export class PayoutSchedulesController {
 @WalletController('test_helpers/payouts', { tag: 'test helpers' })
 @TestModeOnly()
 export class PayoutTestHelpersController {
-  constructor(private readonly payouts: PayoutsService) {}
+  constructor(private readonly lifecycle: PayoutLifecycleService) {}
 
   @Post(':id/paid')
   @HttpCode(200)
@@ -113,7 +117,7 @@ export class PayoutTestHelpersController {
   @ApiOkResponse({ type: PayoutDto })
   @ApiErrors(Errors.E4004, Errors.E4040, P.E6305)
   paid(@CurrentPrincipal() principal: Principal, @Param('id', PAYOUT_ID) id: string) {
-    return this.payouts.settleForTest(principal, id, 'paid');
+    return this.lifecycle.settleForTest(principal, id, 'paid');
   }
 
   @Post(':id/fail')
@@ -125,6 +129,6 @@ export class PayoutTestHelpersController {
   @ApiOkResponse({ type: PayoutDto })
   @ApiErrors(Errors.E4004, Errors.E4040, P.E6305)
   fail(@CurrentPrincipal() principal: Principal, @Param('id', PAYOUT_ID) id: string) {
-    return this.payouts.settleForTest(principal, id, 'failed');
+    return this.lifecycle.settleForTest(principal, id, 'failed');
   }
 }
