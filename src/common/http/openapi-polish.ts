@@ -86,6 +86,7 @@ function walkSchemas(node: unknown, visit: (schema: Json) => void): void {
  * - an operation without a description gets one from its summary, credentials and errors;
  * - a request body gets its example from REQUEST_EXAMPLES (request-examples.ts);
  * - a parameter without a schema is a string (generated clients would type it `unknown`);
+ * - `X-Test-Mode` has the example `true`, so Try it out with a test key reads test data;
  * - an operation without a security entry is public and says so (`security: []`): every
  *   authenticated route has one from `@Auth(...)`;
  * - `metadata` and `payload` objects are maps of strings, so generated clients accept their keys;
@@ -102,6 +103,10 @@ export function polishOpenApi(document: OpenAPIObject): OpenAPIObject {
       for (const param of op.parameters ?? []) {
         // A parameter declared without a type (e.g. `@ApiParam({ name, example })`) is a string.
         if ('name' in param && !param.schema && !param.content) param.schema = { type: 'string' };
+        // Try it out starts from the examples, and a partner starts with a test key: without
+        // `X-Test-Mode: true` every call with it is E1300 (a test credential on live data).
+        if ('name' in param && param.name === 'X-Test-Mode' && param.schema && !('$ref' in param.schema))
+          param.schema.example ??= 'true';
       }
       if (!op.description) op.description = describe(op);
       const body =
