@@ -4,7 +4,8 @@ import { EXAMPLE_ID } from './examples.js';
  * The example request body Swagger UI fills in ("Try it out") and the reference shows, by the
  * body's schema name: realistic Thai data (Thai names, THB amounts in satang, PromptPay).
  * openapi-polish.ts puts each on its operation; a body missing here falls back to the
- * per-field examples of its DTO. Add a line when you add a create endpoint.
+ * per-field examples of its DTO, and a body whose controller declares named `examples` (the
+ * dispute bodies) keeps those. Add a line when you add a create endpoint.
  */
 export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
   CreateCustomerDto: {
@@ -102,7 +103,6 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
       { event_name: 'api_call', customer_id: EXAMPLE_ID, identifier: 'req_8f2c-003', payload: { api_calls: '15' } },
     ],
   },
-  OpenDisputeDto: { charge_id: EXAMPLE_ID, reason: 'product_not_received', amount: 10000 },
   PayoutScheduleInputDto: {
     account: EXAMPLE_ID,
     interval: 'weekly',
@@ -113,15 +113,12 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, unknown>> = {
   },
   RejectAccountDto: { reason: 'documents_unreadable' },
   ResendEventDto: { webhook_endpoint_id: EXAMPLE_ID },
-  UpdateDisputeDto: {
-    evidence: {
-      customer_name: 'สมชาย ใจดี',
-      customer_email_address: 'somchai@example.co.th',
-      product_description: 'แพ็กเกจพรีเมียม 1 ปี ส่งมอบทางออนไลน์',
-      service_date: '2026-11-20',
-    },
-    submit: false,
-    metadata: { case: 'A-1029' },
+  // A form body (application/x-www-form-urlencoded): only the fields of one grant, so Try it out
+  // sends no placeholder `code`/`client_secret` next to them (a public client with a secret is E1221).
+  TokenRequestDto: {
+    grant_type: 'refresh_token',
+    refresh_token: 'wrt_Qm9vdHN0cmFwUmVmcmVzaFRva2VuRXhhbXBsZTAx',
+    client_id: 'client_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b',
   },
   UpdateWebhookEndpointDto: { enabled_events: ['*'], disabled: false, metadata: { team: 'finance' } },
 };
