@@ -44,9 +44,11 @@ export class RefundLedger {
    */
   async debit(d: RefundDebit, manager: EntityManager): Promise<RefundDebitPart[]> {
     const parts = d.parts.filter((p) => p.amount > 0);
+    // In the refund's transaction: on the embedded database a read on another connection waits for it.
     const current = await this.balances.responsesById(
       d.applicationId,
       parts.map((p) => p.balanceId),
+      manager,
     );
     const common = {
       currency: d.currency,
