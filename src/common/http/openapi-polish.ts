@@ -71,6 +71,20 @@ function isFreeObject(schema: Json | undefined): boolean {
   );
 }
 
+/**
+ * Swagger UI fills each field of a form body (application/x-www-form-urlencoded) that has no
+ * example with the placeholder "string", and sends it: on the token routes a public client would
+ * send `client_secret=string` (E1221). An optional field outside the body's example starts empty.
+ */
+function emptyFormFields(document: OpenAPIObject, ref: string): void {
+  const schema = document.components?.schemas?.[ref] as Json | undefined;
+  const props = (schema?.properties ?? {}) as Record<string, Json>;
+  const required = new Set((schema?.required as string[] | undefined) ?? []);
+  const example = REQUEST_EXAMPLES[ref] ?? {};
+  for (const [name, prop] of Object.entries(props))
+    if (!required.has(name) && !(name in example) && prop.example === undefined) prop.example = '';
+}
+
 /** Visits every schema object below `node` (components, parameters, bodies, responses). */
 function walkSchemas(node: unknown, visit: (schema: Json) => void): void {
   if (Array.isArray(node)) return node.forEach((n) => walkSchemas(n, visit));
@@ -88,6 +102,7 @@ function walkSchemas(node: unknown, visit: (schema: Json) => void): void {
  * - an operation without a description gets one from its summary, credentials and errors;
  * - a request body gets its example from REQUEST_EXAMPLES (request-examples.ts);
  * - a parameter without a schema is a string (generated clients would type it `unknown`);
+ * - `X-Test-Mode` has the example `true`, so Try it out with a test key reads test data;
  * - an operation without a security entry is public and says so (`security: []`): every
  *   authenticated route has one from `@Auth(...)`;
  * - `metadata` and `payload` objects are maps of strings, so generated clients accept their keys;
@@ -104,12 +119,19 @@ export function polishOpenApi(document: OpenAPIObject): OpenAPIObject {
       for (const param of op.parameters ?? []) {
         // A parameter declared without a type (e.g. `@ApiParam({ name, example })`) is a string.
         if ('name' in param && !param.schema && !param.content) param.schema = { type: 'string' };
+        // Try it out starts from the examples, and a partner starts with a test key: without
+        // `X-Test-Mode: true` every call with it is E1300 (a test credential on live data).
+        if ('name' in param && param.name === 'X-Test-Mode' && param.schema && !('$ref' in param.schema))
+          param.schema.example ??= 'true';
       }
       if (!op.description) op.description = describe(op);
-      const body =
-        op.requestBody && 'content' in op.requestBody ? op.requestBody.content['application/json'] : undefined;
+      const content = op.requestBody && 'content' in op.requestBody ? op.requestBody.content : undefined;
+      const body = content?.['application/json'] ?? content?.['application/x-www-form-urlencoded'];
       const ref = body?.schema && '$ref' in body.schema ? body.schema.$ref.split('/').pop() : undefined;
-      if (body && ref && REQUEST_EXAMPLES[ref] && body.example === undefined) body.example = REQUEST_EXAMPLES[ref];
+      // A body with named `examples` (from its controller) keeps them: OpenAPI allows one or the other.
+      if (body && ref && REQUEST_EXAMPLES[ref] && body.example === undefined && body.examples === undefined)
+        body.example = REQUEST_EXAMPLES[ref];
+      if (body && ref && content?.['application/x-www-form-urlencoded'] === body) emptyFormFields(document, ref);
     }
   }
   const declared = new Set((document.tags ?? []).map((t) => t.name));
