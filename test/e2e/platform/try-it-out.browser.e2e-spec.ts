@@ -78,6 +78,9 @@ const OVERRIDES: Record<string, Override> = {
   'POST /test_helpers/payouts/{id}/fail': { id: 'payout_to_fail' },
   'POST /bank_account_intents': { body: { account: 'connected_account' } },
   'GET /meters/{id}/event_summaries': { params: { customer_id: '=customers' } },
+  // Inbound provider webhooks: no provider keys in this test's service, the documented 404 says so.
+  'POST /provider_webhooks/opn': { expect: { status: 404, code: 'E5203' } },
+  'POST /provider_webhooks/stripe': { expect: { status: 404, code: 'E5203' } },
   // A public client must send PKCE; without it the error goes to its redirect URI (another origin).
   'GET /oauth2/auth': {
     params: {

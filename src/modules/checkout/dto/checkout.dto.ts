@@ -133,7 +133,7 @@ export class CreateCheckoutDto {
 }
 
 /** The card the buyer typed, sent to the test-mode vault only (never to the payment API: E2009 there). */
-export class CardDto {
+export class VaultCardDto {
   @ApiProperty({ example: '4242 4242 4242 4242' }) @IsString() @MaxLength(30) number: string;
   @ApiProperty({ example: 12 }) @IsInt() exp_month: number;
   @ApiProperty({ example: 2030, description: 'Four digits (two are read as 20xx).' }) @IsInt() exp_year: number;
@@ -143,7 +143,9 @@ export class CardDto {
 
 /** `POST /api/v1/{app}/vault/tokens`: the hosted page's card form, with the checkout's session, in test mode. */
 export class CreateCardTokenDto {
-  @ApiProperty({ type: CardDto, description: 'The card to tokenize.' }) @NestedObject(CardDto) card: CardDto;
+  @ApiProperty({ type: VaultCardDto, description: 'The card to tokenize.' })
+  @NestedObject(VaultCardDto)
+  card: VaultCardDto;
 }
 
 /** Sent by the hosted page with the checkout's one-time session. */

@@ -9,7 +9,7 @@ import { luhn } from '../../../common/http/card-data.js';
 import { newId } from '../../../common/ids.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { CollectionRepository } from '../checkout.repository.js';
-import type { CardDto } from '../dto/checkout.dto.js';
+import type { VaultCardDto } from '../dto/checkout.dto.js';
 import type { CardTokenDto } from '../dto/responses.dto.js';
 import { CardToken } from '../entities/card-token.entity.js';
 import type { VaultCard } from './providers/collection-provider.js';
@@ -64,7 +64,7 @@ export class CardTokensService {
     private readonly clock: Clock,
   ) {}
 
-  async create(principal: Principal, card: CardDto): Promise<CardTokenDto> {
+  async create(principal: Principal, card: VaultCardDto): Promise<CardTokenDto> {
     if (principal.mode !== 'test') {
       throw new AppError(
         Errors.E4040,
@@ -140,7 +140,7 @@ function toCardTokenResponse(record: CardToken): CardTokenDto {
 }
 
 /** Card input checks: format, Luhn, expiry on the service clock, CVC (declines are the provider's). */
-function parseCard(card: CardDto, now: Date) {
+function parseCard(card: VaultCardDto, now: Date) {
   const number = card.number.replace(/[\s-]/g, '');
   if (!/^\d{12,19}$/.test(number) || !luhn(number)) {
     throw new AppError(CheckoutErrors.E7008, 'card.number is not a valid card number.');
