@@ -22,10 +22,13 @@ const PAYMENT_API = /^\/api\/v1\/[^/]+\/platform\/wallet(\/|$)/;
 export const VAULT_PATH = /^\/api\/v1\/[^/]+\/vault(\/|$)/;
 
 /**
- * Runs of 13 to 19 digits, optionally grouped by single spaces or dashes, not inside a longer run
- * of digits: the shapes a card number is typed in.
+ * Runs of 13 to 19 digits, optionally grouped by single spaces or dashes, standing on their own:
+ * the shapes a card number is typed in. Not inside a longer run of digits, and not part of a token
+ * of letters and digits joined by dashes, such as a UUID: one in about 750 UUIDv7 ids holds a
+ * dash-joined digit run of a card's length that passes Luhn (`…-74c4-8272-48641526b9aa`), and
+ * refusing those would refuse ordinary requests that name an object.
  */
-const DIGIT_RUN = /(?<![\d])\d(?:[ -]?\d){12,18}(?![ -]?\d)/g;
+const DIGIT_RUN = /(?<![A-Za-z0-9]|[A-Za-z0-9]-|\d )\d(?:[ -]?\d){12,18}(?![A-Za-z0-9]|-[A-Za-z0-9]| \d)/g;
 
 /**
  * Card networks' first digits (ISO/IEC 7812 major industry identifiers 2 to 6: Mastercard 2/5,
