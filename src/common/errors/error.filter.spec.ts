@@ -28,6 +28,8 @@ describe('isDatabaseUnavailable', () => {
     ['crash shutdown 57P02', pgError('57P02')],
     ['cannot connect now 57P03', pgError('57P03')],
     ['connection failure 08006', pgError('08006')],
+    ['too many connections 53300 (sorry, too many clients already)', pgError('53300')],
+    ['out of memory 53200', pgError('53200')],
     ['a refused connection', pgError('ECONNREFUSED')],
     ['a reset connection', pgError('ECONNRESET')],
     ['a terminated connection', new Error('Connection terminated unexpectedly')],

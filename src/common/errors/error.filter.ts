@@ -57,8 +57,9 @@ const CONNECTION_MESSAGES =
 /**
  * Whether `error` (or anything it wraps: TypeORM's `driverError`, a `cause`, an AggregateError's
  * members) says the database cannot be reached: PostgreSQL's admin shutdown, crash shutdown and
- * cannot-connect-now (57P01-57P03), any connection exception (class 08), a refused, reset or
- * timed-out socket, a terminated connection, or no pool client in time.
+ * cannot-connect-now (57P01-57P03), any connection exception (class 08), insufficient resources
+ * (class 53: too many connections, out of memory, disk full), a refused, reset or timed-out
+ * socket, a terminated connection, or no pool client in time.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
@@ -75,6 +76,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       errors?: unknown;
     };
     if (typeof code === 'string' && (/^57P0[123]$/.test(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+    // 53300 too many connections (and the rest of class 53, insufficient resources: out of memory,
+    // disk full, a configured limit): the server refuses for now, the request can be retried.
+    if (typeof code === 'string' && /^53[0-9A-Z]{3}$/.test(code)) return true;
     if (typeof code === 'string' && CONNECTION_ERRNOS.has(code)) return true;
     if (typeof message === 'string' && CONNECTION_MESSAGES.test(message)) return true;
     queue.push(cause, driverError, ...(Array.isArray(errors) ? errors : []));
