@@ -41,7 +41,9 @@ describe('card data detection', () => {
     }
     const flagged = Array.from({ length: 200_000 }, () => newId()).filter((id) => containsCardNumber(id));
     expect(flagged).toEqual([]);
-    expect(findCardData({ target_id: newId(), metadata: { note: 'card 4242 4242 4242 4242 exp 12/30' } })).toBe('metadata.note');
+    expect(findCardData({ target_id: newId(), metadata: { note: 'card 4242 4242 4242 4242 exp 12/30' } })).toBe(
+      'metadata.note',
+    );
   });
 
   it('names the field that carries card data, by value, key or name', () => {
