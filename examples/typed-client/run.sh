@@ -10,7 +10,9 @@ npx openapi-typescript dist/openapi.json --default-non-nullable false -o "$here/
 npx tsc -p "$here/tsconfig.json"
 
 data_dir=$(mktemp -d)
-port=${TYPED_CLIENT_PORT:-3917}
+# A free port unless TYPED_CLIENT_PORT names one: two CI runs on one machine must not meet (with a
+# fixed port the second run's health check answered from the first run's service).
+port=${TYPED_CLIENT_PORT:-$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")}
 DATA_DIR="$data_dir" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=warn env -u DATABASE_URL -u REDIS_URL node dist/src/main.js \
   >"$data_dir/service.log" 2>&1 &
 service=$!
