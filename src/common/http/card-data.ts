@@ -109,6 +109,9 @@ export function maskCardNumbers(text: string): string {
   });
 }
 
+/** The normalised name of a path's last field (`a.b[0]` -> `0`). */
+const lastSegment = (path: string) => normalise(path.split(/[.[]/).pop() ?? '');
+
 const childPath = (parent: string, key: string | number) =>
   typeof key === 'number' ? `${parent}[${key}]` : parent ? `${parent}.${key}` : key;
 
@@ -118,30 +121,31 @@ const childPath = (parent: string, key: string | number) =>
  * or undefined. Iterative; the body guard has already bounded the depth.
  */
 export function findCardData(value: unknown, prefix = ''): string | undefined {
-  const stack: Array<{ value: unknown; path: string }> = [{ value, path: prefix }];
+  // Each entry carries its field's normalised name (an array element's is its index), for NOT_CARD_FIELDS.
+  const stack: Array<{ value: unknown; path: string; field: string }> = [
+    { value, path: prefix, field: lastSegment(prefix) },
+  ];
   while (stack.length > 0) {
-    const item = stack.pop()!;
-    const field = normalise(item.path.split(/[.[]/).pop() ?? '');
-    if (typeof item.value === 'string') {
-      if (!NOT_CARD_FIELDS.has(field) && containsCardNumber(item.value)) return item.path || 'body';
+    const { value: v, path: at, field } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!NOT_CARD_FIELDS.has(field) && containsCardNumber(v)) return at || 'body';
       continue;
     }
-    if (typeof item.value === 'number') {
-      if (!NOT_CARD_FIELDS.has(field) && Number.isInteger(item.value) && containsCardNumber(String(item.value)))
-        return item.path || 'body';
+    if (typeof v === 'number') {
+      if (!NOT_CARD_FIELDS.has(field) && Number.isInteger(v) && containsCardNumber(String(v))) return at || 'body';
       continue;
     }
-    if (typeof item.value !== 'object' || item.value === null) continue;
-    if (Array.isArray(item.value)) {
-      item.value.forEach((v, i) => stack.push({ value: v, path: childPath(item.path, i) }));
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push({ value: item, path: childPath(at, i), field: String(i) }));
       continue;
     }
-    for (const [key, v] of Object.entries(item.value as Record<string, unknown>)) {
-      const path = childPath(item.path, key);
+    for (const [key, child] of Object.entries(v as Record<string, unknown>)) {
+      const path = childPath(at, key);
       const name = normalise(key);
       if (CARD_FIELD_NAMES.has(name) || (name === 'number' && field === 'card')) return path;
-      if (containsCardNumber(key)) return item.path || 'body';
-      stack.push({ value: v, path });
+      if (containsCardNumber(key)) return at || 'body';
+      stack.push({ value: child, path, field: key.includes('.') || key.includes('[') ? lastSegment(key) : name });
     }
   }
   return undefined;
