@@ -126,7 +126,7 @@ export class CollectionRepository {
   }
 
   /** The applications having open checkouts expired at `now` (read with no lock, before a sweep). */
-  async applicationsWithExpiredCheckouts(now: Date, applicationIds: string[] | null): Promise<string[]> {
+  async applicationsWithExpiredCheckouts(now: Date, applicationIds: readonly string[] | null): Promise<string[]> {
     const qb = this.db
       .repository(Checkout)
       .createQueryBuilder('co')
@@ -141,7 +141,7 @@ export class CollectionRepository {
     manager: EntityManager,
     what: 'checkouts' | 'qr_codes',
     now: Date,
-    applicationIds: string[] | null,
+    applicationIds: readonly string[] | null,
     limit: number,
   ): Promise<Checkout[]> {
     const qb = this.db

@@ -4,6 +4,7 @@ import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { MigrationStatus } from '../../common/database/migration-status.js';
+import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { EventsRepository } from './events.repository.js';
@@ -12,12 +13,6 @@ import { EventsRepository } from './events.repository.js';
 export const RETENTION_INTERVAL_MS = 60 * 60_000;
 const BATCH = 1000;
 const DAY_MS = 24 * 3600_000;
-
-export interface RetentionScope {
-  /** Only these applications' events (tests share one database); all applications when absent. */
-  applicationIds?: string[];
-  modes?: Mode[];
-}
 
 /**
  * Keeps events EVENT_RETENTION_DAYS (30 by default, never fewer: the contract promises `GET
@@ -44,7 +39,7 @@ export class EventRetentionJob extends PeriodicJob {
   }
 
   /** Deletes what is older than the retention at `now`; returns how many events went. */
-  async purge(now: Date, scope: RetentionScope = {}): Promise<number> {
+  async purge(now: Date, scope: JobScope = {}): Promise<number> {
     const cutoff = new Date(now.getTime() - this.retentionMs);
     let purged = 0;
     for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {

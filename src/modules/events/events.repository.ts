@@ -94,7 +94,7 @@ export class EventsRepository {
    * deleting are skipped), with their deliveries and attempts (ON DELETE CASCADE); `applicationIds`
    * narrows it (tests share one database). Returns how many events went.
    */
-  async purgeBefore(cutoff: Date, limit: number, applicationIds: string[] | null): Promise<number> {
+  async purgeBefore(cutoff: Date, limit: number, applicationIds: readonly string[] | null): Promise<number> {
     const scoped = applicationIds ? 'AND application_id IN (:...applicationIds)' : '';
     const result = await this.db.manager
       .createQueryBuilder()

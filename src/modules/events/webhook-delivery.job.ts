@@ -6,6 +6,7 @@ import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { newId } from '../../common/ids.js';
 import { MigrationStatus } from '../../common/database/migration-status.js';
+import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import type { Event } from './entities/event.entity.js';
@@ -62,16 +63,17 @@ export class WebhookDeliveryJob extends PeriodicJob {
    * Delivers everything due now in the given modes; returns how many attempts were made. A batch's
    * outcomes are written while the next batch is claimed and sent (its claims are leased, so no
    * other batch takes them meanwhile); one batch's outcomes are written at a time, in order, and all
-   * are written before this returns.
+   * are written before this returns. `scope.applicationIds` limits it to those applications' deliveries
+   * (tests sharing one database move their own clock; they must not give up other suites' deliveries).
    */
-  async deliverDue(modes: Mode[] = ['test', 'live']): Promise<number> {
+  async deliverDue(modes: Mode[] = ['test', 'live'], scope: Pick<JobScope, 'applicationIds'> = {}): Promise<number> {
     let attempted = 0;
     for (const mode of modes) {
       attempted += await this.context.runInMode(mode, async () => {
         let recording: Promise<void> = Promise.resolve();
         try {
           return await this.untilDrained(BATCH, async () => {
-            const { claimed, outcomes } = await this.sendBatch(mode);
+            const { claimed, outcomes } = await this.sendBatch(mode, scope);
             await recording;
             recording = this.record(outcomes);
             // Awaited with the next batch or in `finally`; this only keeps it from counting as unhandled meanwhile.
@@ -87,9 +89,17 @@ export class WebhookDeliveryJob extends PeriodicJob {
   }
 
   /** Claims a batch and sends it; the outcomes are for the caller to record. */
-  private async sendBatch(mode: Mode): Promise<{ claimed: number; outcomes: Outcome[] }> {
+  private async sendBatch(
+    mode: Mode,
+    scope: Pick<JobScope, 'applicationIds'>,
+  ): Promise<{ claimed: number; outcomes: Outcome[] }> {
     const now = this.clock.now();
-    const claimed = await this.webhooks.claimDue(now, new Date(now.getTime() + LEASE_MS), BATCH);
+    const claimed = await this.webhooks.claimDue(
+      now,
+      new Date(now.getTime() + LEASE_MS),
+      BATCH,
+      scope.applicationIds ?? null,
+    );
     if (claimed.length === 0) return { claimed: 0, outcomes: [] };
     const [events, endpoints] = await Promise.all([
       this.events.byIds(claimed.map((c) => c.event_id)),

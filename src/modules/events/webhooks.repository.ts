@@ -106,20 +106,20 @@ export class WebhooksRepository {
     now: Date,
     leaseUntil: Date,
     limit: number,
-    applicationId: string | null = null,
+    applicationIds: readonly string[] | null = null,
   ): Promise<ClaimedDelivery[]> {
     const t = this.db.table('webhook_deliveries');
     const rows = (await this.db.manager.query(
       `WITH due AS (
          SELECT endpoint_id, event_id FROM ${t}
-          WHERE status = 'pending' AND next_attempt_at <= $1 AND ($4::uuid IS NULL OR application_id = $4::uuid)
+          WHERE status = 'pending' AND next_attempt_at <= $1 AND ($4::uuid[] IS NULL OR application_id = ANY($4::uuid[]))
           ORDER BY next_attempt_at, event_id
           LIMIT $3
           FOR UPDATE SKIP LOCKED)
        UPDATE ${t} d SET next_attempt_at = $2, attempts = d.attempts + 1, updated_at = $1
          FROM due WHERE d.endpoint_id = due.endpoint_id AND d.event_id = due.event_id
        RETURNING d.endpoint_id, d.event_id, d.application_id, d.attempts, d.retry_window_from`,
-      [now, leaseUntil, limit, applicationId],
+      [now, leaseUntil, limit, applicationIds],
     )) as ClaimedDelivery[] | [ClaimedDelivery[], number];
     const list = Array.isArray(rows[0]) ? (rows[0] as ClaimedDelivery[]) : (rows as ClaimedDelivery[]);
     return list.map((r) => ({ ...r, retry_window_from: new Date(r.retry_window_from) }));

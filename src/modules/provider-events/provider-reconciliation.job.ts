@@ -4,6 +4,7 @@ import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { MigrationStatus } from '../../common/database/migration-status.js';
+import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { ChargeOutcomesService } from '../checkout/index.js';
@@ -49,14 +50,17 @@ export class ProviderReconciliationJob extends PeriodicJob {
     return this.run();
   }
 
-  /** One run as of the service clock. */
-  async run(modes: Mode[] = ['test', 'live']): Promise<ReconciliationRun> {
+  /** One run as of the service clock (scoped to some applications: tests share one database). */
+  async run(
+    modes: Mode[] = ['test', 'live'],
+    scope: Pick<JobScope, 'applicationIds'> = {},
+  ): Promise<ReconciliationRun> {
     const before = new Date(this.clock.nowMs() - this.afterMs);
     const out: ReconciliationRun = { charges_read: 0, charges_applied: 0, refunds_read: 0, refunds_applied: 0 };
     for (const mode of modes) {
       await this.context.runInMode(mode, async () => {
-        const charges = await this.charges.reconcile(RECONCILED_PROVIDERS, before, BATCH);
-        const refunds = await this.refunds.reconcile(RECONCILED_PROVIDERS, before, BATCH);
+        const charges = await this.charges.reconcile(RECONCILED_PROVIDERS, before, BATCH, scope);
+        const refunds = await this.refunds.reconcile(RECONCILED_PROVIDERS, before, BATCH, scope);
         out.charges_read += charges.read;
         out.charges_applied += charges.applied;
         out.refunds_read += refunds.read;

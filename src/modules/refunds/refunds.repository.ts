@@ -3,6 +3,7 @@ import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { isUuid } from '../../common/ids.js';
+import type { JobScope } from '../../common/jobs/job-scope.js';
 import { Refund } from './entities/refund.entity.js';
 import type { RefundStatus } from './refund.transitions.js';
 
@@ -37,17 +38,21 @@ export class RefundsRepository {
   }
 
   /** Pending refunds of `providers` with a provider reference, created before `before`, oldest first. */
-  pendingAtProviders(providers: string[], before: Date, limit: number): Promise<Refund[]> {
-    return this.db
+  pendingAtProviders(
+    providers: string[],
+    before: Date,
+    limit: number,
+    scope: Pick<JobScope, 'applicationIds'> = {},
+  ): Promise<Refund[]> {
+    const qb = this.db
       .repository(Refund)
       .createQueryBuilder('r')
       .where("r.status = 'pending'")
       .andWhere('r.reference_id IS NOT NULL')
       .andWhere('r.provider IN (:...providers)', { providers })
-      .andWhere('r.created_at < :before', { before })
-      .orderBy('r.created_at', 'ASC')
-      .limit(limit)
-      .getMany();
+      .andWhere('r.created_at < :before', { before });
+    if (scope.applicationIds) qb.andWhere('r.application_id = ANY(:ids)', { ids: [...scope.applicationIds] });
+    return qb.orderBy('r.created_at', 'ASC').limit(limit).getMany();
   }
 
   async insert(refund: Refund, manager: EntityManager): Promise<Refund> {

@@ -7,6 +7,7 @@ import { Errors } from '../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../common/events/event-recorder.js';
 import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import type { JobScope } from '../../common/jobs/job-scope.js';
 import {
   ChargesService,
   CollectionProviderError,
@@ -139,8 +140,13 @@ export class RefundsService {
   }
 
   /** Reads back pending refunds of `providers` created before `before` and applies what is final. */
-  async reconcile(providers: string[], before: Date, limit: number): Promise<{ read: number; applied: number }> {
-    const pending = await this.refunds.pendingAtProviders(providers, before, limit);
+  async reconcile(
+    providers: string[],
+    before: Date,
+    limit: number,
+    scope: Pick<JobScope, 'applicationIds'> = {},
+  ): Promise<{ read: number; applied: number }> {
+    const pending = await this.refunds.pendingAtProviders(providers, before, limit, scope);
     let applied = 0;
     for (const refund of pending) {
       let answer: ProviderRefund;

@@ -46,7 +46,7 @@ describe('event retention', () => {
         .send({ url: receiver.url, enabled_events: ['*'] })
     ).body as { id: string };
     await pay();
-    await delivery.deliverDue(['test']);
+    await delivery.deliverDue(['test'], { applicationIds: [tenant.applicationId] });
     const old = await eventIds();
     expect(old.length).toBeGreaterThanOrEqual(3);
     expect(receiver.received).toHaveLength(old.length);
@@ -55,7 +55,7 @@ describe('event retention', () => {
 
     t.clock.advance(20 * DAY_MS);
     await pay();
-    await delivery.deliverDue(['test']);
+    await delivery.deliverDue(['test'], { applicationIds: [tenant.applicationId] });
     const all = await eventIds();
     const recent = all.filter((id) => !old.includes(id));
     expect(recent.length).toBeGreaterThanOrEqual(3);

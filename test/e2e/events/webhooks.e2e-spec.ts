@@ -14,6 +14,14 @@ describe('events and signed webhooks', () => {
   let tenant: Tenant;
   let job: WebhookDeliveryJob;
   const receivers: WebhookReceiver[] = [];
+  /** This file's applications: the job is run on their deliveries only, as the database is shared with other suites. */
+  const applicationIds: string[] = [];
+  const newTenant = async () => {
+    const made = await createTenant(t);
+    applicationIds.push(made.applicationId);
+    return made;
+  };
+  const deliver = () => job.deliverDue(['test'], { applicationIds });
   const others: TestApp[] = [];
 
   const receiver = async () => {
@@ -41,7 +49,7 @@ describe('events and signed webhooks', () => {
 
   beforeAll(async () => {
     t = await startApp({ rateLimit: false });
-    tenant = await createTenant(t);
+    tenant = await newTenant();
     job = t.app.get(WebhookDeliveryJob);
   });
 
@@ -56,7 +64,7 @@ describe('events and signed webhooks', () => {
     const endpoint = await endpointFor(r);
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const checkout = await payCheckout();
-    await job.deliverDue(['test']);
+    await deliver();
 
     const types = r.received.map((x) => x.event.type);
     expect(types).toEqual(['charge.succeeded', 'payment_intent.succeeded', 'checkout.completed']);
@@ -96,36 +104,36 @@ describe('events and signed webhooks', () => {
   });
 
   it('carries the Idempotency-Key of the request that caused the event', async () => {
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     await endpointFor(r, ['charge.succeeded'], other);
     const { checkout } = await paymentIntentCheckout(t, other, { amount: 1000 });
     const paid = await confirm(t, other, checkout, card(CARDS.visa), { 'Idempotency-Key': 'pay-once-1' });
     expect(paid.status).toBe(200);
-    await job.deliverDue(['test']);
+    await deliver();
     expect(r.received.map((x) => x.event.request)).toEqual([{ id: expect.any(String), idempotency_key: 'pay-once-1' }]);
   });
 
   it('retries a failing receiver with backoff, with the same webhook-id, until it answers 2xx', async () => {
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     let calls = 0;
     r.respond = () => (++calls <= 2 ? 500 : 200);
     const endpoint = await endpointFor(r, ['checkout.completed'], other);
     await payCheckout(other);
 
-    await job.deliverDue(['test']);
+    await deliver();
     expect(r.received).toHaveLength(1);
-    await job.deliverDue(['test']); // not due yet: the backoff holds it
+    await deliver(); // not due yet: the backoff holds it
     expect(r.received).toHaveLength(1);
     t.clock.advance(maxRetryDelayMs(1));
-    await job.deliverDue(['test']);
+    await deliver();
     expect(r.received).toHaveLength(2);
     t.clock.advance(maxRetryDelayMs(2));
-    await job.deliverDue(['test']);
+    await deliver();
     expect(r.received).toHaveLength(3);
     t.clock.advance(maxRetryDelayMs(3));
-    await job.deliverDue(['test']);
+    await deliver();
     expect(r.received).toHaveLength(3);
 
     const ids = new Set(r.received.map((x) => x.headers['webhook-id']));
@@ -147,7 +155,7 @@ describe('events and signed webhooks', () => {
   });
 
   it("holds the rest of a failing receiver's queue: nothing more is started after a failure, and all arrive once it recovers", async () => {
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     let failing = false;
     r.respond = () => {
@@ -158,7 +166,7 @@ describe('events and signed webhooks', () => {
     const paid: string[] = [];
     for (let i = 0; i < 16; i++) paid.push((await payCheckout(other)).id);
 
-    await job.deliverDue(['test']);
+    await deliver();
     // At most the window that was already in flight when the third one failed; the rest wait.
     expect(r.received.length).toBeGreaterThanOrEqual(3);
     expect(r.received.length).toBeLessThan(16);
@@ -167,7 +175,7 @@ describe('events and signed webhooks', () => {
     failing = false;
     r.respond = () => 200;
     t.clock.advance(maxRetryDelayMs(1));
-    await job.deliverDue(['test']);
+    await deliver();
     const delivered = new Set(r.received.slice(2).map((x) => (x.event.data as { object: { id: string } }).object.id));
     for (const id of paid.slice(2)) expect(delivered).toContain(id);
     // The held ones were sent once each, after the failed ones were retried.
@@ -175,7 +183,7 @@ describe('events and signed webhooks', () => {
   });
 
   it('sends nothing to a disabled endpoint', async () => {
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     const endpoint = await endpointFor(r, ['*'], other);
     const disabled = await t.http
@@ -184,12 +192,12 @@ describe('events and signed webhooks', () => {
       .send({ disabled: true });
     expect(disabled.body).toMatchObject({ status: 'disabled', disabled_reason: expect.any(String) });
     await payCheckout(other);
-    await job.deliverDue(['test']);
+    await deliver();
     expect(r.received).toHaveLength(0);
   });
 
   it('signs with both secrets for 24 hours after a rotation, then with the new one only', async () => {
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     const endpoint = await endpointFor(r, ['checkout.completed'], other);
     const rotated = await t.http
@@ -202,7 +210,7 @@ describe('events and signed webhooks', () => {
     expect(again.body.secret).toBeUndefined();
 
     await payCheckout(other);
-    await job.deliverDue(['test']);
+    await deliver();
     const [delivery] = r.received;
     expect((delivery.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
     for (const secret of [endpoint.secret, rotated.body.secret as string]) {
@@ -213,7 +221,7 @@ describe('events and signed webhooks', () => {
 
     t.clock.advance(24 * 3600_000 + 60_000);
     await payCheckout(other);
-    await job.deliverDue(['test']);
+    await deliver();
     const later = r.received[1];
     const signatures = (later.headers['webhook-signature'] as string).split(' ');
     const at = new Date(Number(later.headers['webhook-timestamp']) * 1000);
@@ -262,37 +270,37 @@ describe('events and signed webhooks', () => {
   });
 
   it('sends a delivery claimed by two concurrent job runs once', async () => {
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     await endpointFor(r, ['*'], other);
     await payCheckout(other);
     await payCheckout(other);
-    await Promise.all([job.deliverDue(['test']), job.deliverDue(['test']), job.deliverDue(['test'])]);
+    await Promise.all([deliver(), deliver(), deliver()]);
     const ids = r.received.map((x) => x.headers['webhook-id']);
     expect(ids).toHaveLength(6);
     expect(new Set(ids).size).toBe(6);
   });
 
   it('resends an event with the same webhook-id', async () => {
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     const endpoint = await endpointFor(r, ['checkout.completed'], other);
     await payCheckout(other);
-    await job.deliverDue(['test']);
+    await deliver();
     const eventId = r.received[0].event.id;
     const resent = await t.http
       .post(other.path(`/events/${eventId}/resend`))
       .set(other.as('test'))
       .send({ webhook_endpoint_id: endpoint.id });
     expect(resent.status).toBe(200);
-    await job.deliverDue(['test']);
+    await deliver();
     expect(r.received.map((x) => x.headers['webhook-id'])).toEqual([eventId, eventId]);
     const attempts = await t.http.get(other.path(`/events/${eventId}/deliveries`)).set(other.as('test'));
     expect(attempts.body.data).toHaveLength(2);
   });
 
   it('delivers after a restart an event whose change committed before the process stopped, once', async () => {
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     await endpointFor(r, ['checkout.completed'], other);
     // A second replica commits the payment and is gone before its delivery job ever runs (it is
@@ -303,14 +311,14 @@ describe('events and signed webhooks', () => {
     expect((await confirm(stopped, other, checkout, card(CARDS.visa))).status).toBe(200);
     expect(r.received).toHaveLength(0);
 
-    await job.deliverDue(['test']);
-    await job.deliverDue(['test']);
+    await deliver();
+    await deliver();
     expect(r.received.map((x) => x.event.type)).toEqual(['checkout.completed']);
     expect((r.received[0].event.data as { object: { id: string } }).object.id).toBe(checkout.id);
   });
 
   it('delivers again, once, what a replica claimed and died holding, after the claim lease', async () => {
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     const endpoint = await endpointFor(r, ['checkout.completed'], other);
     await payCheckout(other);
@@ -320,24 +328,35 @@ describe('events and signed webhooks', () => {
       .runInMode('test', () =>
         t.app
           .get(WebhooksRepository)
-          .claimDue(t.clock.now(), new Date(t.clock.nowMs() + 5 * 60_000), 100, other.applicationId),
+          .claimDue(t.clock.now(), new Date(t.clock.nowMs() + 5 * 60_000), 100, [other.applicationId]),
       );
     expect(claimed.map((c) => c.endpoint_id)).toContain(endpoint.id);
-    await job.deliverDue(['test']);
+    await deliver();
     expect(r.received).toHaveLength(0);
     t.clock.advance(5 * 60_000 + 1000);
-    await job.deliverDue(['test']);
-    await job.deliverDue(['test']);
+    await deliver();
+    await deliver();
     expect(r.received).toHaveLength(1);
   });
 
+  it("a run scoped to some applications leaves every other application's deliveries due", async () => {
+    const outsider = await createTenant(t); // not in this file's scope
+    const r = await receiver();
+    await endpointFor(r, ['checkout.completed'], outsider);
+    await payCheckout(outsider);
+    await deliver();
+    expect(r.received).toHaveLength(0);
+    await job.deliverDue(['test'], { applicationIds: [outsider.applicationId] });
+    expect(r.received.map((x) => x.event.type)).toEqual(['checkout.completed']);
+  });
+
   it('reports deliveries by outcome, attempts per event and the oldest undelivered event in /metrics', async () => {
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     r.respond = () => 503;
     await endpointFor(r, ['checkout.completed'], other);
     await payCheckout(other);
-    await job.deliverDue(['test']);
+    await deliver();
     const text = (await t.http.get('/metrics')).text;
     expect(text).toMatch(/^wallet_webhook_deliveries_total\{outcome="succeeded"\} [1-9]\d*$/m);
     expect(text).toMatch(/^wallet_webhook_deliveries_total\{outcome="failed"\} [1-9]\d*$/m);
@@ -348,7 +367,7 @@ describe('events and signed webhooks', () => {
 
   it("events:listen forwards the application's test-mode events, signed with the session's secret", async () => {
     t.clock.reset(); // webhook-timestamp is checked against the receiver's real clock
-    const other = await createTenant(t);
+    const other = await newTenant();
     const r = await receiver();
     await payCheckout(other);
     const printed: Array<{ secret: string; forwarded: Array<{ type: string; status_code: number }> }> = [];

@@ -6,6 +6,7 @@ import type { ApplicationRef, Mode } from '../../../common/context/principal.js'
 import { RequestContext } from '../../../common/context/request-context.js';
 import { MigrationStatus } from '../../../common/database/migration-status.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
+import type { JobScope } from '../../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../../config/app.config.js';
 import { ApplicationsService } from '../../applications/index.js';
@@ -34,12 +35,6 @@ export const EXPIRED_PROMPTPAY = {
 export interface ExpirySweep {
   checkouts_expired: number;
   charges_failed: number;
-}
-
-export interface ExpiryScope {
-  /** Only these applications' rows (tests share one database); all applications when absent. */
-  applicationIds?: string[];
-  modes?: Mode[];
 }
 
 /**
@@ -72,7 +67,7 @@ export class CheckoutExpiryService extends PeriodicJob {
   }
 
   /** One sweep of everything expired at `now`, batch after batch, in both modes (or `scope`). */
-  async sweep(now: Date, scope: ExpiryScope = {}): Promise<ExpirySweep> {
+  async sweep(now: Date, scope: JobScope = {}): Promise<ExpirySweep> {
     const result: ExpirySweep = { checkouts_expired: 0, charges_failed: 0 };
     for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {
       await this.context.runInMode(mode, async () => {
@@ -124,7 +119,7 @@ export class CheckoutExpiryService extends PeriodicJob {
   private sweepBatch(
     what: 'checkouts' | 'qr_codes',
     now: Date,
-    applicationIds: string[] | null,
+    applicationIds: readonly string[] | null,
     applications: Map<string, ApplicationRef>,
     result: ExpirySweep,
   ): Promise<number> {

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { scopeOf } from '../../../common/context/principal.js';
 import { RequestContext } from '../../../common/context/request-context.js';
 import { AppError } from '../../../common/errors/app-error.js';
+import type { JobScope } from '../../../common/jobs/job-scope.js';
 import { ApplicationsService } from '../../applications/index.js';
 import { SessionsService } from '../../auth/index.js';
 import { CollectionRepository } from '../checkout.repository.js';
@@ -123,8 +124,13 @@ export class ChargeOutcomesService {
    * (up to `limit`), and applies what is final. A provider that does not answer leaves the charge
    * for the next run. Returns how many were read and applied.
    */
-  async reconcile(providers: string[], before: Date, limit: number): Promise<{ read: number; applied: number }> {
-    const pending = await this.charges.pendingAtProviders(providers, before, limit);
+  async reconcile(
+    providers: string[],
+    before: Date,
+    limit: number,
+    scope: Pick<JobScope, 'applicationIds'> = {},
+  ): Promise<{ read: number; applied: number }> {
+    const pending = await this.charges.pendingAtProviders(providers, before, limit, scope);
     let applied = 0;
     for (const charge of pending) {
       const answer = await this.readBack(charge);

@@ -3,6 +3,7 @@ import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../../common/database/mode-db.js';
 import { isUuid } from '../../../common/ids.js';
+import type { JobScope } from '../../../common/jobs/job-scope.js';
 import type { ChargeStatus } from './charge.transitions.js';
 import { Charge } from '../entities/charge.entity.js';
 import { PaymentMethod } from '../entities/payment-method.entity.js';
@@ -68,17 +69,21 @@ export class ChargesRepository {
    * Pending charges of `providers` that their provider has answered (a reference) and that were
    * created before `before`, oldest first: the reconciliation job reads them back (a lost webhook).
    */
-  pendingAtProviders(providers: string[], before: Date, limit: number): Promise<Charge[]> {
-    return this.db
+  pendingAtProviders(
+    providers: string[],
+    before: Date,
+    limit: number,
+    scope: Pick<JobScope, 'applicationIds'> = {},
+  ): Promise<Charge[]> {
+    const qb = this.db
       .repository(Charge)
       .createQueryBuilder('c')
       .where("c.status = 'pending'")
       .andWhere('c.reference_id IS NOT NULL')
       .andWhere('c.provider IN (:...providers)', { providers })
-      .andWhere('c.created_at < :before', { before })
-      .orderBy('c.created_at', 'ASC')
-      .limit(limit)
-      .getMany();
+      .andWhere('c.created_at < :before', { before });
+    if (scope.applicationIds) qb.andWhere('c.application_id = ANY(:ids)', { ids: [...scope.applicationIds] });
+    return qb.orderBy('c.created_at', 'ASC').limit(limit).getMany();
   }
 
   query(applicationId: string): SelectQueryBuilder<Charge> {
