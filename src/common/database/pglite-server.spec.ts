@@ -1,6 +1,13 @@
 import pg from 'pg';
 import { EmbeddedPostgres } from './embedded-postgres.js';
 
+/**
+ * A limit against hangs, not a speed check: a fresh in-memory PGlite runs initdb in WebAssembly,
+ * ~2 s on a quiet machine and over 100 s at load average 18 (two CI runs at once took 124 s and
+ * 152 s, the second past the 120 s default).
+ */
+const START_LIMIT_MS = 600_000;
+
 describe('embedded PostgreSQL server', () => {
   let embedded: EmbeddedPostgres;
   let pool: pg.Pool;
@@ -10,7 +17,7 @@ describe('embedded PostgreSQL server', () => {
     pool = new pg.Pool({ connectionString: embedded.url, max: 8 });
     await pool.query('CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)');
     await pool.query('INSERT INTO counter VALUES (1, 0)');
-  });
+  }, START_LIMIT_MS);
 
   afterAll(async () => {
     await pool.end();
@@ -53,31 +60,36 @@ describe('embedded PostgreSQL server', () => {
     expect((await pool.query('SELECT n FROM counter WHERE id = 1')).rows[0].n).toBe(40);
   });
 
-  it('ends a connection idle in a transaction that holds the others (idle_in_transaction_session_timeout)', async () => {
-    const reports: string[] = [];
-    const strict = await EmbeddedPostgres.start('memory://', {
-      idleInTransactionTimeoutMs: 200,
-      report: (message) => reports.push(message),
-    });
-    try {
-      const holder = new pg.Client({ connectionString: strict.url });
-      const other = new pg.Client({ connectionString: strict.url });
-      holder.on('error', () => undefined);
-      await holder.connect();
-      await other.connect();
-      await holder.query('CREATE TABLE t (n int)');
-      await holder.query('BEGIN');
-      await holder.query('INSERT INTO t VALUES (1)');
-      // The holder now waits for something that waits for the session: without the timeout, forever.
-      const { rows } = await other.query('SELECT count(*)::int AS n FROM t WHERE n > $1', [0]);
-      expect(rows[0].n).toBe(0); // the holder's insert was rolled back
-      await expect(holder.query('COMMIT')).rejects.toThrow();
-      expect(reports).toHaveLength(1);
-      expect(reports[0]).toContain('INSERT INTO t VALUES (1)');
-      expect(reports[0]).toContain('SELECT count(*)::int AS n FROM t WHERE n > $1');
-      await other.end();
-    } finally {
-      await strict.stop();
-    }
-  });
+  it(
+    'ends a connection idle in a transaction that holds the others (idle_in_transaction_session_timeout)',
+    async () => {
+      const reports: string[] = [];
+      const strict = await EmbeddedPostgres.start('memory://', {
+        // Long enough that a loaded machine never leaves the holder idle this long between its own statements.
+        idleInTransactionTimeoutMs: 3_000,
+        report: (message) => reports.push(message),
+      });
+      try {
+        const holder = new pg.Client({ connectionString: strict.url });
+        const other = new pg.Client({ connectionString: strict.url });
+        holder.on('error', () => undefined);
+        await holder.connect();
+        await other.connect();
+        await holder.query('CREATE TABLE t (n int)');
+        await holder.query('BEGIN');
+        await holder.query('INSERT INTO t VALUES (1)');
+        // The holder now waits for something that waits for the session: without the timeout, forever.
+        const { rows } = await other.query('SELECT count(*)::int AS n FROM t WHERE n > $1', [0]);
+        expect(rows[0].n).toBe(0); // the holder's insert was rolled back
+        await expect(holder.query('COMMIT')).rejects.toThrow();
+        expect(reports).toHaveLength(1);
+        expect(reports[0]).toContain('INSERT INTO t VALUES (1)');
+        expect(reports[0]).toContain('SELECT count(*)::int AS n FROM t WHERE n > $1');
+        await other.end();
+      } finally {
+        await strict.stop();
+      }
+    },
+    START_LIMIT_MS,
+  );
 });

@@ -73,14 +73,15 @@ describe('metering: forwarding the outbox in batches', () => {
     };
   }
 
-  // Generous: without DATABASE_URL this boots and migrates an embedded database of its own.
+  // Generous, a limit against hangs: without DATABASE_URL this boots and migrates an embedded database
+  // of its own (over 100 s at load average 18).
   beforeAll(async () => {
     t = await startApp({
       rateLimit: false,
       ownDatabase: true,
       env: { METER_FORWARD_BATCH: '7', METER_FORWARD_CONCURRENCY: '3' },
     });
-  }, 180_000);
+  }, 600_000);
   afterAll(async () => {
     await t.close();
   });

@@ -30,7 +30,7 @@ describe('readiness', () => {
   beforeAll(async () => {
     db = await freshDatabase();
     t = await startApp({ env: { DATABASE_URL: db.url, MIGRATE_ON_BOOT: 'false' } });
-  }, 120_000);
+  }, 600_000); // a limit against hangs: a fresh in-memory PGlite took over 100 s to start at load average 18
   afterAll(async () => {
     await t?.close();
     await db?.drop();
@@ -60,5 +60,5 @@ describe('readiness', () => {
     expectErrorObject(draining.body, 'E5001');
     expect(draining.body.message).toBe('The service is shutting down.');
     expect((await t.http.get('/healthz')).status).toBe(200);
-  }, 240_000);
+  }, 600_000);
 });
