@@ -249,7 +249,7 @@ describe('Stripe Connect: connected accounts, destination charges, connected pay
       target: 'THB',
       extra_fields: { bankCode: '004', accountNumber: '1234567890' },
     });
-    expect({ status: bank.status, errors: bank.body.errors }).toEqual({ status: 200, errors: [] });
+    expect({ status: bank.status, body: bank.body }).toMatchObject({ status: 200, body: { errors: [] } });
     expect(stripe.last(`POST /v1/accounts/${acct}/external_accounts`).form).toMatchObject({
       'external_account[account_number]': '1234567890',
       'external_account[routing_number]': '004',
