@@ -1,6 +1,6 @@
-import { HoldReleaseService } from '../../../src/modules/ledger/index.js';
-import { confirm, expectLedgerInvariants, paymentIntentCheckout } from '../../factories/checkout.js';
-import { ownAccount } from '../../factories/payouts.js';
+import { connectedAccountName, HoldReleaseService } from '../../../src/modules/ledger/index.js';
+import { card, CARDS, confirm, expectLedgerInvariants, paymentIntentCheckout } from '../../factories/checkout.js';
+import { connectedAccount, ownAccount } from '../../factories/payouts.js';
 import { FakeOpn, opnFixture } from '../../support/fake-opn.js';
 import { FakeStripe } from '../../support/fake-stripe.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
@@ -215,5 +215,110 @@ describe('payout notices by provider webhook (fake Opn on loopback)', () => {
     const paid = { ...opnFixture('transfer_paid'), id: `trsf_5nobody${unique()}`, livemode: true };
     opn.on(`GET /events/${event}`, { status: 200, json: opnEvent(event, 'transfer.pay', paid) });
     expect((await opnWebhook(event)).body).toMatchObject({ kind: 'transfer.pay', result: 'unmatched' });
+  });
+});
+
+/**
+ * A connected account's payout through Opn (test mode, the Opn adapter with test keys, so the KYB
+ * test helper can verify the account): its bank account becomes an Opn recipient, its payout an
+ * Opn transfer from the platform balance, settled by a re-fetched `transfer.pay`.
+ */
+describe('connected-account payouts through Opn (test mode, fake Opn)', () => {
+  const OPN_TEST = { secret: 'skey_test_5fakeopnconnect001', public: 'pkey_test_5fakeopnconnect001' };
+  let opn: FakeOpn;
+  let app: TestApp;
+  let tenant: Tenant;
+  let n = 0;
+  const unique = () => `${Date.now().toString(36)}${(n += 1)}`.replace(/[^0-9a-z]/g, '');
+  const post = (path: string, body: object) => app.http.post(tenant.path(path)).set(tenant.as('test')).send(body);
+  const get = async (path: string) => (await app.http.get(tenant.path(path)).set(tenant.as('test'))).body;
+  const available = async (account: string) =>
+    Number(
+      (await get(`/balances?filter[account]=${connectedAccountName(account)}&filter[currency]=THB`)).data[0]
+        ?.available ?? 0,
+    );
+
+  beforeAll(async () => {
+    opn = await new FakeOpn(OPN_TEST.secret).start();
+    app = await startApp({
+      rateLimit: false,
+      env: {
+        TRANSFER_PROVIDERS: 'TH=opn',
+        OPN_SECRET_KEY_TEST: OPN_TEST.secret,
+        OPN_PUBLIC_KEY_TEST: OPN_TEST.public,
+        OPN_BASE_URL: opn.baseUrl,
+      },
+    });
+    tenant = await createTenant(app);
+  });
+  afterEach(() => expectLedgerInvariants(app, [tenant.applicationId]));
+  afterAll(async () => {
+    await app?.close();
+    await opn?.stop();
+  });
+
+  it('a verified connected account gets an Opn recipient; its payout is an Opn transfer paid by transfer.pay once', async () => {
+    const account = await connectedAccount(app, tenant, 'verified');
+    // Funds: a sandbox card payment to the connected account (destination charge), hold released.
+    const { checkout } = await paymentIntentCheckout(app, tenant, { transfer_data: { destination: account } });
+    expect((await confirm(app, tenant, checkout, card(CARDS.visa))).status).toBe(200);
+    app.clock.advance(72 * HOUR);
+    await app.app
+      .get(HoldReleaseService)
+      .releaseDue(app.clock.now(), { applicationId: tenant.applicationId, modes: ['test'] });
+    const funded = await available(account);
+    expect(funded).toBeGreaterThan(20000);
+
+    const recipient = `recp_test_5conn${unique()}`;
+    opn.on('POST /recipients', { status: 200, fixture: 'recipient', patch: { id: recipient } });
+    const bank = await post('/bank_accounts', {
+      account,
+      type: 'bookbank',
+      account_holder_name: 'Somchai Jaidee',
+      target: 'THB',
+      extra_fields: { bankCode: '014', accountNumber: '1234567890' },
+    });
+    expect({ status: bank.status, errors: bank.body.errors }).toEqual({ status: 200, errors: [] });
+    expect(opn.last('POST /recipients').form).toMatchObject({
+      'bank_account[brand]': 'scb',
+      'bank_account[number]': '1234567890',
+    });
+    expect(await get(`/bank_accounts/${bank.body.id}`)).toMatchObject({
+      account_kind: 'connected',
+      provider: 'opn',
+      provider_status: 'created',
+      recipient_reference: recipient,
+    });
+
+    const transfer = `trsf_test_5conn${unique()}`;
+    opn.on('POST /transfers', { status: 200, fixture: 'transfer_created', patch: { id: transfer, recipient, amount: 20000 } });
+    const payout = await post('/payouts', { account, amount: 20000, currency: 'THB', destination: bank.body.id });
+    expect({ status: payout.status, body: payout.body }).toMatchObject({
+      status: 200,
+      body: { status: 'pending', account, provider: 'opn', provider_reference: transfer },
+    });
+    expect(opn.last('POST /transfers').form).toMatchObject({ amount: '20000', recipient });
+    expect(await available(account)).toBe(funded - 20000);
+
+    const event = `evnt_test_5conn${unique()}`;
+    opn.on(`GET /events/${event}`, {
+      status: 200,
+      json: {
+        ...opnFixture('event_transfer_update'),
+        id: event,
+        key: 'transfer.pay',
+        data: { ...opnFixture('transfer_paid'), id: transfer, recipient, amount: 20000 },
+      },
+    });
+    expect((await app.http.post('/provider_webhooks/opn').send({ object: 'event', id: event })).body).toMatchObject({
+      kind: 'transfer.pay',
+      livemode: false,
+      result: 'applied',
+    });
+    expect(await get(`/payouts/${payout.body.id}`)).toMatchObject({ status: 'paid' });
+    expect((await app.http.post('/provider_webhooks/opn').send({ object: 'event', id: event })).body).toMatchObject({
+      result: 'duplicate',
+    });
+    expect(await available(account)).toBe(funded - 20000);
   });
 });
