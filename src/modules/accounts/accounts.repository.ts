@@ -42,10 +42,12 @@ export class AccountsRepository {
   }
 
   /** The account a provider's notice names by its provider account id (any application: the id is the provider's). */
-  findByProviderAccount(provider: string, providerAccountId: string, manager?: EntityManager): Promise<AccountRecord | null> {
-    return this.db
-      .repository(AccountRecord, manager)
-      .findOneBy({ provider, provider_account_id: providerAccountId });
+  findByProviderAccount(
+    provider: string,
+    providerAccountId: string,
+    manager?: EntityManager,
+  ): Promise<AccountRecord | null> {
+    return this.db.repository(AccountRecord, manager).findOneBy({ provider, provider_account_id: providerAccountId });
   }
 
   /** The account under a row lock, in `manager`'s transaction. */

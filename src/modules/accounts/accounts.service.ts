@@ -86,7 +86,12 @@ export class AccountsService {
    * country's connect provider is `provider` and it has none yet; null when that provider keeps no
    * account for it (or could not be reached: the caller refuses precisely).
    */
-  async providerAccount(applicationId: string, id: string, provider: string, livemode: boolean): Promise<string | null> {
+  async providerAccount(
+    applicationId: string,
+    id: string,
+    provider: string,
+    livemode: boolean,
+  ): Promise<string | null> {
     const account = await this.accounts.findById(applicationId, id);
     if (!account || account.type !== 'connected') return null;
     if (account.provider_account_id) return account.provider === provider ? account.provider_account_id : null;

@@ -159,7 +159,10 @@ export class BankAccountsService {
     const intentId =
       principal.credential.method === 'session' ? (principal.credential.session?.targetId ?? null) : null;
     const account = await this.account(principal, dto.account);
-    const provider = account.type === 'own' ? this.providers.forCountry(country, principal.livemode) : this.connectedProvider(country, principal.livemode);
+    const provider =
+      account.type === 'own'
+        ? this.providers.forCountry(country, principal.livemode)
+        : this.connectedProvider(country, principal.livemode);
     if (dto.provider !== undefined) {
       const serving = this.providers.forCountry(country, principal.livemode);
       if (!serving || serving.name !== dto.provider) {

@@ -52,7 +52,9 @@ export class StripeConnectProvider implements ConnectProvider {
  * `rejected.*`; verified once Stripe lets it take charges and receive payouts; pending otherwise
  * (details due, under review). https://docs.stripe.com/api/accounts/object
  */
-export function stripeKyb(account: Pick<Stripe.Account, 'charges_enabled' | 'payouts_enabled' | 'requirements'>): ProviderKyb {
+export function stripeKyb(
+  account: Pick<Stripe.Account, 'charges_enabled' | 'payouts_enabled' | 'requirements'>,
+): ProviderKyb {
   const disabled = account.requirements?.disabled_reason ?? null;
   if (disabled?.startsWith('rejected.')) return { status: 'rejected', reason: disabled };
   if (account.charges_enabled && account.payouts_enabled) return { status: 'verified', reason: null };

@@ -291,7 +291,11 @@ describe('connected-account payouts through Opn (test mode, fake Opn)', () => {
     });
 
     const transfer = `trsf_test_5conn${unique()}`;
-    opn.on('POST /transfers', { status: 200, fixture: 'transfer_created', patch: { id: transfer, recipient, amount: 20000 } });
+    opn.on('POST /transfers', {
+      status: 200,
+      fixture: 'transfer_created',
+      patch: { id: transfer, recipient, amount: 20000 },
+    });
     const payout = await post('/payouts', { account, amount: 20000, currency: 'THB', destination: bank.body.id });
     expect({ status: payout.status, body: payout.body }).toMatchObject({
       status: 200,

@@ -220,7 +220,10 @@ describe('Stripe Connect: connected accounts, destination charges, connected pay
       'live',
     );
     const paid = await confirm(app, tenant, checkout, { payment_method_type: 'promptpay' });
-    expect({ status: paid.status, body: paid.body }).toMatchObject({ status: 200, body: { charge: { status: 'pending' } } });
+    expect({ status: paid.status, body: paid.body }).toMatchObject({
+      status: 200,
+      body: { charge: { status: 'pending' } },
+    });
     expect(stripe.last('POST /v1/payment_intents').form).toMatchObject({
       'transfer_data[destination]': acct,
       application_fee_amount: '5000',
