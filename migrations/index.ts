@@ -16,6 +16,7 @@ import { DisputeLifecycle1763801600000 } from './1763801600000-DisputeLifecycle.
 import { EventRetention1763801900000 } from './1763801900000-EventRetention.js';
 import { HoldReleaseAmounts1763802000000 } from './1763802000000-HoldReleaseAmounts.js';
 import { ProviderEvents1763802200000 } from './1763802200000-ProviderEvents.js';
+import { ConnectAccounts1763803200000 } from './1763803200000-ConnectAccounts.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   HoldReleaseAmounts1763802000000,
   CardTokens1763802100000,
   ProviderEvents1763802200000,
+  ConnectAccounts1763803200000,
 ];

@@ -4,6 +4,7 @@ import type Stripe from 'stripe';
 import { PerMode } from '../common/providers/provider-registry.js';
 import type { AllConfig } from '../config/app.config.js';
 import type { ProviderMode } from '../config/provider-credentials.js';
+import type { ConnectProvider } from '../modules/accounts/connect-provider.js';
 import type { CollectionProvider } from '../modules/checkout/payments/providers/collection-provider.js';
 import type { TransferProvider } from '../modules/payouts/providers/transfer.types.js';
 import { OpnClient } from './opn/opn-client.js';
@@ -12,6 +13,7 @@ import { OpnTransferProvider } from './opn/opn-transfer.provider.js';
 import { OpnWebhooks } from './opn/opn-webhooks.js';
 import { createStripeClient } from './stripe/stripe-config.js';
 import { StripeCollectionProvider } from './stripe/stripe-collection.provider.js';
+import { StripeConnectProvider } from './stripe/stripe-connect.provider.js';
 import { StripeTransferProvider } from './stripe/stripe-transfer.provider.js';
 import { StripeWebhooks } from './stripe/stripe-webhooks.js';
 
@@ -29,6 +31,7 @@ export class ProviderAdapters {
   readonly transfer: Array<PerMode<TransferProvider>>;
   private readonly opnWebhooks: Partial<Record<ProviderMode, OpnWebhooks>> = {};
   private readonly stripeWebhooks: Partial<Record<ProviderMode, StripeWebhooks>> = {};
+  private readonly connect: Partial<Record<ProviderMode, ConnectProvider>> = {};
 
   constructor(config: ConfigService<AllConfig, true>) {
     const clients = config.get('app.providerClients', { infer: true });
@@ -57,10 +60,11 @@ export class ProviderAdapters {
             returnUri: returnUri('stripe'),
             promptPayEmail: () => clients.stripePromptPayEmail,
           }),
-          // Connect accounts per application are not configured yet: recipients are refused
-          // (`unsupported_destination`) until they are (docs/PROVIDERS.md).
+          // The application's own account has no Connect account: its recipients are refused
+          // (`unsupported_destination`); a connected account's recipient names its acct_… (docs/PROVIDERS.md).
           transfer: new StripeTransferProvider(sdk, { connectedAccount: () => null }),
         };
+        this.connect[mode] = new StripeConnectProvider(sdk);
         if (stripeOptions.webhookSecret)
           this.stripeWebhooks[mode] = new StripeWebhooks(sdk, stripeOptions.webhookSecret);
       }
@@ -83,6 +87,11 @@ export class ProviderAdapters {
   /** Opn's webhook verifier for a mode (re-fetches events with that mode's key), if Opn has keys for it. */
   opnWebhooksFor(mode: ProviderMode): OpnWebhooks | undefined {
     return this.opnWebhooks[mode];
+  }
+
+  /** The connect adapter named `name` (only `stripe` has one) for a mode that has its keys. */
+  connectFor(name: string, mode: ProviderMode): ConnectProvider | undefined {
+    return name === 'stripe' ? this.connect[mode] : undefined;
   }
 
   /** Stripe's webhook verifier for a mode, if it has keys and STRIPE_WEBHOOK_SECRET_<MODE>. */

@@ -23,7 +23,7 @@ export class AccountsController {
   @Auth('machine', 'user', 'superuser')
   @ApiOperation({ summary: 'Create a connected account (KYB pending until verified)' })
   @ApiOkResponse({ type: AccountDto })
-  @ApiErrors(Errors.E2000)
+  @ApiErrors(Errors.E2000, AccountErrors.E6002)
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateAccountDto) {
     return this.accounts.create(principal, dto);
   }

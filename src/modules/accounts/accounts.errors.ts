@@ -7,4 +7,10 @@ export const AccountErrors = defineErrors('accounts', {
     http_status: 409,
     message: "The application's own account is always verified; its KYB status cannot change.",
   },
+  E6002: {
+    key: 'connect_account_unavailable',
+    http_status: 503,
+    message:
+      "The payment provider did not open the connected account's provider account (Stripe Connect); nothing was created. Try again.",
+  },
 });

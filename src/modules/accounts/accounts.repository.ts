@@ -41,6 +41,25 @@ export class AccountsRepository {
     return this.db.repository(AccountRecord, manager).findOneBy({ application_id: applicationId, id });
   }
 
+  /** The account a provider's notice names by its provider account id (any application: the id is the provider's). */
+  findByProviderAccount(
+    provider: string,
+    providerAccountId: string,
+    manager?: EntityManager,
+  ): Promise<AccountRecord | null> {
+    return this.db.repository(AccountRecord, manager).findOneBy({ provider, provider_account_id: providerAccountId });
+  }
+
+  /** The account under a row lock, in `manager`'s transaction. */
+  lock(applicationId: string, id: string, manager: EntityManager): Promise<AccountRecord | null> {
+    return this.db
+      .repository(AccountRecord, manager)
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where('a.application_id = :applicationId AND a.id = :id', { applicationId, id })
+      .getOne();
+  }
+
   findOwn(applicationId: string, manager?: EntityManager): Promise<AccountRecord | null> {
     return this.db.repository(AccountRecord, manager).findOneBy({ application_id: applicationId, type: 'own' });
   }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { countryOf, type ApplicationRef, type Principal } from '../../common/context/principal.js';
@@ -8,7 +8,9 @@ import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { AccountErrors } from './accounts.errors.js';
-import { AccountsRepository } from './accounts.repository.js';
+import { AccountsRepository, type NewAccount } from './accounts.repository.js';
+import { ConnectProviderError, type ProviderKyb } from './connect-provider.js';
+import { ConnectProviders } from './connect-providers.js';
 import type { CreateAccountDto } from './dto/create-account.dto.js';
 import type { AccountRecord, KybStatus } from './entities/account.entity.js';
 import { toAccountResponse, type Account } from './accounts.responses.js';
@@ -32,15 +34,18 @@ export const ACCOUNT_LIST: ListSpec = {
 
 @Injectable()
 export class AccountsService {
+  private readonly logger = new Logger('Accounts');
+
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly clock: Clock,
     private readonly events: EventRecorder,
+    private readonly connect: ConnectProviders,
   ) {}
 
   async create(principal: Principal, dto: CreateAccountDto): Promise<Account> {
     const now = this.clock.now();
-    const account = await this.accounts.insert({
+    const record: NewAccount = {
       id: newId(),
       application_id: principal.application.id,
       type: 'connected',
@@ -52,12 +57,97 @@ export class AccountsService {
       kyb_status: 'pending',
       kyb_rejection_reason: null,
       kyb_decided_at: null,
+      provider: null,
+      provider_account_id: null,
       metadata: dto.metadata ?? {},
       labels: dto.labels ?? [],
       created_at: now,
       updated_at: now,
+    };
+    // Where the country's collection provider is Stripe, the Connect account is opened first, with
+    // no transaction open (idempotency key `account:{id}`); if Stripe does not open it, nothing is
+    // stored (E6002): a live account without one could never be verified by Stripe.
+    const provider = this.connect.forCountry(record.country, principal.livemode);
+    if (provider) {
+      try {
+        record.provider_account_id = await provider.createAccount(this.connectRequest(record));
+        record.provider = provider.name;
+      } catch (err) {
+        if (!(err instanceof ConnectProviderError)) throw err;
+        this.logger.warn(`no ${provider.name} account for account ${record.id}: ${err.message}`);
+        throw new AppError(AccountErrors.E6002);
+      }
+    }
+    return toAccountResponse(await this.accounts.insert(record));
+  }
+
+  /**
+   * The connected account's account at `provider` (Stripe Connect `acct_…`), opened now if the
+   * country's connect provider is `provider` and it has none yet; null when that provider keeps no
+   * account for it (or could not be reached: the caller refuses precisely).
+   */
+  async providerAccount(
+    applicationId: string,
+    id: string,
+    provider: string,
+    livemode: boolean,
+  ): Promise<string | null> {
+    const account = await this.accounts.findById(applicationId, id);
+    if (!account || account.type !== 'connected') return null;
+    if (account.provider_account_id) return account.provider === provider ? account.provider_account_id : null;
+    if (this.connect.forCountry(account.country, livemode)?.name !== provider) return null;
+    return this.openProviderAccount(account, livemode);
+  }
+
+  /**
+   * A provider's KYB verdict (Stripe `account.updated`, verified by the provider-events module),
+   * applied once: `claim` records the notice in the same transaction as the change and its
+   * `account.updated` event, so a replay is `duplicate`.
+   */
+  async applyProviderKyb(
+    provider: string,
+    providerAccountId: string,
+    kyb: ProviderKyb,
+    claim?: (manager: EntityManager) => Promise<boolean>,
+  ): Promise<'applied' | 'unchanged' | 'duplicate' | 'unknown'> {
+    const found = await this.accounts.findByProviderAccount(provider, providerAccountId);
+    if (!found) return 'unknown';
+    return this.accounts.transaction(async (manager) => {
+      const account = await this.accounts.lock(found.application_id, found.id, manager);
+      if (!account) return 'unknown';
+      if (claim && !(await claim(manager))) return 'duplicate';
+      if (account.kyb_status === kyb.status && account.kyb_rejection_reason === kyb.reason) return 'unchanged';
+      await this.writeKyb(account, kyb.status, kyb.reason, manager);
+      return 'applied';
     });
-    return toAccountResponse(account);
+  }
+
+  /** Opens the Connect account of an account made before its country's provider was Stripe. */
+  private async openProviderAccount(account: AccountRecord, livemode: boolean): Promise<string | null> {
+    const provider = this.connect.forCountry(account.country, livemode);
+    if (account.type !== 'connected' || !provider) return null;
+    try {
+      const providerAccountId = await provider.createAccount(this.connectRequest(account));
+      const changes = { provider: provider.name, provider_account_id: providerAccountId };
+      await this.accounts.update(account.application_id, account.id, changes);
+      return providerAccountId;
+    } catch (err) {
+      if (!(err instanceof ConnectProviderError)) throw err;
+      this.logger.warn(`no ${provider.name} account for account ${account.id} yet: ${err.message}`);
+      return null;
+    }
+  }
+
+  private connectRequest(account: NewAccount) {
+    return {
+      applicationId: account.application_id,
+      accountId: account.id,
+      country: account.country!,
+      email: account.email,
+      businessName: account.business_name,
+      name: account.name,
+      defaultCurrency: account.default_currency,
+    };
   }
 
   async retrieve(principal: Principal, id: string): Promise<Account> {
@@ -114,16 +204,23 @@ export class AccountsService {
       if (status === 'verified') return toAccountResponse(account);
       throw new AppError(AccountErrors.E6001, `Account "${id}" is the application's own account.`);
     }
+    return this.accounts.transaction((manager) => this.writeKyb(account, status, reason, manager));
+  }
+
+  /** The KYB change and its `account.updated` event, in `manager`'s transaction (events: transactional outbox). */
+  private async writeKyb(
+    account: AccountRecord,
+    status: KybStatus,
+    reason: string | null,
+    manager: EntityManager,
+  ): Promise<Account> {
     const now = this.clock.now();
     const changes = { kyb_status: status, kyb_rejection_reason: reason, kyb_decided_at: now, updated_at: now };
     const before = { kyb_status: account.kyb_status, kyb_rejection_reason: account.kyb_rejection_reason };
     const decided = toAccountResponse(Object.assign(account, changes));
-    // account.updated in the decision's transaction (events: transactional outbox).
-    await this.accounts.transaction(async (manager) => {
-      await this.accounts.update(applicationId, id, changes, manager);
-      const event = { type: 'account.updated' as const, object: decided, previous_attributes: before };
-      await this.events.record(manager, { applicationId, ...event });
-    });
+    await this.accounts.update(account.application_id, account.id, changes, manager);
+    const event = { type: 'account.updated' as const, object: decided, previous_attributes: before };
+    await this.events.record(manager, { applicationId: account.application_id, ...event });
     return decided;
   }
 
@@ -144,6 +241,8 @@ export class AccountsService {
         kyb_status: 'verified',
         kyb_rejection_reason: null,
         kyb_decided_at: now,
+        provider: null,
+        provider_account_id: null,
         metadata: {},
         labels: [],
         created_at: now,

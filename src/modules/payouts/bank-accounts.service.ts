@@ -159,7 +159,10 @@ export class BankAccountsService {
     const intentId =
       principal.credential.method === 'session' ? (principal.credential.session?.targetId ?? null) : null;
     const account = await this.account(principal, dto.account);
-    const provider = account.type === 'own' ? this.providers.forCountry(country, principal.livemode) : null;
+    const provider =
+      account.type === 'own'
+        ? this.providers.forCountry(country, principal.livemode)
+        : this.connectedProvider(country, principal.livemode);
     if (dto.provider !== undefined) {
       const serving = this.providers.forCountry(country, principal.livemode);
       if (!serving || serving.name !== dto.provider) {
@@ -194,7 +197,7 @@ export class BankAccountsService {
           ...destination.columns,
           provider: provider?.name ?? null,
           provider_type: null,
-          provider_status: account.type === 'connected' ? 'not_applicable' : provider ? 'failed' : 'disabled',
+          provider_status: provider ? 'failed' : account.type === 'connected' ? 'not_applicable' : 'disabled',
           recipient_reference: null,
           routing_number: null,
           intent_id: intentId,
@@ -212,7 +215,13 @@ export class BankAccountsService {
     });
     if (intentId) await this.sessions.complete(principal.credential.subject);
 
-    const errors = provider ? await this.createRecipient(provider, stored, destination) : [];
+    let connectedAccount: string | undefined;
+    if (provider?.connectedAccounts === 'provider_account' && account.type === 'connected') {
+      // Stripe: the bank account is an external account of the connected account's Connect account.
+      const acct = await this.accounts.providerAccount(applicationId, account.id, provider.name, principal.livemode);
+      connectedAccount = acct ?? undefined;
+    }
+    const errors = provider ? await this.createRecipient(provider, stored, destination, connectedAccount) : [];
     return {
       id: stored.id,
       object: 'bank_account',
@@ -247,11 +256,23 @@ export class BankAccountsService {
     return account;
   }
 
-  /** Sends the own account's bank account to the provider; a failure is kept on the record and reported. */
+  /**
+   * The transfer provider that pays a connected account's bank accounts in the country, if it can
+   * (`connectedAccounts`: Opn, Stripe); null otherwise (the sandbox, a disabled or missing live
+   * provider): then the bank account is kept for reference only and payouts to it are E6303.
+   */
+  private connectedProvider(country: string, livemode: boolean): TransferProvider | null {
+    if (livemode && !this.providers.hasLive(country)) return null;
+    const provider = this.providers.forCountry(country, livemode);
+    return provider?.connectedAccounts ? provider : null;
+  }
+
+  /** Sends the bank account to the provider; a failure is kept on the record and reported. */
   private async createRecipient(
     provider: TransferProvider,
     row: BankAccount,
     { passthrough, secret }: Destination,
+    connectedAccount?: string,
   ): Promise<Array<{ code: string; message: string }>> {
     const providerType = provider.providerType(row.country, row.type);
     try {
@@ -269,6 +290,7 @@ export class BankAccountsService {
         accountType: row.account_type ?? undefined,
         phoneNumber: secret.phoneNumber,
         nationalId: secret.nationalId,
+        ...(connectedAccount ? { connectedAccount } : {}),
         passthrough,
       });
       const changes = {

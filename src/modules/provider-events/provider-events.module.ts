@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProviderAdaptersModule } from '../../providers/provider-adapters.js';
+import { AccountsModule } from '../accounts/index.js';
 import { CheckoutModule } from '../checkout/index.js';
 import { PayoutsModule } from '../payouts/index.js';
 import { RefundsModule } from '../refunds/index.js';
@@ -14,7 +15,7 @@ import { ProviderWebhooksController } from './provider-webhooks.controller.js';
  * their modules' services.
  */
 @Module({
-  imports: [ProviderAdaptersModule, CheckoutModule, RefundsModule, PayoutsModule],
+  imports: [ProviderAdaptersModule, AccountsModule, CheckoutModule, RefundsModule, PayoutsModule],
   controllers: [ProviderWebhooksController],
   providers: [ProviderEventsRepository, ProviderEventsService, ProviderReconciliationJob],
   exports: [ProviderEventsService, ProviderReconciliationJob],

@@ -7,6 +7,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { OpnWebhookRejected, OpnWebhookUnverifiable } from '../../providers/opn/opn-webhooks.js';
 import { ProviderAdapters } from '../../providers/provider-adapters.js';
 import { StripeWebhookRejected } from '../../providers/stripe/stripe-webhooks.js';
+import { AccountsService, type ProviderKyb } from '../accounts/index.js';
 import { ChargeOutcomesService, type OutcomeResult } from '../checkout/index.js';
 import { PayoutsService } from '../payouts/index.js';
 import { RefundsService } from '../refunds/index.js';
@@ -18,8 +19,12 @@ export interface ProviderNotice {
   provider_event_id: string;
   kind: string;
   reference: string;
-  status: 'succeeded' | 'failed' | 'pending' | 'in_transit' | 'paid' | 'canceled' | 'ignored';
+  status: 'succeeded' | 'failed' | 'pending' | 'in_transit' | 'paid' | 'canceled' | 'verified' | 'rejected' | 'ignored';
   livemode: boolean;
+  /** A failed transfer's reason, as the provider gave it (payout notices). */
+  failure?: { code: string; message: string };
+  /** A provider account's KYB (Stripe `account.updated`). */
+  kyb?: ProviderKyb;
 }
 
 /** What the webhook route answers (200). */
@@ -41,6 +46,8 @@ export interface ProviderWebhookReceipt {
 const CHARGE_KINDS = /^(charge|payment_intent)\./;
 const REFUND_KINDS = /^refund\./;
 const TRANSFER_KINDS = /^(transfer|payout)\./;
+const TRANSFER_STATUSES = new Set(['pending', 'in_transit', 'paid', 'failed', 'canceled']);
+type TransferStatus = 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
 
 /**
  * Inbound provider webhooks (docs/PROVIDERS.md). Each notice is verified by its adapter before
@@ -60,6 +67,7 @@ export class ProviderEventsService {
     private readonly charges: ChargeOutcomesService,
     private readonly refunds: RefundsService,
     private readonly payouts: PayoutsService,
+    private readonly accounts: AccountsService,
     private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
@@ -154,8 +162,12 @@ export class ProviderEventsService {
       (status === 'succeeded' || status === 'failed' || status === 'pending')
     ) {
       result = await this.refunds.applyProviderOutcome(provider, { status, reference }, claim);
-    } else if (TRANSFER_KINDS.test(notice.kind) && status !== 'succeeded') {
-      result = await this.payouts.applyProviderOutcome(provider, { status, reference }, claim);
+    } else if (TRANSFER_KINDS.test(notice.kind) && TRANSFER_STATUSES.has(status)) {
+      const failure = notice.failure;
+      const transfer = { status: status as TransferStatus, reference, failure };
+      result = await this.payouts.applyProviderOutcome(provider, transfer, claim);
+    } else if (notice.kind === 'account.updated' && notice.kyb) {
+      result = await this.accounts.applyProviderKyb(provider, reference, notice.kyb, claim);
     } else {
       await this.events.record(row, 'ignored', this.clock.now());
       return 'ignored';

@@ -33,6 +33,8 @@ export const OPN_BANK_ACCOUNT = 'opn_bank_account';
  */
 export class OpnTransferProvider implements TransferProvider {
   readonly name = 'opn';
+  /** Opn recipients are bank accounts paid from the platform's Opn balance, whoever owns them. */
+  readonly connectedAccounts = 'recipient' as const;
 
   constructor(private readonly client: OpnClient) {}
 

@@ -14,6 +14,8 @@ export interface OpnNotice {
   /** The object's state in the port's vocabulary; `ignored` for event kinds the service does not act on. */
   status: 'succeeded' | 'failed' | 'pending' | 'in_transit' | 'paid' | 'canceled' | 'ignored';
   livemode: boolean;
+  /** A failed transfer's reason, Stripe payout style (`invalid_account_number`, …). */
+  failure?: { code: string; message: string };
 }
 
 /** The webhook is not believable: no event id, or an id Opn does not know (forged), or a key/mode mismatch. */
@@ -95,7 +97,7 @@ export class OpnWebhooks {
     return obj.id;
   }
 
-  private describe(event: OpnEvent): Pick<OpnNotice, 'reference' | 'status'> {
+  private describe(event: OpnEvent): Pick<OpnNotice, 'reference' | 'status' | 'failure'> {
     const data = event.data;
     if (event.key.startsWith('charge.') && data.object === 'charge') {
       const payment = this.collection.toPayment(data as Parameters<OpnCollectionProvider['toPayment']>[0]);
@@ -107,7 +109,11 @@ export class OpnWebhooks {
     }
     if (event.key.startsWith('transfer.') && data.object === 'transfer') {
       const transfer = this.transfers.toTransfer(data as Parameters<OpnTransferProvider['toTransfer']>[0]);
-      return { reference: transfer.reference, status: transfer.status };
+      return {
+        reference: transfer.reference,
+        status: transfer.status,
+        ...(transfer.failure ? { failure: transfer.failure } : {}),
+      };
     }
     return { reference: data.id, status: 'ignored' };
   }

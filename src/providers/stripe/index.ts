@@ -18,3 +18,4 @@ export {
 } from './stripe-transfer.provider.js';
 export { StripeWebhooks, StripeWebhookRejected, type StripeNotice } from './stripe-webhooks.js';
 export { StripeCollectionError, StripeTransferError, type StripeFailureFacts } from './stripe-errors.js';
+export { StripeConnectProvider, stripeKyb } from './stripe-connect.provider.js';

@@ -278,13 +278,32 @@ export class StripeCollectionProvider implements CollectionProvider {
     return { status: 'pending', reference };
   }
 
+  /**
+   * The PaymentIntent's common parameters. A destination charge (request.destination, a connected
+   * account with its Connect account) sends `transfer_data[destination]` and, when the application
+   * keeps a fee, `application_fee_amount` (https://docs.stripe.com/connect/destination-charges).
+   */
   private base(request: PaymentRequest): Stripe.PaymentIntentCreateParams {
-    const destination = this.options.destination?.(request.applicationId);
+    if (request.destination && !request.destination.providerAccount) {
+      throw new StripeCollectionError(
+        `the destination account ${request.destination.account} has no Stripe Connect account`,
+        'destination_not_connected',
+        false,
+        false,
+      );
+    }
+    const destination = request.destination?.providerAccount ?? this.options.destination?.(request.applicationId);
+    const fee = request.destination?.applicationFeeAmount ?? 0;
     return {
       amount: request.amount,
       currency: request.currency.toLowerCase(),
-      metadata: { charge_id: request.chargeId, application_id: request.applicationId },
+      metadata: {
+        charge_id: request.chargeId,
+        application_id: request.applicationId,
+        ...(request.destination ? { destination_account: request.destination.account } : {}),
+      },
       ...(destination ? { transfer_data: { destination } } : {}),
+      ...(destination && fee > 0 ? { application_fee_amount: fee } : {}),
     };
   }
 

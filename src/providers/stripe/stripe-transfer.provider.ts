@@ -35,6 +35,7 @@ function split(reference: string): { account: string; id: string } | null {
  */
 export class StripeTransferProvider implements TransferProvider {
   readonly name = 'stripe';
+  readonly connectedAccounts = 'provider_account' as const;
 
   constructor(
     private readonly stripe: Stripe,
@@ -47,7 +48,7 @@ export class StripeTransferProvider implements TransferProvider {
   }
 
   async createRecipient(request: RecipientRequest): Promise<Recipient> {
-    const account = this.options.connectedAccount(request.applicationId);
+    const account = request.connectedAccount ?? this.options.connectedAccount(request.applicationId);
     if (request.providerType !== STRIPE_EXTERNAL_ACCOUNT || !request.accountNumber || !account) {
       throw new StripeTransferError(
         account

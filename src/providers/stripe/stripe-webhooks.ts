@@ -1,5 +1,7 @@
 import Stripe from 'stripe';
+import type { ProviderKyb } from '../../modules/accounts/connect-provider.js';
 import { StripeCollectionProvider } from './stripe-collection.provider.js';
+import { stripeKyb } from './stripe-connect.provider.js';
 import { StripeTransferProvider } from './stripe-transfer.provider.js';
 
 /** A verified Stripe event in the service's normalized shape (as OpnNotice). */
@@ -10,8 +12,13 @@ export interface StripeNotice {
   kind: string;
   /** The object's reference as the adapters store it: `pi_…`, `re_…`, `acct_…/po_…`. */
   reference: string;
-  status: 'succeeded' | 'failed' | 'pending' | 'in_transit' | 'paid' | 'canceled' | 'ignored';
+  /** `verified` / `rejected` / `pending`: a Connect account's KYB (`account.updated`). */
+  status: 'succeeded' | 'failed' | 'pending' | 'in_transit' | 'paid' | 'canceled' | 'verified' | 'rejected' | 'ignored';
   livemode: boolean;
+  /** A failed payout's reason (`account_closed`, …). */
+  failure?: { code: string; message: string };
+  /** A Connect account's KYB as Stripe states it (`account.updated`; reference `acct_…`). */
+  kyb?: ProviderKyb;
 }
 
 /** The signature does not verify (forged, wrong secret, too old): answer 400, never apply it. */
@@ -70,7 +77,7 @@ export class StripeWebhooks {
     };
   }
 
-  private describe(event: Stripe.Event): Pick<StripeNotice, 'reference' | 'status'> {
+  private describe(event: Stripe.Event): Pick<StripeNotice, 'reference' | 'status' | 'failure' | 'kyb'> {
     const object = event.data.object as unknown as { object: string; id: string };
     if (object.object === 'payment_intent') {
       const payment = this.collection.toPayment(object as unknown as Stripe.PaymentIntent);
@@ -83,7 +90,16 @@ export class StripeWebhooks {
     if (object.object === 'payout') {
       // Connect events name the account in `event.account`; platform payouts have none.
       const transfer = this.transfers.toTransfer(object as unknown as Stripe.Payout, event.account ?? 'platform');
-      return { reference: event.account ? transfer.reference : object.id, status: transfer.status };
+      return {
+        reference: event.account ? transfer.reference : object.id,
+        status: transfer.status,
+        ...(transfer.failure ? { failure: transfer.failure } : {}),
+      };
+    }
+    if (object.object === 'account' && event.type === 'account.updated') {
+      // Connect: https://docs.stripe.com/api/events/types#event_types-account.updated
+      const kyb = stripeKyb(object as unknown as Stripe.Account);
+      return { reference: object.id, status: kyb.status, kyb };
     }
     return { reference: object.id, status: 'ignored' };
   }

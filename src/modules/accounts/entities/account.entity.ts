@@ -19,6 +19,9 @@ export class AccountRecord extends ModeRecord {
   /** Why KYB was rejected, when it was. */
   @Column('text', { nullable: true }) kyb_rejection_reason: string | null;
   @Column('timestamptz', { nullable: true }) kyb_decided_at: Date | null;
+  /** The provider holding an account for this connected account (`stripe`), and its id there (`acct_…`; not secret). */
+  @Column('text', { nullable: true }) provider: string | null;
+  @Column('text', { nullable: true }) provider_account_id: string | null;
   @Column('jsonb') metadata: Record<string, unknown>;
   @Column('jsonb') labels: string[];
   @Column('timestamptz') created_at: Date;

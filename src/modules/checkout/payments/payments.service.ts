@@ -24,7 +24,8 @@ import { Checkout } from '../entities/checkout.entity.js';
 import { Invoice } from '../entities/invoice.entity.js';
 import { PaymentIntent } from '../entities/payment-intent.entity.js';
 import { CardTokensService } from './card-tokens.service.js';
-import { CollectionProviderError, type ProviderPayment } from './providers/collection-provider.js';
+import { AccountsService } from '../../accounts/index.js';
+import { CollectionProviderError, type PaymentRequest, type ProviderPayment } from './providers/collection-provider.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { SettlementService } from './settlement.service.js';
 import { TargetsService, type Target } from '../targets/targets.service.js';
@@ -69,6 +70,7 @@ export class PaymentsService {
     private readonly events: EventRecorder,
     private readonly clock: Clock,
     private readonly cardTokens: CardTokensService,
+    private readonly accounts: AccountsService,
   ) {}
 
   async confirm(principal: Principal, id: string, dto: ConfirmCheckoutDto): Promise<CheckoutPaymentResponse> {
@@ -150,11 +152,12 @@ export class PaymentsService {
         { pending_charge_id: charge.id, updated_at: now },
         manager,
       );
-      return { charge, provider, paymentMethodId: paymentMethod.id, vaultCard };
+      const transfer = { destination: checkout.transfer_destination, fee: Number(checkout.application_fee_amount) };
+      return { charge, provider, paymentMethodId: paymentMethod.id, vaultCard, transfer };
     });
 
     // 2. Call the provider with no transaction open and no row locked.
-    const request = {
+    const request: PaymentRequest = {
       applicationId,
       chargeId: recorded.charge.id,
       amount: Number(recorded.charge.amount),
@@ -165,6 +168,17 @@ export class PaymentsService {
     const qrExpiry = new Date(this.clock.nowMs() + PROMPTPAY_QR_LIFETIME_MS);
     let result: ProviderPayment;
     try {
+      // A destination charge: the provider's account of the destination (Stripe Connect acct_…), if it keeps one.
+      const { destination, fee } = recorded.transfer;
+      if (destination) {
+        const providerAccount = await this.accounts.providerAccount(
+          applicationId,
+          destination,
+          recorded.provider.name,
+          principal.livemode,
+        );
+        request.destination = { account: destination, providerAccount, applicationFeeAmount: fee };
+      }
       result = await reachProvider(() =>
         token
           ? recorded.provider.chargeCard(request, token, recorded.vaultCard ?? undefined)

@@ -126,10 +126,11 @@ export class PayoutsService {
       throw new AppError(PayoutErrors.E6306, `No transfer provider serves ${bank.country}.`);
     }
     if (!bank.recipient_reference) {
-      throw new AppError(
-        PayoutErrors.E6303,
-        `Bank account "${id}" has no recipient at the transfer provider (provider_status "${bank.provider_status}").`,
-      );
+      const why =
+        bank.provider_status === 'not_applicable'
+          ? `Bank account "${id}" of connected account "${account.id}" has no recipient: the transfer provider of ${bank.country} cannot pay connected accounts (docs/PAYOUTS.md).`
+          : `Bank account "${id}" has no recipient at the transfer provider (provider_status "${bank.provider_status}").`;
+      throw new AppError(PayoutErrors.E6303, why);
     }
     return bank;
   }

@@ -17,6 +17,11 @@ export interface RecipientRequest {
   accountType?: string;
   phoneNumber?: string;
   nationalId?: string;
+  /**
+   * The connected account's own account at this provider (Stripe Connect `acct_…`) when the bank
+   * account belongs to a connected account; absent for the application's own account.
+   */
+  connectedAccount?: string;
   /** `extra_fields` keys the service does not know (e.g. `legalType`), forwarded verbatim. */
   passthrough: Record<string, unknown>;
 }
@@ -52,6 +57,13 @@ export interface ProviderTransfer {
 /** The transfer provider port: recipients (payout destinations) at a provider. */
 export interface TransferProvider {
   readonly name: string;
+  /**
+   * How the provider pays a connected account's bank account: `provider_account` (Stripe: a
+   * recipient on the connected account's own provider account, which RecipientRequest names),
+   * `recipient` (Opn: a recipient like the own account's, paid from the platform balance). Absent:
+   * it cannot (the sandbox), and such bank accounts have no recipient (E6303).
+   */
+  readonly connectedAccounts?: 'provider_account' | 'recipient';
   /** The provider's type literal for a service type in a country; null when it has none there. */
   providerType(country: string, type: BankAccountType): string | null;
   createRecipient(request: RecipientRequest): Promise<Recipient>;

@@ -64,6 +64,12 @@ export interface PaymentRequest {
   currency: string;
   scalingFactor: number;
   livemode: boolean;
+  /**
+   * A destination charge (the target's `transfer_data.destination`): the connected account, its
+   * account at this provider (Stripe Connect `acct_…`; null when the provider keeps none for it)
+   * and the application's fee. Providers without Connect settle it in the service's books only.
+   */
+  destination?: { account: string; providerAccount: string | null; applicationFeeAmount: number };
 }
 
 /** A refund of (part of) a charge, sent to the provider that made the charge. */
