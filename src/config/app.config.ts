@@ -33,6 +33,8 @@ export interface AppConfig {
   redisKeyPrefix: string;
   /** How long a rate-limit command may wait for Redis before the process counts alone (fails open). */
   redisTimeoutMs: number;
+  /** How long a verified secret key is remembered when no revocation message arrives (API_KEY_CACHE_MS). */
+  apiKeyCacheMs: number;
   /** Failed authentications a client address (or a key prefix) may have per window; 0 turns the check off. */
   authFailureLimit: number;
   /** When set, the log goes to this file (appended) instead of standard output. */
@@ -181,6 +183,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     redisUrl: env.REDIS_URL ? url('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']) : undefined,
     redisKeyPrefix: redisKeyPrefix(env),
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),
+    apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 100, 3_600_000),
     authFailureLimit: integer(env, 'AUTH_FAILURE_RATE_LIMIT', Math.ceil(rateLimit / 4), 0, 1_000_000),
     logFile: env.LOG_FILE || undefined,
     billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),

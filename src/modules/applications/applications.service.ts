@@ -1,5 +1,6 @@
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import { Clock } from '../../common/clock.js';
 import type { ApplicationRef, Mode } from '../../common/context/principal.js';
@@ -7,6 +8,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { ApplicationResolver } from '../../common/tenancy/application-resolver.js';
+import type { AllConfig } from '../../config/app.config.js';
 import { ApplicationsRepository } from './applications.repository.js';
 import { ApplicationHooks } from './application-hooks.js';
 import { generateSecretKey, parseSecretKey, sameHash } from './secret-key.js';
@@ -26,7 +28,6 @@ const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 const COUNTRY = /^[A-Z]{2}$/;
 const CACHE_MS = 5_000;
 const API_KEY_CHANNEL = 'api_key';
-export const KEY_CACHE_MS = 5_000;
 /** A key that is unknown, revoked or of the other mode: not kept, so a new key works at once. */
 const NOT_VERIFIED = new Error('key not verified');
 
@@ -36,9 +37,9 @@ export class ApplicationsService extends ApplicationResolver {
   private readonly cache = new TtlCache<ApplicationRef | null>(CACHE_MS, 10_000);
 
   /**
-   * Verified keys by hash, for KEY_CACHE_MS. A revocation (here, through the API or the CLI, on any
+   * Verified keys by hash, for API_KEY_CACHE_MS (5 s by default). A revocation (here, through the API or the CLI, on any
    * replica) empties this cache on every replica through {@link CacheInvalidation}, so a revoked key
-   * is refused everywhere within milliseconds; KEY_CACHE_MS bounds it only when no message arrives.
+   * is refused everywhere within milliseconds; API_KEY_CACHE_MS bounds it only when no message arrives.
    */
   private readonly verified: TtlCache<VerifiedKey>;
 
@@ -47,9 +48,10 @@ export class ApplicationsService extends ApplicationResolver {
     private readonly hooks: ApplicationHooks,
     clock: Clock,
     private readonly invalidation: CacheInvalidation,
+    config: ConfigService<AllConfig, true>,
   ) {
     super();
-    this.verified = new TtlCache(KEY_CACHE_MS, 10_000, () => clock.nowMs());
+    this.verified = new TtlCache(config.get('app.apiKeyCacheMs', { infer: true }), 10_000, () => clock.nowMs());
     // Revocations are rare: forgetting every verified key (one lookup each on its next use) keeps
     // the message free of anything derived from a secret.
     invalidation.subscribe(API_KEY_CHANNEL, () => this.verified.clear());
@@ -142,7 +144,7 @@ export class ApplicationsService extends ApplicationResolver {
   }
 
   /**
-   * Every request verifies its key, so a verified key is remembered for KEY_CACHE_MS (keyed by its
+   * Every request verifies its key, so a verified key is remembered for API_KEY_CACHE_MS (keyed by its
    * hash, never the key); unknown or revoked keys are not cached, so a new key works at once.
    */
   async verifyKey(key: string): Promise<VerifiedKey | null> {
