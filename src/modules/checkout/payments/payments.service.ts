@@ -229,6 +229,9 @@ export class PaymentsService {
         await this.recordFailure(target, failed, manager);
         return { checkout, charge: failed, dispute: false };
       }
+      // A card charge waiting for 3-D Secure: the payer goes to the provider's page, which sends
+      // them back to GET /provider_returns/{provider}/{charge id} (ProviderReturnsController).
+      const authorizeUri = (result as ProviderPayment & { authorizeUri?: string }).authorizeUri;
       const pending = await this.charges.recordProviderFacts(
         charge,
         {
@@ -236,7 +239,20 @@ export class PaymentsService {
           settlement_status: 'pending',
           expires_at: qrExpiry,
           promptpay: result.promptpay ?? null,
-          next_action: result.promptpay
+          next_action: authorizeUri && !result.promptpay
+            ? [
+                {
+                  type: 'redirect_to_url',
+                  title: 'Authenticate the card',
+                  description: "Complete 3-D Secure on the card issuer's page.",
+                  i18n_key: 'next_action.redirect_to_url',
+                  url: authorizeUri,
+                  client_secret: null,
+                  payment_method: recorded.paymentMethodId,
+                  qr_data: null,
+                },
+              ]
+            : result.promptpay
             ? [
                 {
                   type: 'promptpay_display_qr',

@@ -9,6 +9,7 @@ import {
   sessionFromFragmentScript,
   type HostedLocale,
 } from '../../../../common/http/hosted-page.js';
+import type { CardEntry } from './card-entry.js';
 import { CHECKOUT_TEMPLATE } from './templates/checkout.template.js';
 
 registerHostedTemplate('@checkout', CHECKOUT_TEMPLATE);
@@ -31,6 +32,10 @@ export interface CheckoutPageInput {
   paymentMethodTypes: string[];
   successUrl: string | null;
   cancelUrl: string | null;
+  /** Who takes the card number: the test-mode vault or the provider's script (card-entry.ts). */
+  cardEntry: CardEntry;
+  /** A message shown as the page opens (a 3-D Secure return that ended in a decline). */
+  notice?: string | null;
 }
 
 /** The page's strings; `{merchant}` is filled in. */
@@ -45,6 +50,7 @@ const TEXT = {
     tabCard: 'Card',
     tabPromptpay: 'PromptPay',
     cardNumber: 'Card number',
+    cardName: 'Name on card',
     expiry: 'Expiry',
     expiryPlaceholder: 'MM/YY',
     cvc: 'CVC',
@@ -67,6 +73,7 @@ const TEXT = {
     tabCard: 'บัตร',
     tabPromptpay: 'พร้อมเพย์',
     cardNumber: 'หมายเลขบัตร',
+    cardName: 'ชื่อบนบัตร',
     expiry: 'วันหมดอายุ',
     expiryPlaceholder: 'ดด/ปป',
     cvc: 'รหัส CVC',
@@ -138,6 +145,8 @@ export function checkoutPage(input: CheckoutPageInput): string {
   const config = {
     api: `/api/v1/${encodeURIComponent(input.slug)}/platform/wallet`,
     vault: `/api/v1/${encodeURIComponent(input.slug)}/vault/tokens`,
+    cardEntry: input.cardEntry,
+    notice: input.notice ?? null,
     checkout: input.checkoutId,
     country: input.country,
     successUrl: input.successUrl,
@@ -164,6 +173,8 @@ export function checkoutPage(input: CheckoutPageInput): string {
       description: input.description,
       status: input.status,
       card: input.paymentMethodTypes.includes('card'),
+      // Omise.js tokens carry the cardholder's name (Opn requires it).
+      cardName: input.cardEntry.provider === 'opn',
       promptpay: input.paymentMethodTypes.includes('promptpay'),
       cancelUrl: input.cancelUrl,
       livemode: input.livemode,
@@ -173,9 +184,11 @@ export function checkoutPage(input: CheckoutPageInput): string {
 
 /**
  * The page's script. Card details are read in one place, `cardPayment()`, and sent to one place:
- * the card vault (test mode), which answers a single-use token; the payment API gets only the
- * token. In live mode the provider's own script takes the vault's place (docs/PROVIDERS.md), and
- * nothing else changes.
+ * the card vault (test mode), which answers a single-use token, or the provider's own script
+ * (Opn: Omise.js, which posts them to vault.omise.co and answers `tokn_…`); the payment API gets
+ * only the token. A charge that needs 3-D Secure comes back pending with a `redirect_to_url` next
+ * action: the page sends the payer there, and the provider sends them back to
+ * /provider_returns/{provider}/{charge id}.
  */
 function pageScript(config: { checkout: string } & Record<string, unknown>): string {
   return `
@@ -184,6 +197,17 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
   const t = config.t;
   const busy = (on) => document.querySelectorAll('button').forEach((b) => { b.disabled = on; });
   if (!token) show(t.incomplete, 'error');
+  else if (config.notice) show(config.notice, 'error');
+  const entry = config.cardEntry;
+  // The provider's tokenizer, loaded at once so it is ready when the payer presses Pay.
+  const tokenizer = entry.provider !== 'opn' ? null : new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = entry.script;
+    script.onload = () => window.Omise ? resolve(window.Omise) : reject(new Error(t.notProcessed));
+    script.onerror = () => reject(new Error(t.notProcessed));
+    document.head.appendChild(script);
+  });
+  if (tokenizer) tokenizer.catch(() => {});
 
   // One payment method at a time: a tab list (arrow keys, Home and End move between tabs).
   const tabs = Array.from(document.querySelectorAll('[role=tab]'));
@@ -219,6 +243,9 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
 
   function finish(result) {
     const charge = result.charge;
+    const redirect = charge.status === 'pending' &&
+      (charge.next_action || []).find((action) => action.type === 'redirect_to_url' && action.url);
+    if (redirect) { location.assign(redirect.url); return; }
     if (charge.status === 'succeeded') {
       sessionStorage.removeItem(key);
       show(t.received, 'done');
@@ -263,12 +290,28 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
     };
   }
 
-  // The card goes to the vault only; the payment API gets the single-use token it answers.
+  // Omise.js: the card goes to Opn's vault in the browser; Opn answers a tokn_… (or why not).
+  async function omiseToken(card) {
+    const Omise = await tokenizer;
+    Omise.setPublicKey(entry.publicKey);
+    return new Promise((resolve, reject) => Omise.createToken('card', {
+      name: document.getElementById('card-name').value.trim(),
+      number: card.number,
+      expiration_month: card.exp_month,
+      expiration_year: card.exp_year,
+      security_code: card.cvc,
+    }, (status, response) => {
+      if (status === 200 && response && typeof response.id === 'string') resolve(response.id);
+      else reject(new Error((response && response.message) || t.notProcessed));
+    }));
+  }
+
+  // The card goes to the tokenizer only; the payment API gets the single-use token it answers.
   async function payByCard(card) {
     busy(true);
     try {
-      const token = await call(config.vault, card);
-      finish(await call('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', token: token.id }));
+      const id = entry.provider === 'opn' ? await omiseToken(card.card) : (await call(config.vault, card)).id;
+      finish(await call('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', token: id }));
     } catch (error) { show(error.message, 'error'); }
     finally { busy(false); }
   }

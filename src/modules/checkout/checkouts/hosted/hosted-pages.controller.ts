@@ -6,32 +6,18 @@ import { scopeOf, type ApplicationRef, type Mode } from '../../../../common/cont
 import { RequestContext } from '../../../../common/context/request-context.js';
 import { AppError } from '../../../../common/errors/app-error.js';
 import { Public } from '../../../../common/http/decorators.js';
-import { HOSTED_PAGE_HEADERS, hostedPagePolicy, newNonce, pickLocale } from '../../../../common/http/hosted-page.js';
+import { newNonce, pickLocale } from '../../../../common/http/hosted-page.js';
 import { ApplicationResolver } from '../../../../common/tenancy/application-resolver.js';
 import { effectiveStatus } from '../checkouts.service.js';
 import { CollectionRepository } from '../../checkout.repository.js';
 import { Checkout } from '../../entities/checkout.entity.js';
-import { PaymentIntent } from '../../entities/payment-intent.entity.js';
-import { Invoice } from '../../entities/invoice.entity.js';
 import { Charge } from '../../entities/charge.entity.js';
 import { SessionsService } from '../../../auth/index.js';
 import { PaymentLinksService } from '../payment-links.service.js';
-import { checkoutErrorPage, checkoutPage, redirectPage } from './checkout-page.js';
+import { checkoutErrorPage, redirectPage } from './checkout-page.js';
+import { CheckoutPageRenderer, sendHostedPage as send } from './checkout-page.renderer.js';
 
 const MODES: Mode[] = ['test', 'live'];
-
-function send(res: Response, status: number, nonce: string, html: string): void {
-  res
-    .status(status)
-    .set({
-      ...HOSTED_PAGE_HEADERS,
-      'Content-Type': 'text/html; charset=utf-8',
-      'X-Frame-Options': 'DENY',
-      // The PromptPay QR code is a data: image.
-      'Content-Security-Policy': hostedPagePolicy(nonce, 'data:'),
-    })
-    .send(html);
-}
 
 /**
  * The hosted pages, served at PUBLIC_URL/pay/...: the checkout page and the payment link page.
@@ -48,6 +34,7 @@ export class HostedPagesController {
     private readonly context: RequestContext,
     private readonly clock: Clock,
     private readonly sessions: SessionsService,
+    private readonly pages: CheckoutPageRenderer,
   ) {}
 
   /**
@@ -93,10 +80,10 @@ export class HostedPagesController {
     const { checkout, charge } = found;
     const now = this.clock.now();
     const status = effectiveStatus(checkout, now);
-    // A checkout's pending charge is its PromptPay QR code (a card is charged at once); the sweep
-    // fails it and clears it once expired, before that its expires_at says so.
+    // A checkout's pending PromptPay charge is its QR code (a pending card charge waits for 3-D
+    // Secure); the sweep fails it and clears it once expired, before that its expires_at says so.
     const promptpay =
-      charge === null || charge.status !== 'pending'
+      charge === null || charge.status !== 'pending' || !charge.promptpay
         ? null
         : charge.expires_at !== null && charge.expires_at <= now
           ? 'expired'
@@ -120,39 +107,12 @@ export class HostedPagesController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const nonce = newNonce();
-    const locale = pickLocale(req);
     const application = await this.applications.bySlug(slug);
     const found = application
       ? await this.inEitherMode(application, (m) => this.loadCheckout(application, id, m))
       : null;
-    if (!application || !found) {
-      return send(res, 404, nonce, checkoutErrorPage(nonce, locale, 'checkoutNotFound'));
-    }
-    const { checkout, description } = found;
-    send(
-      res,
-      200,
-      nonce,
-      checkoutPage({
-        nonce,
-        locale,
-        query: req.query,
-        merchant: application.name,
-        slug: application.slug,
-        checkoutId: checkout.id,
-        country: checkout.country,
-        livemode: checkout.livemode,
-        status: effectiveStatus(checkout, this.clock.now()),
-        amount: Number(checkout.amount),
-        currency: checkout.currency,
-        scalingFactor: checkout.scaling_factor,
-        description,
-        paymentMethodTypes: checkout.payment_method_types,
-        successUrl: checkout.success_url,
-        cancelUrl: checkout.cancel_url,
-      }),
-    );
+    if (!application || !found) return this.pages.notFound(req, res);
+    this.pages.render(req, res, application, found.checkout, found.description);
   }
 
   @Get(':slug/links/:id')
@@ -207,14 +167,7 @@ export class HostedPagesController {
       async () => {
         const checkout = await this.repository.find(Checkout, application.id, id);
         if (!checkout) return null;
-        const target =
-          checkout.target_type === 'invoice'
-            ? await this.repository.find(Invoice, application.id, checkout.target_id)
-            : await this.repository.find(PaymentIntent, application.id, checkout.target_id);
-        const description =
-          target instanceof Invoice
-            ? `Invoice ${target.number}`
-            : ((target as PaymentIntent | null)?.description ?? null);
+        const description = await this.pages.description(application.id, checkout);
         return { checkout, description };
       },
       { application },
