@@ -296,9 +296,9 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
     Omise.setPublicKey(entry.publicKey);
     return new Promise((resolve, reject) => Omise.createToken('card', {
       name: document.getElementById('card-name').value.trim(),
-      number: card.number,
+      number: card.number.replace(/[\\s-]/g, ''),
       expiration_month: card.exp_month,
-      expiration_year: card.exp_year,
+      expiration_year: card.exp_year < 100 ? 2000 + card.exp_year : card.exp_year,
       security_code: card.cvc,
     }, (status, response) => {
       if (status === 200 && response && typeof response.id === 'string') resolve(response.id);
