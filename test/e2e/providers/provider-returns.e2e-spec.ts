@@ -158,6 +158,82 @@ describe('3-D Secure return route (fake Stripe and Opn on loopback)', () => {
     expect((await get(`/checkouts/${checkout.id}`)).body.status).toBe('complete');
   });
 
+  it('Stripe Payment Element: the live page loads Stripe.js (CSP allows Stripe only), its session gets the PaymentIntent, the return completes it', async () => {
+    const pi = `pi_3Elem${unique()}`;
+    stripe.on('POST /v1/payment_intents', {
+      status: 200,
+      fixture: 'payment_intent_succeeded',
+      patch: {
+        id: pi,
+        livemode: true,
+        status: 'requires_payment_method',
+        last_payment_error: null,
+        client_secret: `${pi}_secret_fake`,
+      },
+    });
+    const intent = await createPaymentIntent(t, tenant, {}, 'live');
+    const checkout = await createCheckout(
+      t,
+      tenant,
+      { target_type: 'payment_intent', target_id: intent.id, success_url: 'https://shop.example/paid/{CHECKOUT_ID}' },
+      'live',
+    );
+    const path = new URL(checkout.url).pathname;
+    const page = await t.http.get(path);
+    expect(page.status).toBe(200);
+    const csp = page.headers['content-security-policy'];
+    expect(csp).toMatch(/script-src 'nonce-[^']+' https:\/\/js\.stripe\.com;/);
+    expect(csp).toContain("connect-src 'self' https://api.stripe.com;");
+    expect(csp).toContain('frame-src https://js.stripe.com https://hooks.stripe.com;');
+    expect(csp).not.toContain('omise');
+    expect(page.text).toContain('id="payment-element"');
+    expect(page.text).not.toContain('id="card-number"');
+    expect(page.text).toContain(STRIPE_LIVE.publishable);
+    expect(page.text).not.toContain(STRIPE_LIVE.secret);
+
+    const ask = () => t.http.post(`${path}/card_intent`).set('X-Session-Token', checkout.session);
+    const first = await ask();
+    expect({ status: first.status, body: first.body }).toEqual({
+      status: 200,
+      body: {
+        object: 'card_intent',
+        client_secret: `${pi}_secret_fake`,
+        return_url: expect.stringMatching(/\/provider_returns\/stripe\/[0-9a-f-]{36}$/),
+      },
+    });
+    const chargeId = (first.body.return_url as string).split('/').pop()!;
+    const created = stripe.last('POST /v1/payment_intents');
+    expect(created.form).toMatchObject({
+      'allowed_payment_method_types[0]': 'card',
+      'metadata[charge_id]': chargeId,
+      currency: 'thb',
+    });
+    expect(created.headers['idempotency-key']).toBe(`pi:${chargeId}`);
+    expect(created.form.confirm).toBeUndefined();
+    expect((await get(`/charges/${chargeId}`)).body).toMatchObject({ status: 'pending', reference_id: pi });
+    // The page reloaded: the same attempt and intent, no second charge.
+    const again = await ask();
+    expect(again.body.return_url).toBe(first.body.return_url);
+    expect((await get(`/charges?filter[payment_intent]=${intent.id}`)).body.data).toHaveLength(1);
+    // Another session (or none) gets nothing.
+    const other = await t.http.post(`${path}/card_intent`).set('X-Session-Token', 'wss-not-a-session');
+    expect(other.status).toBe(401);
+    expectErrorObject(other.body, 'E1212');
+
+    // Stripe.js confirmed it and sent the payer back.
+    stripe.on(`GET /v1/payment_intents/${pi}`, {
+      status: 200,
+      fixture: 'payment_intent_succeeded',
+      patch: { id: pi, livemode: true },
+    });
+    const back = await t.http.get(`/provider_returns/stripe/${chargeId}`).set('Accept', 'text/html');
+    expect({ status: back.status, location: back.headers.location }).toEqual({
+      status: 303,
+      location: `https://shop.example/paid/${checkout.id}`,
+    });
+    expect((await get(`/checkouts/${checkout.id}`)).body).toMatchObject({ status: 'complete', charge_id: chargeId });
+  });
+
   it('unknown provider, malformed or unknown charge id, or another provider’s charge: 404 E7022, nothing asked', async () => {
     const { chargeId } = await pendingStripeCharge();
     const before = stripe.requests.length + opn.requests.length;

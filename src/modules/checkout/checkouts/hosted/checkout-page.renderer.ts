@@ -18,7 +18,7 @@ import type { Checkout } from '../../entities/checkout.entity.js';
 import { Invoice } from '../../entities/invoice.entity.js';
 import { PaymentIntent } from '../../entities/payment-intent.entity.js';
 import { effectiveStatus } from '../checkouts.service.js';
-import { cardEntryOrigins, OMISE_JS, type CardEntry } from './card-entry.js';
+import { cardEntryOrigins, OMISE_JS, STRIPE_JS, type CardEntry } from './card-entry.js';
 import { checkoutErrorPage, checkoutPage } from './checkout-page.js';
 
 /** Sends a hosted page with its headers; `origins` are the provider origins its CSP allows (none by default). */
@@ -64,7 +64,7 @@ export class CheckoutPageRenderer {
     return (await this.repository.find(PaymentIntent, applicationId, checkout.target_id))?.description ?? null;
   }
 
-  cardEntry(country: string, livemode: boolean): CardEntry {
+  cardEntry(slug: string, checkoutId: string, country: string, livemode: boolean): CardEntry {
     let name: string;
     try {
       name = this.providers.forCountry(country, livemode).name;
@@ -72,8 +72,18 @@ export class CheckoutPageRenderer {
       // No provider for the country in this mode (E5003 when paying): nothing to load.
       return { provider: 'vault' };
     }
-    const keys = this.credentials.opn[livemode ? 'live' : 'test'];
-    if (name === 'opn' && keys) return { provider: 'opn', publicKey: keys.publicKey, script: OMISE_JS };
+    const mode = livemode ? 'live' : 'test';
+    const opn = this.credentials.opn[mode];
+    if (name === 'opn' && opn) return { provider: 'opn', publicKey: opn.publicKey, script: OMISE_JS };
+    const stripe = this.credentials.stripe[mode];
+    if (name === 'stripe' && stripe) {
+      return {
+        provider: 'stripe',
+        publishableKey: stripe.publicKey,
+        script: STRIPE_JS,
+        intent: `/pay/${encodeURIComponent(slug)}/checkouts/${encodeURIComponent(checkoutId)}/card_intent`,
+      };
+    }
     return { provider: 'vault' };
   }
 
@@ -88,7 +98,7 @@ export class CheckoutPageRenderer {
   ): void {
     const nonce = newNonce();
     const cardEntry: CardEntry = checkout.payment_method_types.includes('card')
-      ? this.cardEntry(checkout.country, checkout.livemode)
+      ? this.cardEntry(application.slug, checkout.id, checkout.country, checkout.livemode)
       : { provider: 'vault' };
     const pageStatus = effectiveStatus(checkout, this.clock.now());
     sendHostedPage(

@@ -175,6 +175,8 @@ export function checkoutPage(input: CheckoutPageInput): string {
       card: input.paymentMethodTypes.includes('card'),
       // Omise.js tokens carry the cardholder's name (Opn requires it).
       cardName: input.cardEntry.provider === 'opn',
+      // Stripe's Payment Element takes the card in its own frame: no card fields of this page.
+      cardElement: input.cardEntry.provider === 'stripe',
       promptpay: input.paymentMethodTypes.includes('promptpay'),
       cancelUrl: input.cancelUrl,
       livemode: input.livemode,
@@ -186,7 +188,8 @@ export function checkoutPage(input: CheckoutPageInput): string {
  * The page's script. Card details are read in one place, `cardPayment()`, and sent to one place:
  * the card vault (test mode), which answers a single-use token, or the provider's own script
  * (Opn: Omise.js, which posts them to vault.omise.co and answers `tokn_…`); the payment API gets
- * only the token. A charge that needs 3-D Secure comes back pending with a `redirect_to_url` next
+ * only the token. With Stripe the Payment Element (Stripe's frame) takes the card and
+ * `stripe.confirmPayment` pays the PaymentIntent the page asked for; the page never reads it. A charge that needs 3-D Secure comes back pending with a `redirect_to_url` next
  * action: the page sends the payer there, and the provider sends them back to
  * /provider_returns/{provider}/{charge id}.
  */
@@ -199,15 +202,28 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
   if (!token) show(t.incomplete, 'error');
   else if (config.notice) show(config.notice, 'error');
   const entry = config.cardEntry;
-  // The provider's tokenizer, loaded at once so it is ready when the payer presses Pay.
-  const tokenizer = entry.provider !== 'opn' ? null : new Promise((resolve, reject) => {
+  // The provider's script, loaded at once so it is ready when the payer presses Pay.
+  const tokenizer = entry.provider === 'vault' ? null : new Promise((resolve, reject) => {
     const script = document.createElement('script');
     script.src = entry.script;
-    script.onload = () => window.Omise ? resolve(window.Omise) : reject(new Error(t.notProcessed));
+    const loaded = () => entry.provider === 'opn' ? window.Omise : window.Stripe;
+    script.onload = () => loaded() ? resolve(loaded()) : reject(new Error(t.notProcessed));
     script.onerror = () => reject(new Error(t.notProcessed));
     document.head.appendChild(script);
   });
   if (tokenizer) tokenizer.catch(() => {});
+  // Stripe: the Payment Element on a PaymentIntent this page's session asks for.
+  const element = entry.provider !== 'stripe' || !token ? null : (async () => {
+    const Stripe = await tokenizer;
+    const response = await fetch(entry.intent, { method: 'POST', headers: { 'X-Session-Token': token } });
+    const json = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(json.code === 'E1212' ? t.sessionInvalid : (json.message || t.notProcessed));
+    const stripe = Stripe(entry.publishableKey);
+    const elements = stripe.elements({ clientSecret: json.client_secret });
+    elements.create('payment').mount('#payment-element');
+    return { stripe, elements, returnUrl: json.return_url };
+  })();
+  if (element) element.catch((error) => show(error.message, 'error'));
 
   // One payment method at a time: a tab list (arrow keys, Home and End move between tabs).
   const tabs = Array.from(document.querySelectorAll('[role=tab]'));
@@ -316,9 +332,21 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
     finally { busy(false); }
   }
 
+  // Stripe confirms with the card it took; it sends the payer to the return route (3-D Secure or not).
+  async function payByElement() {
+    busy(true);
+    try {
+      const { stripe, elements, returnUrl } = await element;
+      const { error } = await stripe.confirmPayment({ elements, confirmParams: { return_url: returnUrl } });
+      if (error) show(error.message || t.notProcessed, 'error');
+    } catch (error) { show(error.message, 'error'); }
+    finally { busy(false); }
+  }
+
   const form = document.getElementById('card-form');
   if (form) form.addEventListener('submit', (event) => {
     event.preventDefault();
+    if (element) { payByElement(); return; }
     const card = cardPayment();
     if (card) payByCard(card);
   });

@@ -1,10 +1,11 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Clock } from '../../../../common/clock.js';
 import { scopeOf, type ApplicationRef, type Mode } from '../../../../common/context/principal.js';
 import { RequestContext } from '../../../../common/context/request-context.js';
 import { AppError } from '../../../../common/errors/app-error.js';
+import { Errors } from '../../../../common/errors/error-catalog.js';
 import { Public } from '../../../../common/http/decorators.js';
 import { newNonce, pickLocale } from '../../../../common/http/hosted-page.js';
 import { ApplicationResolver } from '../../../../common/tenancy/application-resolver.js';
@@ -14,6 +15,7 @@ import { Checkout } from '../../entities/checkout.entity.js';
 import { Charge } from '../../entities/charge.entity.js';
 import { SessionsService } from '../../../auth/index.js';
 import { PaymentLinksService } from '../payment-links.service.js';
+import { PaymentsService } from '../../payments/payments.service.js';
 import { checkoutErrorPage, redirectPage } from './checkout-page.js';
 import { CheckoutPageRenderer, sendHostedPage as send } from './checkout-page.renderer.js';
 
@@ -35,7 +37,44 @@ export class HostedPagesController {
     private readonly clock: Clock,
     private readonly sessions: SessionsService,
     private readonly pages: CheckoutPageRenderer,
+    private readonly payments: PaymentsService,
   ) {}
+
+  /**
+   * The PaymentIntent of Stripe's Payment Element for the open checkout page (live card entry,
+   * docs/PROVIDERS.md): the page's session (X-Session-Token, still valid: this records an attempt)
+   * gets `{client_secret, return_url}`; Stripe.js confirms the payment with the card it takes, and
+   * the payer comes back to the return route. Asked again (a reload), the same intent. Another
+   * session, or a used or expired one: E1212; a checkout its country's provider serves by token: E7008.
+   */
+  @Post(':slug/checkouts/:id/card_intent')
+  @Public()
+  async cardIntent(
+    @Param('slug') slug: string,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    const token = req.headers['x-session-token'];
+    const application = await this.applications.bySlug(slug);
+    const session = application && typeof token === 'string' ? await this.sessions.verify(token) : null;
+    if (
+      !application ||
+      !session ||
+      session.purpose !== 'checkout' ||
+      session.targetId !== id ||
+      session.applicationId !== application.id
+    ) {
+      throw new AppError(Errors.E1212, 'This payment session is not valid for this checkout.');
+    }
+    const answer = await this.context.runInMode(
+      session.mode,
+      () => this.payments.prepareCardIntent(application, session.mode === 'live', id),
+      { application },
+    );
+    res.status(200).json({ object: 'card_intent', ...answer });
+  }
 
   /**
    * The hosted page's own status poll: what a reload of the page would show, as JSON, for the
