@@ -149,7 +149,12 @@ describe('live card entry with Omise.js and the 3-D Secure return (fake Opn on l
     const checkout = await createCheckout(
       t,
       tenant,
-      { target_type: 'payment_intent', target_id: pi.id, success_url: successUrl(), cancel_url: `${t.url}/healthz?canceled=1` },
+      {
+        target_type: 'payment_intent',
+        target_id: pi.id,
+        success_url: successUrl(),
+        cancel_url: `${t.url}/healthz?canceled=1`,
+      },
       'live',
     );
     return { pi, checkout };

@@ -48,7 +48,8 @@ describe('3-D Secure return route (fake Stripe and Opn on loopback)', () => {
   });
 
   const get = (path: string) => t.http.get(tenant.path(path)).set(tenant.as('live'));
-  const reads = (pi: string) => stripe.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${pi}`);
+  const reads = (pi: string) =>
+    stripe.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${pi}`);
 
   /** A live checkout whose card charge waits for 3-D Secure at the fake Stripe. */
   async function pendingStripeCharge() {

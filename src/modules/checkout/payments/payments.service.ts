@@ -24,11 +24,7 @@ import { Checkout } from '../entities/checkout.entity.js';
 import { Invoice } from '../entities/invoice.entity.js';
 import { PaymentIntent } from '../entities/payment-intent.entity.js';
 import { CardTokensService } from './card-tokens.service.js';
-import {
-  CollectionProviderError,
-  type PaymentRequest,
-  type ProviderPayment,
-} from './providers/collection-provider.js';
+import { CollectionProviderError, type PaymentRequest, type ProviderPayment } from './providers/collection-provider.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { SettlementService } from './settlement.service.js';
 import { TargetsService, type Target } from '../targets/targets.service.js';
@@ -106,7 +102,15 @@ export class PaymentsService {
       // up here, with the checkout locked; any other provider gets its own token as it came.
       const vaultCard =
         token && provider.testOnly === true ? await this.cardTokens.consume(applicationId, id, token, manager) : null;
-      const { charge, paymentMethod } = await this.newAttempt(checkout, target, provider.name, type, now, manager, vaultCard);
+      const { charge, paymentMethod } = await this.newAttempt(
+        checkout,
+        target,
+        provider.name,
+        type,
+        now,
+        manager,
+        vaultCard,
+      );
       return { charge, provider, paymentMethodId: paymentMethod.id, vaultCard };
     });
 
@@ -196,33 +200,34 @@ export class PaymentsService {
           settlement_status: 'pending',
           expires_at: qrExpiry,
           promptpay: result.promptpay ?? null,
-          next_action: authorizeUri && !result.promptpay
-            ? [
-                {
-                  type: 'redirect_to_url',
-                  title: 'Authenticate the card',
-                  description: "Complete 3-D Secure on the card issuer's page.",
-                  i18n_key: 'next_action.redirect_to_url',
-                  url: authorizeUri,
-                  client_secret: null,
-                  payment_method: recorded.paymentMethodId,
-                  qr_data: null,
-                },
-              ]
-            : result.promptpay
-            ? [
-                {
-                  type: 'promptpay_display_qr',
-                  title: 'Scan to pay with PromptPay',
-                  description: 'Scan the QR code with a Thai banking app before it expires.',
-                  i18n_key: 'next_action.promptpay_display_qr',
-                  url: null,
-                  client_secret: null,
-                  payment_method: recorded.paymentMethodId,
-                  qr_data: result.promptpay.raw,
-                },
-              ]
-            : [],
+          next_action:
+            authorizeUri && !result.promptpay
+              ? [
+                  {
+                    type: 'redirect_to_url',
+                    title: 'Authenticate the card',
+                    description: "Complete 3-D Secure on the card issuer's page.",
+                    i18n_key: 'next_action.redirect_to_url',
+                    url: authorizeUri,
+                    client_secret: null,
+                    payment_method: recorded.paymentMethodId,
+                    qr_data: null,
+                  },
+                ]
+              : result.promptpay
+                ? [
+                    {
+                      type: 'promptpay_display_qr',
+                      title: 'Scan to pay with PromptPay',
+                      description: 'Scan the QR code with a Thai banking app before it expires.',
+                      i18n_key: 'next_action.promptpay_display_qr',
+                      url: null,
+                      client_secret: null,
+                      payment_method: recorded.paymentMethodId,
+                      qr_data: result.promptpay.raw,
+                    },
+                  ]
+                : [],
         },
         manager,
       );

@@ -1,5 +1,5 @@
 import { Controller, Get, Logger, Param, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiSeeOtherResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { ApplicationRef, Mode } from '../../../../common/context/principal.js';
 import { RequestContext } from '../../../../common/context/request-context.js';
@@ -81,9 +81,8 @@ export class ProviderReturnsController {
     schema: { type: 'string', format: 'uuid', example: '0193a9c2-7b1e-7c3d-9f00-5b2f1c3d4e5f' },
   })
   @ApiProduces('text/html', 'application/json')
-  @ApiResponse({ status: 303, description: 'Paid: `Location` is the checkout’s success_url, or its hosted page.' })
-  @ApiResponse({
-    status: 200,
+  @ApiSeeOtherResponse({ description: 'Paid: `Location` is the checkout’s success_url, or its hosted page.' })
+  @ApiOkResponse({
     description: 'Not paid (declined, failed, or still pending at the provider): the hosted checkout page.',
     content: { 'text/html': { schema: { type: 'string' } } },
   })
@@ -106,7 +105,9 @@ export class ProviderReturnsController {
       async () => {
         const charge = await this.settle(provider, found.charge);
         const checkout = await this.repository.checkoutOfCharge(application.id, charge);
-        return checkout ? { charge, checkout, description: await this.pages.description(application.id, checkout) } : null;
+        return checkout
+          ? { charge, checkout, description: await this.pages.description(application.id, checkout) }
+          : null;
       },
       { application },
     );
