@@ -29,7 +29,7 @@ export type OpnAnswer =
   | { hang: true };
 
 /**
- * A local stand-in for api.omise.co: answers each "METHOD /path" with the answers queued for it
+ * A local stand-in for api.omise.co (and vault.omise.co's POST /tokens): answers each "METHOD /path" with the answers queued for it
  * (the last one repeats), checks HTTP Basic with a secret key as Opn does, records every request.
  */
 export class FakeOpn {
@@ -39,7 +39,11 @@ export class FakeOpn {
   private server!: Server;
   baseUrl = '';
 
-  constructor(readonly secretKey = 'skey_test_5fakeopnsecretkey00') {}
+  constructor(
+    readonly secretKey = 'skey_test_5fakeopnsecretkey00',
+    /** vault.omise.co's key: `POST /tokens` (Omise.js in the browser) authenticates with the public key. */
+    readonly publicKey?: string,
+  ) {}
 
   async start(): Promise<this> {
     const port = await freePort();
@@ -80,7 +84,8 @@ export class FakeOpn {
     const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString()));
     this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, form });
 
-    const expected = `Basic ${Buffer.from(`${this.secretKey}:`).toString('base64')}`;
+    const key = path === '/tokens' && this.publicKey ? this.publicKey : this.secretKey;
+    const expected = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
     if (req.headers.authorization !== expected) return this.send(res, 401, opnFixture('error_authentication_failure'));
 
     const answers = this.routes.get(`${req.method} ${path}`);

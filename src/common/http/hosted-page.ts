@@ -60,9 +60,25 @@ export const HOSTED_PAGE_HEADERS = {
  * The Content-Security-Policy of a hosted page: only its own inline code (by nonce) and calls to
  * this origin; `imgSrc` says where its images may come from.
  */
-export const hostedPagePolicy = (nonce: string, imgSrc: string) =>
-  `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src ${imgSrc}; ` +
-  "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
+export const hostedPagePolicy = (nonce: string, imgSrc: string, origins: PageOrigins = {}) => {
+  const more = (list: readonly string[] | undefined) => (list?.length ? ` ${list.join(' ')}` : '');
+  return (
+    `default-src 'none'; script-src 'nonce-${nonce}'${more(origins.script)}; style-src 'nonce-${nonce}'; ` +
+    `img-src ${imgSrc}; connect-src 'self'${more(origins.connect)}; ` +
+    (origins.frame?.length ? `frame-src ${origins.frame.join(' ')}; ` : '') +
+    "form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+  );
+};
+
+/**
+ * Third-party origins a hosted page may use beyond its own: a payment provider's script (the
+ * live card entry: Omise.js, Stripe.js), the frames it opens and the hosts it calls. Absent: none.
+ */
+export interface PageOrigins {
+  script?: readonly string[];
+  frame?: readonly string[];
+  connect?: readonly string[];
+}
 
 /** The strings of the layout itself. */
 const SHELL_TEXT = {

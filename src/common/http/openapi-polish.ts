@@ -31,6 +31,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   oauth: 'OAuth 2.0 authorization server: access tokens for dashboard users.',
   provider_webhooks:
     'Where Opn Payments and Stripe deliver their webhooks: verified with the provider, applied once per event.',
+  provider_returns:
+    'Where the payer’s browser comes back after 3-D Secure at Opn or Stripe: the charge is read back from the provider and applied once.',
   'test helpers': 'Test mode only: move test records through states a real provider would (X-Test-Mode: true).',
 };
 

@@ -79,4 +79,9 @@ export const CheckoutErrors = defineErrors('checkout', {
     http_status: 400,
     message: 'The card token is unknown, already used, expired, or was made for another checkout.',
   },
+  E7022: {
+    key: 'provider_return_unknown',
+    http_status: 404,
+    message: 'No charge of this provider has this id: the 3-D Secure return link is not valid.',
+  },
 });

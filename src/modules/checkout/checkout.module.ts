@@ -26,7 +26,9 @@ import { VaultController } from './payments/vault.controller.js';
 import { Invoice } from './entities/invoice.entity.js';
 import { PaymentIntent } from './entities/payment-intent.entity.js';
 import { PaymentLink } from './entities/payment-link.entity.js';
+import { CheckoutPageRenderer } from './checkouts/hosted/checkout-page.renderer.js';
 import { HostedPagesController } from './checkouts/hosted/hosted-pages.controller.js';
+import { ProviderReturnsController } from './checkouts/hosted/provider-returns.controller.js';
 import { HostedUrls } from './checkouts/hosted-urls.js';
 import { InvoicesService } from './targets/invoices.service.js';
 import { PaymentIntentsService } from './targets/payment-intents.service.js';
@@ -62,6 +64,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     PaymentLinksController,
     CollectionTestHelpersController,
     HostedPagesController,
+    ProviderReturnsController,
     VaultController,
   ],
   providers: [
@@ -82,6 +85,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CollectionProviders,
     SandboxCollectionProvider,
     HostedUrls,
+    CheckoutPageRenderer,
     CardTokensService,
   ],
   exports: [

@@ -119,6 +119,26 @@ export class CollectionRepository {
    * code ran out (`qr_codes`).
    */
   /** The checkout whose payment attempt in progress is `chargeId` (no lock), or null. */
+  /**
+   * The checkout a charge was an attempt of: the one it is pending on or paid, else (a failed
+   * attempt is cleared from its checkout) the newest checkout of the charge's target.
+   */
+  async checkoutOfCharge(
+    applicationId: string,
+    charge: { id: string; payment_intent: string | null; invoice_id: string | null },
+  ): Promise<Checkout | null> {
+    const repo = this.db.repository(Checkout);
+    const direct = await repo.findOne({
+      where: [
+        { application_id: applicationId, pending_charge_id: charge.id },
+        { application_id: applicationId, charge_id: charge.id },
+      ],
+    });
+    const target = charge.payment_intent ?? charge.invoice_id;
+    if (direct || !target) return direct;
+    return repo.findOne({ where: { application_id: applicationId, target_id: target }, order: { created_at: 'DESC' } });
+  }
+
   checkoutPendingOn(applicationId: string, chargeId: string): Promise<Checkout | null> {
     return this.db
       .repository(Checkout)

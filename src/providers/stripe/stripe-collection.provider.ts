@@ -33,6 +33,8 @@ export interface StripePayment extends ProviderPayment {
 export interface StripeCardIntent {
   reference: string;
   clientSecret: string;
+  /** Where the page's `stripe.confirmPayment` sends the payer back (`confirmParams.return_url`). */
+  returnUrl: string;
 }
 
 const DEFAULT_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
@@ -75,7 +77,7 @@ export class StripeCollectionProvider implements CollectionProvider {
 
   /**
    * The card PaymentIntent the checkout page confirms with the Payment Element (beyond the port:
-   * the lead wires it into the checkout page). Keyed `pi:{chargeId}`, so a reload gets the same intent.
+   * PaymentsService.prepareCardIntent asks for it). Keyed `pi:{chargeId}`, so a reload gets the same intent.
    */
   async createCardIntent(request: PaymentRequest): Promise<StripeCardIntent> {
     try {
@@ -83,7 +85,11 @@ export class StripeCollectionProvider implements CollectionProvider {
         { ...this.base(request), allowed_payment_method_types: ['card'] },
         { idempotencyKey: `pi:${request.chargeId}` },
       );
-      return { reference: intent.id, clientSecret: intent.client_secret ?? '' };
+      return {
+        reference: intent.id,
+        clientSecret: intent.client_secret ?? '',
+        returnUrl: this.options.returnUri(request.chargeId),
+      };
     } catch (err) {
       throw this.providerError(err);
     }

@@ -41,6 +41,8 @@ interface Override {
   body?: Record<string, string>;
   /** Values for parameters the document has no example for (by name), fixture keys after `=`. */
   params?: Record<string, string>;
+  /** Path parameters given outright (a value, or a fixture key after `=`), instead of a fixture id. */
+  path?: Record<string, string>;
   /** Form fields (application/x-www-form-urlencoded bodies), fixture keys after `=`. */
   form?: Record<string, string>;
   /** The documented 4xx and error code a precondition gives, instead of a 2xx. */
@@ -81,6 +83,11 @@ const OVERRIDES: Record<string, Override> = {
   // Inbound provider webhooks: no provider keys in this test's service, the documented 404 says so.
   'POST /provider_webhooks/opn': { expect: { status: 404, code: 'E5203' } },
   'POST /provider_webhooks/stripe': { expect: { status: 404, code: 'E5203' } },
+  // The 3-D Secure return of a charge no provider made (the example id): the error object.
+  'GET /provider_returns/{provider}/{charge_id}': {
+    path: { provider: 'opn', charge_id: '0193a9c2-7b1e-7c3d-9f00-5b2f1c3d4e5f' },
+    expect: { status: 404, code: 'E7022' },
+  },
   // A public client must send PKCE; without it the error goes to its redirect URI (another origin).
   'GET /oauth2/auth': {
     params: {
@@ -326,6 +333,13 @@ describe('Swagger UI: Try it out on every operation', () => {
     if (op.path.includes('{app}')) await param('app', 'path').fill(tenant.slug);
     for (const name of op.path.match(/\{(\w+)\}/g) ?? []) {
       if (name === '{app}') continue;
+      const given = override.path?.[name.slice(1, -1)];
+      if (given !== undefined) {
+        const field = param(name.slice(1, -1), 'path');
+        if ((await field.evaluate((e) => e.tagName)) === 'SELECT') await field.selectOption(resolve(given, ids));
+        else await field.fill(resolve(given, ids));
+        continue;
+      }
       const segments = op.path.split('/');
       const fixture = override.id ?? segments[segments.indexOf(name) - 1];
       const id = ids[fixture];

@@ -100,6 +100,7 @@ describe('Stripe adapter (contract, local server, real SDK)', () => {
       const intent = await collection.createCardIntent(request());
       expect(intent.reference).toBe('pi_1PgafyB7WZ01zgkWSjxsAJo3');
       expect(intent.clientSecret).toMatch(/^pi_1PgafyB7WZ01zgkWSjxsAJo3_secret_/);
+      expect(intent.returnUrl).toBe(`https://wallet.example/checkout/charges/${CHARGE_ID}/return`);
       const sent = fake.last('POST /v1/payment_intents');
       expect(sent.headers['idempotency-key']).toBe(`pi:${CHARGE_ID}`);
       expect(sent.form).toMatchObject({

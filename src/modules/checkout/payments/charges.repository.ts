@@ -60,6 +60,11 @@ export class ChargesRepository {
     return new Map(rows.map((c) => [c.id, c]));
   }
 
+  /** A charge by id, of any application of the mode (the 3-D Secure return route knows only the id). */
+  byIdInMode(id: string): Promise<Charge | null> {
+    return this.db.repository(Charge).findOne({ where: { id } });
+  }
+
   /** The charge `provider` knows by `reference`, of any application of the mode (provider webhooks). */
   byProviderReference(provider: string, reference: string): Promise<Charge | null> {
     return this.db.repository(Charge).findOne({ where: { provider, reference_id: reference } });

@@ -104,53 +104,14 @@ export class PaymentsService {
       // up here, with the checkout locked; any other provider gets its own token as it came.
       const vaultCard =
         token && provider.testOnly === true ? await this.cardTokens.consume(applicationId, id, token, manager) : null;
-      const paymentMethod = await this.charges.createPaymentMethod(
-        {
-          application_id: applicationId,
-          customer_id: checkout.customer_id,
-          type,
-          provider: provider.name,
-          ...(vaultCard
-            ? {
-                brand: vaultCard.brand,
-                issuer: 'Sandbox Bank',
-                last4: vaultCard.last4,
-                fingerprint: vaultCard.fingerprint,
-                exp_month: vaultCard.exp_month,
-                exp_year: vaultCard.exp_year,
-                card_holder_name: vaultCard.name,
-                billing_details: { name: vaultCard.name },
-              }
-            : {}),
-        },
+      const { charge, paymentMethod } = await this.newAttempt(
+        checkout,
+        target,
+        provider.name,
+        type,
+        now,
         manager,
-      );
-      const charge = await this.charges.create(
-        {
-          application_id: applicationId,
-          country: checkout.country,
-          status: NEW_CHARGE_STATUS,
-          customer_id: checkout.customer_id,
-          payment_method_id: paymentMethod.id,
-          invoice_id: target.type === 'invoice' ? target.record.id : null,
-          payment_intent: target.type === 'payment_intent' ? target.record.id : null,
-          currency: checkout.currency,
-          amount: Number(checkout.amount),
-          scaling_factor: checkout.scaling_factor,
-          amount_capturable: 0,
-          provider: provider.name,
-          reference_id: null,
-          next_action: [],
-          metadata: target.record.metadata,
-        },
-        manager,
-      );
-      await this.repository.update(
-        Checkout,
-        applicationId,
-        checkout.id,
-        { pending_charge_id: charge.id, updated_at: now },
-        manager,
+        vaultCard,
       );
       const transfer = { destination: checkout.transfer_destination, fee: Number(checkout.application_fee_amount) };
       return { charge, provider, paymentMethodId: paymentMethod.id, vaultCard, transfer };
@@ -243,6 +204,9 @@ export class PaymentsService {
         await this.recordFailure(target, failed, manager);
         return { checkout, charge: failed, dispute: false };
       }
+      // A card charge waiting for 3-D Secure: the payer goes to the provider's page, which sends
+      // them back to GET /provider_returns/{provider}/{charge id} (ProviderReturnsController).
+      const authorizeUri = (result as ProviderPayment & { authorizeUri?: string }).authorizeUri;
       const pending = await this.charges.recordProviderFacts(
         charge,
         {
@@ -250,20 +214,34 @@ export class PaymentsService {
           settlement_status: 'pending',
           expires_at: qrExpiry,
           promptpay: result.promptpay ?? null,
-          next_action: result.promptpay
-            ? [
-                {
-                  type: 'promptpay_display_qr',
-                  title: 'Scan to pay with PromptPay',
-                  description: 'Scan the QR code with a Thai banking app before it expires.',
-                  i18n_key: 'next_action.promptpay_display_qr',
-                  url: null,
-                  client_secret: null,
-                  payment_method: recorded.paymentMethodId,
-                  qr_data: result.promptpay.raw,
-                },
-              ]
-            : [],
+          next_action:
+            authorizeUri && !result.promptpay
+              ? [
+                  {
+                    type: 'redirect_to_url',
+                    title: 'Authenticate the card',
+                    description: "Complete 3-D Secure on the card issuer's page.",
+                    i18n_key: 'next_action.redirect_to_url',
+                    url: authorizeUri,
+                    client_secret: null,
+                    payment_method: recorded.paymentMethodId,
+                    qr_data: null,
+                  },
+                ]
+              : result.promptpay
+                ? [
+                    {
+                      type: 'promptpay_display_qr',
+                      title: 'Scan to pay with PromptPay',
+                      description: 'Scan the QR code with a Thai banking app before it expires.',
+                      i18n_key: 'next_action.promptpay_display_qr',
+                      url: null,
+                      client_secret: null,
+                      payment_method: recorded.paymentMethodId,
+                      qr_data: result.promptpay.raw,
+                    },
+                  ]
+                : [],
         },
         manager,
       );
@@ -272,6 +250,144 @@ export class PaymentsService {
     });
     if (attempt instanceof AppError) throw attempt;
     return this.answer(principal, attempt);
+  }
+
+  /**
+   * The Stripe Payment Element's PaymentIntent for the hosted page (live card entry, docs/PROVIDERS.md):
+   * an attempt is recorded as for a card confirm (checkout and target locked, a pending charge the
+   * checkout waits on), the PaymentIntent created at the provider with no transaction open (keyed by
+   * the charge id, so asking again answers the same intent), and its reference kept on the charge.
+   * The page confirms it with Stripe.js and the outcome arrives at the 3-D Secure return route or by
+   * webhook; this service never sees the card. A page opened again reuses the charge still waiting.
+   */
+  async prepareCardIntent(
+    application: { id: string },
+    livemode: boolean,
+    checkoutId: string,
+  ): Promise<{ client_secret: string; return_url: string }> {
+    const applicationId = application.id;
+    const recorded = await this.repository.transaction(async (manager) => {
+      const checkout = await this.lockPayable(applicationId, checkoutId, manager);
+      if (!checkout.payment_method_types.includes('card')) {
+        throw new AppError(
+          CheckoutErrors.E7007,
+          `payment_method_type "card" is not allowed (allowed: ${checkout.payment_method_types.join(', ')}).`,
+        );
+      }
+      const target = await this.lockTarget(checkout, manager);
+      const provider = this.providers.forCountry(checkout.country, livemode);
+      if (!isIntentProvider(provider)) {
+        throw new AppError(
+          CheckoutErrors.E7008,
+          `The ${provider.name} provider takes cards by token: confirm with {payment_method_type: "card", token}.`,
+        );
+      }
+      const now = this.clock.now();
+      if (checkout.pending_charge_id) {
+        const waiting = await this.charges.lockById(applicationId, checkout.pending_charge_id, manager);
+        if (
+          waiting?.status === 'pending' &&
+          waiting.provider === provider.name &&
+          !waiting.promptpay &&
+          waiting.reference_id?.startsWith('pi_')
+        ) {
+          return { charge: waiting, provider };
+        }
+        await this.replacePending(checkout, now, manager);
+      }
+      const { charge } = await this.newAttempt(checkout, target, provider.name, 'card', now, manager);
+      return { charge, provider };
+    });
+    const { charge, provider } = recorded;
+    let intent: { reference: string; clientSecret: string; returnUrl: string };
+    try {
+      intent = await reachProvider(() =>
+        provider.createCardIntent({
+          applicationId,
+          chargeId: charge.id,
+          amount: Number(charge.amount),
+          currency: charge.currency,
+          scalingFactor: charge.scaling_factor,
+          livemode,
+        }),
+      );
+    } catch (err) {
+      if (charge.reference_id === null) await this.abandon(applicationId, checkoutId, charge.id, err);
+      throw err;
+    }
+    if (charge.reference_id === null) {
+      await this.repository.transaction(async (manager) => {
+        const locked = await this.charges.lockById(applicationId, charge.id, manager);
+        if (locked?.status !== 'pending' || locked.reference_id !== null) return;
+        await this.charges.recordProviderFacts(
+          locked,
+          { reference_id: intent.reference, settlement_status: 'pending', next_action: [] },
+          manager,
+        );
+      });
+    }
+    return { client_secret: intent.clientSecret, return_url: intent.returnUrl };
+  }
+
+  /** A new attempt on a locked checkout: its payment method and pending charge, the checkout pending on it. */
+  private async newAttempt(
+    checkout: Checkout,
+    target: Target,
+    providerName: string,
+    type: PaymentMethodType,
+    now: Date,
+    manager: EntityManager,
+    vaultCard: Awaited<ReturnType<CardTokensService['consume']>> | null = null,
+  ) {
+    const paymentMethod = await this.charges.createPaymentMethod(
+      {
+        application_id: checkout.application_id,
+        customer_id: checkout.customer_id,
+        type,
+        provider: providerName,
+        ...(vaultCard
+          ? {
+              brand: vaultCard.brand,
+              issuer: 'Sandbox Bank',
+              last4: vaultCard.last4,
+              fingerprint: vaultCard.fingerprint,
+              exp_month: vaultCard.exp_month,
+              exp_year: vaultCard.exp_year,
+              card_holder_name: vaultCard.name,
+              billing_details: { name: vaultCard.name },
+            }
+          : {}),
+      },
+      manager,
+    );
+    const charge = await this.charges.create(
+      {
+        application_id: checkout.application_id,
+        country: checkout.country,
+        status: NEW_CHARGE_STATUS,
+        customer_id: checkout.customer_id,
+        payment_method_id: paymentMethod.id,
+        invoice_id: target.type === 'invoice' ? target.record.id : null,
+        payment_intent: target.type === 'payment_intent' ? target.record.id : null,
+        currency: checkout.currency,
+        amount: Number(checkout.amount),
+        scaling_factor: checkout.scaling_factor,
+        amount_capturable: 0,
+        provider: providerName,
+        reference_id: null,
+        next_action: [],
+        metadata: target.record.metadata,
+      },
+      manager,
+    );
+    await this.repository.update(
+      Checkout,
+      checkout.application_id,
+      checkout.id,
+      { pending_charge_id: charge.id, updated_at: now },
+      manager,
+    );
+    return { charge, paymentMethod };
   }
 
   /** The provider took money for an attempt that could not be applied: it must be refunded or matched. */
@@ -615,4 +731,14 @@ function assertSessionTarget(principal: Principal, checkoutId: string): void {
   if (principal.credential.session && principal.credential.session.targetId !== checkoutId) {
     throw new AppError(Errors.E1300, 'This one-time session belongs to another checkout.');
   }
+}
+
+/** A provider whose card payments the browser confirms (Stripe's Payment Element): it makes the intent first. */
+interface IntentProvider {
+  name: string;
+  createCardIntent(request: PaymentRequest): Promise<{ reference: string; clientSecret: string; returnUrl: string }>;
+}
+
+function isIntentProvider(provider: object): provider is IntentProvider {
+  return typeof (provider as Partial<IntentProvider>).createCardIntent === 'function';
 }

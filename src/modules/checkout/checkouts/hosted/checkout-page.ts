@@ -9,6 +9,7 @@ import {
   sessionFromFragmentScript,
   type HostedLocale,
 } from '../../../../common/http/hosted-page.js';
+import type { CardEntry } from './card-entry.js';
 import { CHECKOUT_TEMPLATE } from './templates/checkout.template.js';
 
 registerHostedTemplate('@checkout', CHECKOUT_TEMPLATE);
@@ -31,6 +32,10 @@ export interface CheckoutPageInput {
   paymentMethodTypes: string[];
   successUrl: string | null;
   cancelUrl: string | null;
+  /** Who takes the card number: the test-mode vault or the provider's script (card-entry.ts). */
+  cardEntry: CardEntry;
+  /** A message shown as the page opens (a 3-D Secure return that ended in a decline). */
+  notice?: string | null;
 }
 
 /** The page's strings; `{merchant}` is filled in. */
@@ -45,6 +50,7 @@ const TEXT = {
     tabCard: 'Card',
     tabPromptpay: 'PromptPay',
     cardNumber: 'Card number',
+    cardName: 'Name on card',
     expiry: 'Expiry',
     expiryPlaceholder: 'MM/YY',
     cvc: 'CVC',
@@ -67,6 +73,7 @@ const TEXT = {
     tabCard: 'บัตร',
     tabPromptpay: 'พร้อมเพย์',
     cardNumber: 'หมายเลขบัตร',
+    cardName: 'ชื่อบนบัตร',
     expiry: 'วันหมดอายุ',
     expiryPlaceholder: 'ดด/ปป',
     cvc: 'รหัส CVC',
@@ -138,6 +145,8 @@ export function checkoutPage(input: CheckoutPageInput): string {
   const config = {
     api: `/api/v1/${encodeURIComponent(input.slug)}/platform/wallet`,
     vault: `/api/v1/${encodeURIComponent(input.slug)}/vault/tokens`,
+    cardEntry: input.cardEntry,
+    notice: input.notice ?? null,
     checkout: input.checkoutId,
     country: input.country,
     successUrl: input.successUrl,
@@ -164,6 +173,10 @@ export function checkoutPage(input: CheckoutPageInput): string {
       description: input.description,
       status: input.status,
       card: input.paymentMethodTypes.includes('card'),
+      // Omise.js tokens carry the cardholder's name (Opn requires it).
+      cardName: input.cardEntry.provider === 'opn',
+      // Stripe's Payment Element takes the card in its own frame: no card fields of this page.
+      cardElement: input.cardEntry.provider === 'stripe',
       promptpay: input.paymentMethodTypes.includes('promptpay'),
       cancelUrl: input.cancelUrl,
       livemode: input.livemode,
@@ -173,9 +186,12 @@ export function checkoutPage(input: CheckoutPageInput): string {
 
 /**
  * The page's script. Card details are read in one place, `cardPayment()`, and sent to one place:
- * the card vault (test mode), which answers a single-use token; the payment API gets only the
- * token. In live mode the provider's own script takes the vault's place (docs/PROVIDERS.md), and
- * nothing else changes.
+ * the card vault (test mode), which answers a single-use token, or the provider's own script
+ * (Opn: Omise.js, which posts them to vault.omise.co and answers `tokn_…`); the payment API gets
+ * only the token. With Stripe the Payment Element (Stripe's frame) takes the card and
+ * `stripe.confirmPayment` pays the PaymentIntent the page asked for; the page never reads it. A charge that needs 3-D Secure comes back pending with a `redirect_to_url` next
+ * action: the page sends the payer there, and the provider sends them back to
+ * /provider_returns/{provider}/{charge id}.
  */
 function pageScript(config: { checkout: string } & Record<string, unknown>): string {
   return `
@@ -184,6 +200,30 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
   const t = config.t;
   const busy = (on) => document.querySelectorAll('button').forEach((b) => { b.disabled = on; });
   if (!token) show(t.incomplete, 'error');
+  else if (config.notice) show(config.notice, 'error');
+  const entry = config.cardEntry;
+  // The provider's script, loaded at once so it is ready when the payer presses Pay.
+  const tokenizer = entry.provider === 'vault' ? null : new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = entry.script;
+    const loaded = () => entry.provider === 'opn' ? window.Omise : window.Stripe;
+    script.onload = () => loaded() ? resolve(loaded()) : reject(new Error(t.notProcessed));
+    script.onerror = () => reject(new Error(t.notProcessed));
+    document.head.appendChild(script);
+  });
+  if (tokenizer) tokenizer.catch(() => {});
+  // Stripe: the Payment Element on a PaymentIntent this page's session asks for.
+  const element = entry.provider !== 'stripe' || !token ? null : (async () => {
+    const Stripe = await tokenizer;
+    const response = await fetch(entry.intent, { method: 'POST', headers: { 'X-Session-Token': token } });
+    const json = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(json.code === 'E1212' ? t.sessionInvalid : (json.message || t.notProcessed));
+    const stripe = Stripe(entry.publishableKey);
+    const elements = stripe.elements({ clientSecret: json.client_secret });
+    elements.create('payment').mount('#payment-element');
+    return { stripe, elements, returnUrl: json.return_url };
+  })();
+  if (element) element.catch((error) => show(error.message, 'error'));
 
   // One payment method at a time: a tab list (arrow keys, Home and End move between tabs).
   const tabs = Array.from(document.querySelectorAll('[role=tab]'));
@@ -219,6 +259,9 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
 
   function finish(result) {
     const charge = result.charge;
+    const redirect = charge.status === 'pending' &&
+      (charge.next_action || []).find((action) => action.type === 'redirect_to_url' && action.url);
+    if (redirect) { location.assign(redirect.url); return; }
     if (charge.status === 'succeeded') {
       sessionStorage.removeItem(key);
       show(t.received, 'done');
@@ -263,12 +306,39 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
     };
   }
 
-  // The card goes to the vault only; the payment API gets the single-use token it answers.
+  // Omise.js: the card goes to Opn's vault in the browser; Opn answers a tokn_… (or why not).
+  async function omiseToken(card) {
+    const Omise = await tokenizer;
+    Omise.setPublicKey(entry.publicKey);
+    return new Promise((resolve, reject) => Omise.createToken('card', {
+      name: document.getElementById('card-name').value.trim(),
+      number: card.number.replace(/[\\s-]/g, ''),
+      expiration_month: card.exp_month,
+      expiration_year: card.exp_year < 100 ? 2000 + card.exp_year : card.exp_year,
+      security_code: card.cvc,
+    }, (status, response) => {
+      if (status === 200 && response && typeof response.id === 'string') resolve(response.id);
+      else reject(new Error((response && response.message) || t.notProcessed));
+    }));
+  }
+
+  // The card goes to the tokenizer only; the payment API gets the single-use token it answers.
   async function payByCard(card) {
     busy(true);
     try {
-      const token = await call(config.vault, card);
-      finish(await call('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', token: token.id }));
+      const id = entry.provider === 'opn' ? await omiseToken(card.card) : (await call(config.vault, card)).id;
+      finish(await call('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', token: id }));
+    } catch (error) { show(error.message, 'error'); }
+    finally { busy(false); }
+  }
+
+  // Stripe confirms with the card it took; it sends the payer to the return route (3-D Secure or not).
+  async function payByElement() {
+    busy(true);
+    try {
+      const { stripe, elements, returnUrl } = await element;
+      const { error } = await stripe.confirmPayment({ elements, confirmParams: { return_url: returnUrl } });
+      if (error) show(error.message || t.notProcessed, 'error');
     } catch (error) { show(error.message, 'error'); }
     finally { busy(false); }
   }
@@ -276,6 +346,7 @@ function pageScript(config: { checkout: string } & Record<string, unknown>): str
   const form = document.getElementById('card-form');
   if (form) form.addEventListener('submit', (event) => {
     event.preventDefault();
+    if (element) { payByElement(); return; }
     const card = cardPayment();
     if (card) payByCard(card);
   });

@@ -1,37 +1,25 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Clock } from '../../../../common/clock.js';
 import { scopeOf, type ApplicationRef, type Mode } from '../../../../common/context/principal.js';
 import { RequestContext } from '../../../../common/context/request-context.js';
 import { AppError } from '../../../../common/errors/app-error.js';
+import { Errors } from '../../../../common/errors/error-catalog.js';
 import { Public } from '../../../../common/http/decorators.js';
-import { HOSTED_PAGE_HEADERS, hostedPagePolicy, newNonce, pickLocale } from '../../../../common/http/hosted-page.js';
+import { newNonce, pickLocale } from '../../../../common/http/hosted-page.js';
 import { ApplicationResolver } from '../../../../common/tenancy/application-resolver.js';
 import { effectiveStatus } from '../checkouts.service.js';
 import { CollectionRepository } from '../../checkout.repository.js';
 import { Checkout } from '../../entities/checkout.entity.js';
-import { PaymentIntent } from '../../entities/payment-intent.entity.js';
-import { Invoice } from '../../entities/invoice.entity.js';
 import { Charge } from '../../entities/charge.entity.js';
 import { SessionsService } from '../../../auth/index.js';
 import { PaymentLinksService } from '../payment-links.service.js';
-import { checkoutErrorPage, checkoutPage, redirectPage } from './checkout-page.js';
+import { PaymentsService } from '../../payments/payments.service.js';
+import { checkoutErrorPage, redirectPage } from './checkout-page.js';
+import { CheckoutPageRenderer, sendHostedPage as send } from './checkout-page.renderer.js';
 
 const MODES: Mode[] = ['test', 'live'];
-
-function send(res: Response, status: number, nonce: string, html: string): void {
-  res
-    .status(status)
-    .set({
-      ...HOSTED_PAGE_HEADERS,
-      'Content-Type': 'text/html; charset=utf-8',
-      'X-Frame-Options': 'DENY',
-      // The PromptPay QR code is a data: image.
-      'Content-Security-Policy': hostedPagePolicy(nonce, 'data:'),
-    })
-    .send(html);
-}
 
 /**
  * The hosted pages, served at PUBLIC_URL/pay/...: the checkout page and the payment link page.
@@ -48,7 +36,45 @@ export class HostedPagesController {
     private readonly context: RequestContext,
     private readonly clock: Clock,
     private readonly sessions: SessionsService,
+    private readonly pages: CheckoutPageRenderer,
+    private readonly payments: PaymentsService,
   ) {}
+
+  /**
+   * The PaymentIntent of Stripe's Payment Element for the open checkout page (live card entry,
+   * docs/PROVIDERS.md): the page's session (X-Session-Token, still valid: this records an attempt)
+   * gets `{client_secret, return_url}`; Stripe.js confirms the payment with the card it takes, and
+   * the payer comes back to the return route. Asked again (a reload), the same intent. Another
+   * session, or a used or expired one: E1212; a checkout its country's provider serves by token: E7008.
+   */
+  @Post(':slug/checkouts/:id/card_intent')
+  @Public()
+  async cardIntent(
+    @Param('slug') slug: string,
+    @Param('id') id: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    const token = req.headers['x-session-token'];
+    const application = await this.applications.bySlug(slug);
+    const session = application && typeof token === 'string' ? await this.sessions.verify(token) : null;
+    if (
+      !application ||
+      !session ||
+      session.purpose !== 'checkout' ||
+      session.targetId !== id ||
+      session.applicationId !== application.id
+    ) {
+      throw new AppError(Errors.E1212, 'This payment session is not valid for this checkout.');
+    }
+    const answer = await this.context.runInMode(
+      session.mode,
+      () => this.payments.prepareCardIntent(application, session.mode === 'live', id),
+      { application },
+    );
+    res.status(200).json({ object: 'card_intent', ...answer });
+  }
 
   /**
    * The hosted page's own status poll: what a reload of the page would show, as JSON, for the
@@ -93,10 +119,10 @@ export class HostedPagesController {
     const { checkout, charge } = found;
     const now = this.clock.now();
     const status = effectiveStatus(checkout, now);
-    // A checkout's pending charge is its PromptPay QR code (a card is charged at once); the sweep
-    // fails it and clears it once expired, before that its expires_at says so.
+    // A checkout's pending PromptPay charge is its QR code (a pending card charge waits for 3-D
+    // Secure); the sweep fails it and clears it once expired, before that its expires_at says so.
     const promptpay =
-      charge === null || charge.status !== 'pending'
+      charge === null || charge.status !== 'pending' || !charge.promptpay
         ? null
         : charge.expires_at !== null && charge.expires_at <= now
           ? 'expired'
@@ -120,39 +146,12 @@ export class HostedPagesController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const nonce = newNonce();
-    const locale = pickLocale(req);
     const application = await this.applications.bySlug(slug);
     const found = application
       ? await this.inEitherMode(application, (m) => this.loadCheckout(application, id, m))
       : null;
-    if (!application || !found) {
-      return send(res, 404, nonce, checkoutErrorPage(nonce, locale, 'checkoutNotFound'));
-    }
-    const { checkout, description } = found;
-    send(
-      res,
-      200,
-      nonce,
-      checkoutPage({
-        nonce,
-        locale,
-        query: req.query,
-        merchant: application.name,
-        slug: application.slug,
-        checkoutId: checkout.id,
-        country: checkout.country,
-        livemode: checkout.livemode,
-        status: effectiveStatus(checkout, this.clock.now()),
-        amount: Number(checkout.amount),
-        currency: checkout.currency,
-        scalingFactor: checkout.scaling_factor,
-        description,
-        paymentMethodTypes: checkout.payment_method_types,
-        successUrl: checkout.success_url,
-        cancelUrl: checkout.cancel_url,
-      }),
-    );
+    if (!application || !found) return this.pages.notFound(req, res);
+    this.pages.render(req, res, application, found.checkout, found.description);
   }
 
   @Get(':slug/links/:id')
@@ -207,14 +206,7 @@ export class HostedPagesController {
       async () => {
         const checkout = await this.repository.find(Checkout, application.id, id);
         if (!checkout) return null;
-        const target =
-          checkout.target_type === 'invoice'
-            ? await this.repository.find(Invoice, application.id, checkout.target_id)
-            : await this.repository.find(PaymentIntent, application.id, checkout.target_id);
-        const description =
-          target instanceof Invoice
-            ? `Invoice ${target.number}`
-            : ((target as PaymentIntent | null)?.description ?? null);
+        const description = await this.pages.description(application.id, checkout);
         return { checkout, description };
       },
       { application },

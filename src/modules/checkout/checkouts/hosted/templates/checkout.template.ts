@@ -3,7 +3,8 @@
  * common/http/templates/hosted-layout.ts for why templates are strings). Every `<%= %>` escapes.
  *
  * Data: t (strings), merchant, amount (formatted), description, status, card, promptpay
- * (booleans: the methods offered), livemode, cancelUrl.
+ * (booleans: the methods offered), cardName (Omise.js: the cardholder's name), cardElement
+ * (Stripe's Payment Element instead of the card fields), livemode, cancelUrl.
  */
 export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
     <h1><%= it.t.heading %></h1>
@@ -27,6 +28,13 @@ export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
 <% if (it.card) { %>
     <div id="panel-card"<% if (it.promptpay) { %> role="tabpanel" aria-labelledby="tab-card"<% } %>>
     <form id="card-form" novalidate>
+<% if (it.cardElement) { %>
+      <div id="payment-element"></div>
+<% } else { %>
+<% if (it.cardName) { %>
+      <label for="card-name"><%= it.t.cardName %></label>
+      <input id="card-name" name="card-name" autocomplete="cc-name" required>
+<% } %>
       <label for="card-number"><%= it.t.cardNumber %></label>
       <input id="card-number" name="card-number" inputmode="numeric" autocomplete="cc-number" placeholder="<%= it.livemode ? '1234 1234 1234 1234' : '4242 4242 4242 4242' %>" required>
       <div class="row">
@@ -35,6 +43,7 @@ export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
         <div><label for="card-cvc"><%= it.t.cvc %></label>
         <input id="card-cvc" name="card-cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" required></div>
       </div>
+<% } %>
       <button id="pay-card" type="submit"><%= it.t.pay %></button>
     </form>
     </div>
