@@ -129,17 +129,12 @@ export class PaymentsService {
     const qrExpiry = new Date(this.clock.nowMs() + PROMPTPAY_QR_LIFETIME_MS);
     let result: ProviderPayment;
     try {
-      // A destination charge: the provider's account of the destination (Stripe Connect acct_…), if it keeps one.
-      const { destination, fee } = recorded.transfer;
-      if (destination) {
-        const providerAccount = await this.accounts.providerAccount(
-          applicationId,
-          destination,
-          recorded.provider.name,
-          principal.livemode,
-        );
-        request.destination = { account: destination, providerAccount, applicationFeeAmount: fee };
-      }
+      request.destination = await this.destinationOf(
+        applicationId,
+        recorded.transfer,
+        recorded.provider.name,
+        principal.livemode,
+      );
       result = await reachProvider(() =>
         token
           ? recorded.provider.chargeCard(request, token, recorded.vaultCard ?? undefined)
@@ -253,6 +248,27 @@ export class PaymentsService {
   }
 
   /**
+   * A destination charge's parameters: the connected account and the provider's own account of it
+   * (Stripe Connect `acct_…`, null where the provider keeps none), with the application's fee. The
+   * same for a confirm and for the Payment Element's PaymentIntent.
+   */
+  private async destinationOf(
+    applicationId: string,
+    transfer: { destination: string | null; fee: number },
+    provider: string,
+    livemode: boolean,
+  ): Promise<PaymentRequest['destination']> {
+    if (!transfer.destination) return undefined;
+    const providerAccount = await this.accounts.providerAccount(
+      applicationId,
+      transfer.destination,
+      provider,
+      livemode,
+    );
+    return { account: transfer.destination, providerAccount, applicationFeeAmount: transfer.fee };
+  }
+
+  /**
    * The Stripe Payment Element's PaymentIntent for the hosted page (live card entry, docs/PROVIDERS.md):
    * an attempt is recorded as for a card confirm (checkout and target locked, a pending charge the
    * checkout waits on), the PaymentIntent created at the provider with no transaction open (keyed by
@@ -291,16 +307,22 @@ export class PaymentsService {
           !waiting.promptpay &&
           waiting.reference_id?.startsWith('pi_')
         ) {
-          return { charge: waiting, provider };
+          return { charge: waiting, provider, checkout };
         }
         await this.replacePending(checkout, now, manager);
       }
       const { charge } = await this.newAttempt(checkout, target, provider.name, 'card', now, manager);
-      return { charge, provider };
+      return { charge, provider, checkout };
     });
-    const { charge, provider } = recorded;
+    const { charge, provider, checkout } = recorded;
     let intent: { reference: string; clientSecret: string; returnUrl: string };
     try {
+      const destination = await this.destinationOf(
+        applicationId,
+        { destination: checkout.transfer_destination, fee: Number(checkout.application_fee_amount) },
+        provider.name,
+        livemode,
+      );
       intent = await reachProvider(() =>
         provider.createCardIntent({
           applicationId,
@@ -309,6 +331,7 @@ export class PaymentsService {
           currency: charge.currency,
           scalingFactor: charge.scaling_factor,
           livemode,
+          destination,
         }),
       );
     } catch (err) {
