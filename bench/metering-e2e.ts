@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
 import http from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -42,6 +42,12 @@ const MAX_OUTSTANDING = 4_000;
 const DRAIN_LIMIT_MS = 60_000;
 /** Events put in the outbox at once to measure how fast the forwarder empties it. */
 const FORWARD_EVENTS = Number(process.env.BENCH_FORWARD_EVENTS ?? 30_000);
+/** BENCH_RATE=<events/s>: take this as the capacity (A/B rounds of the open loop at one rate): phase 0 is skipped, phase 1 only warms up. */
+const GIVEN_RATE = Number(process.env.BENCH_RATE ?? 0);
+/** BENCH_SHARES: the open-loop phases as shares of the capacity (default 0.5,0.8). */
+const SHARES = (process.env.BENCH_SHARES ?? '0.5,0.8').split(',').map(Number);
+/** BENCH_BASELINE=off: no reference phase against the bare server. */
+const BASELINE = process.env.BENCH_BASELINE !== 'off';
 
 interface Sample {
   t_s: number;
@@ -77,6 +83,20 @@ async function capacity(url: string, body: string, headers: Record<string, strin
   return result.requests.average as number;
 }
 
+/**
+ * BENCH_SAMPLER=full: every sample also counts the delivered events (a scan of meter_events, which
+ * grows by the whole run: tens of milliseconds of PostgreSQL's CPU a second on this machine's two
+ * cores, taken from the service being measured). By default a sample reads only the outbox (small:
+ * delivered rows leave it) and derives what was forwarded from what was acknowledged; the exact
+ * delivered count is read once before and once after each phase.
+ */
+const FULL_SAMPLER = process.env.BENCH_SAMPLER === 'full';
+
+async function outboxBacklog(db: pg.Client): Promise<number> {
+  const { rows } = await db.query(`SELECT count(*)::int AS backlog FROM wallet_test.meter_event_outbox`);
+  return (rows[0] as { backlog: number }).backlog;
+}
+
 async function counts(db: pg.Client): Promise<{ delivered: number; backlog: number }> {
   const { rows } = await db.query(
     `SELECT (SELECT count(*) FROM wallet_test.meter_events WHERE delivery_status = 'delivered')::int AS delivered,
@@ -89,7 +109,7 @@ async function counts(db: pg.Client): Promise<{ delivered: number; backlog: numb
 async function drained(db: pg.Client, backlog = 0): Promise<number> {
   const start = performance.now();
   while (performance.now() - start < DRAIN_LIMIT_MS) {
-    if ((await counts(db)).backlog <= backlog) return Math.round(performance.now() - start);
+    if ((await outboxBacklog(db)) <= backlog) return Math.round(performance.now() - start);
     await new Promise((r) => setTimeout(r, 50));
   }
   return -1;
@@ -114,7 +134,7 @@ async function forwardingCapacity(db: pg.Client, meterId: string, customerId: st
   const ms = await drained(db);
   if (ms >= 0) return (FORWARD_EVENTS * 1000) / ms;
   // Not all delivered within DRAIN_LIMIT_MS: the rate is what was.
-  return ((FORWARD_EVENTS - (await counts(db)).backlog) * 1000) / DRAIN_LIMIT_MS;
+  return ((FORWARD_EVENTS - (await outboxBacklog(db))) * 1000) / DRAIN_LIMIT_MS;
 }
 
 /** Sends `rate` requests per second for `seconds`, each due at a fixed time, and samples the outbox every second. */
@@ -184,12 +204,16 @@ async function openLoop(
       }
     }, 2);
     sampler = setInterval(() => {
-      sampling = counts(db).then((c) => {
+      const sample = FULL_SAMPLER
+        ? counts(db)
+        : outboxBacklog(db).then((backlog) => ({ backlog, delivered: undefined }));
+      sampling = sample.then((c) => {
         const backlog = c.backlog - before.backlog;
         samples.push({
           t_s: Math.round((performance.now() - start) / 100) / 10,
           acknowledged,
-          forwarded: c.delivered - before.delivered,
+          // Without the full sampler: every acknowledged event is either forwarded or still waiting.
+          forwarded: c.delivered === undefined ? Math.max(0, acknowledged - backlog) : c.delivered - before.delivered,
           backlog,
           backlog_s_of_input: Math.round((backlog / rate) * 100) / 100,
         });
@@ -203,8 +227,7 @@ async function openLoop(
   while (outstanding > 0 && performance.now() - loadEnded < DRAIN_LIMIT_MS) await new Promise((r) => setTimeout(r, 10));
   let drainMs = -1;
   while (performance.now() - loadEnded < DRAIN_LIMIT_MS) {
-    const c = await counts(db);
-    if (c.backlog <= before.backlog) {
+    if ((await outboxBacklog(db)) <= before.backlog) {
       drainMs = Math.round(performance.now() - loadEnded);
       break;
     }
@@ -241,21 +264,23 @@ async function main(): Promise<void> {
     const { api, headers } = tenant;
     const event = (id: string) => JSON.stringify(tenant.event(id));
 
-    const forwardRate = await forwardingCapacity(db, tenant.meterId, tenant.customerId);
-    // The outbox while the service ingests as fast as it can: does forwarding keep up?
+    const forwardRate = GIVEN_RATE ? NaN : await forwardingCapacity(db, tenant.meterId, tenant.customerId);
+    // The outbox while the service ingests as fast as it can: does forwarding keep up? (With
+    // BENCH_RATE the run still warms the service up, and its rate is not used.)
     let capacityBacklog = 0;
     const capacitySampler = setInterval(
-      () => void counts(db).then((c) => (capacityBacklog = Math.max(capacityBacklog, c.backlog))),
+      () => void outboxBacklog(db).then((backlog) => (capacityBacklog = Math.max(capacityBacklog, backlog))),
       1_000,
     );
-    const capacityRate = await capacity(`${api}/meter_events`, event('cap-[<id>]'), headers).finally(() =>
+    const measuredRate = await capacity(`${api}/meter_events`, event('cap-[<id>]'), headers).finally(() =>
       clearInterval(capacitySampler),
     );
+    const capacityRate = GIVEN_RATE || measuredRate;
     // Let the capacity run's backlog drain before the open-loop phases start.
     const capacityDrainMs = await drained(db);
     const target = new URL(`${api}/meter_events`);
     const phases: Phase[] = [];
-    for (const share of [0.5, 0.8]) {
+    for (const share of SHARES) {
       phases.push(
         await openLoop(
           `open loop ${share * 100}%`,
@@ -266,6 +291,33 @@ async function main(): Promise<void> {
           db,
         ),
       );
+    }
+    // For the record: the same open loop at the first share against the bare server running the
+    // service's own storage statement (bench:meter's b2: node:http + pg, no framework), on the same
+    // tables while the service's forwarder keeps delivering. Its p99 is what this machine, its disk
+    // and PostgreSQL give a durable single-event write at that rate, whatever the service does.
+    if (BASELINE) {
+      const { rows } = await db.query(`SELECT application_id FROM wallet_test.meters WHERE id = $1`, [tenant.meterId]);
+      const bare = fork(
+        join(BUILD_ROOT, 'bench', 'baseline-server.js'),
+        [url, String(PORT + 1), rows[0].application_id, tenant.meterId, tenant.customerId],
+        { stdio: 'inherit' },
+      );
+      await new Promise<void>((resolve) => bare.once('message', () => resolve()));
+      try {
+        phases.push(
+          await openLoop(
+            `bare (b2) ${SHARES[0] * 100}%`,
+            new URL(`http://127.0.0.1:${PORT + 1}/`),
+            {},
+            (n) => event(`bare-${n}`),
+            capacityRate * SHARES[0],
+            db,
+          ),
+        );
+      } finally {
+        bare.kill('SIGTERM');
+      }
     }
     console.log(
       `forwarding capacity (${FORWARD_EVENTS} events put in the outbox at once): ${Math.round(forwardRate)} events/s`,
@@ -279,11 +331,12 @@ async function main(): Promise<void> {
       console.log(`\n${phase.name}: backlog every second (events; seconds of input)`);
       console.log(phase.samples.map((s) => `${s.t_s}s:${s.backlog} (${s.backlog_s_of_input})`).join('  '));
     }
-    const [half, most] = phases;
+    const half = phases.find((p) => p.name === 'open loop 50%');
+    const most = phases.find((p) => p.name === 'open loop 80%');
     const met = {
-      backlog_under_2s_at_80: most.max_backlog_s_of_input < 2,
-      drained_within_5s_at_80: most.drain_ms >= 0 && most.drain_ms <= 5_000,
-      p99_at_50_within_25ms: half.p99_ms <= 25,
+      backlog_under_2s_at_80: most ? most.max_backlog_s_of_input < 2 : null,
+      drained_within_5s_at_80: most ? most.drain_ms >= 0 && most.drain_ms <= 5_000 : null,
+      p99_at_50_within_25ms: half ? half.p99_ms <= 25 : null,
     };
     console.log(`\ntargets: ${JSON.stringify(met)}`);
     const path = writeResults('metering-e2e.json', {
