@@ -115,6 +115,15 @@ export async function createApp(): Promise<NestExpressApplication> {
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
     customSiteTitle: 'Wallet Payments Service API',
+    swaggerOptions: {
+      // No Schemas section under the operations: each operation still shows its own request and
+      // response schemas (its Schema tab), and /docs-json keeps components.schemas. The section is
+      // every schema of the document, which Swagger UI renders with the page and re-renders on each click.
+      defaultModelsExpandDepth: -1,
+      // A "Filter by tag" box above the operations, so a partner (and the Try-it-out walk) can show
+      // one resource's operations instead of all ~90 at once.
+      filter: true,
+    },
   });
   return app;
 }

@@ -12,11 +12,12 @@ import { payoutLifecycleRecords } from '../../factories/matrix/payouts.js';
 
 /**
  * "Try it out" on every operation of the Swagger UI at /docs, in Debian's Chromium, as a partner
- * would: authorize, expand the operation, Try it out, keep the values the document fills in (its
- * examples), change only what must name a real object (the application slug, ids made beforehand
- * through the API), Execute, and read the response the UI shows. Every operation answers one of
- * its documented statuses, never a 5xx, never a network failure; a 2xx unless OVERRIDES says which
- * documented 4xx (with the error object) a precondition makes it.
+ * would: authorize, filter the list by the operation's tag, expand the operation, Try it out, keep
+ * the values the document fills in (its examples), change only what must name a real object (the
+ * application slug, ids made beforehand through the API), Execute, and read the response the UI
+ * shows. Every operation answers one of its documented statuses, never a 5xx, never a network
+ * failure; a 2xx unless OVERRIDES says which documented 4xx (with the error object) a precondition
+ * makes it.
  *
  * The operation list comes from /docs-json, so a new route is tried without a change here. A new
  * route whose path or body names an object that must exist needs that object in `fixtures` (keyed
@@ -107,6 +108,8 @@ const OVERRIDES: Record<string, Override> = {
 interface Operation {
   /** `METHOD /path` without the wallet prefix: the OVERRIDES key (a root route and its prefixed twin share it). */
   key: string;
+  /** Its first tag (the resource): the walk filters the UI by it, so only that tag's operations render. */
+  tag: string;
   /** `METHOD /full/path`, for the report. */
   label: string;
   method: (typeof METHODS)[number];
@@ -143,6 +146,7 @@ function operationsOf(doc: {
       ops.push({
         key: `${method.toUpperCase()} ${short}`,
         label: `${method.toUpperCase()} ${path}`,
+        tag: op.tags?.[0] ?? 'default',
         method,
         path,
         scheme: schemes.includes('secret_key')
@@ -325,6 +329,9 @@ describe('Swagger UI: Try it out on every operation', () => {
   /** Expands `op`, fills what must change, executes, and returns the status and body the UI shows. */
   async function tryOperation(page: Page, op: Operation): Promise<{ status: number; body: string; url: string }> {
     const override = OVERRIDES[op.key] ?? {};
+    // The "Filter by tag" box: Swagger UI re-renders every operation it shows on each click.
+    const filter = page.locator('.operation-filter-input');
+    if ((await filter.inputValue()) !== op.tag) await filter.fill(op.tag);
     const block = page
       .locator(`.opblock-${op.method}`)
       .filter({ has: page.locator(`.opblock-summary-path[data-path="${op.path}"]`) })
