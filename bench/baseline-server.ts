@@ -19,12 +19,24 @@ await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline_events (
 
 function insert(id: string, identifier: string, payload: unknown): Promise<unknown> {
   if (app) {
-    const event = { id, meterId: meter, eventName: 'api_call', customerId: customer, identifier, payload };
+    const now = new Date();
     const { sql, params } = storeEventsStatement(
       { events: 'wallet_test.meter_events', outbox: 'wallet_test.meter_event_outbox' },
-      app,
-      new Date(),
-      [{ ...event, value: '1', occurredAt: new Date(), provider: 'sandbox' }],
+      [
+        {
+          id,
+          applicationId: app,
+          meterId: meter,
+          eventName: 'api_call',
+          customerId: customer,
+          identifier,
+          payload,
+          value: '1',
+          occurredAt: now,
+          provider: 'sandbox',
+          createdAt: now,
+        },
+      ],
     );
     return pool.query(sql, params);
   }

@@ -55,6 +55,11 @@ interface Sample {
   forwarded: number;
   backlog: number;
   backlog_s_of_input: number;
+  /** Latency of the requests answered during this second: p99 and max (ms). */
+  p99_ms: number;
+  max_ms: number;
+  /** Wall clock at the sample, to line it up with the service's and PostgreSQL's logs. */
+  at: string;
 }
 
 interface Phase {
@@ -148,6 +153,8 @@ async function openLoop(
 ): Promise<Phase> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const latencies: number[] = [];
+  /** Index in `latencies` where the current second's answers start. */
+  let secondStart = 0;
   let acknowledged = 0;
   let failed = 0;
   let notSent = 0;
@@ -207,9 +214,15 @@ async function openLoop(
       const sample = FULL_SAMPLER
         ? counts(db)
         : outboxBacklog(db).then((backlog) => ({ backlog, delivered: undefined }));
+      const second = summarize(latencies.slice(secondStart));
+      secondStart = latencies.length;
+      const at = new Date().toISOString();
       sampling = sample.then((c) => {
         const backlog = c.backlog - before.backlog;
         samples.push({
+          at,
+          p99_ms: second.p99,
+          max_ms: second.max,
           t_s: Math.round((performance.now() - start) / 100) / 10,
           acknowledged,
           // Without the full sampler: every acknowledged event is either forwarded or still waiting.
@@ -330,6 +343,8 @@ async function main(): Promise<void> {
     for (const phase of phases) {
       console.log(`\n${phase.name}: backlog every second (events; seconds of input)`);
       console.log(phase.samples.map((s) => `${s.t_s}s:${s.backlog} (${s.backlog_s_of_input})`).join('  '));
+      console.log(`${phase.name}: latency of each second's answers, p99/max ms`);
+      console.log(phase.samples.map((s) => `${s.t_s}s:${s.p99_ms}/${s.max_ms}`).join('  '));
     }
     const half = phases.find((p) => p.name === 'open loop 50%');
     const most = phases.find((p) => p.name === 'open loop 80%');

@@ -20,6 +20,11 @@ export class ModeDb {
     this.sources = { test, live };
   }
 
+  /** The current mode, to key per-mode state (a cache, a group commit) by. */
+  get mode(): Mode {
+    return this.context.mode;
+  }
+
   get dataSource(): DataSource {
     return this.sources[this.context.mode];
   }

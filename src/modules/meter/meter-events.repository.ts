@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { Mode } from '../../common/context/principal.js';
+import { GroupCommit } from '../../common/database/group-commit.js';
 import { ModeDb } from '../../common/database/mode-db.js';
-import { storeEventsStatement, type EventRow } from './store-events.sql.js';
+import { PreparedStatements } from '../../common/database/prepared-statements.js';
+import { storeEventsStatement, type EventRow, type StoreRow } from './store-events.sql.js';
 
 export interface StoredEventRow {
   id: string;
+  application_id: string;
   identifier: string;
   created_at: Date;
   errors: Array<{ code: string; message: string }>;
@@ -40,34 +44,79 @@ const AGGREGATES: Record<SummaryAggregation, string> = {
   last: '(array_agg(value ORDER BY occurred_at DESC, created_at DESC, id DESC))[1]',
 };
 
+/**
+ * Storage statements in flight at once per mode. Four leave the pool (10 connections per mode by
+ * default) to reads and jobs, and under load each carries many requests' events; measured in
+ * docs/PERFORMANCE.md (issue 18).
+ */
+const GROUP_FLUSHES = 4;
+/** The most events one storage statement carries (five batch requests of 100). */
+const GROUP_ROWS = 500;
+
 /** Meter events and their delivery outbox, in the request's (or job's) mode. */
 @Injectable()
 export class MeterEventsRepository {
-  constructor(private readonly db: ModeDb) {}
+  private readonly groups = new Map<Mode, GroupCommit<StoreRow, StoredEventRow | undefined>>();
+
+  constructor(
+    private readonly db: ModeDb,
+    private readonly prepared: PreparedStatements,
+  ) {}
 
   /**
-   * Stores new events with their outbox rows in one statement; identifiers already taken (earlier,
-   * concurrently, or twice in `events`) come back as the stored originals.
+   * Stores new events with their outbox rows; identifiers already taken (earlier, concurrently, or
+   * twice in `events`) come back as the stored originals. The events of concurrent requests in the
+   * same mode go to the database together (group commit, at most GROUP_FLUSHES statements in
+   * flight), and this answers once the statement that carried `events` has committed; `events` are
+   * never split across statements, so a batch request stays one transaction.
    */
   async store(applicationId: string, now: Date, events: EventRow[]): Promise<Map<string, StoredEventRow>> {
-    const table = this.db.table('meter_events');
-    const { sql, params } = storeEventsStatement(
-      { events: table, outbox: this.db.table('meter_event_outbox') },
-      applicationId,
-      now,
-      events,
-    );
-    const inserted: StoredEventRow[] = await this.db.manager.query(sql, params);
-    const byIdentifier = new Map(inserted.map((r) => [r.identifier, r]));
-    const missing = [...new Set(events.map((e) => e.identifier).filter((id) => !byIdentifier.has(id)))];
-    if (missing.length) {
-      const originals: StoredEventRow[] = await this.db.manager.query(
-        `SELECT id, identifier, created_at, errors FROM ${table} WHERE application_id = $1 AND identifier = ANY($2::text[])`,
-        [applicationId, missing],
-      );
-      for (const row of originals) byIdentifier.set(row.identifier, row);
-    }
+    const rows = events.map((e) => ({ ...e, applicationId, createdAt: now }));
+    const stored = await this.groupCommit().submit(rows);
+    const byIdentifier = new Map<string, StoredEventRow>();
+    for (const row of stored) if (row && row.application_id === applicationId) byIdentifier.set(row.identifier, row);
     return byIdentifier;
+  }
+
+  /** The current mode's group commit; its flush is bound to that mode's tables and connections. */
+  private groupCommit(): GroupCommit<StoreRow, StoredEventRow | undefined> {
+    const mode = this.db.mode;
+    let group = this.groups.get(mode);
+    if (!group) {
+      const manager = this.db.manager;
+      const tables = { events: this.db.table('meter_events'), outbox: this.db.table('meter_event_outbox') };
+      group = new GroupCommit({
+        concurrency: GROUP_FLUSHES,
+        maxRows: GROUP_ROWS,
+        flush: (rows) => this.flush(manager, tables, rows),
+      });
+      this.groups.set(mode, group);
+    }
+    return group;
+  }
+
+  /** One statement for the rows of one or more requests; each row answered with its stored event (the original for a repeat). */
+  private async flush(
+    manager: EntityManager,
+    tables: { events: string; outbox: string },
+    rows: StoreRow[],
+  ): Promise<Array<StoredEventRow | undefined>> {
+    const { sql, params } = storeEventsStatement(tables, rows);
+    const inserted = await this.prepared.query<StoredEventRow>(manager, 'meter_store', sql, params);
+    const key = (applicationId: string, identifier: string) => `${applicationId}:${identifier}`;
+    const byKey = new Map(inserted.map((r) => [key(r.application_id, r.identifier), r]));
+    const missing = rows.filter((r) => !byKey.has(key(r.applicationId, r.identifier)));
+    if (missing.length) {
+      const originals: StoredEventRow[] = await manager.query(
+        `SELECT e.id, e.application_id, e.identifier, e.created_at, e.errors
+         FROM ${tables.events} e
+         JOIN unnest($1::uuid[], $2::text[]) AS m(application_id, identifier)
+           ON e.application_id = m.application_id AND e.identifier = m.identifier`,
+        [missing.map((r) => r.applicationId), missing.map((r) => r.identifier)],
+      );
+      for (const row of originals) byKey.set(key(row.application_id, row.identifier), row);
+    }
+    return rows.map((r) => byKey.get(key(r.applicationId, r.identifier)));
   }
 
   async findById(applicationId: string, id: string): Promise<MeterEventRow | null> {

@@ -1,6 +1,8 @@
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
+import { newId } from '../../../src/common/ids.js';
 import { MeterEventForwarder, SandboxBillingProvider } from '../../../src/modules/meter/index.js';
+import { MeterEventsRepository } from '../../../src/modules/meter/meter-events.repository.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { createUser, tokensFor } from '../../factories/auth.js';
 
@@ -243,6 +245,103 @@ describe('metering: customers, meters and meter events', () => {
       expect(summary.body.data.reduce((n: number, s: { aggregated_value: number }) => n + s.aggregated_value, 0)).toBe(
         1,
       );
+    });
+
+    it('keeps the events of concurrent requests of two applications apart when they are stored together', async () => {
+      // Concurrent requests share storage statements (group commit): two applications sending the
+      // same identifiers at once, singles and a batch, each get their own events and only those.
+      const other = await createTenant(t);
+      const setUp = async (who: Tenant) => {
+        const customer = await t.http.post(who.path('/customers')).set(who.as('test')).send({ name: 'Grouped' });
+        await t.http
+          .post(who.path('/meters'))
+          .set(who.as('test'))
+          .send({
+            display_name: 'Grouped',
+            event_name: 'grouped',
+            value_settings: { event_payload_key: 'n' },
+            default_aggregation: { formula: 'count' },
+          });
+        return customer.body.id as string;
+      };
+      const customers = [await setUp(tenant), await setUp(other)];
+      const meterIds: string[] = [];
+      for (const who of [tenant, other]) {
+        const meters = await t.http.get(who.path('/meters')).set(who.as('test'));
+        meterIds.push(meters.body.data.find((m: { event_name: string }) => m.event_name === 'grouped').id);
+      }
+      const body = (customer: string, i: number) => ({
+        event_name: 'grouped',
+        customer_id: customer,
+        payload: { n: '1' },
+        identifier: `grouped-${i}`,
+      });
+      const requests = [tenant, other].flatMap((who, w) => [
+        ...Array.from({ length: 20 }, (_, i) =>
+          t.http.post(who.path('/meter_events')).set(who.as('test')).send(body(customers[w], i)),
+        ),
+        t.http
+          .post(who.path('/meter_events/batch'))
+          .set(who.as('test'))
+          .send({ events: Array.from({ length: 30 }, (_, i) => body(customers[w], i + 10)) }),
+      ]);
+      const answers = await Promise.all(requests);
+      expect(answers.map((a) => a.status)).toEqual(Array(requests.length).fill(200));
+      const rows: Array<{ application_id: string; identifier: string; id: string }> = await inTest(() =>
+        t.app
+          .get(ModeDb)
+          .manager.query(
+            `SELECT application_id, identifier, id FROM wallet_test.meter_events WHERE application_id = ANY($1::uuid[])`,
+            [[tenant.applicationId, other.applicationId]],
+          ),
+      );
+      // 40 identifiers (0-39) per application, each stored once, under its own application.
+      for (const [w, who] of [tenant, other].entries()) {
+        const own = rows.filter((r) => r.application_id === who.applicationId && r.identifier.startsWith('grouped-'));
+        expect(own).toHaveLength(40);
+        const idOf = new Map(own.map((r) => [r.identifier, r.id]));
+        const singles = answers.slice(w * 21, w * 21 + 20);
+        singles.forEach((a, i) => expect(a.body.id).toBe(idOf.get(`grouped-${i}`)));
+        const batch = answers[w * 21 + 20].body.data as Array<{ id: string }>;
+        batch.forEach((e, i) => expect(e.id).toBe(idOf.get(`grouped-${i + 10}`)));
+      }
+
+      // Submitted in the same turn of the event loop, the two applications' events certainly share
+      // one statement: a new identifier both use, and a repeat of one both already stored.
+      const repository = t.app.get(MeterEventsRepository);
+      const now = new Date(t.clock.nowMs());
+      const event = (w: number, identifier: string) => ({
+        id: newId(),
+        meterId: meterIds[w],
+        eventName: 'grouped',
+        customerId: customers[w],
+        identifier,
+        payload: { n: '1', customer: 'ref' },
+        value: '1',
+        occurredAt: now,
+        provider: 'sandbox',
+      });
+      const stored = await inTest(() =>
+        Promise.all(
+          [tenant, other].map((who, w) =>
+            repository.store(who.applicationId, now, [event(w, 'grouped-shared'), event(w, 'grouped-0')]),
+          ),
+        ),
+      );
+      for (const [w, who] of [tenant, other].entries()) {
+        const own = await inTest(() =>
+          t.app
+            .get(ModeDb)
+            .manager.query(
+              `SELECT identifier, id FROM wallet_test.meter_events WHERE application_id = $1 AND identifier IN ('grouped-shared', 'grouped-0')`,
+              [who.applicationId],
+            ),
+        );
+        const idOf = new Map(own.map((r: { identifier: string; id: string }) => [r.identifier, r.id]));
+        expect(stored[w].get('grouped-shared')?.id).toBe(idOf.get('grouped-shared'));
+        expect(stored[w].get('grouped-0')?.id).toBe(idOf.get('grouped-0'));
+        expect(stored[w].get('grouped-0')?.id).toBe(answers[w * 21].body.id);
+      }
     });
 
     it('keeps identifiers apart per mode', async () => {
