@@ -71,6 +71,8 @@ interface Phase {
   p99_ms: number;
   max_ms: number;
   failed: number;
+  /** What the failed requests got: HTTP status or the socket error's code, with counts. */
+  failures: Record<string, number>;
   not_sent: number;
   max_backlog: number;
   max_backlog_s_of_input: number;
@@ -157,6 +159,11 @@ async function openLoop(
   let secondStart = 0;
   let acknowledged = 0;
   let failed = 0;
+  const failures: Record<string, number> = {};
+  const fail = (why: string) => {
+    failed += 1;
+    failures[why] = (failures[why] ?? 0) + 1;
+  };
   let notSent = 0;
   let outstanding = 0;
   let sent = 0;
@@ -182,13 +189,13 @@ async function openLoop(
           if (res.statusCode === 200 || res.statusCode === 201) {
             acknowledged += 1;
             latencies.push(performance.now() - dueAt);
-          } else failed += 1;
+          } else fail(String(res.statusCode));
         });
       },
     );
-    req.on('error', () => {
+    req.on('error', (error: NodeJS.ErrnoException) => {
       outstanding -= 1;
-      failed += 1;
+      fail(error.code ?? error.message);
     });
     req.end(payload);
   };
@@ -259,6 +266,7 @@ async function openLoop(
     p99_ms: latency.p99,
     max_ms: latency.max,
     failed,
+    failures,
     not_sent: notSent,
     max_backlog: Math.max(0, ...samples.map((s) => s.backlog)),
     max_backlog_s_of_input: Math.max(0, ...samples.map((s) => s.backlog_s_of_input)),
@@ -339,7 +347,10 @@ async function main(): Promise<void> {
     console.log(
       `  outbox during the capacity run: max backlog ${capacityBacklog} (${Math.round((capacityBacklog / capacityRate) * 100) / 100} s of input), drained ${capacityDrainMs} ms after it`,
     );
-    printTable(phases.map(({ samples: _samples, ...row }) => row));
+    printTable(phases.map(({ samples: _samples, failures: _failures, ...row }) => row));
+    for (const phase of phases.filter((p) => p.failed > 0)) {
+      console.log(`${phase.name}: failed requests by status or socket error: ${JSON.stringify(phase.failures)}`);
+    }
     for (const phase of phases) {
       console.log(`\n${phase.name}: backlog every second (events; seconds of input)`);
       console.log(phase.samples.map((s) => `${s.t_s}s:${s.backlog} (${s.backlog_s_of_input})`).join('  '));

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { Histogram } from 'prom-client';
 import type { EntityManager } from 'typeorm';
 import type { Mode } from '../../common/context/principal.js';
 import { GroupCommit } from '../../common/database/group-commit.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { PreparedStatements } from '../../common/database/prepared-statements.js';
+import { Metrics } from '../../common/observability/metrics.js';
 import { storeEventsStatement, type EventRow, type StoreRow } from './store-events.sql.js';
 
 export interface StoredEventRow {
@@ -57,11 +59,22 @@ const GROUP_ROWS = 500;
 @Injectable()
 export class MeterEventsRepository {
   private readonly groups = new Map<Mode, GroupCommit<StoreRow, StoredEventRow | undefined>>();
+  /** Events per storage statement: above 1, concurrent requests are sharing statements. */
+  private readonly statementRows: Histogram<'mode'>;
 
   constructor(
     private readonly db: ModeDb,
     private readonly prepared: PreparedStatements,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.statementRows = new Histogram({
+      name: 'wallet_meter_event_store_rows',
+      help: 'Meter events per storage statement (group commit: the events of concurrent requests share one), by mode.',
+      labelNames: ['mode'] as const,
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+      registers: [metrics.registry],
+    });
+  }
 
   /**
    * Stores new events with their outbox rows; identifiers already taken (earlier, concurrently, or
@@ -85,10 +98,14 @@ export class MeterEventsRepository {
     if (!group) {
       const manager = this.db.manager;
       const tables = { events: this.db.table('meter_events'), outbox: this.db.table('meter_event_outbox') };
+      const rowsOf = this.statementRows.labels({ mode });
       group = new GroupCommit({
         concurrency: GROUP_FLUSHES,
         maxRows: GROUP_ROWS,
-        flush: (rows) => this.flush(manager, tables, rows),
+        flush: (rows) => {
+          rowsOf.observe(rows.length);
+          return this.flush(manager, tables, rows);
+        },
       });
       this.groups.set(mode, group);
     }

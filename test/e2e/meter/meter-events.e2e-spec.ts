@@ -309,6 +309,15 @@ describe('metering: customers, meters and meter events', () => {
       // Submitted in the same turn of the event loop, the two applications' events certainly share
       // one statement: a new identifier both use, and a repeat of one both already stored.
       const repository = t.app.get(MeterEventsRepository);
+      /** How many test-mode storage statements carried up to `le` events, from a real scrape of /metrics. */
+      const statements = async (le: number) => {
+        const scrape = await t.http.get('/metrics');
+        const match = new RegExp(`^wallet_meter_event_store_rows_bucket\\{le="${le}",mode="test"\\} (\\d+)$`, 'm').exec(
+          scrape.text,
+        );
+        return Number(match?.[1]);
+      };
+      const [upTo2, upTo5] = [await statements(2), await statements(5)];
       const now = new Date(t.clock.nowMs());
       const event = (w: number, identifier: string) => ({
         id: newId(),
@@ -328,6 +337,8 @@ describe('metering: customers, meters and meter events', () => {
           ),
         ),
       );
+      // One statement of 4 events (2 + 2) is what the scrape adds: more than 2 events, at most 5.
+      expect([await statements(2), await statements(5)]).toEqual([upTo2, upTo5 + 1]);
       for (const [w, who] of [tenant, other].entries()) {
         const own = await inTest(() =>
           t.app
