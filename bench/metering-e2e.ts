@@ -58,6 +58,8 @@ interface Sample {
   /** Latency of the requests answered during this second: p99 and max (ms). */
   p99_ms: number;
   max_ms: number;
+  /** Requests that failed during this second. */
+  failed: number;
   /** Wall clock at the sample, to line it up with the service's and PostgreSQL's logs. */
   at: string;
 }
@@ -157,6 +159,7 @@ async function openLoop(
   const latencies: number[] = [];
   /** Index in `latencies` where the current second's answers start. */
   let secondStart = 0;
+  let failedBefore = 0;
   let acknowledged = 0;
   let failed = 0;
   const failures: Record<string, number> = {};
@@ -223,6 +226,8 @@ async function openLoop(
         : outboxBacklog(db).then((backlog) => ({ backlog, delivered: undefined }));
       const second = summarize(latencies.slice(secondStart));
       secondStart = latencies.length;
+      const failedNow = failed - failedBefore;
+      failedBefore = failed;
       const at = new Date().toISOString();
       sampling = sample.then((c) => {
         const backlog = c.backlog - before.backlog;
@@ -230,6 +235,7 @@ async function openLoop(
           at,
           p99_ms: second.p99,
           max_ms: second.max,
+          failed: failedNow,
           t_s: Math.round((performance.now() - start) / 100) / 10,
           acknowledged,
           // Without the full sampler: every acknowledged event is either forwarded or still waiting.
@@ -355,7 +361,11 @@ async function main(): Promise<void> {
       console.log(`\n${phase.name}: backlog every second (events; seconds of input)`);
       console.log(phase.samples.map((s) => `${s.t_s}s:${s.backlog} (${s.backlog_s_of_input})`).join('  '));
       console.log(`${phase.name}: latency of each second's answers, p99/max ms`);
-      console.log(phase.samples.map((s) => `${s.t_s}s:${s.p99_ms}/${s.max_ms}`).join('  '));
+      console.log(
+        phase.samples
+          .map((s) => `${s.t_s}s:${s.p99_ms}/${s.max_ms}${s.failed ? ` (${s.failed} failed)` : ''}`)
+          .join('  '),
+      );
     }
     const half = phases.find((p) => p.name === 'open loop 50%');
     const most = phases.find((p) => p.name === 'open loop 80%');

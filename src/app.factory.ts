@@ -9,6 +9,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { declarePassportRequestFields } from './common/auth/passport-request-fields.js';
 import { answerClientErrors } from './common/http/client-error.js';
+import { keepConnectionsOpen } from './common/http/keep-alive.js';
 import { cardDataGuardMiddleware, VAULT_PATH } from './common/http/card-data.js';
 import { contentTypeMiddleware } from './common/http/content-type.js';
 import { polishOpenApi } from './common/http/openapi-polish.js';
@@ -110,6 +111,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(requestGuardMiddleware);
   app.use(cardDataGuardMiddleware);
   answerClientErrors(app.getHttpServer());
+  keepConnectionsOpen(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
 
   const document = buildOpenApi(app);
   SwaggerModule.setup('docs', app, document, {

@@ -37,6 +37,7 @@ describe('configuration', () => {
       settlementDelayHours: 48,
       metricsPort: undefined,
       shutdownGraceMs: 25_000,
+      httpKeepAliveTimeoutMs: 65_000,
       eventRetentionDays: 30,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
@@ -54,6 +55,7 @@ describe('configuration', () => {
       RATE_LIMIT: '0',
       METRICS_PORT: '9464',
       SHUTDOWN_GRACE_MS: '10000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '350000',
       EVENT_RETENTION_DAYS: '90',
       REDIS_URL: 'redis://cache:6379/2',
       REDIS_KEY_PREFIX: 'wallet-eu:',
@@ -68,6 +70,7 @@ describe('configuration', () => {
       rateLimit: 0,
       metricsPort: 9464,
       shutdownGraceMs: 10_000,
+      httpKeepAliveTimeoutMs: 350_000,
       eventRetentionDays: 90,
       redisUrl: 'redis://cache:6379/2',
       redisKeyPrefix: 'wallet-eu:',
@@ -88,6 +91,7 @@ describe('configuration', () => {
     [{ SETTLEMENT_DELAY_HOURS: '-1' }, 'SETTLEMENT_DELAY_HOURS must be a whole number, got "-1"'],
     [{ METRICS_PORT: '99999' }, 'METRICS_PORT must be between 0 and 65535, got 99999'],
     [{ SHUTDOWN_GRACE_MS: '25s' }, 'SHUTDOWN_GRACE_MS must be a whole number, got "25s"'],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '500' }, 'HTTP_KEEP_ALIVE_TIMEOUT_MS must be between 1000 and 900000, got 500'],
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must use redis: or rediss:, got "http:"'],
     [{ REDIS_KEY_PREFIX: 'a b' }, 'REDIS_KEY_PREFIX must be up to 64 of'],
     [{ SHUTDOWN_GRACE_MS: '600001' }, 'SHUTDOWN_GRACE_MS must be between 0 and 600000, got 600001'],

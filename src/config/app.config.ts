@@ -67,6 +67,8 @@ export interface AppConfig {
   eventRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
   shutdownGraceMs: number;
+  /** How long an idle keep-alive connection stays open: above any proxy's or client's idle timeout in front. */
+  httpKeepAliveTimeoutMs: number;
 }
 
 export interface AllConfig {
@@ -200,6 +202,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),
     meterForwardConcurrency: integer(env, 'METER_FORWARD_CONCURRENCY', 2, 1, 32),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
+    httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 900_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
   };
 }

@@ -291,4 +291,12 @@ describe('oversized request heads', () => {
     expect(res.status).toBe(400);
     expectErrorObject(JSON.parse(res.body), 'E2000');
   });
+
+  it('keeps idle keep-alive connections 65 s (HTTP_KEEP_ALIVE_TIMEOUT_MS), above a load balancer idle timeout, and says so', async () => {
+    const res = await fetch(`${t.url}/healthz`);
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+    const server = t.app.getHttpServer() as import('node:http').Server;
+    expect(server.keepAliveTimeout).toBe(65_000);
+    expect(server.headersTimeout).toBeGreaterThan(65_000);
+  });
 });
