@@ -105,7 +105,9 @@ export async function startServer(
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`server exited with ${child.exitCode ?? child.signalCode}`);
+    }
     try {
       if ((await fetch(`${base}/readyz`)).ok) break;
     } catch {
@@ -117,7 +119,8 @@ export async function startServer(
     base,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Already gone (exited, or killed by a signal: then exitCode stays null and 'exit' will not come again).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
