@@ -253,7 +253,7 @@ describe('metering: customers, meters and meter events', () => {
       const other = await createTenant(t);
       const setUp = async (who: Tenant) => {
         const customer = await t.http.post(who.path('/customers')).set(who.as('test')).send({ name: 'Grouped' });
-        await t.http
+        const meter = await t.http
           .post(who.path('/meters'))
           .set(who.as('test'))
           .send({
@@ -262,14 +262,11 @@ describe('metering: customers, meters and meter events', () => {
             value_settings: { event_payload_key: 'n' },
             default_aggregation: { formula: 'count' },
           });
-        return customer.body.id as string;
+        return { customer: customer.body.id as string, meter: meter.body.id as string };
       };
-      const customers = [await setUp(tenant), await setUp(other)];
-      const meterIds: string[] = [];
-      for (const who of [tenant, other]) {
-        const meters = await t.http.get(who.path('/meters')).set(who.as('test'));
-        meterIds.push(meters.body.data.find((m: { event_name: string }) => m.event_name === 'grouped').id);
-      }
+      const created = [await setUp(tenant), await setUp(other)];
+      const customers = created.map((c) => c.customer);
+      const meterIds = created.map((c) => c.meter);
       const body = (customer: string, i: number) => ({
         event_name: 'grouped',
         customer_id: customer,
