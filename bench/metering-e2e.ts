@@ -25,7 +25,12 @@ import {
  *   2. Open loop at 50% and 80% of that capacity for BENCH_SECONDS (default 60): requests leave at a
  *      fixed rate whatever the answers do, and latency is measured from the moment each request was
  *      due (not from when it left), so queueing in the service shows as latency instead of hiding
- *      as a lower rate. Every second: acknowledged, forwarded and the outbox backlog.
+ *      as a lower rate. Every second: acknowledged, forwarded and the outbox backlog. Each phase
+ *      first runs BENCH_WARMUP_SECONDS (default 5) at the same rate, reported on its own line and
+ *      not counted: the load generator's client code is still unoptimised then and its connection
+ *      pool empty, and what that costs the generator would be measured as the service's latency
+ *      (wrk2 leaves out its first 10 s for the same reason). The measured seconds follow without a
+ *      gap, so the service is never idle between the two.
  *   3. After the load stops, how long the backlog takes to drain.
  * Targets (issue 18): at 80% the backlog stays below 2 s of input at every sample and drains within
  * 5 s; at 50% single-event p99 <= 25 ms.
@@ -35,6 +40,8 @@ const run = promisify(execFile);
 const DATABASE = `wallet_bench_metering_${[...String(process.pid)].map((d) => 'abcdefghij'[Number(d)]).join('')}_test`;
 const PORT = Number(process.env.BENCH_PORT ?? 3820);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+/** Seconds at each open-loop phase's rate before its measured seconds (not counted; reported apart). */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 const CAPACITY_SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS ?? 15);
 const AUTOCANNON = join(BUILD_ROOT, '..', '..', 'node_modules', 'autocannon', 'autocannon.js');
 /** More requests than this outstanding at once means the service stopped keeping up: they are counted, not sent. */
@@ -79,6 +86,8 @@ interface Phase {
   max_backlog: number;
   max_backlog_s_of_input: number;
   drain_ms: number;
+  /** The warm-up before the measured seconds, at the same rate: reported, not counted above. */
+  warmup: { seconds: number; p50_ms: number; p99_ms: number; max_ms: number; failed: number; not_sent: number };
   samples: Sample[];
 }
 
@@ -157,6 +166,12 @@ async function openLoop(
 ): Promise<Phase> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const latencies: number[] = [];
+  /** The warm-up's answers: requests numbered below `measuredFrom`. */
+  const warmLatencies: number[] = [];
+  let warmFailed = 0;
+  let warmNotSent = 0;
+  /** Acknowledged warm-up requests: their events are in the outbox's counts too. */
+  let warmAcknowledged = 0;
   /** Index in `latencies` where the current second's answers start. */
   let secondStart = 0;
   let failedBefore = 0;
@@ -170,10 +185,13 @@ async function openLoop(
   let notSent = 0;
   let outstanding = 0;
   let sent = 0;
-  const total = Math.round(rate * SECONDS);
+  const measuredFrom = Math.round(rate * WARMUP_SECONDS);
+  const total = measuredFrom + Math.round(rate * SECONDS);
   const before = await counts(db);
   const samples: Sample[] = [];
   const start = performance.now();
+  /** When the measured seconds start (the first measured request is due then). */
+  const measuredStart = start + WARMUP_SECONDS * 1000;
 
   const send = (n: number, dueAt: number) => {
     const payload = body(n);
@@ -189,7 +207,13 @@ async function openLoop(
         res.resume();
         res.on('end', () => {
           outstanding -= 1;
-          if (res.statusCode === 200 || res.statusCode === 201) {
+          const ok = res.statusCode === 200 || res.statusCode === 201;
+          if (n < measuredFrom) {
+            if (ok) {
+              warmAcknowledged += 1;
+              warmLatencies.push(performance.now() - dueAt);
+            } else warmFailed += 1;
+          } else if (ok) {
             acknowledged += 1;
             latencies.push(performance.now() - dueAt);
           } else fail(String(res.statusCode));
@@ -198,7 +222,8 @@ async function openLoop(
     );
     req.on('error', (error: NodeJS.ErrnoException) => {
       outstanding -= 1;
-      fail(error.code ?? error.message);
+      if (n < measuredFrom) warmFailed += 1;
+      else fail(error.code ?? error.message);
     });
     req.end(payload);
   };
@@ -211,8 +236,10 @@ async function openLoop(
       const due = Math.min(total, Math.floor(((now - start) / 1000) * rate));
       while (sent < due) {
         const dueAt = start + (sent * 1000) / rate;
-        if (outstanding >= MAX_OUTSTANDING) notSent += 1;
-        else send(sent, dueAt);
+        if (outstanding >= MAX_OUTSTANDING) {
+          if (sent < measuredFrom) warmNotSent += 1;
+          else notSent += 1;
+        } else send(sent, dueAt);
         sent += 1;
       }
       if (sent >= total) {
@@ -220,7 +247,7 @@ async function openLoop(
         resolve();
       }
     }, 2);
-    sampler = setInterval(() => {
+    const sampleOnce = () => {
       const sample = FULL_SAMPLER
         ? counts(db)
         : outboxBacklog(db).then((backlog) => ({ backlog, delivered: undefined }));
@@ -229,6 +256,8 @@ async function openLoop(
       const failedNow = failed - failedBefore;
       failedBefore = failed;
       const at = new Date().toISOString();
+      const ackedNow = acknowledged;
+      const warmAckedNow = warmAcknowledged;
       sampling = sample.then((c) => {
         const backlog = c.backlog - before.backlog;
         samples.push({
@@ -236,15 +265,26 @@ async function openLoop(
           p99_ms: second.p99,
           max_ms: second.max,
           failed: failedNow,
-          t_s: Math.round((performance.now() - start) / 100) / 10,
-          acknowledged,
-          // Without the full sampler: every acknowledged event is either forwarded or still waiting.
-          forwarded: c.delivered === undefined ? Math.max(0, acknowledged - backlog) : c.delivered - before.delivered,
+          t_s: Math.round((performance.now() - measuredStart) / 100) / 10,
+          acknowledged: ackedNow,
+          // Without the full sampler: every acknowledged event is either forwarded or still
+          // waiting (the warm-up's count as forwarded first: they came first); with it, what was
+          // delivered less the warm-up's events.
+          forwarded:
+            c.delivered === undefined
+              ? Math.max(0, ackedNow - backlog)
+              : Math.max(0, c.delivered - before.delivered - warmAckedNow),
           backlog,
           backlog_s_of_input: Math.round((backlog / rate) * 100) / 100,
         });
       });
-    }, 1_000);
+    };
+    // Samples cover the measured seconds only: the first is taken one second into them.
+    const sampleStart = setTimeout(() => {
+      secondStart = latencies.length;
+      sampler = setInterval(sampleOnce, 1_000);
+    }, WARMUP_SECONDS * 1000);
+    sampleStart.unref();
   });
   // No sample after the load (nor one left running when the connection closes).
   clearInterval(sampler);
@@ -261,8 +301,9 @@ async function openLoop(
   }
   agent.destroy();
   const after = await counts(db);
-  const elapsed = (loadEnded - start) / 1000;
+  const elapsed = (loadEnded - measuredStart) / 1000;
   const latency = summarize(latencies);
+  const warm = summarize(warmLatencies);
   return {
     name,
     rate: Math.round(rate),
@@ -277,6 +318,14 @@ async function openLoop(
     max_backlog: Math.max(0, ...samples.map((s) => s.backlog)),
     max_backlog_s_of_input: Math.max(0, ...samples.map((s) => s.backlog_s_of_input)),
     drain_ms: drainMs,
+    warmup: {
+      seconds: WARMUP_SECONDS,
+      p50_ms: warm.p50,
+      p99_ms: warm.p99,
+      max_ms: warm.max,
+      failed: warmFailed,
+      not_sent: warmNotSent,
+    },
     samples,
   };
 }
@@ -353,7 +402,12 @@ async function main(): Promise<void> {
     console.log(
       `  outbox during the capacity run: max backlog ${capacityBacklog} (${Math.round((capacityBacklog / capacityRate) * 100) / 100} s of input), drained ${capacityDrainMs} ms after it`,
     );
-    printTable(phases.map(({ samples: _samples, failures: _failures, ...row }) => row));
+    printTable(phases.map(({ samples: _samples, failures: _failures, warmup: _warmup, ...row }) => row));
+    for (const { name, warmup } of phases) {
+      console.log(
+        `${name}: warm-up (${warmup.seconds} s at the same rate, not counted above): p50 ${warmup.p50_ms} ms, p99 ${warmup.p99_ms} ms, max ${warmup.max_ms} ms, ${warmup.failed} failed, ${warmup.not_sent} not sent`,
+      );
+    }
     for (const phase of phases.filter((p) => p.failed > 0)) {
       console.log(`${phase.name}: failed requests by status or socket error: ${JSON.stringify(phase.failures)}`);
     }
@@ -378,6 +432,7 @@ async function main(): Promise<void> {
     const path = writeResults('metering-e2e.json', {
       measured_at: new Date().toISOString(),
       seconds: SECONDS,
+      warmup_seconds: WARMUP_SECONDS,
       capacity_events_per_s: Math.round(capacityRate),
       forwarding_capacity_events_per_s: Math.round(forwardRate),
       capacity_run_max_backlog: capacityBacklog,
