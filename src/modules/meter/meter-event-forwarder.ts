@@ -14,7 +14,7 @@ import { toMeterEventResponse } from './meter.responses.js';
 
 const LEASE_MS = 60_000;
 const MAX_ATTEMPTS = 20;
-/** How often an idle forwarder looks for new rows; a busy one claims again as soon as a batch is sent. */
+/** How often a caught-up forwarder looks for new rows; one whose last claim came back full claims again at once. */
 const INTERVAL_MS = 250;
 
 /** Backoff after the n-th failure: 2 s, 4 s, 8 s … capped at one hour. */
@@ -27,8 +27,8 @@ export function backoffMs(attempts: number): number {
  * batches. Each of `METER_FORWARD_CONCURRENCY` claim loops per mode leases up to
  * `METER_FORWARD_BATCH` due rows (FOR UPDATE SKIP LOCKED, so loops and replicas never share a
  * row), sends them with the provider's batch call, and marks those the provider accepted as
- * delivered in the same statement that claims its next batch; it stops when a claim finds
- * nothing due. An event is marked delivered only after the provider accepted it; a crash before
+ * delivered in the same statement that claims its next batch; it stops when a claim comes back
+ * less than full (it has caught up: the rest waits for the next tick) or empty. An event is marked delivered only after the provider accepted it; a crash before
  * the mark commits costs a repeat when the lease ends, which the provider absorbs (the event's
  * identifier is its idempotency key). A refused event is retried with exponential backoff (on the
  * service Clock) and shown in its `errors`, and abandoned after MAX_ATTEMPTS attempts.
@@ -67,7 +67,14 @@ export class MeterEventForwarder extends PeriodicJob {
     });
   }
 
-  /** Claims, sends, and marks the accepted events delivered with the next claim, until a claim comes back empty. */
+  /**
+   * Claims, sends, and marks the accepted events delivered with the next claim. A full batch means
+   * more is probably due, so the loop claims again at once; a partial one means it has caught up,
+   * so it marks its batch delivered and ends until the next tick instead of claiming again for the
+   * few rows that arrived meanwhile. Under a steady input below capacity that is one claim per loop
+   * and tick (INTERVAL_MS) rather than a claim every few milliseconds, each costing a statement, a
+   * provider call and PostgreSQL's CPU beside the ingestion it shares the machine with (issue 18).
+   */
   private async claimLoop(): Promise<number> {
     let delivered = 0;
     let accepted: string[] = [];
@@ -84,6 +91,10 @@ export class MeterEventForwarder extends PeriodicJob {
       delivered += accepted.length;
       if (claimed.length === 0) return delivered;
       accepted = await this.deliver(claimed);
+      if (claimed.length < this.batch) {
+        await this.events.markDelivered(accepted, this.clock.now());
+        return delivered + accepted.length;
+      }
     }
   }
 

@@ -125,6 +125,36 @@ describe('metering: forwarding the outbox in batches', () => {
     expect((await outboxMetrics()).backlog).toBe(0);
   });
 
+  it('claims again at once after a full batch, and leaves what arrives after a partial one for the next tick', async () => {
+    const { tenant, send } = await meteredTenant();
+    // 5 due: one loop claims all of them (less than a batch of 7) and the others nothing.
+    await send('tick-first', 5);
+    const provider = sandbox();
+    const original = provider.sendMeterEvents.bind(provider);
+    let late: Promise<string[]> | undefined;
+    // The real provider, with events arriving while it is called: the loop has caught up, so it
+    // marks its batch and ends instead of claiming again for them.
+    provider.sendMeterEvents = async (events) => {
+      late ??= send('tick-late', 3);
+      await late;
+      return original(events);
+    };
+    try {
+      expect(await forwarder().drainOnce('test')).toBe(5);
+    } finally {
+      provider.sendMeterEvents = original;
+    }
+    expect((await outboxMetrics()).backlog).toBe(3);
+    // The next tick delivers them; 16 due (two full batches and a partial one) go in one run.
+    expect(await forwarder().drainOnce('test')).toBe(3);
+    await send('tick-many', 16);
+    expect(await forwarder().drainOnce('test')).toBe(16);
+    const got = await received(tenant);
+    expect(got).toHaveLength(24);
+    expect(got.every((r) => r.received_count === 1)).toBe(true);
+    expect((await outboxMetrics()).backlog).toBe(0);
+  });
+
   it('retries only the events the provider refused, with backoff, when it refuses part of a batch', async () => {
     const up = await meteredTenant();
     const down = await meteredTenant();
