@@ -43,16 +43,15 @@ class Connection {
     this.socket.write(request);
   }
 
-  /** The response once it is whole (status line, headers, Content-Length bytes of body), or nothing yet. */
+  /** The response once it is whole (Content-Length or chunked body), or nothing yet. */
   private parse(): { status: number; close: boolean } | undefined {
     const headEnd = this.buffered.indexOf('\r\n\r\n');
     if (headEnd === -1) return undefined;
     const head = this.buffered.slice(0, headEnd);
-    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-    if (!length) throw new Error(`open-loop client: a response without Content-Length: ${head.slice(0, 200)}`);
-    // latin1: one character per byte, so the body's length in characters is its length in bytes.
-    const end = headEnd + 4 + Number(length[1]);
-    if (this.buffered.length < end) return undefined;
+    const end = /\r\ntransfer-encoding:\s*chunked/i.test(head)
+      ? chunkedEnd(this.buffered, headEnd + 4)
+      : contentLengthEnd(head, headEnd + 4);
+    if (end === undefined || this.buffered.length < end) return undefined;
     const status = Number(head.slice(9, 12));
     const close = /\r\nconnection:\s*close/i.test(head);
     this.buffered = this.buffered.slice(end);
@@ -60,10 +59,37 @@ class Connection {
   }
 }
 
+/** Where a Content-Length body ends (latin1: one character per byte, so lengths in characters are bytes). */
+function contentLengthEnd(head: string, bodyStart: number): number {
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+  return bodyStart + (length ? Number(length[1]) : 0);
+}
+
+/** Where a chunked body ends (after the last chunk and its trailers), or undefined while incomplete. */
+function chunkedEnd(buffered: string, bodyStart: number): number | undefined {
+  let at = bodyStart;
+  for (;;) {
+    const lineEnd = buffered.indexOf('\r\n', at);
+    if (lineEnd === -1) return undefined;
+    const size = parseInt(buffered.slice(at, lineEnd), 16);
+    if (Number.isNaN(size)) throw new Error(`open-loop client: a bad chunk size: ${buffered.slice(at, lineEnd)}`);
+    if (size === 0) {
+      const trailersEnd = buffered.indexOf('\r\n', lineEnd + 2);
+      if (trailersEnd === -1) return undefined;
+      // No trailers: the empty line follows at once; otherwise the body ends at the first empty line.
+      if (trailersEnd === lineEnd + 2) return trailersEnd + 2;
+      const end = buffered.indexOf('\r\n\r\n', lineEnd);
+      return end === -1 ? undefined : end + 4;
+    }
+    at = lineEnd + 2 + size + 2;
+    if (at > buffered.length) return undefined;
+  }
+}
+
 /**
  * The open-loop generator's HTTP/1.1 client: raw keep-alive sockets (reused last-in first-out, as
  * Node's agent does), requests written as one prebuilt string, responses read up to their
- * Content-Length. The generator shares this two-core machine with the service and PostgreSQL, so
+ * Content-Length or last chunk. The generator shares this two-core machine with the service and PostgreSQL, so
  * every cycle it does not take is one they get: at 1,000 requests/s it takes 11-13% of a core this
  * way against 25-26% with `http.request` and a keep-alive agent (`top`, A/B in one session,
  * 2026-11-27; BENCH_CLIENT=http selects that one).
