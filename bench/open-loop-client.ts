@@ -133,7 +133,7 @@ export class OpenLoopClient {
       );
       this.all.add(connection);
     }
-    connection.send(`${this.head}${Buffer.byteLength(body)}\r\n\r\n${body}`, { done });
+    connection.send(this.request(body), { done });
   }
 
   close(): void {
@@ -143,9 +143,14 @@ export class OpenLoopClient {
     this.idle.length = 0;
   }
 
+  /** The whole request for `body`: the prebuilt head, its length, the body. */
+  private request(body: string): string {
+    return `${this.head}${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  }
+
   private released(c: Connection): void {
     const next = this.waiting.shift();
-    if (next) c.send(`${this.head}${Buffer.byteLength(next.body)}\r\n\r\n${next.body}`, { done: next.done });
+    if (next) c.send(this.request(next.body), { done: next.done });
     else this.idle.push(c);
   }
 

@@ -28,9 +28,10 @@ export function backoffMs(attempts: number): number {
  * `METER_FORWARD_BATCH` due rows (FOR UPDATE SKIP LOCKED, so loops and replicas never share a
  * row), sends them with the provider's batch call, and marks those the provider accepted as
  * delivered in the same statement that claims its next batch; it stops when a claim comes back
- * less than full (it has caught up: the rest waits for the next tick) or empty. An event is marked delivered only after the provider accepted it; a crash before
- * the mark commits costs a repeat when the lease ends, which the provider absorbs (the event's
- * identifier is its idempotency key). A refused event is retried with exponential backoff (on the
+ * less than full (it has caught up: the rest waits for the next tick) or empty. An event is
+ * marked delivered only after the provider accepted it; a crash before the mark commits costs a
+ * repeat when the lease ends, which the provider absorbs (the event's identifier is its
+ * idempotency key). A refused event is retried with exponential backoff (on the
  * service Clock) and shown in its `errors`, and abandoned after MAX_ATTEMPTS attempts.
  */
 @Injectable()
