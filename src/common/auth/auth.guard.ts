@@ -140,7 +140,7 @@ export class AuthGuard implements CanActivate {
 
     await this.failures.assertAllowed(req);
     const { credential, kind } = await this.authenticate(ctx, req, policy).catch(async (err: unknown) => {
-      if (err instanceof AppError && err.status === 401) await this.failures.recordFailure(req);
+      if (err instanceof AppError && err.status === 401) throw (await this.failures.recordFailure(req)) ?? err;
       throw err;
     });
 

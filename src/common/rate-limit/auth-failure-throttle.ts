@@ -16,6 +16,12 @@ const KEY_PREFIX_CHARS = 16;
  * authenticated limit (AUTH_FAILURE_RATE_LIMIT, by default a quarter of RATE_LIMIT, per
  * RATE_LIMIT_WINDOW_MS). Once a tracker has used its budget, further requests get E2429 with
  * Retry-After before any key is hashed or looked up. Counters share the rate limit's store.
+ *
+ * The budget is exact under concurrency: the check before authenticating only reads the counter
+ * (so legitimate concurrent requests from one address never block each other), and the failure
+ * itself is counted atomically afterwards; a failure that lands over the budget (requests that
+ * were already being checked when the budget ran out) is answered E2429 rather than 401. So a
+ * tracker sees at most `limit` 401s per window, however many requests race.
  */
 @Injectable()
 export class AuthFailureThrottle {
@@ -37,19 +43,30 @@ export class AuthFailureThrottle {
     const now = this.clock.nowMs();
     for (const tracker of this.trackers(req)) {
       const window = await this.store.peek(tracker, now);
-      if (window && window.count >= this.limit) {
-        const seconds = retryAfterSeconds(window.resetAt, now);
-        throw new AppError(Errors.E2429, `Too many failed authentication attempts; retry after ${seconds} s.`, {
-          'Retry-After': seconds,
-        });
-      }
+      if (window && window.count >= this.limit) throw this.tooMany(window.resetAt, now);
     }
   }
 
-  async recordFailure(req: Request): Promise<void> {
-    if (this.limit <= 0) return;
+  /**
+   * Counts a failed authentication on every tracker of the request. Answers the E2429 to send
+   * instead of the 401 when this failure went over a tracker's budget, or undefined.
+   */
+  async recordFailure(req: Request): Promise<AppError | undefined> {
+    if (this.limit <= 0) return undefined;
     const now = this.clock.nowMs();
-    for (const tracker of this.trackers(req)) await this.store.hit(tracker, this.windowMs, now);
+    let over: AppError | undefined;
+    for (const tracker of this.trackers(req)) {
+      const window = await this.store.hit(tracker, this.windowMs, now);
+      if (window.count > this.limit && !over) over = this.tooMany(window.resetAt, now);
+    }
+    return over;
+  }
+
+  private tooMany(resetAt: number, now: number): AppError {
+    const seconds = retryAfterSeconds(resetAt, now);
+    return new AppError(Errors.E2429, `Too many failed authentication attempts; retry after ${seconds} s.`, {
+      'Retry-After': seconds,
+    });
   }
 
   private trackers(req: Request): string[] {

@@ -40,8 +40,14 @@ const SESSIONS: Record<string, VerifiedSession> = {
   'wss-other-app': { sessionId: 's3', applicationId: 'app-2', mode: 'test', purpose: 'checkout', targetId: 'co_1' },
 };
 
-/** The guard with the real session strategy; the session lookup answers from the table above. */
-function setup(requestedMode?: 'test' | 'live') {
+/**
+ * The guard with the real session strategy; the session lookup answers from the table above
+ * (after `lookupDelay`, when given). `failureLimit`: the failed-authentication budget (0: none).
+ */
+function setup(
+  requestedMode?: 'test' | 'live',
+  { failureLimit = 0, lookupDelay }: { failureLimit?: number; lookupDelay?: Promise<void> } = {},
+) {
   const store = new Map<string, unknown>([
     ['application', APP],
     ['requestedMode', requestedMode],
@@ -52,16 +58,20 @@ function setup(requestedMode?: 'test' | 'live') {
     set: (key: string, value: unknown) => store.set(key, value),
   } as unknown as ClsService<WalletStore>;
   const context = new RequestContext(cls);
-  new SessionStrategy({ verify: async (token: string) => SESSIONS[token] ?? null } as unknown as SessionsService);
-  // No failure budget (a limit of 0): these cases are about the guard's decisions, not throttling.
+  const verify = async (token: string) => {
+    await lookupDelay;
+    return SESSIONS[token] ?? null;
+  };
+  new SessionStrategy({ verify } as unknown as SessionsService);
+  const settings: Record<string, number> = { 'app.authFailureLimit': failureLimit, 'app.rateLimitWindowMs': 60_000 };
   const failures = new AuthFailureThrottle(
-    { get: () => 0 } as unknown as ConfigService<AllConfig, true>,
+    { get: (key: string) => settings[key] } as unknown as ConfigService<AllConfig, true>,
     new Clock(),
     new InMemoryRateLimitStore(),
   );
   const guard = new AuthGuard(new Reflector(), context, failures);
   const call = async (handler: keyof Endpoints, headers: Record<string, string>) => {
-    const req = { headers, query: {}, params: {} } as { headers: Record<string, string> };
+    const req = { headers, query: {}, params: {}, ip: '192.0.2.1' } as { headers: Record<string, string> };
     const ctx = {
       getType: () => 'http',
       getHandler: () => Endpoints.prototype[handler],
@@ -121,5 +131,31 @@ describe('AuthGuard with one-time sessions', () => {
     expect(
       await codeOf(setup().call('anyCaller', { authorization: 'Digest x', 'x-session-token': 'wss-checkout' })),
     ).toBe('E1200');
+  });
+});
+
+describe('AuthGuard and the failed-authentication budget', () => {
+  it('answers at most the budget of 401s when failures race: the ones counted over it get E2429', async () => {
+    let release!: () => void;
+    const lookupDelay = new Promise<void>((resolve) => (release = resolve));
+    const { call } = setup(undefined, { failureLimit: 5, lookupDelay });
+    // All ten pass the budget check before any lookup answers (none has failed yet).
+    const codes = Array.from({ length: 10 }, () => codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' })));
+    release();
+    const answered = await Promise.all(codes);
+    expect(answered.filter((c) => c === 'E1212')).toHaveLength(5);
+    expect(answered.filter((c) => c === 'E2429')).toHaveLength(5);
+    // The budget is spent: the next request is refused before its lookup.
+    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-checkout' }))).toBe('E2429');
+  });
+
+  it('does not count a valid credential, nor refuse it while the budget lasts', async () => {
+    const { call } = setup(undefined, { failureLimit: 2 });
+    for (let i = 0; i < 5; i++)
+      expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-checkout' }))).toBe('ok');
+    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' }))).toBe('E1212');
+    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-checkout' }))).toBe('ok');
+    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' }))).toBe('E1212');
+    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' }))).toBe('E2429');
   });
 });
