@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory.js';
 import { Draining } from './common/lifecycle/draining.js';
+import { disableAllocationSitePretenuring } from './common/runtime/gc-tuning.js';
 import { ConfigError, loadAppConfig } from './config/app.config.js';
 import { ensureDemoApplication } from './first-run.js';
 
@@ -9,6 +10,7 @@ import { ensureDemoApplication } from './first-run.js';
 const CLOSE_MARGIN_MS = 3_000;
 
 async function main(): Promise<void> {
+  disableAllocationSitePretenuring();
   let config;
   try {
     config = loadAppConfig();
