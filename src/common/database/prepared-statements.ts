@@ -1,7 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, QueryRunner } from 'typeorm';
 import { DatabaseEndpoint } from './database-endpoint.js';
+
+/** Statement names remembered (by prefix and text); past this many the memory starts over. */
+const MAX_NAMES = 1_000;
 
 /** The part of a `pg` client or pool that runs a named (prepared) statement. */
 interface PgQueryable {
@@ -18,12 +21,14 @@ interface PgQueryable {
 @Injectable()
 export class PreparedStatements {
   private oneSession?: Promise<boolean>;
+  /** Each statement's name, derived once from its text rather than hashed again on every call. */
+  private readonly names = new Map<string, string>();
 
   constructor(private readonly endpoint: DatabaseEndpoint) {}
 
   async query<T>(manager: EntityManager, prefix: string, sql: string, values: unknown[]): Promise<T[]> {
     if (await this.oneSessionServer(manager)) return manager.query(sql, values);
-    const name = `${prefix}_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    const name = this.nameOf(prefix, sql);
     const runner = manager.queryRunner as (QueryRunner & { connect(): Promise<PgQueryable> }) | undefined;
     const target: PgQueryable =
       runner && !runner.isReleased
@@ -31,6 +36,18 @@ export class PreparedStatements {
         : (manager.connection.driver as unknown as { master: PgQueryable }).master;
     const result = await target.query({ name, text: sql, values });
     return result.rows as T[];
+  }
+
+  /** `<prefix>_<24 hex digits of the text's SHA-1>`: the same name for the same statement in every process. */
+  private nameOf(prefix: string, sql: string): string {
+    const key = `${prefix}\u0000${sql}`;
+    let name = this.names.get(key);
+    if (name === undefined) {
+      if (this.names.size >= MAX_NAMES) this.names.clear();
+      name = `${prefix}_${hash('sha1', sql, 'hex').slice(0, 24)}`;
+      this.names.set(key, name);
+    }
+    return name;
   }
 
   /** Asked on the caller's connection: the embedded server holds other connections while a transaction is open. */

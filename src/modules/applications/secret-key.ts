@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomInt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Mode } from '../../common/context/principal.js';
 
@@ -55,7 +55,7 @@ export function parseSecretKey(key: string): ParsedKey | null {
 }
 
 export function hashSecretKey(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
+  return hash('sha256', key, 'buffer');
 }
 
 export function sameHash(a: Buffer, b: Buffer): boolean {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Opaque bearer secrets (access and refresh tokens, codes, one-time sessions, client secrets):
@@ -10,7 +10,7 @@ export function generateSecret(prefix: string): string {
 }
 
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 export function sameSecretHash(a: Buffer, b: Buffer): boolean {
