@@ -17,8 +17,9 @@ import {
 
 /**
  * `npm run bench:metering-e2e`: metering end to end on real PostgreSQL, the service in its own
- * process with its background jobs on (RUN_JOBS=true), so events are forwarded to the sandbox
- * billing provider from the outbox while they are ingested.
+ * process with its background jobs on (RUN_JOBS=true; BENCH_JOBS=worker moves them to a second
+ * process), so events are forwarded to the sandbox billing provider from the outbox while they
+ * are ingested.
  *   0. Forwarding capacity: BENCH_FORWARD_EVENTS (default 30,000) events put in the outbox at once,
  *      timed until delivered.
  *   1. Capacity: closed loop (autocannon, 64 connections, BENCH_CAPACITY_SECONDS) of single events,
@@ -60,6 +61,13 @@ const SHARES = (process.env.BENCH_SHARES ?? '0.5,0.8').split(',').map(Number);
  * costs the generator about twice the CPU, taken from the service on this two-core machine.
  */
 const CLIENT = process.env.BENCH_CLIENT === 'http' ? 'http' : 'raw';
+/**
+ * BENCH_JOBS: where the background jobs (the outbox forwarder) run. `api` (default): in the service
+ * process that takes the requests, as `npm start` runs it. `worker`: the service with RUN_JOBS=false
+ * and a second process of the same build with RUN_JOBS=true, as deploy/kubernetes runs them (the
+ * API and worker Deployments), both on this machine.
+ */
+const JOBS = process.env.BENCH_JOBS === 'worker' ? 'worker' : 'api';
 /** BENCH_BASELINE=off: no reference phase against the bare server. */
 const BASELINE = process.env.BENCH_BASELINE !== 'off';
 
@@ -339,7 +347,8 @@ async function openLoop(
 
 async function main(): Promise<void> {
   const url = await createDatabase(DATABASE);
-  const server = await startServer(url, PORT, { RUN_JOBS: 'true' });
+  const server = await startServer(url, PORT, { RUN_JOBS: JOBS === 'api' ? 'true' : 'false' });
+  const worker = JOBS === 'worker' ? await startServer(url, PORT + 2, { RUN_JOBS: 'true' }) : undefined;
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   try {
@@ -402,6 +411,7 @@ async function main(): Promise<void> {
         bare.kill('SIGTERM');
       }
     }
+    console.log(`background jobs: ${JOBS === 'api' ? 'in the service process' : 'in a separate worker process'}`);
     console.log(
       `forwarding capacity (${FORWARD_EVENTS} events put in the outbox at once): ${Math.round(forwardRate)} events/s`,
     );
@@ -438,6 +448,7 @@ async function main(): Promise<void> {
     console.log(`\ntargets: ${JSON.stringify(met)}`);
     const path = writeResults('metering-e2e.json', {
       measured_at: new Date().toISOString(),
+      jobs: JOBS,
       seconds: SECONDS,
       warmup_seconds: WARMUP_SECONDS,
       capacity_events_per_s: Math.round(capacityRate),
@@ -452,6 +463,7 @@ async function main(): Promise<void> {
   } finally {
     await db.end();
     await server.stop();
+    await worker?.stop();
     await dropDatabase(DATABASE);
   }
 }
