@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager, QueryRunner } from 'typeorm';
 import { DatabaseEndpoint } from './database-endpoint.js';
 
-/** Statement names remembered (by prefix and text); past this many the memory starts over. */
+/** Statement names remembered per prefix; past this many the prefix's memory starts over. */
 const MAX_NAMES = 1_000;
 
 /** The part of a `pg` client or pool that runs a named (prepared) statement. */
@@ -21,8 +21,8 @@ interface PgQueryable {
 @Injectable()
 export class PreparedStatements {
   private oneSession?: Promise<boolean>;
-  /** Each statement's name, derived once from its text rather than hashed again on every call. */
-  private readonly names = new Map<string, string>();
+  /** Each statement's name by prefix and text, derived once rather than hashed again on every call. */
+  private readonly names = new Map<string, Map<string, string>>();
 
   constructor(private readonly endpoint: DatabaseEndpoint) {}
 
@@ -40,12 +40,13 @@ export class PreparedStatements {
 
   /** `<prefix>_<24 hex digits of the text's SHA-1>`: the same name for the same statement in every process. */
   private nameOf(prefix: string, sql: string): string {
-    const key = `${prefix}\u0000${sql}`;
-    let name = this.names.get(key);
+    let byText = this.names.get(prefix);
+    if (!byText) this.names.set(prefix, (byText = new Map()));
+    let name = byText.get(sql);
     if (name === undefined) {
-      if (this.names.size >= MAX_NAMES) this.names.clear();
+      if (byText.size >= MAX_NAMES) byText.clear();
       name = `${prefix}_${hash('sha1', sql, 'hex').slice(0, 24)}`;
-      this.names.set(key, name);
+      byText.set(sql, name);
     }
     return name;
   }

@@ -1,18 +1,18 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * Turns off V8's allocation-site pretenuring in the serving process, before the application loads.
+ * Turns off V8's allocation-site pretenuring in the serving process, before the application is
+ * created.
  *
  * V8 watches how many objects from each object or array literal survive a young-generation GC; a
  * literal whose objects mostly survive (85%) is "pretenured": optimized code allocates its objects
  * straight into the old generation from then on. In a request pipeline that decision goes wrong
- * once: during a burst (a cold start, a slow database second) most requests are still in flight at a
- * scavenge, so a per-request literal that holds a part of the request looks long-lived and gets
- * pretenured. From then on every request
- * allocates that object in the old generation, where it dies at once but stays until the next
- * Mark-Compact, and the young-generation GC keeps everything it points to alive (old-to-young
- * references are roots for a scavenge): the request, its response, headers, body and the
- * framework's closures survive two scavenges and are promoted. The promoted requests keep the
+ * once: during a burst (a cold start, a slow database second) most requests are still in flight at
+ * a scavenge, so a per-request literal that holds a part of the request looks long-lived and gets
+ * pretenured. From then on every request allocates that object in the old generation, where it
+ * dies at once but stays until the next Mark-Compact, and the young-generation GC keeps everything
+ * it points to alive (old-to-young references are roots for a scavenge): the request, its
+ * response, headers, body and the framework's closures survive two scavenges and are promoted. The promoted requests keep the
  * site's survival at 100%, so the decision does not revert: `--trace-pretenuring-statistics` on the
  * service under steady load showed one site at ~470 created and ~470 surviving at every scavenge
  * (one object per request), decided "tenure" again each time.
