@@ -28,19 +28,7 @@ export function storeEventsStatement(
   tables: { events: string; outbox: string },
   rows: StoreRow[],
 ): { sql: string; params: unknown[] } {
-  const sql = `WITH incoming AS (
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::jsonb[], $8::numeric[], $9::timestamptz[], $10::text[], $11::timestamptz[])
-         AS r(id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
-     ), inserted AS (
-       INSERT INTO ${tables.events} (id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
-       SELECT id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at FROM incoming
-       ON CONFLICT (application_id, identifier) DO NOTHING
-       RETURNING id, application_id, identifier, created_at, errors
-     ), queued AS (
-       INSERT INTO ${tables.outbox} (event_id, application_id, next_attempt_at, created_at)
-       SELECT id, application_id, created_at, created_at FROM inserted
-     )
-     SELECT id, application_id, identifier, created_at, errors FROM inserted`;
+  const sql = storeEventsSql(tables);
   const params = [
     rows.map((r) => r.id),
     rows.map((r) => r.applicationId),
@@ -55,4 +43,33 @@ export function storeEventsStatement(
     rows.map((r) => r.createdAt),
   ];
   return { sql, params };
+}
+
+/**
+ * The statement's text per pair of tables (one per mode), built once: the same string object on
+ * every call, so neither the template nor the prepared statement's name lookup (which hashes the
+ * text) redoes work per request.
+ */
+const texts = new Map<string, string>();
+
+function storeEventsSql(tables: { events: string; outbox: string }): string {
+  const key = `${tables.events} ${tables.outbox}`;
+  let sql = texts.get(key);
+  if (sql === undefined) {
+    sql = `WITH incoming AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::jsonb[], $8::numeric[], $9::timestamptz[], $10::text[], $11::timestamptz[])
+         AS r(id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
+     ), inserted AS (
+       INSERT INTO ${tables.events} (id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
+       SELECT id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at FROM incoming
+       ON CONFLICT (application_id, identifier) DO NOTHING
+       RETURNING id, application_id, identifier, created_at, errors
+     ), queued AS (
+       INSERT INTO ${tables.outbox} (event_id, application_id, next_attempt_at, created_at)
+       SELECT id, application_id, created_at, created_at FROM inserted
+     )
+     SELECT id, application_id, identifier, created_at, errors FROM inserted`;
+    texts.set(key, sql);
+  }
+  return sql;
 }
