@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { OpenLoopClient, type Outcome } from './open-loop-client.js';
+import { PgWaitSampler, formatWaits, type StatementWaits } from './pg-waits.js';
 import {
   BUILD_ROOT,
   createDatabase,
@@ -68,6 +69,13 @@ const CLIENT = process.env.BENCH_CLIENT === 'http' ? 'http' : 'raw';
  * API and worker Deployments), both on this machine.
  */
 const JOBS = process.env.BENCH_JOBS === 'worker' ? 'worker' : 'api';
+/**
+ * BENCH_WAITS=1: during each open-loop phase's measured seconds, sample what the service's
+ * statements are doing inside PostgreSQL (pg_stat_activity every 10 ms: CPU, the WAL flush at
+ * commit, locks) and print it per statement kind. Off by default: the sampling costs the server a
+ * little CPU.
+ */
+const WAITS = process.env.BENCH_WAITS === '1';
 /** BENCH_BASELINE=off: no reference phase against the bare server. */
 const BASELINE = process.env.BENCH_BASELINE !== 'off';
 
@@ -104,6 +112,8 @@ interface Phase {
   /** The warm-up before the measured seconds, at the same rate: reported, not counted above. */
   warmup: { seconds: number; p50_ms: number; p99_ms: number; max_ms: number; failed: number; not_sent: number };
   samples: Sample[];
+  /** With BENCH_WAITS=1: what each statement kind was doing inside PostgreSQL during the measured seconds. */
+  waits?: StatementWaits[];
 }
 
 async function capacity(url: string, body: string, headers: Record<string, string>): Promise<number> {
@@ -178,6 +188,7 @@ async function openLoop(
   body: (n: number) => string,
   rate: number,
   db: pg.Client,
+  waits?: PgWaitSampler,
 ): Promise<Phase> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const client = CLIENT === 'raw' ? new OpenLoopClient(target, headers, 512) : undefined;
@@ -297,6 +308,7 @@ async function openLoop(
     const sampleStart = setTimeout(() => {
       secondStart = latencies.length;
       sampler = setInterval(sampleOnce, 1_000);
+      waits?.start();
     }, WARMUP_SECONDS * 1000);
     sampleStart.unref();
   });
@@ -304,6 +316,7 @@ async function openLoop(
   clearInterval(sampler);
   await sampling;
   const loadEnded = performance.now();
+  const statementWaits = await waits?.stop();
   while (outstanding > 0 && performance.now() - loadEnded < DRAIN_LIMIT_MS) await new Promise((r) => setTimeout(r, 10));
   let drainMs = -1;
   while (performance.now() - loadEnded < DRAIN_LIMIT_MS) {
@@ -342,6 +355,7 @@ async function openLoop(
       not_sent: warmNotSent,
     },
     samples,
+    waits: statementWaits,
   };
 }
 
@@ -381,6 +395,7 @@ async function main(): Promise<void> {
           (n) => event(`${share}-${n}`),
           capacityRate * share,
           db,
+          WAITS ? new PgWaitSampler(url) : undefined,
         ),
       );
     }
@@ -405,6 +420,7 @@ async function main(): Promise<void> {
             (n) => event(`bare-${n}`),
             capacityRate * SHARES[0],
             db,
+            WAITS ? new PgWaitSampler(url) : undefined,
           ),
         );
       } finally {
@@ -419,7 +435,7 @@ async function main(): Promise<void> {
     console.log(
       `  outbox during the capacity run: max backlog ${capacityBacklog} (${Math.round((capacityBacklog / capacityRate) * 100) / 100} s of input), drained ${capacityDrainMs} ms after it`,
     );
-    printTable(phases.map(({ samples: _samples, failures: _failures, warmup: _warmup, ...row }) => row));
+    printTable(phases.map(({ samples: _samples, failures: _failures, warmup: _warmup, waits: _waits, ...row }) => row));
     for (const { name, warmup } of phases) {
       console.log(
         `${name}: warm-up (${warmup.seconds} s at the same rate, not counted above): p50 ${warmup.p50_ms} ms, p99 ${warmup.p99_ms} ms, max ${warmup.max_ms} ms, ${warmup.failed} failed, ${warmup.not_sent} not sent`,
@@ -437,6 +453,10 @@ async function main(): Promise<void> {
           .map((s) => `${s.t_s}s:${s.p99_ms}/${s.max_ms}${s.failed ? ` (${s.failed} failed)` : ''}`)
           .join('  '),
       );
+      if (phase.waits) {
+        console.log(`${phase.name}: what the statements did inside PostgreSQL (pg_stat_activity every 10 ms)`);
+        for (const line of formatWaits(phase.waits)) console.log(line);
+      }
     }
     const half = phases.find((p) => p.name === 'open loop 50%');
     const most = phases.find((p) => p.name === 'open loop 80%');
