@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { AppError } from './app-error.js';
 import { type ErrorDefinition, Errors } from './error-catalog.js';
 import { requestIdOf } from '../http/request-id.js';
+import { logAccessIfNotLogged } from '../observability/early-access-log.js';
 import { Metrics } from '../observability/metrics.js';
 
 export interface ErrorBody {
@@ -140,6 +141,8 @@ export class ErrorFilter implements ExceptionFilter {
       response.setHeader('WWW-Authenticate', 'Basic realm="wallet", Bearer realm="wallet"');
     }
     for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
+    // A refusal by the Express middleware before pino-http (the body parsers, the guards) gets its access line here.
+    logAccessIfNotLogged(request, response);
     response.status(error.status).json(body);
   }
 

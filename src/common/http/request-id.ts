@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { newId } from '../ids.js';
+import { markRequestStart } from '../observability/early-access-log.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -11,6 +12,7 @@ export function requestIdMiddleware(req: Request, res: Response, next: NextFunct
   const id = typeof sent === 'string' && SANE_REQUEST_ID.test(sent) ? sent : `req_${newId().replace(/-/g, '')}`;
   (req as WithId).id = id;
   res.setHeader('X-Request-Id', id);
+  markRequestStart(res);
   next();
 }
 

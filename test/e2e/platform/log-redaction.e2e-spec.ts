@@ -79,9 +79,62 @@ describe('log redaction', () => {
     expect(text.replace(/\s|%20|-/g, '')).not.toContain(pan);
     const urls = lines.map((l) => l.req?.url).filter((u): u is string => typeof u === 'string');
     // The vault call is logged (method, URL, status), never with its body; a card number in a URL
-    // path is masked. The E2009 refusals are answered by a middleware before the access log.
+    // path or query is masked. The E2009 refusals are answered by a middleware before pino-http,
+    // and get their access line from the error filter (with the same URL masking).
     expect(urls).toContain(`/api/v1/${tenant.slug}/vault/tokens`);
     expect(urls).toContain(tenant.path('/charges/[redacted card number]'));
+    // The refused query is logged too (its line comes from the error filter), with the number masked.
+    expect(urls.filter((u) => u.startsWith(tenant.path('/charges?q=')))).toHaveLength(1);
+  });
+
+  it('writes one access line for a request refused before pino-http (body parsers, content type) and one for the rest', async () => {
+    type Line = {
+      msg?: string;
+      req?: { id?: string; url?: string };
+      res?: { statusCode?: number };
+      responseTime?: number;
+    };
+    const linesOf = async (requestId: string): Promise<Line[]> => {
+      // The line is written on the response's 'finish', which can come a turn after the client has the answer.
+      for (let turn = 0; ; turn++) {
+        const lines = readFileSync(logFile(), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Line)
+          .filter((line) => line.req?.id === requestId);
+        if (lines.length > 0 || turn >= 200) return lines;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const path = '/api/v1/no-such-app/meter_events';
+    const refused = [
+      {
+        res: await t.http.post(path).set('Content-Type', 'application/json').send('{"event_name": '),
+        status: 400,
+        code: 'E2001',
+      },
+      { res: await t.http.post(path).set('Content-Type', 'text/plain').send('event'), status: 415, code: 'E2002' },
+      {
+        res: await t.http
+          .post(path)
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 1) })),
+        status: 413,
+        code: 'E2003',
+      },
+      // Passed pino-http (refused by routing): its own line, and no second one from the error filter.
+      { res: await t.http.get('/api/v1/no-such-app/nothing-here'), status: 404, code: 'E4040' },
+    ];
+    for (const { res, status, code } of refused) {
+      expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+      const requestId = res.headers['x-request-id'];
+      expect(res.body.request_id).toBe(requestId);
+      const lines = await linesOf(requestId);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ msg: 'request completed', res: { statusCode: status } });
+      expect(lines[0].req?.url).toBe(res.status === 404 ? '/api/v1/no-such-app/nothing-here' : path);
+      expect(typeof lines[0].responseTime).toBe('number');
+    }
   });
 
   it('has a secret scan that finds a planted secret, token-shaped or not', () => {
