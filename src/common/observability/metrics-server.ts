@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { keepConnectionsOpen } from '../http/keep-alive.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { Metrics } from './metrics.js';
 
@@ -19,6 +20,11 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     private readonly config: ConfigService<AllConfig, true>,
   ) {}
 
+  /** The listener, or undefined when off. */
+  get listener(): Server | undefined {
+    return this.server;
+  }
+
   /** The port it listens on (METRICS_PORT=0 picks a free one), or undefined when off. */
   get port(): number | undefined {
     const address = this.server?.address();
@@ -26,7 +32,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const { metricsPort, host } = this.config.get('app', { infer: true });
+    const { metricsPort, host, httpKeepAliveTimeoutMs } = this.config.get('app', { infer: true });
     if (metricsPort === undefined) return;
     const server = createServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
@@ -39,7 +45,8 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
         () => res.writeHead(500).end(),
       );
     });
-    server.keepAliveTimeout = 65_000;
+    // The same idle keep-alive as the API port (HTTP_KEEP_ALIVE_TIMEOUT_MS), with headersTimeout above it.
+    keepConnectionsOpen(server, httpKeepAliveTimeoutMs);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(metricsPort, host, () => resolve());

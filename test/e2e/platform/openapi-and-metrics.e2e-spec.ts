@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { validate } from '@readme/openapi-parser';
 import { MetricsServer } from '../../../src/common/observability/metrics-server.js';
 import { createTenant, expectErrorObject, startApp, type TestApp } from '../../support/harness.js';
@@ -77,6 +78,22 @@ describe('metrics on a port of their own (METRICS_PORT)', () => {
 
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${port}/metrics`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('keeps idle connections as long as the API port does (HTTP_KEEP_ALIVE_TIMEOUT_MS), headersTimeout above it', async () => {
+    const other = await startApp({ env: { METRICS_PORT: '0', HTTP_KEEP_ALIVE_TIMEOUT_MS: '90000' } });
+    try {
+      const metrics = other.app.get(MetricsServer).listener!;
+      const api = other.app.getHttpServer() as Server;
+      expect(metrics.keepAliveTimeout).toBe(90_000);
+      expect(metrics.headersTimeout).toBeGreaterThan(90_000);
+      expect({ keepAlive: metrics.keepAliveTimeout, headers: metrics.headersTimeout }).toEqual({
+        keepAlive: api.keepAliveTimeout,
+        headers: api.headersTimeout,
+      });
+    } finally {
+      await other.close();
+    }
   });
 
   it('closes the metrics listener with the app', async () => {
