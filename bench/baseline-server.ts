@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { storeEventsStatement } from '../src/modules/meter/store-events.sql.js';
+import { storeEventsParams, storeEventsSql } from '../src/modules/meter/store-events.sql.js';
 
 /**
  * The bare baseline for `npm run bench:meter`: node:http and pg doing only the one INSERT of a
@@ -12,6 +12,7 @@ import { storeEventsStatement } from '../src/modules/meter/store-events.sql.js';
  * benchmark can tell the framework's share of the cost from the schema's.
  */
 const [url, port, app, meter, customer] = process.argv.slice(2);
+const storeSql = storeEventsSql({ events: 'wallet_test.meter_events', outbox: 'wallet_test.meter_event_outbox' });
 const pool = new pg.Pool({ connectionString: url, max: 10 });
 
 await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline_events (
@@ -20,9 +21,9 @@ await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline_events (
 function insert(id: string, identifier: string, payload: unknown): Promise<unknown> {
   if (app) {
     const now = new Date();
-    const { sql, params } = storeEventsStatement(
-      { events: 'wallet_test.meter_events', outbox: 'wallet_test.meter_event_outbox' },
-      [
+    return pool.query(
+      storeSql,
+      storeEventsParams([
         {
           id,
           applicationId: app,
@@ -36,9 +37,8 @@ function insert(id: string, identifier: string, payload: unknown): Promise<unkno
           provider: 'sandbox',
           createdAt: now,
         },
-      ],
+      ]),
     );
-    return pool.query(sql, params);
   }
   return pool.query(
     'INSERT INTO bench_baseline_events (id, identifier, payload, created_at) VALUES ($1, $2, $3, now())',

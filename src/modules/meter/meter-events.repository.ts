@@ -6,7 +6,7 @@ import { GroupCommit } from '../../common/database/group-commit.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { PreparedStatements } from '../../common/database/prepared-statements.js';
 import { Metrics } from '../../common/observability/metrics.js';
-import { storeEventsStatement, type EventRow, type StoreRow } from './store-events.sql.js';
+import { storeEventsParams, storeEventsSql, type EventRow, type StoreRow } from './store-events.sql.js';
 
 export interface StoredEventRow {
   id: string;
@@ -98,13 +98,15 @@ export class MeterEventsRepository {
     if (!group) {
       const manager = this.db.manager;
       const tables = { events: this.db.table('meter_events'), outbox: this.db.table('meter_event_outbox') };
+      // The statement's text, built once per mode: the same string on every flush.
+      const sql = storeEventsSql(tables);
       const rowsOf = this.statementRows.labels({ mode });
       group = new GroupCommit({
         concurrency: GROUP_FLUSHES,
         maxRows: GROUP_ROWS,
         flush: (rows) => {
           rowsOf.observe(rows.length);
-          return this.flush(manager, tables, rows);
+          return this.flush(manager, tables, sql, rows);
         },
       });
       this.groups.set(mode, group);
@@ -116,10 +118,10 @@ export class MeterEventsRepository {
   private async flush(
     manager: EntityManager,
     tables: { events: string; outbox: string },
+    sql: string,
     rows: StoreRow[],
   ): Promise<Array<StoredEventRow | undefined>> {
-    const { sql, params } = storeEventsStatement(tables, rows);
-    const inserted = await this.prepared.query<StoredEventRow>(manager, 'meter_store', sql, params);
+    const inserted = await this.prepared.query<StoredEventRow>(manager, 'meter_store', sql, storeEventsParams(rows));
     const key = (applicationId: string, identifier: string) => `${applicationId}:${identifier}`;
     const byKey = new Map(inserted.map((r) => [key(r.application_id, r.identifier), r]));
     const missing = rows.filter((r) => !byKey.has(key(r.applicationId, r.identifier)));

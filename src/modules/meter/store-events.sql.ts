@@ -19,44 +19,14 @@ export interface StoreRow extends EventRow {
 
 /**
  * The one statement that stores meter events with their outbox rows (identifiers already taken
- * insert nothing and come back missing), and its parameters. The rows go as one array per column,
- * so the text is the same for one row or five hundred (a prepared statement plans it once per
- * connection) and the rows of several applications can go together. Plain code with no Nest
- * imports, so the meter benchmark's bare baseline (b2) runs exactly what the service runs.
+ * insert nothing and come back missing). The rows go as one array per column, so the text is the
+ * same for one row or five hundred (a prepared statement plans it once per connection) and the rows
+ * of several applications can go together: callers build it once per pair of tables (per mode) and
+ * pass {@link storeEventsParams} of each batch. Plain code with no Nest imports, so the meter
+ * benchmark's bare baseline (b2) runs exactly what the service runs.
  */
-export function storeEventsStatement(
-  tables: { events: string; outbox: string },
-  rows: StoreRow[],
-): { sql: string; params: unknown[] } {
-  const sql = storeEventsSql(tables);
-  const params = [
-    rows.map((r) => r.id),
-    rows.map((r) => r.applicationId),
-    rows.map((r) => r.meterId),
-    rows.map((r) => r.eventName),
-    rows.map((r) => r.customerId),
-    rows.map((r) => r.identifier),
-    rows.map((r) => JSON.stringify(r.payload)),
-    rows.map((r) => r.value),
-    rows.map((r) => r.occurredAt),
-    rows.map((r) => r.provider),
-    rows.map((r) => r.createdAt),
-  ];
-  return { sql, params };
-}
-
-/**
- * The statement's text per pair of tables (one per mode), built once: the same string object on
- * every call, so neither the template nor the prepared statement's name lookup (which hashes the
- * text) redoes work per request.
- */
-const texts = new Map<string, string>();
-
-function storeEventsSql(tables: { events: string; outbox: string }): string {
-  const key = `${tables.events} ${tables.outbox}`;
-  let sql = texts.get(key);
-  if (sql === undefined) {
-    sql = `WITH incoming AS (
+export function storeEventsSql(tables: { events: string; outbox: string }): string {
+  return `WITH incoming AS (
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::jsonb[], $8::numeric[], $9::timestamptz[], $10::text[], $11::timestamptz[])
          AS r(id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
      ), inserted AS (
@@ -69,7 +39,21 @@ function storeEventsSql(tables: { events: string; outbox: string }): string {
        SELECT id, application_id, created_at, created_at FROM inserted
      )
      SELECT id, application_id, identifier, created_at, errors FROM inserted`;
-    texts.set(key, sql);
-  }
-  return sql;
+}
+
+/** The parameters of {@link storeEventsSql} for `rows`: one array per column. */
+export function storeEventsParams(rows: StoreRow[]): unknown[] {
+  return [
+    rows.map((r) => r.id),
+    rows.map((r) => r.applicationId),
+    rows.map((r) => r.meterId),
+    rows.map((r) => r.eventName),
+    rows.map((r) => r.customerId),
+    rows.map((r) => r.identifier),
+    rows.map((r) => JSON.stringify(r.payload)),
+    rows.map((r) => r.value),
+    rows.map((r) => r.occurredAt),
+    rows.map((r) => r.provider),
+    rows.map((r) => r.createdAt),
+  ];
 }
