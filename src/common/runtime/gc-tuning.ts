@@ -12,10 +12,11 @@ import { setFlagsFromString } from 'node:v8';
  * pretenured. From then on every request allocates that object in the old generation, where it
  * dies at once but stays until the next Mark-Compact, and the young-generation GC keeps everything
  * it points to alive (old-to-young references are roots for a scavenge): the request, its
- * response, headers, body and the framework's closures survive two scavenges and are promoted. The promoted requests keep the
- * site's survival at 100%, so the decision does not revert: `--trace-pretenuring-statistics` on the
- * service under steady load showed one site at ~470 created and ~470 surviving at every scavenge
- * (one object per request), decided "tenure" again each time.
+ * response, headers, body and the framework's closures survive two scavenges and are promoted.
+ * The promoted requests keep the site's survival at 100%, so the decision does not revert:
+ * `--trace-pretenuring-statistics` on the service under steady load showed one site at ~470
+ * created and ~470 surviving at every scavenge (one object per request), decided "tenure" again
+ * each time.
  *
  * Measured on the service (2026-11-27, POST /meter_events at 1,000 events/s, `--trace-gc-nvp`,
  * alternated): 5.1% of allocated bytes promoted (2.65 MB per scavenge) with V8's default, 2.7-2.9%
