@@ -5,9 +5,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import type { Request } from 'express';
+import { ClsService } from 'nestjs-cls';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import { declarePassportRequestFields } from './common/auth/passport-request-fields.js';
+import { requestContextMiddleware } from './common/context/request-store.js';
 import { answerClientErrors } from './common/http/client-error.js';
 import { keepConnectionsOpen } from './common/http/keep-alive.js';
 import { cardDataGuardMiddleware, VAULT_PATH } from './common/http/card-data.js';
@@ -15,6 +17,7 @@ import { contentTypeMiddleware } from './common/http/content-type.js';
 import { polishOpenApi } from './common/http/openapi-polish.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { requestGuardMiddleware } from './common/http/validation.js';
+import { Metrics, metricsMiddleware } from './common/observability/metrics.js';
 import { loadAppConfig } from './config/app.config.js';
 import { describeEventPayloads, EVENT_PAYLOADS } from './event-payloads.js';
 
@@ -110,6 +113,10 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.use(express.urlencoded({ limit: config.bodyLimitBytes, extended: false }));
   app.use(requestGuardMiddleware);
   app.use(cardDataGuardMiddleware);
+  // The request context and the request timer: plain Express middleware, after the guards as the
+  // module middleware they replace was (requestContextMiddleware says why they are not that).
+  app.use(requestContextMiddleware(app.get(ClsService)));
+  app.use(metricsMiddleware(app.get(Metrics)));
   answerClientErrors(app.getHttpServer());
   keepConnectionsOpen(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
 

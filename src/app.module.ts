@@ -11,7 +11,6 @@ import { DatabaseModule } from './common/database/database.module.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { redactUrl } from './common/http/redact-url.js';
 import { requestIdOf } from './common/http/request-id.js';
-import { setUpRequestStore } from './common/context/request-store.js';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
 import { IdempotencyRepository } from './common/idempotency/idempotency.repository.js';
 import { createValidationPipe } from './common/http/validation.js';
@@ -92,17 +91,8 @@ function requestBinding(): { req?: unknown } {
         };
       },
     }),
-    ClsModule.forRoot({
-      global: true,
-      middleware: {
-        mount: true,
-        setup: setUpRequestStore,
-        // No proxy providers and no plugins are registered: resolving them anyway costs every
-        // request a dynamic import() and two awaited hooks (~3% of a single event's CPU, issue 18).
-        resolveProxyProviders: false,
-        initializePlugins: false,
-      },
-    }),
+    // The request context's middleware is mounted by createApp (requestContextMiddleware), not here.
+    ClsModule.forRoot({ global: true, middleware: { mount: false } }),
     CommonModule,
     DatabaseModule.forRoot(),
     // First among the feature modules: routes are registered in this order and Express tries a

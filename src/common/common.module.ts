@@ -1,4 +1,4 @@
-import { Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../config/app.config.js';
 import { Clock } from './clock.js';
@@ -6,7 +6,7 @@ import { RequestContext } from './context/request-context.js';
 import { MetricsServer } from './observability/metrics-server.js';
 import { Draining } from './lifecycle/draining.js';
 import { HttpDrain } from './lifecycle/http-drain.js';
-import { Metrics, MetricsController, MetricsMiddleware } from './observability/metrics.js';
+import { Metrics, MetricsController } from './observability/metrics.js';
 import { AuthFailureThrottle } from './rate-limit/auth-failure-throttle.js';
 import { InMemoryRateLimitStore, RateLimitStore } from './rate-limit/rate-limit.store.js';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store.js';
@@ -18,7 +18,6 @@ import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store.js';
     RequestContext,
     Clock,
     Metrics,
-    MetricsMiddleware,
     MetricsServer,
     Draining,
     HttpDrain,
@@ -37,8 +36,4 @@ import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store.js';
   ],
   exports: [RequestContext, Clock, Metrics, Draining, RateLimitStore, AuthFailureThrottle],
 })
-export class CommonModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(MetricsMiddleware).forRoutes('*');
-  }
-}
+export class CommonModule {}

@@ -40,8 +40,13 @@ export function isPrototypeKey(key: string): boolean {
 const childPath = (parent: string, key: string | number) =>
   typeof key === 'number' ? `${parent}[${key}]` : parent ? `${parent}.${key}` : key;
 
-/** Bodies the guard already passed (the middleware's), so the pipe does not walk them again. */
-const guarded = new WeakSet<object>();
+/**
+ * Marks a body the guard already passed (the middleware's), so the pipe does not walk it again: a
+ * non-enumerable symbol on the body itself, which no key walk, spread, `JSON.stringify` or
+ * fingerprint sees. Not a WeakSet: a weak collection keyed by bodies grows with every request that
+ * outlives a scavenge and is rebuilt on the event loop (see requestContextMiddleware).
+ */
+const GUARDED = Symbol('wallet.bodyGuarded');
 
 /**
  * The body guard, run before anything else walks a body (the middleware after the body parsers,
@@ -54,7 +59,7 @@ export function guardBody(body: unknown, prefix = ''): void {
     if (typeof body === 'string') checkText(body, prefix || 'body');
     return;
   }
-  if (guarded.has(body)) return;
+  if ((body as { [GUARDED]?: true })[GUARDED]) return;
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: body, path: prefix, depth: 1 }];
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;
@@ -81,7 +86,7 @@ export function guardBody(body: unknown, prefix = ''): void {
       stack.push({ value: (value as Record<string, unknown>)[key], path: keyPath, depth: depth + 1 });
     }
   }
-  guarded.add(body);
+  if (Object.isExtensible(body)) Object.defineProperty(body, GUARDED, { value: true });
 }
 
 function checkText(text: string, path: string): void {

@@ -1,4 +1,4 @@
-import { Controller, Get, Injectable, Res, type NestMiddleware } from '@nestjs/common';
+import { Controller, Get, Injectable, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
@@ -34,18 +34,20 @@ export class Metrics {
 }
 
 /** Times every request; the route label is Express's route template, so ids never become labels. */
-@Injectable()
-export class MetricsMiddleware implements NestMiddleware {
-  constructor(private readonly metrics: Metrics) {}
-
-  use(req: Request, res: Response, next: NextFunction): void {
-    const end = this.metrics.requestDuration.startTimer();
+/**
+ * Times every request into `wallet_http_request_duration_seconds`. Mounted with `app.use` by
+ * createApp rather than as Nest module middleware, which keeps a WeakSet of the requests it has
+ * seen (see requestContextMiddleware for why that matters under load).
+ */
+export function metricsMiddleware(metrics: Metrics): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    const end = metrics.requestDuration.startTimer();
     res.once('finish', () => {
       const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
       end({ method: req.method, route, status: String(res.statusCode) });
     });
     next();
-  }
+  };
 }
 
 @ApiExcludeController()
