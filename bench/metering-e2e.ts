@@ -29,11 +29,15 @@ import {
  *      fixed rate whatever the answers do, and latency is measured from the moment each request was
  *      due (not from when it left), so queueing in the service shows as latency instead of hiding
  *      as a lower rate. Every second: acknowledged, forwarded and the outbox backlog. Each phase
- *      first runs BENCH_WARMUP_SECONDS (default 5) at the same rate, reported on its own line and
+ *      first runs BENCH_WARMUP_SECONDS (default 20) at the same rate, reported on its own line and
  *      not counted: the load generator's client code is still unoptimised then and its connection
  *      pool empty, and what that costs the generator would be measured as the service's latency
- *      (wrk2 leaves out its first 10 s for the same reason). The measured seconds follow without a
- *      gap, so the service is never idle between the two.
+ *      (wrk2 leaves out its first 10 s for the same reason); and the first phase comes right after
+ *      the capacity phase's saturation, whose aftermath lasts 10-15 s (the service's heap and event
+ *      loop: scavenges of 10-14 ms against 6-9 ms, loop lateness p99 10-20 ms against 5-7 ms;
+ *      per-second p99 40-80 ms against 15-25 ms after), which a 5 s warm-up measured as the 50%
+ *      phase's latency (docs/PERFORMANCE.md, "Seventh session"). The measured seconds follow
+ *      without a gap, so the service is never idle between the two.
  *   3. After the load stops, how long the backlog takes to drain.
  * Targets (issue 18): at 80% the backlog stays below 2 s of input at every sample and drains within
  * 5 s; at 50% single-event p99 <= 25 ms.
@@ -44,7 +48,7 @@ const DATABASE = `wallet_bench_metering_${[...String(process.pid)].map((d) => 'a
 const PORT = Number(process.env.BENCH_PORT ?? 3820);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 /** Seconds at each open-loop phase's rate before its measured seconds (not counted; reported apart). */
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
 const CAPACITY_SECONDS = Number(process.env.BENCH_CAPACITY_SECONDS ?? 15);
 const AUTOCANNON = join(BUILD_ROOT, '..', '..', 'node_modules', 'autocannon', 'autocannon.js');
 /** More requests than this outstanding at once means the service stopped keeping up: they are counted, not sent. */
