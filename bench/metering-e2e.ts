@@ -34,9 +34,9 @@ import {
  *      pool empty, and what that costs the generator would be measured as the service's latency
  *      (wrk2 leaves out its first 10 s for the same reason); and the first phase comes right after
  *      the capacity phase's saturation, whose aftermath lasts 10-15 s (the service's heap and event
- *      loop: scavenges of 10-14 ms against 6-9 ms, loop lateness p99 10-20 ms against 5-7 ms;
- *      per-second p99 40-80 ms against 15-25 ms after), which a 5 s warm-up measured as the 50%
- *      phase's latency (docs/PERFORMANCE.md, "Seventh session"). The measured seconds follow
+ *      loop: scavenges of ~12 ms against ~9 ms, loop lateness p99 10-20 ms against 5-8 ms;
+ *      per-second p99 40-80 ms against mostly under 25 ms after), which a 5 s warm-up measured as
+ *      the 50% phase's latency (docs/PERFORMANCE.md, "Seventh session"). The measured seconds follow
  *      without a gap, so the service is never idle between the two.
  *   3. After the load stops, how long the backlog takes to drain.
  * Targets (issue 18): at 80% the backlog stays below 2 s of input at every sample and drains within
