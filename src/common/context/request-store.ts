@@ -11,8 +11,8 @@ export interface FinishedRequest {
 }
 
 /**
- * The request context's setup (nestjs-cls middleware): the request id, and the request let go of
- * once its response is done.
+ * The request context's setup ({@link requestContextMiddleware}): the request id, and the request
+ * let go of once its response is done.
  *
  * Why let go: Node arms a keep-alive socket's idle timer when a response ends, inside that
  * request's async context, and the timer keeps the context's stores. Without this, every idle
