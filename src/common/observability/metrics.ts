@@ -33,11 +33,11 @@ export class Metrics {
   }
 }
 
-/** Times every request; the route label is Express's route template, so ids never become labels. */
 /**
- * Times every request into `wallet_http_request_duration_seconds`. Mounted with `app.use` by
- * createApp rather than as Nest module middleware, which keeps a WeakSet of the requests it has
- * seen (see requestContextMiddleware for why that matters under load).
+ * Times every request into `wallet_http_request_duration_seconds`; the route label is Express's
+ * route template, so ids never become labels. Mounted with `app.use` by createApp rather than as
+ * Nest module middleware, which keeps a WeakSet of the requests it has seen (see
+ * requestContextMiddleware for why that matters under load).
  */
 export function metricsMiddleware(metrics: Metrics): (req: Request, res: Response, next: NextFunction) => void {
   return (req, res, next) => {
