@@ -80,6 +80,8 @@ const JOBS = process.env.BENCH_JOBS === 'worker' ? 'worker' : 'api';
  * little CPU.
  */
 const WAITS = process.env.BENCH_WAITS === '1';
+/** A sampler for one open-loop phase when BENCH_WAITS=1, else none. */
+const waitSampler = (url: string): PgWaitSampler | undefined => (WAITS ? new PgWaitSampler(url) : undefined);
 /** BENCH_BASELINE=off: no reference phase against the bare server. */
 const BASELINE = process.env.BENCH_BASELINE !== 'off';
 
@@ -399,7 +401,7 @@ async function main(): Promise<void> {
           (n) => event(`${share}-${n}`),
           capacityRate * share,
           db,
-          WAITS ? new PgWaitSampler(url) : undefined,
+          waitSampler(url),
         ),
       );
     }
@@ -424,7 +426,7 @@ async function main(): Promise<void> {
             (n) => event(`bare-${n}`),
             capacityRate * SHARES[0],
             db,
-            WAITS ? new PgWaitSampler(url) : undefined,
+            waitSampler(url),
           ),
         );
       } finally {
