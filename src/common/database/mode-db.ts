@@ -54,4 +54,22 @@ export class ModeDb {
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
   }
+
+  /**
+   * `work` in a transaction whose commit does not wait for its WAL to reach the disk
+   * (`synchronous_commit = off` for this transaction only). PostgreSQL still writes it within about
+   * three `wal_writer_delay`s, and any later durable commit flushes it first; a database crash can
+   * lose the last fraction of a second of such commits, in order, never a part of one. So this is
+   * only for writes that are redone when lost: the meter outbox's leases and delivered marks and
+   * the sandbox provider's record of what it received (a lost mark means one more delivery, which
+   * the provider absorbs by the event's identifier). Never a request's own data: a 2xx means the
+   * data is durably stored. Why (issue 18): the forwarder's commits, each a batch, waited for their
+   * own WAL flush on the disk that the requests' commits wait on.
+   */
+  asyncCommit<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SET LOCAL synchronous_commit = off');
+      return work(manager);
+    });
+  }
 }

@@ -173,7 +173,8 @@ export class MeterEventsRepository {
    * UPDATE SKIP LOCKED: concurrent claims, in this process or other replicas, never share a row).
    * One statement, so the mark and the claim commit together or not at all; a mark that never
    * commits leaves the rows to be delivered again when their lease ends, which the provider's
-   * idempotency key absorbs.
+   * idempotency key absorbs. It commits without waiting for the WAL flush ({@link ModeDb.asyncCommit}):
+   * a lease or a mark lost in a database crash is redone the same way.
    */
   claimDue(
     now: Date,
@@ -190,8 +191,9 @@ export class MeterEventsRepository {
            DELETE FROM ${outbox} WHERE event_id = ANY($3::uuid[])
          ), `
       : '';
-    return this.db.manager.query(
-      `WITH ${mark}due AS (
+    return this.db.asyncCommit((manager) =>
+      manager.query(
+        `WITH ${mark}due AS (
          SELECT event_id FROM ${outbox} WHERE next_attempt_at <= $1${delivered.ids.length ? ' AND event_id <> ALL($3::uuid[])' : ''}
          ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED
        ), leased AS (
@@ -200,20 +202,26 @@ export class MeterEventsRepository {
        )
        SELECT l.event_id, l.application_id, l.attempts, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
        FROM leased l JOIN ${events} e ON e.id = l.event_id`,
-      delivered.ids.length ? [now, leaseUntil, delivered.ids, delivered.at] : [now, leaseUntil],
+        delivered.ids.length ? [now, leaseUntil, delivered.ids, delivered.at] : [now, leaseUntil],
+      ),
     );
   }
 
-  /** Delivered (the provider accepted them): the events say so and their outbox rows are gone, in one statement. */
+  /**
+   * Delivered (the provider accepted them): the events say so and their outbox rows are gone, in one
+   * statement, committed without waiting for the WAL flush as {@link claimDue}'s mark is.
+   */
   async markDelivered(eventIds: string[], deliveredAt: Date): Promise<void> {
     if (!eventIds.length) return;
-    await this.db.manager.query(
-      `WITH marked AS (
+    await this.db.asyncCommit((manager) =>
+      manager.query(
+        `WITH marked AS (
          UPDATE ${this.db.table('meter_events')} SET delivery_status = 'delivered', delivered_at = $2, errors = '[]'
          WHERE id = ANY($1::uuid[])
        )
        DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = ANY($1::uuid[])`,
-      [eventIds, deliveredAt],
+        [eventIds, deliveredAt],
+      ),
     );
   }
 

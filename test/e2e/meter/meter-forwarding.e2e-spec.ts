@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { MeterEventForwarder, SandboxBillingProvider } from '../../../src/modules/meter/index.js';
@@ -123,6 +124,64 @@ describe('metering: forwarding the outbox in batches', () => {
     }
     expect(await forwarder().drainOnce('test')).toBe(0);
     expect((await outboxMetrics()).backlog).toBe(0);
+  });
+
+  it('commits the leases, the sandbox record and the delivered marks without waiting for the WAL flush, and nothing else', async () => {
+    const db = t.app.get(ModeDb);
+    const setting = `SELECT current_setting('synchronous_commit') AS value`;
+    const inAsync: Array<{ value: string }> = await inTest(() => db.asyncCommit((m) => m.query(setting)));
+    expect(inAsync).toEqual([{ value: 'off' }]);
+    // For that transaction only: a request's own commit still waits for the disk.
+    const inPlain: Array<{ value: string }> = await inTest(() => db.transaction((m) => m.query(setting)));
+    expect(inPlain).toEqual([{ value: 'on' }]);
+    const asDefault: Array<{ value: string }> = await inTest(() => db.manager.query(setting));
+    expect(asDefault).toEqual([{ value: 'on' }]);
+
+    // What a drain runs through it: every statement, as the real database runs it.
+    const { tenant, send } = await meteredTenant();
+    const sent = await send('relaxed', 10);
+    const original = db.asyncCommit.bind(db);
+    const relaxed: string[] = [];
+    const spy = jest.spyOn(db, 'asyncCommit').mockImplementation((work) =>
+      original((manager) => {
+        const query = manager.query.bind(manager);
+        const recording = Object.create(manager, {
+          query: {
+            value: (sql: string, params?: unknown[]) => {
+              relaxed.push(sql);
+              return query(sql, params);
+            },
+          },
+        }) as typeof manager;
+        return work(recording);
+      }),
+    );
+    try {
+      expect(await forwarder().drainOnce('test')).toBe(10);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(relaxed.some((sql) => /FOR UPDATE SKIP LOCKED/.test(sql))).toBe(true);
+    expect(relaxed.some((sql) => /INSERT INTO "wallet_test"\."billing_sandbox_events"/.test(sql))).toBe(true);
+    expect(relaxed.some((sql) => /delivery_status = 'delivered'/.test(sql))).toBe(true);
+    expect(relaxed.every((sql) => !/INSERT INTO "wallet_test"\."meter_events"/.test(sql))).toBe(true);
+    // Committed all the same: delivered once, marked, out of the outbox.
+    expect((await received(tenant)).map((r) => r.identifier).sort()).toEqual([...sent].sort());
+    expect([...(await statuses(tenant)).values()].every((s) => s.status === 'delivered')).toBe(true);
+    expect((await outboxMetrics()).backlog).toBe(0);
+
+    // A failure inside rolls the whole transaction back.
+    await expect(
+      inTest(() =>
+        db.asyncCommit(async (m) => {
+          await m.query(`UPDATE wallet_test.meter_events SET delivery_status = 'pending' WHERE application_id = $1`, [
+            tenant.applicationId,
+          ]);
+          throw new Error('rolled back');
+        }),
+      ),
+    ).rejects.toThrow('rolled back');
+    expect([...(await statuses(tenant)).values()].every((s) => s.status === 'delivered')).toBe(true);
   });
 
   it('claims again at once after a full batch, and leaves what arrives after a partial one for the next tick', async () => {

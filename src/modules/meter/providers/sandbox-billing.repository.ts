@@ -25,6 +25,9 @@ export class SandboxBillingRepository {
    * Records a batch in one statement, except the events of applications told to fail, whose
    * positions in `events` come back. Idempotent on (application, identifier), the events'
    * idempotency key: a repeat counts as received again (received_count), never as a second event.
+   * Committed without waiting for the WAL flush ({@link ModeDb.asyncCommit}): the sandbox stands for
+   * a provider outside this database, and the forwarder marks the batch delivered only in a later
+   * commit, which a crash loses first, so a lost record is sent again.
    */
   async recordEvents(events: ForwardedMeterEvent[], at: Date): Promise<Set<number>> {
     const settings = this.db.table('billing_sandbox_settings');
@@ -37,8 +40,9 @@ export class SandboxBillingRepository {
       payload: e.payload,
       occurred_at: e.occurredAt.toISOString(),
     }));
-    const refused: Array<{ i: number }> = await this.db.manager.query(
-      `WITH input AS (
+    const refused: Array<{ i: number }> = await this.db.asyncCommit((manager) =>
+      manager.query(
+        `WITH input AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb)
            AS x(i int, identifier text, application_id uuid, event_name text, payload jsonb, occurred_at timestamptz)
        ), failing AS (
@@ -54,7 +58,8 @@ export class SandboxBillingRepository {
          ON CONFLICT (application_id, identifier) DO UPDATE SET received_count = ${table}.received_count + 1
        )
        SELECT i FROM input WHERE application_id IN (SELECT application_id FROM failing)`,
-      [JSON.stringify(input), at],
+        [JSON.stringify(input), at],
+      ),
     );
     return new Set(refused.map((r) => r.i));
   }
