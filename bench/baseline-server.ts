@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { keepConnectionsOpen } from '../src/common/http/keep-alive.js';
 import { storeEventsParams, storeEventsSql } from '../src/modules/meter/store-events.sql.js';
 
 /**
@@ -68,5 +69,9 @@ const server = createServer((req, res) => {
     );
   });
 });
+// Idle keep-alive connections as the service keeps them (65 s), not Node's 5 s. With the default a
+// request the open-loop client sends on a socket the server is just closing comes back ECONNRESET:
+// the likely cause of the 1-3 resets the bare phase had in some runs, which the service cannot have.
+keepConnectionsOpen(server, 65_000);
 server.listen(Number(port), '127.0.0.1', () => process.send?.('listening'));
 process.on('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));
