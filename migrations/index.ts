@@ -17,6 +17,7 @@ import { EventRetention1763801900000 } from './1763801900000-EventRetention.js';
 import { HoldReleaseAmounts1763802000000 } from './1763802000000-HoldReleaseAmounts.js';
 import { ProviderEvents1763802200000 } from './1763802200000-ProviderEvents.js';
 import { ConnectAccounts1763803200000 } from './1763803200000-ConnectAccounts.js';
+import { MeterForwardingHotUpdates1763803300000 } from './1763803300000-MeterForwardingHotUpdates.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   CardTokens1763802100000,
   ProviderEvents1763802200000,
   ConnectAccounts1763803200000,
+  MeterForwardingHotUpdates1763803300000,
 ];

@@ -171,6 +171,9 @@ export class MeterEventsRepository {
    * One round trip of the forwarder: marks the events of its previous batch delivered (`delivered`,
    * which the provider accepted) and leases up to `limit` due outbox rows until `leaseUntil` (FOR
    * UPDATE SKIP LOCKED: concurrent claims, in this process or other replicas, never share a row).
+   * A row is due when its attempt time has come and it holds no lease, or an expired one. The lease
+   * is its own unindexed column, so taking it (like the delivered mark on the event) is a heap-only
+   * update on a page left room for it (migration MeterForwardingHotUpdates): no index entries.
    * One statement, so the mark and the claim commit together or not at all; a mark that never
    * commits leaves the rows to be delivered again when their lease ends, which the provider's
    * idempotency key absorbs. It commits without waiting for the WAL flush ({@link ModeDb.asyncCommit}):
@@ -194,10 +197,11 @@ export class MeterEventsRepository {
     return this.db.asyncCommit((manager) =>
       manager.query(
         `WITH ${mark}due AS (
-         SELECT event_id FROM ${outbox} WHERE next_attempt_at <= $1${delivered.ids.length ? ' AND event_id <> ALL($3::uuid[])' : ''}
+         SELECT event_id FROM ${outbox}
+         WHERE next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)${delivered.ids.length ? ' AND event_id <> ALL($3::uuid[])' : ''}
          ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED
        ), leased AS (
-         UPDATE ${outbox} o SET next_attempt_at = $2 FROM due WHERE o.event_id = due.event_id
+         UPDATE ${outbox} o SET leased_until = $2 FROM due WHERE o.event_id = due.event_id
          RETURNING o.event_id, o.application_id, o.attempts
        )
        SELECT l.event_id, l.application_id, l.attempts, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
@@ -259,7 +263,7 @@ export class MeterEventsRepository {
          ), abandoned AS (
            DELETE FROM ${outbox} o USING f WHERE o.event_id = f.event_id AND f.retry_at IS NULL
          )
-         UPDATE ${outbox} o SET attempts = f.attempts, next_attempt_at = f.retry_at
+         UPDATE ${outbox} o SET attempts = f.attempts, next_attempt_at = f.retry_at, leased_until = NULL
          FROM f WHERE o.event_id = f.event_id AND f.retry_at IS NOT NULL`,
         [JSON.stringify(rows)],
       );

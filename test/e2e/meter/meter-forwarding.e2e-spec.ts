@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { MeterEventForwarder, SandboxBillingProvider } from '../../../src/modules/meter/index.js';
+import { MeterEventsRepository } from '../../../src/modules/meter/meter-events.repository.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 /**
@@ -263,5 +264,79 @@ describe('metering: forwarding the outbox in batches', () => {
     expect(await forwarder().drainOnce('test')).toBe(0);
     expect(await received(tenant)).toEqual([]);
     expect((await outboxMetrics()).backlog).toBe(0);
+  });
+
+  it('leaves a leased event alone until its lease ends, then delivers it (a forwarder that died holding it)', async () => {
+    const { tenant, send } = await meteredTenant();
+    const sent = await send('orphan', 4);
+    // Time stands still but for advance(), so the lease's edge is exact.
+    t.clock.freeze();
+    try {
+      const now = t.clock.now();
+      // A claim whose forwarder never came back: leased for 60 s, never sent nor marked.
+      const leased = await inTest(() =>
+        t.app.get(MeterEventsRepository).claimDue(now, new Date(now.getTime() + 60_000), 1_000),
+      );
+      expect(
+        leased
+          .filter((r) => r.application_id === tenant.applicationId)
+          .map((r) => r.identifier)
+          .sort(),
+      ).toEqual([...sent].sort());
+      expect(await forwarder().drainOnce('test')).toBe(0);
+      t.clock.advance(59_999);
+      expect(await forwarder().drainOnce('test')).toBe(0);
+      expect((await outboxMetrics()).backlog).toBe(4);
+      t.clock.advance(1);
+      expect(await forwarder().drainOnce('test')).toBe(4);
+    } finally {
+      t.clock.thaw();
+    }
+    const got = await received(tenant);
+    expect(got.map((r) => r.identifier).sort()).toEqual([...sent].sort());
+    expect(got.every((r) => r.received_count === 1)).toBe(true);
+    expect([...(await statuses(tenant)).values()].every((s) => s.status === 'delivered')).toBe(true);
+    expect((await outboxMetrics()).backlog).toBe(0);
+  });
+
+  it('leases and marks without moving a row off its page: heap-only updates, no new index entries', async () => {
+    const db = t.app.get(ModeDb);
+    const { tenant, send } = await meteredTenant();
+    await send('hot', 300);
+    /**
+     * Each of the tenant's rows: its indexed columns and the heap page it is on, in key order. An
+     * update that changes neither is heap-only (HOT): PostgreSQL adds no index entry for it.
+     */
+    const pages = (table: string, indexed: string): Promise<Array<Record<string, unknown>>> =>
+      inTest(() =>
+        db.manager.query(
+          `SELECT ${indexed}, (ctid::text::point)[0]::int AS page FROM wallet_test.${table}
+           WHERE application_id = $1 ORDER BY ${indexed.split(',')[0]}`,
+          [tenant.applicationId],
+        ),
+      );
+    const eventColumns = 'id, application_id, identifier, meter_id, customer_id, occurred_at';
+    const outboxColumns = 'event_id, application_id, next_attempt_at';
+    const eventPages = await pages('meter_events', eventColumns);
+    const outboxPages = await pages('meter_event_outbox', outboxColumns);
+    // Many pages, so most rows share theirs with others and a full page has no room left for them.
+    expect(new Set(eventPages.map((r) => r.page)).size).toBeGreaterThanOrEqual(8);
+    expect(new Set(outboxPages.map((r) => r.page)).size).toBeGreaterThanOrEqual(4);
+
+    // All 300 leased in one statement: each outbox row's new version is on its old row's page, and
+    // its indexed columns are as they were.
+    const now = t.clock.now();
+    const leased = await inTest(() =>
+      t.app.get(MeterEventsRepository).claimDue(now, new Date(now.getTime() + 60_000), 1_000),
+    );
+    expect(leased.filter((r) => r.application_id === tenant.applicationId)).toHaveLength(300);
+    expect(await pages('meter_event_outbox', outboxColumns)).toEqual(outboxPages);
+
+    // Delivered once the lease ends: each event's delivered version is on its stored row's page,
+    // indexed columns unchanged.
+    t.clock.advance(60_000);
+    expect(await forwarder().drainOnce('test')).toBe(300);
+    expect([...(await statuses(tenant)).values()].every((s) => s.status === 'delivered')).toBe(true);
+    expect(await pages('meter_events', eventColumns)).toEqual(eventPages);
   });
 });
