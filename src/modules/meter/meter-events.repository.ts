@@ -187,13 +187,7 @@ export class MeterEventsRepository {
   ): Promise<ClaimedEvent[]> {
     const outbox = this.db.table('meter_event_outbox');
     const events = this.db.table('meter_events');
-    const mark = delivered.ids.length
-      ? `marked AS (
-           UPDATE ${events} SET delivery_status = 'delivered', delivered_at = $4, errors = '[]' WHERE id = ANY($3::uuid[])
-         ), removed AS (
-           DELETE FROM ${outbox} WHERE event_id = ANY($3::uuid[])
-         ), `
-      : '';
+    const mark = delivered.ids.length ? `${this.deliveredMark('$3', '$4')}, ` : '';
     return this.db.asyncCommit((manager) =>
       manager.query(
         `WITH ${mark}due AS (
@@ -218,15 +212,22 @@ export class MeterEventsRepository {
   async markDelivered(eventIds: string[], deliveredAt: Date): Promise<void> {
     if (!eventIds.length) return;
     await this.db.asyncCommit((manager) =>
-      manager.query(
-        `WITH marked AS (
-         UPDATE ${this.db.table('meter_events')} SET delivery_status = 'delivered', delivered_at = $2, errors = '[]'
-         WHERE id = ANY($1::uuid[])
-       )
-       DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = ANY($1::uuid[])`,
-        [eventIds, deliveredAt],
-      ),
+      manager.query(`WITH ${this.deliveredMark('$1', '$2')} SELECT 1`, [eventIds, deliveredAt]),
     );
+  }
+
+  /**
+   * The delivered mark, as two CTEs for {@link claimDue} and {@link markDelivered}: the events
+   * (parameter `ids`, a uuid array) say so at `at`, and their outbox rows go. It writes no indexed
+   * column, so it is a heap-only update (migration MeterForwardingHotUpdates).
+   */
+  private deliveredMark(ids: string, at: string): string {
+    return `marked AS (
+           UPDATE ${this.db.table('meter_events')} SET delivery_status = 'delivered', delivered_at = ${at}, errors = '[]'
+           WHERE id = ANY(${ids}::uuid[])
+         ), removed AS (
+           DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = ANY(${ids}::uuid[])
+         )`;
   }
 
   /**

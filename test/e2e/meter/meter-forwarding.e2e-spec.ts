@@ -46,6 +46,10 @@ describe('metering: forwarding the outbox in batches', () => {
 
   const received = (tenant: Tenant) => inTest(() => sandbox().received(tenant.applicationId));
 
+  /** Leases every due outbox row for 60 s from `now`, as a forwarder's claim does, and never sends them. */
+  const leaseAll = (now: Date) =>
+    inTest(() => t.app.get(MeterEventsRepository).claimDue(now, new Date(now.getTime() + 60_000), 1_000));
+
   /** Each event's delivery status and errors, by identifier. */
   async function statuses(tenant: Tenant): Promise<Map<string, { status: string; errors: Array<{ code: string }> }>> {
     const rows: Array<{ identifier: string; delivery_status: string; errors: Array<{ code: string }> }> = await inTest(
@@ -274,9 +278,7 @@ describe('metering: forwarding the outbox in batches', () => {
     try {
       const now = t.clock.now();
       // A claim whose forwarder never came back: leased for 60 s, never sent nor marked.
-      const leased = await inTest(() =>
-        t.app.get(MeterEventsRepository).claimDue(now, new Date(now.getTime() + 60_000), 1_000),
-      );
+      const leased = await leaseAll(now);
       expect(
         leased
           .filter((r) => r.application_id === tenant.applicationId)
@@ -326,9 +328,7 @@ describe('metering: forwarding the outbox in batches', () => {
     // All 300 leased in one statement: each outbox row's new version is on its old row's page, and
     // its indexed columns are as they were.
     const now = t.clock.now();
-    const leased = await inTest(() =>
-      t.app.get(MeterEventsRepository).claimDue(now, new Date(now.getTime() + 60_000), 1_000),
-    );
+    const leased = await leaseAll(now);
     expect(leased.filter((r) => r.application_id === tenant.applicationId)).toHaveLength(300);
     expect(await pages('meter_event_outbox', outboxColumns)).toEqual(outboxPages);
 
