@@ -3,6 +3,9 @@ import type { TestApp } from './harness.js';
 
 type Schema = Record<string, unknown>;
 
+/** The keys of an OpenAPI path item that are operations (the rest are parameters, summary, servers). */
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
 /** OpenAPI 3.0 schema -> JSON Schema: `nullable` becomes a null alternative, refs point at definitions. */
 function toJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toJsonSchema);
@@ -29,6 +32,15 @@ export class OpenApiContract {
   static async load(t: TestApp): Promise<OpenApiContract> {
     const res = await t.http.get('/docs-json');
     return new OpenApiContract(res.body);
+  }
+
+  /** Every documented operation as `METHOD /path`, e.g. `GET /api/v1/{app}/platform/wallet/customers/{id}`. */
+  operations(): string[] {
+    return Object.entries(this.document.paths).flatMap(([path, item]) =>
+      Object.keys(item as Schema)
+        .filter((method) => HTTP_METHODS.has(method))
+        .map((method) => `${method.toUpperCase()} ${path}`),
+    );
   }
 
   /** `path` is the documented template, e.g. `/api/v1/{app}/platform/wallet/customers/{id}`. */
