@@ -36,7 +36,7 @@ import {
  *      the capacity phase's saturation, whose aftermath lasts 10-15 s (the service's heap and event
  *      loop: scavenges of ~12 ms against ~9 ms, loop lateness p99 10-20 ms against 5-8 ms;
  *      per-second p99 40-80 ms against mostly under 25 ms after), which a 5 s warm-up measured as
- *      the 50% phase's latency (docs/PERFORMANCE.md, "Seventh session"). The measured seconds follow
+ *      the 50% phase's latency (docs/BENCHMARKS.md). The measured seconds follow
  *      without a gap, so the service is never idle between the two.
  *   3. After the load stops, how long the backlog takes to drain.
  * Targets (issue 18): at 80% the backlog stays below 2 s of input at every sample and drains within

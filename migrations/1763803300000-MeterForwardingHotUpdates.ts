@@ -2,8 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { forEachModeSchema } from './support.js';
 
 /**
- * The outbox forwarder's two updates become heap-only (HOT) updates (issue 18, docs/PERFORMANCE.md
- * "Ninth session"): no new index entries, and a WAL record of what changed rather than a whole row.
+ * The outbox forwarder's two updates become heap-only (HOT) updates (docs/METERING.md): no new index entries, and a WAL record of what changed rather than a whole row.
  *
  * - `meter_events`: every event is written once by its request and updated once when delivered
  *   (`delivery_status`, `delivered_at`, `errors`: no indexed column). With full pages the new
