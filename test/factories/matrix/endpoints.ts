@@ -608,7 +608,7 @@ export const EXEMPT: Record<string, string> = {
   'GET /oauth2/auth':
     'the authorization-code sign-in page: the user authenticates on it (oauth-flow and login-page e2e specs)',
   'POST /oauth/token':
-    'the token endpoint: the grant in the body is the credential, its refusals are in oauth-flow.e2e-spec.ts',
+    'the OAuth token endpoint: it authenticates an OAuth client (its secret or PKCE) and the grant in the form body, none of the credential kinds above; its refusals are in oauth-flow.e2e-spec.ts',
   [`POST ${WALLET_BASE}/oauth/token`]: 'the token endpoint under the wallet base: as POST /oauth/token',
   'POST /oauth/token/refresh': 'exchanges the refresh token in the body; covered by oauth-flow.e2e-spec.ts',
   [`POST ${WALLET_BASE}/oauth/token/refresh`]:
