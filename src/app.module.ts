@@ -96,8 +96,8 @@ function requestBinding(): { req?: unknown } {
     CommonModule,
     DatabaseModule.forRoot(),
     // First among the feature modules: routes are registered in this order and Express tries a
-    // request against each earlier route in turn, so the hottest path (single meter events, issue
-    // 18) is matched before the other modules' routes (docs/PERFORMANCE.md).
+    // request against each earlier route in turn, so the hottest path (single meter events) is
+    // matched before the other modules' routes (docs/ARCHITECTURE.md, "The hot path").
     MeterModule,
     EventsModule,
     ApplicationsModule,

@@ -18,8 +18,8 @@ export interface FinishedRequest {
  * request's async context, and the timer keeps the context's stores. Without this, every idle
  * keep-alive connection holds its last request whole (the request, its response, the parsed body
  * and the framework's state for it, about 10 KB) until its next request or its timeout: 217 such
- * requests alive for ~10 in flight in a heap snapshot at 1,150 events/s, 26 after (issue 18,
- * docs/PERFORMANCE.md "Fourth session"). After 'close' the store keeps the principal, the mode
+ * requests alive for ~10 in flight in a heap snapshot at 1,150 events/s, 26 after
+ * (docs/ARCHITECTURE.md, "The hot path"). After 'close' the store keeps the principal, the mode
  * and the request id, and the request only as `{ id, method, url }` for the log mixin.
  */
 export function setUpRequestStore(cls: ClsService, req: Request, res: Response): void {
@@ -43,8 +43,8 @@ export function setUpRequestStore(cls: ClsService, req: Request, res: Response):
  * request that outlived a scavenge stays until the next Mark-Compact; every few thousand requests
  * one of these tables grows or is rebuilt, which walks all of it on the event loop. With four such
  * tables (these three and the body guard's, now a marker on the body) growing in step, that was a
- * 15-33 ms stall every 10-20 s under load, every request in flight waiting (issue 18,
- * docs/PERFORMANCE.md "Seventh session"). Nothing here reads the WeakMap (no `ClsGuard` or
+ * 15-33 ms stall every 10-20 s under load, every request in flight waiting
+ * (docs/ARCHITECTURE.md, "The hot path"). Nothing here reads the WeakMap (no `ClsGuard` or
  * `ClsInterceptor`, no proxy providers, no plugins), so nothing is lost by not filling it.
  */
 export function requestContextMiddleware(cls: ClsService): (req: Request, res: Response, next: NextFunction) => void {

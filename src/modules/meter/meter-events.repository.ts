@@ -49,10 +49,10 @@ const AGGREGATES: Record<SummaryAggregation, string> = {
 /**
  * Storage statements in flight at once per mode: one committing while the next fills, and the
  * rest of the pool (10 connections per mode by default) left to reads and jobs. Under load each
- * carries many requests' events. Two rather than four (issue 18, docs/PERFORMANCE.md "Seventh
- * session"): at half the machine's capacity four statements in flight carried ~1.4 requests each,
- * so nearly every request paid its own WAL flush and four backends queued on the WAL write lock;
- * with two, 50%-rate p99 21.7/18.2/32.6/27.1 ms against 26.7/22.9/29.9/29.8 ms, alternated.
+ * carries many requests' events. Two rather than four (docs/METERING.md): at half the machine's
+ * capacity four statements in flight carried ~1.4 requests each, so nearly every request paid
+ * its own WAL flush and four backends queued on the WAL write lock; with two, 50%-rate p99
+ * 21.7/18.2/32.6/27.1 ms against 26.7/22.9/29.9/29.8 ms, alternated.
  */
 const GROUP_FLUSHES = 2;
 /** The most events one storage statement carries (five batch requests of 100). */
