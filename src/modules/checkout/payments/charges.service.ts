@@ -53,8 +53,8 @@ export interface ChargeDisputeFacts {
 
 /**
  * The owner of charges and payment methods. Status changes go through charge.transitions.ts and
- * are written by ChargesRepository.update; other modules (disputes) change a charge only through
- * the methods exported here, never by column.
+ * are written by ChargesRepository.writeStatus, from `transition` only; other modules (disputes)
+ * change a charge only through the methods exported here, never by column.
  */
 @Injectable()
 export class ChargesService {

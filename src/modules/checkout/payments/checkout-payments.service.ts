@@ -15,7 +15,6 @@ import type { Checkout } from '../entities/checkout.entity.js';
 import { InvoicesService } from '../targets/invoices.service.js';
 import { PaymentIntentsService } from '../targets/payment-intents.service.js';
 import { TargetsService, type Target } from '../targets/targets.service.js';
-import type { CardTokensService } from './card-tokens.service.js';
 import { ChargeHooks } from './charge-hooks.js';
 import { ChargeJournals } from './charge.journals.js';
 import { NEW_CHARGE_STATUS } from './charge.transitions.js';
@@ -23,7 +22,7 @@ import { ChargesRepository } from './charges.repository.js';
 import type { ChargeResponse } from './charges.responses.js';
 import { ChargesService } from './charges.service.js';
 import { PROVIDER_TIMEOUT_MS } from './provider-call.js';
-import type { PaymentRequest } from './providers/collection-provider.js';
+import type { PaymentRequest, VaultCard } from './providers/collection-provider.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 
 /** What the hosted page gets back from a payment attempt. */
@@ -42,8 +41,6 @@ export interface Attempt {
   /** Sandbox: open a dispute right after the commit. */
   dispute: boolean;
 }
-
-export type VaultCard = Awaited<ReturnType<CardTokensService['consume']>>;
 
 /**
  * The steps every way of paying a checkout shares (a confirm, the Payment Element's intent, the

@@ -12,15 +12,10 @@ import type { Checkout } from '../entities/checkout.entity.js';
 import type { Target } from '../targets/targets.service.js';
 import { CardTokensService } from './card-tokens.service.js';
 import { ChargesService } from './charges.service.js';
-import {
-  CheckoutPaymentsService,
-  type Attempt,
-  type CheckoutPaymentResponse,
-  type VaultCard,
-} from './checkout-payments.service.js';
+import { CheckoutPaymentsService, type Attempt, type CheckoutPaymentResponse } from './checkout-payments.service.js';
 import { nextActionsOf, type PendingAnswer } from './next-actions.js';
 import { assertSessionTarget, reachProvider } from './provider-call.js';
-import type { CollectionProvider, ProviderPayment } from './providers/collection-provider.js';
+import type { CollectionProvider, ProviderPayment, VaultCard } from './providers/collection-provider.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 
 /** What the buyer pays with: a card (by its token) or PromptPay. */
