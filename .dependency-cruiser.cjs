@@ -54,6 +54,60 @@ module.exports = {
         dependencyTypesNot: ['type-only'],
       },
     },
+    {
+      name: 'checkout-targets-import-no-sub-room',
+      comment:
+        'Checkout sub-rooms are layered targets < checkouts < payments < hosted: targets/ (payment intents, ' +
+        'invoices) imports no other sub-room (the provider ports under payments/providers/ are not a sub-room).',
+      severity: 'error',
+      from: { path: '^src/modules/checkout/targets/' },
+      to: {
+        path: '^src/modules/checkout/(checkouts|payments|hosted)/',
+        pathNot: '^src/modules/checkout/payments/providers/',
+      },
+    },
+    {
+      name: 'checkout-checkouts-import-targets-services-only',
+      comment:
+        "checkouts/ reaches targets/ only through its services, and neither payments/ nor hosted/. Controllers " +
+        "are the HTTP edge of the resource they name and are left out (POST /checkouts/{id}/confirm is a payment).",
+      severity: 'error',
+      from: { path: '^src/modules/checkout/checkouts/', pathNot: '\\.controller\\.ts$' },
+      to: {
+        path: '^src/modules/checkout/(targets|payments|hosted)/',
+        pathNot: ['^src/modules/checkout/targets/[^/]+\\.service\\.ts$', '^src/modules/checkout/payments/providers/'],
+      },
+    },
+    {
+      name: 'checkout-payments-use-services-not-repositories',
+      comment:
+        "payments/ and hosted/ change targets and checkouts only through their services (each aggregate's " +
+        'status has one writer), never their repositories; payments/ imports nothing of hosted/.',
+      severity: 'error',
+      from: { path: '^src/modules/checkout/(payments|hosted)/' },
+      to: {
+        path: [
+          '^src/modules/checkout/(targets|checkouts)/[^/]+\\.repository\\.ts$',
+          '^src/modules/checkout/payments/[^/]+\\.repository\\.ts$',
+        ],
+        pathNot: '^src/modules/checkout/$1/',
+      },
+    },
+    {
+      name: 'checkout-hosted-is-the-top',
+      comment: 'hosted/ (the pages and the 3-D Secure return) is the top of checkout: no other sub-room imports it.',
+      severity: 'error',
+      from: { path: '^src/modules/checkout/(targets|checkouts|payments)/' },
+      to: { path: '^src/modules/checkout/hosted/' },
+    },
+    {
+      name: 'controllers-inject-no-repositories',
+      comment:
+        'A controller is one line over a service: it never takes a repository (the service composes them).',
+      severity: 'error',
+      from: { path: '^src/.+\\.controller\\.ts$' },
+      to: { path: '\\.repository\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

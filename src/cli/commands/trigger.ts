@@ -5,7 +5,7 @@ import {
   CardTokensService,
   CheckoutsService,
   PaymentIntentsService,
-  PaymentsService,
+  ConfirmCheckoutService,
 } from '../../modules/checkout/index.js';
 import { type CliCommand, CliUsageError, required } from '../command.js';
 
@@ -74,7 +74,9 @@ export const triggerCommands: Record<string, CliCommand> = {
           const token = await app
             .get(CardTokensService)
             .create(buyer, { number: card, exp_month: 12, exp_year: 2099, cvc: '123' });
-          return app.get(PaymentsService).confirm(buyer, checkout.id, { payment_method_type: 'card', token: token.id });
+          return app
+            .get(ConfirmCheckoutService)
+            .confirm(buyer, checkout.id, { payment_method_type: 'card', token: token.id });
         },
         bound,
       );

@@ -8,7 +8,7 @@ import { ChargeHooks } from './payments/charge-hooks.js';
 import { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
 import { ChargesRepository } from './payments/charges.repository.js';
 import { ChargesService } from './payments/charges.service.js';
-import { CheckoutExpiryService } from './checkouts/checkout-expiry.service.js';
+import { CheckoutExpiryJob } from './payments/checkout-expiry.job.js';
 import { CheckoutsService } from './checkouts/checkouts.service.js';
 import { ChargesController } from './payments/charges.controller.js';
 import { CheckoutsController } from './checkouts/checkouts.controller.js';
@@ -16,7 +16,11 @@ import { CollectionTestHelpersController } from './payments/test-helpers.control
 import { InvoicesController } from './targets/invoices.controller.js';
 import { PaymentIntentsController } from './targets/payment-intents.controller.js';
 import { PaymentLinksController } from './checkouts/payment-links.controller.js';
-import { CollectionRepository } from './checkout.repository.js';
+import { CheckoutsRepository } from './checkouts/checkouts.repository.js';
+import { PaymentLinksRepository } from './checkouts/payment-links.repository.js';
+import { CardTokensRepository } from './payments/card-tokens.repository.js';
+import { InvoicesRepository } from './targets/invoices.repository.js';
+import { PaymentIntentsRepository } from './targets/payment-intents.repository.js';
 import { Charge } from './entities/charge.entity.js';
 import { Checkout } from './entities/checkout.entity.js';
 import { PaymentMethod } from './entities/payment-method.entity.js';
@@ -26,17 +30,20 @@ import { VaultController } from './payments/vault.controller.js';
 import { Invoice } from './entities/invoice.entity.js';
 import { PaymentIntent } from './entities/payment-intent.entity.js';
 import { PaymentLink } from './entities/payment-link.entity.js';
-import { CheckoutPageRenderer } from './checkouts/hosted/checkout-page.renderer.js';
-import { HostedPagesController } from './checkouts/hosted/hosted-pages.controller.js';
-import { ProviderReturnsController } from './checkouts/hosted/provider-returns.controller.js';
+import { CheckoutPageRenderer } from './hosted/checkout-page.renderer.js';
+import { HostedCheckoutsService } from './hosted/hosted-checkouts.service.js';
+import { HostedPagesController } from './hosted/hosted-pages.controller.js';
+import { ProviderReturnsController } from './hosted/provider-returns.controller.js';
 import { HostedUrls } from './checkouts/hosted-urls.js';
 import { InvoicesService } from './targets/invoices.service.js';
 import { PaymentIntentsService } from './targets/payment-intents.service.js';
 import { PaymentLinksService } from './checkouts/payment-links.service.js';
-import { PaymentsService } from './payments/payments.service.js';
+import { CardIntentsService } from './payments/card-intents.service.js';
+import { CheckoutPaymentsService } from './payments/checkout-payments.service.js';
+import { ConfirmCheckoutService } from './payments/confirm-checkout.service.js';
 import { CollectionProviders } from './payments/providers/collection-providers.js';
 import { SandboxCollectionProvider } from './payments/providers/sandbox-collection.provider.js';
-import { SettlementService } from './payments/settlement.service.js';
+import { ChargeJournals } from './payments/charge.journals.js';
 import { TargetsService } from './targets/targets.service.js';
 import { CollectionTestHelpersService } from './payments/test-helpers.service.js';
 
@@ -68,19 +75,26 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     VaultController,
   ],
   providers: [
-    CollectionRepository,
+    CheckoutsRepository,
+    PaymentIntentsRepository,
+    InvoicesRepository,
+    PaymentLinksRepository,
+    CardTokensRepository,
     TargetsService,
     PaymentIntentsService,
     InvoicesService,
     CheckoutsService,
-    CheckoutExpiryService,
-    PaymentsService,
+    CheckoutExpiryJob,
+    CheckoutPaymentsService,
+    ConfirmCheckoutService,
+    CardIntentsService,
+    HostedCheckoutsService,
     ChargeOutcomesService,
     ChargesRepository,
     ChargesService,
     ChargeHooks,
     PaymentLinksService,
-    SettlementService,
+    ChargeJournals,
     CollectionTestHelpersService,
     CollectionProviders,
     SandboxCollectionProvider,

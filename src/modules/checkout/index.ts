@@ -3,7 +3,7 @@ export { CheckoutErrors } from './checkout.errors.js';
 export { PaymentIntentsService } from './targets/payment-intents.service.js';
 export { InvoicesService } from './targets/invoices.service.js';
 export { CheckoutsService } from './checkouts/checkouts.service.js';
-export { CheckoutExpiryService, EXPIRED_PROMPTPAY } from './checkouts/checkout-expiry.service.js';
+export { CheckoutExpiryJob, EXPIRED_PROMPTPAY } from './payments/checkout-expiry.job.js';
 export { ChargesService, type ChargeDisputeFacts } from './payments/charges.service.js';
 export { ChargeHooks } from './payments/charge-hooks.js';
 export { toChargeResponse, toPaymentMethodResponse, type ChargeResponse } from './payments/charges.responses.js';
@@ -11,7 +11,7 @@ export { ChargeDto, PaymentMethodDto } from './dto/charge.dto.js';
 export type { Charge, NextActionItem, PromptPayDetails, InstallmentDetails } from './entities/charge.entity.js';
 export type { PaymentMethod } from './entities/payment-method.entity.js';
 export { SandboxCollectionProvider, SANDBOX_PROMPTPAY_ID } from './payments/providers/sandbox-collection.provider.js';
-export { PaymentsService } from './payments/payments.service.js';
+export { ConfirmCheckoutService } from './payments/confirm-checkout.service.js';
 export { CardTokensService } from './payments/card-tokens.service.js';
 export { CollectionProviders } from './payments/providers/collection-providers.js';
 export {

@@ -1,11 +1,10 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { MigrationStatus } from '../../common/database/migration-status.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { Public } from '../../common/http/decorators.js';
 import { Draining } from '../../common/lifecycle/draining.js';
-import { HealthRepository } from './health.repository.js';
+import { HealthService } from './health.service.js';
 
 const READY_TIMEOUT_MS = 2_000;
 
@@ -18,8 +17,7 @@ const READY_TIMEOUT_MS = 2_000;
 @Public()
 export class HealthController {
   constructor(
-    private readonly health: HealthRepository,
-    private readonly migrations: MigrationStatus,
+    private readonly health: HealthService,
     private readonly draining: Draining,
   ) {}
 
@@ -38,7 +36,7 @@ export class HealthController {
     });
     let pending: string[];
     try {
-      pending = await Promise.race([this.health.ping().then(() => this.migrations.pending()), timeout]);
+      pending = await Promise.race([this.health.pendingMigrations(), timeout]);
     } catch {
       throw new AppError(Errors.E5001);
     } finally {

@@ -1,7 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { Mode } from '../../../src/common/context/principal.js';
-import { CheckoutExpiryService, EXPIRED_PROMPTPAY } from '../../../src/modules/checkout/index.js';
+import { CheckoutExpiryJob, EXPIRED_PROMPTPAY } from '../../../src/modules/checkout/index.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import {
   CARDS,
@@ -21,12 +21,12 @@ type Row = Record<string, unknown>;
 
 describe('the expiry sweep: checkouts and pending PromptPay charges expire in the stored rows', () => {
   let t: TestApp;
-  let sweeper: CheckoutExpiryService;
+  let sweeper: CheckoutExpiryJob;
   const tenants: string[] = [];
 
   beforeAll(async () => {
     t = await startApp({ rateLimit: false, liveDoubles: true });
-    sweeper = t.app.get(CheckoutExpiryService);
+    sweeper = t.app.get(CheckoutExpiryJob);
   });
   afterEach(() => t.clock.reset());
   afterAll(async () => {

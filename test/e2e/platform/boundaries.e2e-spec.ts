@@ -36,6 +36,19 @@ describe('module boundaries (npm run lint)', () => {
     expect(rules).toEqual(expect.arrayContaining(['ledger-is-a-sink', 'only-repositories-touch-the-database']));
   });
 
+  it('fires each checkout layering rule and controllers-inject-no-repositories once on the fixtures', () => {
+    const rules = depcruiseRules(FIXTURES);
+    const once = [
+      'checkout-targets-import-no-sub-room',
+      'checkout-checkouts-import-targets-services-only',
+      'checkout-payments-use-services-not-repositories',
+      'checkout-hosted-is-the-top',
+      'controllers-inject-no-repositories',
+    ];
+    for (const rule of once)
+      expect({ rule, fired: rules.filter((r) => r === rule).length }).toEqual({ rule, fired: 1 });
+  });
+
   it('fires module-reads-another-modules-table when a module names another module’s table', () => {
     const { status, output } = tableCheck(FIXTURES);
     expect(status).toBe(1);

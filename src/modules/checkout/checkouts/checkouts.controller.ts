@@ -16,13 +16,13 @@ import { CHECKOUT_LIST, CheckoutsService } from './checkouts.service.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
 import { ConfirmCheckoutDto, CreateCheckoutDto } from '../dto/checkout.dto.js';
 import { CheckoutDto, CheckoutPaymentDto } from '../dto/responses.dto.js';
-import { PaymentsService } from '../payments/payments.service.js';
+import { ConfirmCheckoutService } from '../payments/confirm-checkout.service.js';
 
 @WalletController('checkouts')
 export class CheckoutsController {
   constructor(
     private readonly checkouts: CheckoutsService,
-    private readonly payments: PaymentsService,
+    private readonly payments: ConfirmCheckoutService,
   ) {}
 
   @Post()

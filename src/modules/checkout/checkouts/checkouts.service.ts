@@ -1,23 +1,26 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import { AppError } from '../../../common/errors/app-error.js';
-import { countryOf, type Scope } from '../../../common/context/principal.js';
+import { countryOf, type ApplicationRef, type Scope } from '../../../common/context/principal.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
+import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { newId } from '../../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
 import { SessionsService } from '../../auth/index.js';
-import { CheckoutExpiryService } from './checkout-expiry.service.js';
 import { CheckoutErrors } from '../checkout.errors.js';
-import { CollectionRepository } from '../checkout.repository.js';
 import { toCheckoutResponse, type CheckoutResponse } from '../checkout.responses.js';
 import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS, type PaymentMethodType } from '../checkout-rules.js';
 import type { CreateCheckoutDto } from '../dto/checkout.dto.js';
-import { Checkout, type CheckoutStatus } from '../entities/checkout.entity.js';
+import type { Checkout, CheckoutStatus } from '../entities/checkout.entity.js';
 import type { PaymentLink } from '../entities/payment-link.entity.js';
 import { HostedUrls } from './hosted-urls.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from '../targets/targets.service.js';
-import { NEW_CHECKOUT_STATUS } from './checkout.transitions.js';
+import { checkoutTransition, NEW_CHECKOUT_STATUS, type CheckoutEvent } from './checkout.transitions.js';
+import { CheckoutsRepository, type ExpiryWork } from './checkouts.repository.js';
+
+export type { ExpiryWork } from './checkouts.repository.js';
 
 export const CHECKOUT_LIST: ListSpec = {
   filters: {
@@ -45,13 +48,18 @@ export function effectiveStatus(c: Checkout, now: Date): CheckoutStatus {
   return c.status === 'open' && c.expires_at.getTime() <= now.getTime() ? 'expired' : c.status;
 }
 
+/**
+ * Checkouts: created and read by the merchant; their payment attempt and their end (`complete`,
+ * `expire`) changed only through the methods here, which payments and the expiry job call in
+ * their transaction with the checkout locked.
+ */
 @Injectable()
 export class CheckoutsService {
   constructor(
-    private readonly repository: CollectionRepository,
+    private readonly repository: CheckoutsRepository,
     private readonly targets: TargetsService,
     private readonly sessions: SessionsService,
-    private readonly expiry: CheckoutExpiryService,
+    private readonly events: EventRecorder,
     private readonly urls: HostedUrls,
     private readonly clock: Clock,
     private readonly providers: CollectionProviders,
@@ -97,7 +105,7 @@ export class CheckoutsService {
       ttlSeconds: CHECKOUT_SESSION_TTL_SECONDS,
     });
     const now = this.clock.now();
-    const checkout = await this.repository.insert(Checkout, {
+    const checkout = await this.repository.insert({
       id,
       application_id: applicationId,
       country,
@@ -133,37 +141,102 @@ export class CheckoutsService {
   }
 
   list(scope: Scope, query: ListQuery): Promise<ListEnvelope<CheckoutResponse>> {
-    const qb = this.repository.query(Checkout, 'co', scope.application.id).setParameter('statusAsOf', this.clock.now());
+    const qb = this.repository.listQuery('co', scope.application.id).setParameter('statusAsOf', this.clock.now());
     return runList(qb, CHECKOUT_LIST, query, (c) => this.toResponse(scope, c));
   }
 
-  /**
-   * Test helper: the checkout expires now, as it would after 24 hours (or as of its own expiry if
-   * that has passed), leaving exactly what the expiry sweep leaves (CheckoutExpiryService).
-   */
-  async expireForTest(scope: Scope, id: string): Promise<CheckoutResponse> {
-    const applicationId = scope.application.id;
-    const checkout = await this.repository.transaction(async (manager) => {
-      const found = await this.repository.find(Checkout, applicationId, id, manager, true);
-      if (!found) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
-      if (found.status === 'complete') throw new AppError(CheckoutErrors.E7006, `Checkout "${id}" is complete.`);
-      if (found.status === 'expired') return found;
-      const now = this.clock.now();
-      await this.expiry.expireLocked(
-        scope.application,
-        found,
-        found.expires_at < now ? found.expires_at : now,
-        manager,
-      );
-      return found;
-    });
-    return this.toResponse(scope, checkout);
-  }
-
   async get(scope: Scope, id: string): Promise<Checkout> {
-    const checkout = await this.repository.find(Checkout, scope.application.id, id);
+    const checkout = await this.repository.findById(scope.application.id, id);
     if (!checkout) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
     return checkout;
+  }
+
+  /** The checkout, or null; `lock` holds it FOR UPDATE until `manager`'s transaction ends. */
+  find(applicationId: string, id: string, manager?: EntityManager, lock = false): Promise<Checkout | null> {
+    return this.repository.findById(applicationId, id, manager, lock);
+  }
+
+  /** The checkout whose payment attempt in progress is `chargeId`, or null. */
+  pendingOn(applicationId: string, chargeId: string): Promise<Checkout | null> {
+    return this.repository.pendingOn(applicationId, chargeId);
+  }
+
+  /** The checkout a charge was an attempt of (see CheckoutsRepository.ofCharge), or null. */
+  ofCharge(
+    applicationId: string,
+    charge: { id: string; payment_intent: string | null; invoice_id: string | null },
+  ): Promise<Checkout | null> {
+    return this.repository.ofCharge(applicationId, charge);
+  }
+
+  /** The locked checkout now waits on the payment attempt `chargeId` (null: on none). */
+  async setPending(checkout: Checkout, chargeId: string | null, manager: EntityManager): Promise<void> {
+    const changes = { pending_charge_id: chargeId, updated_at: this.clock.now() };
+    await this.repository.update(checkout.application_id, checkout.id, changes, manager);
+    Object.assign(checkout, changes);
+  }
+
+  /** The locked open checkout is paid by `chargeId`: `checkout.completed`. */
+  async complete(scope: Scope, checkout: Checkout, chargeId: string, manager: EntityManager): Promise<void> {
+    const before = {
+      status: checkout.status,
+      payment_status: checkout.payment_status,
+      completed_at: null,
+      charge_id: checkout.charge_id,
+      updated_at: checkout.updated_at.toISOString(),
+    };
+    const now = this.clock.now();
+    const changes = {
+      payment_status: 'paid' as const,
+      completed_at: now,
+      charge_id: chargeId,
+      pending_charge_id: null,
+      updated_at: now,
+    };
+    await this.transition(checkout, 'complete', changes, manager);
+    await this.events.record(manager, {
+      applicationId: checkout.application_id,
+      type: 'checkout.completed',
+      object: this.toResponse(scope, checkout),
+      previous_attributes: before,
+    });
+  }
+
+  /**
+   * The locked open checkout expires as of `expiredAt` (its `expires_at`, or earlier for the test
+   * helper): `checkout.expired`. Its pending charge is the caller's to fail first.
+   */
+  async expire(application: ApplicationRef, checkout: Checkout, expiredAt: Date, manager: EntityManager) {
+    const before = { status: checkout.status, expires_at: checkout.expires_at.toISOString(), expired_at: null };
+    const changes = {
+      expires_at: expiredAt,
+      expired_at: expiredAt,
+      pending_charge_id: null,
+      updated_at: this.clock.now(),
+    };
+    await this.transition(checkout, 'expire', changes, manager);
+    await this.events.record(manager, {
+      applicationId: checkout.application_id,
+      type: 'checkout.expired',
+      object: toCheckoutResponse(checkout, this.urls.checkout(application.slug, checkout.id)),
+      previous_attributes: before,
+    });
+  }
+
+  /** The applications having open checkouts expired at `now` (read with no lock, before a sweep). */
+  applicationsWithExpired(now: Date, applicationIds: readonly string[] | null): Promise<string[]> {
+    return this.repository.applicationsWithExpired(now, applicationIds);
+  }
+
+  /** Up to `limit` open checkouts with expiry work, locked by `manager` and skipped by other replicas. */
+  claimExpiring(
+    manager: EntityManager,
+    what: ExpiryWork,
+    now: Date,
+    applicationIds: readonly string[] | null,
+    limit: number,
+  ): Promise<Checkout[]> {
+    return this.repository.claimExpiring(manager, what, now, applicationIds, limit);
   }
 
   toResponse(scope: Scope, checkout: Checkout, session: string | null = null): CheckoutResponse {
@@ -171,5 +244,17 @@ export class CheckoutsService {
     const status = effectiveStatus(checkout, now);
     const record = status === checkout.status ? checkout : { ...checkout, status, expired_at: checkout.expires_at };
     return toCheckoutResponse(record as Checkout, this.urls.checkout(scope.application.slug, checkout.id), session);
+  }
+
+  /** The one write of a checkout's status: the locked `checkout` after `event`, with `changes`. */
+  private async transition(
+    checkout: Checkout,
+    event: CheckoutEvent,
+    changes: Omit<Partial<Checkout>, 'status'>,
+    manager: EntityManager,
+  ): Promise<void> {
+    const status = checkoutTransition(checkout.status, event, checkout.id);
+    await this.repository.writeStatus(checkout.application_id, checkout.id, status, changes, manager);
+    Object.assign(checkout, changes, { status });
   }
 }

@@ -7,10 +7,10 @@ import { newId } from '../../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
 import { CheckoutsService } from './checkouts.service.js';
 import { CheckoutErrors } from '../checkout.errors.js';
-import { CollectionRepository } from '../checkout.repository.js';
 import { toPaymentLinkResponse, type CheckoutResponse, type PaymentLinkResponse } from '../checkout.responses.js';
 import type { CreatePaymentLinkDto } from '../dto/checkout.dto.js';
-import { PaymentLink } from '../entities/payment-link.entity.js';
+import type { PaymentLink } from '../entities/payment-link.entity.js';
+import { PaymentLinksRepository } from './payment-links.repository.js';
 import { HostedUrls } from './hosted-urls.js';
 import { TargetsService } from '../targets/targets.service.js';
 
@@ -29,7 +29,7 @@ export const PAYMENT_LINK_LIST: ListSpec = {
 @Injectable()
 export class PaymentLinksService {
   constructor(
-    private readonly repository: CollectionRepository,
+    private readonly repository: PaymentLinksRepository,
     private readonly targets: TargetsService,
     private readonly checkouts: CheckoutsService,
     private readonly urls: HostedUrls,
@@ -42,7 +42,7 @@ export class PaymentLinksService {
     const target = await this.targets.load(scope.application.id, dto.target_type, dto.target_id);
     this.targets.assertPayable(target, country);
     const now = this.clock.now();
-    const link = await this.repository.insert(PaymentLink, {
+    const link = await this.repository.insert({
       id: newId(),
       application_id: scope.application.id,
       country,
@@ -63,14 +63,14 @@ export class PaymentLinksService {
   }
 
   list(scope: Scope, query: ListQuery): Promise<ListEnvelope<PaymentLinkResponse>> {
-    const qb = this.repository.query(PaymentLink, 'pl', scope.application.id);
+    const qb = this.repository.listQuery('pl', scope.application.id);
     return runList(qb, PAYMENT_LINK_LIST, query, (l) => this.toResponse(scope, l));
   }
 
   async deactivate(scope: Scope, id: string): Promise<PaymentLinkResponse> {
     const link = await this.get(scope, id);
     const changes = { active: false, updated_at: this.clock.now() };
-    await this.repository.update(PaymentLink, scope.application.id, id, changes);
+    await this.repository.update(scope.application.id, id, changes);
     return this.toResponse(scope, Object.assign(link, changes));
   }
 
@@ -93,7 +93,7 @@ export class PaymentLinksService {
 
   /** The link in this mode, or null (the hosted page looks in both modes). */
   find(scope: Scope, id: string): Promise<PaymentLink | null> {
-    return this.repository.find(PaymentLink, scope.application.id, id);
+    return this.repository.findById(scope.application.id, id);
   }
 
   private async get(scope: Scope, id: string): Promise<PaymentLink> {

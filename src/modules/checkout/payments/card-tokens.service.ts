@@ -8,10 +8,10 @@ import { Errors } from '../../../common/errors/error-catalog.js';
 import { luhn } from '../../../common/http/card-data.js';
 import { newId } from '../../../common/ids.js';
 import { CheckoutErrors } from '../checkout.errors.js';
-import { CollectionRepository } from '../checkout.repository.js';
 import type { VaultCardDto } from '../dto/checkout.dto.js';
 import type { CardTokenDto } from '../dto/responses.dto.js';
-import { CardToken } from '../entities/card-token.entity.js';
+import type { CardToken } from '../entities/card-token.entity.js';
+import { CardTokensRepository } from './card-tokens.repository.js';
 import type { VaultCard } from './providers/collection-provider.js';
 import { sandboxOutcomeOf } from './providers/sandbox-collection.provider.js';
 
@@ -60,7 +60,7 @@ function recordIdOf(token: string): string | null {
 @Injectable()
 export class CardTokensService {
   constructor(
-    private readonly repository: CollectionRepository,
+    private readonly repository: CardTokensRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -76,7 +76,7 @@ export class CardTokensService {
     const parsed = parseCard(card, this.clock.now());
     const applicationId = principal.application.id;
     const now = this.clock.now();
-    const record = await this.repository.insert(CardToken, {
+    const record = await this.repository.insert({
       id: newId(),
       application_id: applicationId,
       checkout_id: checkoutId,
@@ -99,14 +99,14 @@ export class CardTokensService {
    */
   async consume(applicationId: string, checkoutId: string, token: string, manager: EntityManager): Promise<VaultCard> {
     const id = recordIdOf(token);
-    const record = id ? await this.repository.find(CardToken, applicationId, id, manager, true) : null;
+    const record = id ? await this.repository.findById(applicationId, id, manager, true) : null;
     const now = this.clock.now();
     if (!record || record.checkout_id !== checkoutId) {
       throw new AppError(CheckoutErrors.E7021, 'No card token of this checkout has this id.');
     }
     if (record.used_at) throw new AppError(CheckoutErrors.E7021, 'This card token was already used.');
     if (record.expires_at <= now) throw new AppError(CheckoutErrors.E7021, 'This card token has expired.');
-    await this.repository.update(CardToken, applicationId, record.id, { used_at: now }, manager);
+    await this.repository.update(applicationId, record.id, { used_at: now }, manager);
     return {
       brand: record.brand,
       last4: record.last4,

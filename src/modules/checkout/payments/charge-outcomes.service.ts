@@ -6,12 +6,11 @@ import { AppError } from '../../../common/errors/app-error.js';
 import type { JobScope } from '../../../common/jobs/job-scope.js';
 import { ApplicationsService } from '../../applications/index.js';
 import { SessionsService } from '../../auth/index.js';
-import { CollectionRepository } from '../checkout.repository.js';
-import { Checkout } from '../entities/checkout.entity.js';
+import { CheckoutsService } from '../checkouts/checkouts.service.js';
 import type { Charge } from '../entities/charge.entity.js';
 import { ChargesRepository } from './charges.repository.js';
 import { ChargesService } from './charges.service.js';
-import { PaymentsService } from './payments.service.js';
+import { CheckoutPaymentsService } from './checkout-payments.service.js';
 import type { ProviderPayment } from './providers/collection-provider.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import type { Target } from '../targets/targets.service.js';
@@ -34,7 +33,7 @@ export type ClaimNotice = (manager: EntityManager) => Promise<boolean>;
  * a PromptPay QR code paid (or not) later, a 3-D Secure card charge after the payer returned. It
  * arrives by the provider's webhook (verified by the provider-events module) or by the
  * reconciliation job reading the charge back. Applied with the confirm path's own steps
- * (PaymentsService.succeed / recordFailure: ledger posting, checkout complete, target paid or its
+ * (CheckoutPaymentsService.succeed / recordFailure: ledger posting, checkout complete, target paid or its
  * failure, the events), in one transaction that locks checkout, charge and target in the order
  * payments take them. The mode is the one bound by the caller (runInMode). Provider calls happen
  * before the transaction, never under a lock.
@@ -46,8 +45,8 @@ export class ChargeOutcomesService {
   constructor(
     private readonly charges: ChargesRepository,
     private readonly chargesService: ChargesService,
-    private readonly repository: CollectionRepository,
-    private readonly payments: PaymentsService,
+    private readonly checkouts: CheckoutsService,
+    private readonly payments: CheckoutPaymentsService,
     private readonly providers: CollectionProviders,
     private readonly applications: ApplicationsService,
     private readonly sessions: SessionsService,
@@ -65,14 +64,12 @@ export class ChargeOutcomesService {
     if (!application) return 'unknown';
     let outcome = result;
     if (result.status === 'failed' && !result.failure) outcome = await this.withFailure(provider, result);
-    const pendingOn = await this.repository.checkoutPendingOn(applicationId, found.id);
+    const pendingOn = await this.checkouts.pendingOn(applicationId, found.id);
     const scope = scopeOf(application, this.context.mode);
 
-    const done = await this.repository.transaction(async (manager) => {
+    const done = await this.payments.transaction(async (manager) => {
       if (claim && !(await claim(manager))) return { result: 'duplicate' as const };
-      const checkout = pendingOn
-        ? await this.repository.find(Checkout, applicationId, pendingOn.id, manager, true)
-        : null;
+      const checkout = pendingOn ? await this.checkouts.find(applicationId, pendingOn.id, manager, true) : null;
       const charge = await this.chargesService.lockById(applicationId, found.id, manager);
       if (!charge || charge.status !== 'pending' || outcome.status === 'pending')
         return { result: 'unchanged' as const };

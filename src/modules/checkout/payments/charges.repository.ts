@@ -13,6 +13,11 @@ import { PaymentMethod } from '../entities/payment-method.entity.js';
 export class ChargesRepository {
   constructor(private readonly db: ModeDb) {}
 
+  /** One transaction of the mode: a payment's steps lock checkout, charge and target in it, in that order. */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
   async insert(charge: Partial<Charge>, manager?: EntityManager): Promise<Charge> {
     const repo = this.db.repository(Charge, manager);
     return repo.save(repo.create(charge));

@@ -18,10 +18,9 @@ import { BalancesService } from '../../ledger/index.js';
 import { chargeTransition, type ChargeEvent } from './charge.transitions.js';
 import { ChargesRepository } from './charges.repository.js';
 import { toChargeResponse, toPaymentMethodResponse, type ChargeResponse } from './charges.responses.js';
-import { CollectionRepository } from '../checkout.repository.js';
 import { toInvoiceResponse } from '../checkout.responses.js';
 import type { Charge } from '../entities/charge.entity.js';
-import { Invoice } from '../entities/invoice.entity.js';
+import { TargetsService } from '../targets/targets.service.js';
 import type { PaymentMethod } from '../entities/payment-method.entity.js';
 
 export const CHARGE_LIST: ListSpec = {
@@ -54,14 +53,14 @@ export interface ChargeDisputeFacts {
 
 /**
  * The owner of charges and payment methods. Status changes go through charge.transitions.ts and
- * are written by ChargesRepository.update; other modules (disputes) change a charge only through
- * the methods exported here, never by column.
+ * are written by ChargesRepository.writeStatus, from `transition` only; other modules (disputes)
+ * change a charge only through the methods exported here, never by column.
  */
 @Injectable()
 export class ChargesService {
   constructor(
     private readonly charges: ChargesRepository,
-    private readonly repository: CollectionRepository,
+    private readonly targets: TargetsService,
     private readonly customers: CustomersService,
     private readonly balances: BalancesService,
     private readonly events: EventRecorder,
@@ -156,6 +155,11 @@ export class ChargesService {
     return this.charges.find(applicationId, id, manager);
   }
 
+  /** A charge by id, of any application of the mode bound (the 3-D Secure return knows only the id). */
+  findInMode(id: string): Promise<Charge | null> {
+    return this.charges.byIdInMode(id);
+  }
+
   /** findById that also locks the charge (FOR UPDATE) until `manager`'s transaction ends. */
   lockById(applicationId: string, id: string, manager: EntityManager): Promise<Charge | null> {
     return this.charges.find(applicationId, id, manager, true);
@@ -223,14 +227,13 @@ export class ChargesService {
   /** The charge as GET /charges/{id} will answer it once `manager`'s transaction commits. */
   async eventObject(charge: Charge, manager: EntityManager): Promise<ChargeResponse> {
     const invoice = charge.invoice_id
-      ? await this.repository.find(Invoice, charge.application_id, charge.invoice_id, manager)
+      ? await this.targets.findInvoice(charge.application_id, charge.invoice_id, manager)
       : null;
     return (await this.toResponses([charge], () => (invoice ? toInvoiceResponse(invoice) : null), manager))[0];
   }
 
   private async withInvoices(applicationId: string, charges: Charge[]): Promise<ChargeResponse[]> {
-    const invoices = await this.repository.byIds(
-      Invoice,
+    const invoices = await this.targets.invoicesByIds(
       applicationId,
       charges.map((c) => c.invoice_id),
     );

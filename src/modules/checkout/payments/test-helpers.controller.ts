@@ -11,20 +11,14 @@ import {
 } from '../../../common/http/decorators.js';
 import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { TestModeOnly } from '../../../common/http/test-mode-only.js';
-import { CheckoutsService } from '../checkouts/checkouts.service.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
 import { CheckoutDto, CheckoutPaymentDto, HoldReleaseDto } from '../dto/responses.dto.js';
-import { PaymentsService } from './payments.service.js';
 import { CollectionTestHelpersService } from './test-helpers.service.js';
 
 @WalletController('test_helpers', { tag: 'test helpers' })
 @TestModeOnly()
 export class CollectionTestHelpersController {
-  constructor(
-    private readonly helpers: CollectionTestHelpersService,
-    private readonly checkouts: CheckoutsService,
-    private readonly payments: PaymentsService,
-  ) {}
+  constructor(private readonly helpers: CollectionTestHelpersService) {}
 
   @Post('checkouts/:id/expire')
   @HttpCode(200)
@@ -33,7 +27,7 @@ export class CollectionTestHelpersController {
   @ApiOkResponse({ type: CheckoutDto })
   @ApiErrors(Errors.E4004, Errors.E4040, E.E7006)
   expire(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('checkout')) id: string) {
-    return this.checkouts.expireForTest(principal, id);
+    return this.helpers.expireCheckout(principal, id);
   }
 
   @Post('checkouts/:id/pay_promptpay')
@@ -47,7 +41,7 @@ export class CollectionTestHelpersController {
   @ApiOkResponse({ type: CheckoutPaymentDto })
   @ApiErrors(Errors.E4004, Errors.E4040, E.E7002, E.E7003, E.E7005, E.E7006, E.E7018)
   payPromptPay(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return this.payments.payPromptPayForTest(principal, id);
+    return this.helpers.payPromptPay(principal, id);
   }
 
   @Post('holds/release')

@@ -1,9 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
+import { EventRecorder } from '../../../common/events/event-recorder.js';
 import {
   FilterPatterns,
   runList,
@@ -12,15 +14,15 @@ import {
   type ListSpec,
 } from '../../../common/list/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
-import { CollectionRepository } from '../checkout.repository.js';
 import { toInvoiceResponse, type InvoiceResponse } from '../checkout.responses.js';
 import { MAX_AMOUNT } from '../checkout-rules.js';
 import type { CreateInvoiceDto } from '../dto/invoice.dto.js';
-import { Invoice } from '../entities/invoice.entity.js';
+import type { Invoice } from '../entities/invoice.entity.js';
 import { newTargetFields } from './payment-intents.service.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
-import { NEW_INVOICE_STATUS, invoiceTransition } from './invoice.transitions.js';
+import { NEW_INVOICE_STATUS, invoiceTransition, type InvoiceEvent } from './invoice.transitions.js';
+import { InvoicesRepository } from './invoices.repository.js';
 
 const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
@@ -41,12 +43,17 @@ export const INVOICE_LIST: ListSpec = {
   search: ['id', 'number', 'description', 'customer_id'],
 };
 
+/**
+ * Invoices: created, read, finalized and voided by the merchant; paid only by `pay` here, which
+ * checkout payments call in their transaction.
+ */
 @Injectable()
 export class InvoicesService {
   constructor(
-    private readonly repository: CollectionRepository,
+    private readonly repository: InvoicesRepository,
     private readonly targets: TargetsService,
     private readonly providers: CollectionProviders,
+    private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
 
@@ -63,7 +70,7 @@ export class InvoicesService {
       throw new AppError(CheckoutErrors.E7019, `The line items total ${total}; an invoice totals 1 to ${MAX_AMOUNT}.`);
     }
     const now = this.clock.now();
-    const invoice = await this.repository.insert(Invoice, {
+    const invoice = await this.repository.insert({
       ...(await newTargetFields(this.targets, this.providers, principal, dto, total, now)),
       number: invoiceNumber(now),
       status: NEW_INVOICE_STATUS,
@@ -86,39 +93,65 @@ export class InvoicesService {
   }
 
   list(principal: Principal, query: ListQuery): Promise<ListEnvelope<InvoiceResponse>> {
-    const qb = this.repository.query(Invoice, 'inv', principal.application.id);
+    const qb = this.repository.listQuery('inv', principal.application.id);
     return runList(qb, INVOICE_LIST, query, toInvoiceResponse);
   }
 
   /** draft -> open: the invoice can now be paid through checkouts and payment links. */
   finalize(principal: Principal, id: string): Promise<InvoiceResponse> {
-    return this.transition(principal, id, 'finalize', { finalized_at: this.clock.now() });
+    return this.changeLocked(principal, id, 'finalize', { finalized_at: this.clock.now() });
   }
 
   /** draft or open -> void: it can never be paid. */
   void(principal: Principal, id: string): Promise<InvoiceResponse> {
-    return this.transition(principal, id, 'void', { voided_at: this.clock.now() });
+    return this.changeLocked(principal, id, 'void', { voided_at: this.clock.now() });
+  }
+
+  /** The locked open invoice is paid by `charge` (its amount): `invoice.paid`. */
+  async pay(record: Invoice, charge: { id: string; amount: number }, manager: EntityManager): Promise<void> {
+    const now = this.clock.now();
+    const before = record.status;
+    const changes = { amount_paid: charge.amount, charge_id: charge.id, paid_at: now, updated_at: now };
+    const paid = await this.transition(record, 'pay', changes, manager);
+    await this.events.record(manager, {
+      applicationId: record.application_id,
+      type: 'invoice.paid',
+      object: toInvoiceResponse(paid),
+      previous_attributes: { status: before },
+    });
   }
 
   private async get(principal: Principal, id: string): Promise<Invoice> {
-    const invoice = await this.repository.find(Invoice, principal.application.id, id);
+    const invoice = await this.repository.findById(principal.application.id, id);
     if (!invoice) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
     return invoice;
   }
 
-  private async transition(
+  private async changeLocked(
     principal: Principal,
     id: string,
     event: 'finalize' | 'void',
     changes: Omit<Partial<Invoice>, 'status'>,
   ): Promise<InvoiceResponse> {
-    const notFound = `No invoice with id "${id}".`;
-    const invoice = await this.repository.updateLocked(Invoice, principal.application.id, id, notFound, (found) => ({
-      ...changes,
-      status: invoiceTransition(found.status, event, id),
-      updated_at: this.clock.now(),
-    }));
+    const applicationId = principal.application.id;
+    const invoice = await this.repository.transaction(async (manager) => {
+      const found = await this.repository.findById(applicationId, id, manager, true);
+      if (!found) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
+      return this.transition(found, event, { ...changes, updated_at: this.clock.now() }, manager);
+    });
     return toInvoiceResponse(invoice);
+  }
+
+  /** The one write of an invoice's status: the locked `record` after `event`, with `changes`. */
+  private async transition(
+    record: Invoice,
+    event: InvoiceEvent,
+    changes: Omit<Partial<Invoice>, 'status'>,
+    manager: EntityManager,
+  ): Promise<Invoice> {
+    const status = invoiceTransition(record.status, event, record.id);
+    await this.repository.writeStatus(record.application_id, record.id, status, changes, manager);
+    return Object.assign(record, changes, { status });
   }
 }
 

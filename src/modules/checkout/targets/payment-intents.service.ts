@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import { countryOf, type Principal, type Scope } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
+import { EventRecorder } from '../../../common/events/event-recorder.js';
+import type { EventType } from '../../../common/events/event-types.js';
 import { newId } from '../../../common/ids.js';
 import {
   FilterPatterns,
@@ -13,15 +16,19 @@ import {
 } from '../../../common/list/index.js';
 import { scalingFactorOf } from '../../ledger/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
-import { CollectionRepository } from '../checkout.repository.js';
 import { toPaymentIntentResponse, type PaymentIntentResponse } from '../checkout.responses.js';
 import { defaultPaymentMethodTypes, type PaymentMethodType } from '../checkout-rules.js';
 import type { CollectionTermsDto } from '../dto/common.dto.js';
 import type { CancelPaymentIntentDto, CreatePaymentIntentDto } from '../dto/payment-intent.dto.js';
-import { PaymentIntent } from '../entities/payment-intent.entity.js';
+import type { PaymentIntent } from '../entities/payment-intent.entity.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
-import { NEW_PAYMENT_INTENT_STATUS, paymentIntentTransition } from './payment-intent.transitions.js';
+import {
+  NEW_PAYMENT_INTENT_STATUS,
+  paymentIntentTransition,
+  type PaymentIntentEvent,
+} from './payment-intent.transitions.js';
+import { PaymentIntentsRepository } from './payment-intents.repository.js';
 
 export const PAYMENT_INTENT_LIST: ListSpec = {
   filters: {
@@ -38,6 +45,13 @@ export const PAYMENT_INTENT_LIST: ListSpec = {
   search: ['id', 'description', 'customer_id'],
 };
 
+/** Why the latest payment of an intent failed, as its `last_payment_error` says. */
+export interface PaymentError {
+  code: string;
+  message: string;
+  charge: string;
+}
+
 /** The terms a new target carries: payment method types, destination and application fee, checked together. */
 export interface CheckedTerms {
   payment_method_types: PaymentMethodType[];
@@ -45,19 +59,24 @@ export interface CheckedTerms {
   application_fee_amount: number;
 }
 
+/**
+ * Payment intents: created, read and canceled by the merchant; moved through a payment only by
+ * `process`, `succeed` and `fail` here, which checkout payments call in their transaction.
+ */
 @Injectable()
 export class PaymentIntentsService {
   constructor(
-    private readonly repository: CollectionRepository,
+    private readonly repository: PaymentIntentsRepository,
     private readonly targets: TargetsService,
     private readonly providers: CollectionProviders,
+    private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
 
   async create(principal: Principal, dto: CreatePaymentIntentDto): Promise<PaymentIntentResponse> {
     if (dto.customer_id) await this.targets.chargeableCustomer(principal, dto.customer_id);
     const now = this.clock.now();
-    const pi = await this.repository.insert(PaymentIntent, {
+    const pi = await this.repository.insert({
       ...(await newTargetFields(this.targets, this.providers, principal, dto, dto.amount, now)),
       status: NEW_PAYMENT_INTENT_STATUS,
       amount: dto.amount,
@@ -73,29 +92,76 @@ export class PaymentIntentsService {
   }
 
   async retrieve(principal: Principal, id: string): Promise<PaymentIntentResponse> {
-    const pi = await this.repository.find(PaymentIntent, principal.application.id, id);
+    const pi = await this.repository.findById(principal.application.id, id);
     if (!pi) throw new AppError(Errors.E4004, `No payment intent with id "${id}".`);
     return toPaymentIntentResponse(pi);
   }
 
   list(principal: Principal, query: ListQuery): Promise<ListEnvelope<PaymentIntentResponse>> {
-    const qb = this.repository.query(PaymentIntent, 'pi', principal.application.id);
+    const qb = this.repository.listQuery('pi', principal.application.id);
     return runList(qb, PAYMENT_INTENT_LIST, query, toPaymentIntentResponse);
   }
 
   /** Cancels a payment intent that has not succeeded; its open checkouts can no longer be paid. */
   async cancel(principal: Principal, id: string, dto: CancelPaymentIntentDto): Promise<PaymentIntentResponse> {
-    const notFound = `No payment intent with id "${id}".`;
-    const pi = await this.repository.updateLocked(PaymentIntent, principal.application.id, id, notFound, (found) => {
+    const applicationId = principal.application.id;
+    const pi = await this.repository.transaction(async (manager) => {
+      const found = await this.repository.findById(applicationId, id, manager, true);
+      if (!found) throw new AppError(Errors.E4004, `No payment intent with id "${id}".`);
       const now = this.clock.now();
-      return {
-        status: paymentIntentTransition(found.status, 'cancel', id),
-        canceled_at: now,
-        cancellation_reason: dto.cancellation_reason ?? null,
-        updated_at: now,
-      };
+      const changes = { canceled_at: now, cancellation_reason: dto.cancellation_reason ?? null, updated_at: now };
+      return this.transition(found, 'cancel', changes, manager);
     });
     return toPaymentIntentResponse(pi);
+  }
+
+  /** A payment of the locked intent is under way (`chargeId`, e.g. a PromptPay QR code waiting to be paid). */
+  async process(record: PaymentIntent, chargeId: string, manager: EntityManager): Promise<void> {
+    await this.transition(record, 'process', { latest_charge: chargeId, updated_at: this.clock.now() }, manager);
+  }
+
+  /** The locked intent is paid by `charge` (its amount): `payment_intent.succeeded`. */
+  async succeed(record: PaymentIntent, charge: { id: string; amount: number }, manager: EntityManager): Promise<void> {
+    const now = this.clock.now();
+    const changes = {
+      amount_received: charge.amount,
+      latest_charge: charge.id,
+      last_payment_error: null,
+      succeeded_at: now,
+      updated_at: now,
+    };
+    const before = record.status;
+    const paid = await this.transition(record, 'succeed', changes, manager);
+    await this.recordEvent('payment_intent.succeeded', paid, before, manager);
+  }
+
+  /** The locked intent's payment failed (`error`): it waits for another one, `payment_intent.payment_failed`. */
+  async fail(record: PaymentIntent, error: PaymentError, manager: EntityManager): Promise<void> {
+    const changes = { latest_charge: error.charge, last_payment_error: error, updated_at: this.clock.now() };
+    const before = record.status;
+    const failed = await this.transition(record, 'fail', changes, manager);
+    await this.recordEvent('payment_intent.payment_failed', failed, before, manager);
+  }
+
+  /** The one write of a payment intent's status: the locked `record` after `event`, with `changes`. */
+  private async transition(
+    record: PaymentIntent,
+    event: PaymentIntentEvent,
+    changes: Omit<Partial<PaymentIntent>, 'status'>,
+    manager: EntityManager,
+  ): Promise<PaymentIntent> {
+    const status = paymentIntentTransition(record.status, event, record.id);
+    await this.repository.writeStatus(record.application_id, record.id, status, changes, manager);
+    return Object.assign(record, changes, { status });
+  }
+
+  private recordEvent(type: EventType, record: PaymentIntent, before: string, manager: EntityManager) {
+    return this.events.record(manager, {
+      applicationId: record.application_id,
+      type,
+      object: toPaymentIntentResponse(record),
+      previous_attributes: { status: before },
+    });
   }
 }
 

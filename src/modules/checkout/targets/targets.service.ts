@@ -6,11 +6,12 @@ import { Errors } from '../../../common/errors/error-catalog.js';
 import { AccountsService } from '../../accounts/index.js';
 import { CustomersService, type Customer } from '../../customers/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
-import { CollectionRepository } from '../checkout.repository.js';
 import { currencyAllowedIn, type PaymentMethodType } from '../checkout-rules.js';
 import type { TargetType } from '../entities/checkout.entity.js';
-import { Invoice } from '../entities/invoice.entity.js';
-import { PaymentIntent } from '../entities/payment-intent.entity.js';
+import type { Invoice } from '../entities/invoice.entity.js';
+import type { PaymentIntent } from '../entities/payment-intent.entity.js';
+import { InvoicesRepository } from './invoices.repository.js';
+import { PaymentIntentsRepository } from './payment-intents.repository.js';
 
 export type Target = { type: 'payment_intent'; record: PaymentIntent } | { type: 'invoice'; record: Invoice };
 
@@ -33,7 +34,8 @@ export interface CollectionTerms {
 @Injectable()
 export class TargetsService {
   constructor(
-    private readonly repository: CollectionRepository,
+    private readonly paymentIntents: PaymentIntentsRepository,
+    private readonly invoices: InvoicesRepository,
     private readonly customers: CustomersService,
     private readonly accounts: AccountsService,
   ) {}
@@ -47,13 +49,32 @@ export class TargetsService {
     lock = false,
   ): Promise<Target> {
     if (type === 'payment_intent') {
-      const record = await this.repository.find(PaymentIntent, applicationId, id, manager, lock);
+      const record = await this.paymentIntents.findById(applicationId, id, manager, lock);
       if (record) return { type, record };
     } else {
-      const record = await this.repository.find(Invoice, applicationId, id, manager, lock);
+      const record = await this.invoices.findById(applicationId, id, manager, lock);
       if (record) return { type, record };
     }
     throw new AppError(CheckoutErrors.E7001, `No ${type} with id "${id}".`);
+  }
+
+  /** The line under the amount on the hosted page: the invoice's number, or the payment intent's description. */
+  async description(applicationId: string, type: TargetType, id: string): Promise<string | null> {
+    if (type === 'invoice') {
+      const invoice = await this.invoices.findById(applicationId, id);
+      return invoice ? `Invoice ${invoice.number}` : null;
+    }
+    return (await this.paymentIntents.findById(applicationId, id))?.description ?? null;
+  }
+
+  /** The invoice a charge paid (or tried to), or null. */
+  findInvoice(applicationId: string, id: string, manager?: EntityManager): Promise<Invoice | null> {
+    return this.invoices.findById(applicationId, id, manager);
+  }
+
+  /** The invoices of `ids` (nulls skipped), by id. */
+  invoicesByIds(applicationId: string, ids: ReadonlyArray<string | null>): Promise<Map<string, Invoice>> {
+    return this.invoices.byIds(applicationId, ids);
   }
 
   /** Refuses a target that cannot be paid now (paid, void, canceled, draft) or not in `country`. */

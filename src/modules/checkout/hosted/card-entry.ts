@@ -1,4 +1,4 @@
-import type { PageOrigins } from '../../../../common/http/hosted-page.js';
+import type { PageOrigins } from '../../../common/http/hosted-page.js';
 
 /**
  * Who takes the card number on the hosted checkout page (docs/PROVIDERS.md, "Live card entry"):

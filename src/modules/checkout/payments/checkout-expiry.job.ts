@@ -2,22 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
-import type { ApplicationRef, Mode } from '../../../common/context/principal.js';
+import type { ApplicationRef, Scope } from '../../../common/context/principal.js';
 import { RequestContext } from '../../../common/context/request-context.js';
 import { MigrationStatus } from '../../../common/database/migration-status.js';
-import { EventRecorder } from '../../../common/events/event-recorder.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
 import type { JobScope } from '../../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../../common/jobs/periodic-job.js';
+import { forEachMode } from '../../../common/tenancy/modes.js';
 import type { AllConfig } from '../../../config/app.config.js';
 import { ApplicationsService } from '../../applications/index.js';
-import { ChargesService } from '../payments/charges.service.js';
-import { checkoutTransition } from './checkout.transitions.js';
-import { paymentIntentTransition } from '../targets/payment-intent.transitions.js';
-import { CollectionRepository } from '../checkout.repository.js';
-import { toCheckoutResponse, toPaymentIntentResponse } from '../checkout.responses.js';
-import { Checkout } from '../entities/checkout.entity.js';
-import { PaymentIntent } from '../entities/payment-intent.entity.js';
-import { HostedUrls } from './hosted-urls.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import type { CheckoutResponse } from '../checkout.responses.js';
+import { CheckoutsService, type ExpiryWork } from '../checkouts/checkouts.service.js';
+import type { Checkout } from '../entities/checkout.entity.js';
+import { PaymentIntentsService } from '../targets/payment-intents.service.js';
+import { TargetsService } from '../targets/targets.service.js';
+import { ChargesService } from './charges.service.js';
+import { CheckoutPaymentsService } from './checkout-payments.service.js';
 
 const INTERVAL_MS = 15_000;
 const BATCH = 100;
@@ -44,17 +46,18 @@ export interface ExpirySweep {
  * Nothing is posted: a pending charge has booked nothing. Safe with several replicas: each batch
  * claims its checkouts with FOR UPDATE SKIP LOCKED and changes them, their pending charge and their
  * payment intent in one transaction, taking locks in the order payments take them (checkout, charge,
- * target). `expireLocked` is also the test helper's, so both leave the same state.
+ * target). `expireNow` is the test helper's, so both leave the same state.
  */
 @Injectable()
-export class CheckoutExpiryService extends PeriodicJob {
+export class CheckoutExpiryJob extends PeriodicJob {
   constructor(
-    private readonly repository: CollectionRepository,
+    private readonly checkouts: CheckoutsService,
+    private readonly payments: CheckoutPaymentsService,
     private readonly charges: ChargesService,
+    private readonly targets: TargetsService,
+    private readonly paymentIntents: PaymentIntentsService,
     private readonly context: RequestContext,
-    private readonly events: EventRecorder,
     private readonly applications: ApplicationsService,
-    private readonly urls: HostedUrls,
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
     migrationStatus: MigrationStatus,
@@ -69,62 +72,63 @@ export class CheckoutExpiryService extends PeriodicJob {
   /** One sweep of everything expired at `now`, batch after batch, in both modes (or `scope`). */
   async sweep(now: Date, scope: JobScope = {}): Promise<ExpirySweep> {
     const result: ExpirySweep = { checkouts_expired: 0, charges_failed: 0 };
-    for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {
-      await this.context.runInMode(mode, async () => {
-        // The applications of what is due, read before the batches lock anything (their
-        // checkout.expired events carry the page URL, which names the application's slug).
-        const due = await this.repository.applicationsWithExpiredCheckouts(now, scope.applicationIds ?? null);
-        const applications = due.length > 0 ? await this.applications.byIds(due) : new Map<string, ApplicationRef>();
-        for (const what of ['checkouts', 'qr_codes'] as const) {
-          await this.untilDrained(BATCH, () =>
-            this.sweepBatch(what, now, scope.applicationIds ?? null, applications, result),
-          );
-        }
-      });
-    }
+    const applicationIds = scope.applicationIds ?? null;
+    await forEachMode(
+      (mode) =>
+        this.context.runInMode(mode, async () => {
+          // The applications of what is due, read before the batches lock anything (their
+          // checkout.expired events carry the page URL, which names the application's slug).
+          const due = await this.checkouts.applicationsWithExpired(now, applicationIds);
+          const applications = due.length > 0 ? await this.applications.byIds(due) : new Map<string, ApplicationRef>();
+          for (const what of ['checkouts', 'qr_codes'] as const) {
+            await this.untilDrained(BATCH, () => this.sweepBatch(what, now, applicationIds, applications, result));
+          }
+        }),
+      scope.modes,
+    );
     return result;
   }
 
   /**
-   * Expires a checkout locked by `manager`'s transaction as of `expiredAt` (its `expires_at`, or
-   * earlier for the test helper) and fails its pending PromptPay charge.
+   * Test helper: the checkout expires now, as it would after 24 hours (or as of its own expiry if
+   * that has passed), leaving exactly what the sweep leaves.
    */
-  async expireLocked(
+  async expireNow(scope: Scope, id: string): Promise<CheckoutResponse> {
+    const applicationId = scope.application.id;
+    const checkout = await this.payments.transaction(async (manager) => {
+      const found = await this.checkouts.find(applicationId, id, manager, true);
+      if (!found) throw new AppError(Errors.E4004, `No checkout with id "${id}".`);
+      if (found.status === 'complete') throw new AppError(CheckoutErrors.E7006, `Checkout "${id}" is complete.`);
+      if (found.status === 'expired') return found;
+      const now = this.clock.now();
+      await this.expireLocked(scope.application, found, found.expires_at < now ? found.expires_at : now, manager);
+      return found;
+    });
+    return this.checkouts.toResponse(scope, checkout);
+  }
+
+  /** Expires a checkout locked by `manager`'s transaction as of `expiredAt` and fails its pending charge. */
+  private async expireLocked(
     application: ApplicationRef,
     checkout: Checkout,
     expiredAt: Date,
     manager: EntityManager,
   ): Promise<{ chargeFailed: boolean }> {
-    const before = { status: checkout.status, expires_at: checkout.expires_at.toISOString(), expired_at: null };
     const chargeFailed = checkout.pending_charge_id ? await this.failPending(checkout, expiredAt, manager) : false;
-    const status = checkoutTransition(checkout.status, 'expire', checkout.id);
-    const changes = {
-      expires_at: expiredAt,
-      expired_at: expiredAt,
-      pending_charge_id: null,
-      updated_at: this.clock.now(),
-    };
-    await this.repository.writeStatus(Checkout, checkout.application_id, checkout.id, status, changes, manager);
-    Object.assign(checkout, changes, { status });
-    await this.events.record(manager, {
-      applicationId: checkout.application_id,
-      type: 'checkout.expired',
-      object: toCheckoutResponse(checkout, this.urls.checkout(application.slug, checkout.id)),
-      previous_attributes: before,
-    });
+    await this.checkouts.expire(application, checkout, expiredAt, manager);
     return { chargeFailed };
   }
 
   /** Claims up to BATCH checkouts with work to do, skipping those another transaction holds. */
   private sweepBatch(
-    what: 'checkouts' | 'qr_codes',
+    what: ExpiryWork,
     now: Date,
     applicationIds: readonly string[] | null,
     applications: Map<string, ApplicationRef>,
     result: ExpirySweep,
   ): Promise<number> {
-    return this.repository.transaction(async (manager) => {
-      const claimed = await this.repository.claimExpiring(manager, what, now, applicationIds, BATCH);
+    return this.payments.transaction(async (manager) => {
+      const claimed = await this.checkouts.claimExpiring(manager, what, now, applicationIds, BATCH);
       for (const checkout of claimed) {
         if (what === 'checkouts') {
           const application = applications.get(checkout.application_id);
@@ -134,13 +138,7 @@ export class CheckoutExpiryService extends PeriodicJob {
           result.checkouts_expired += 1;
           if (chargeFailed) result.charges_failed += 1;
         } else if (await this.failPending(checkout, null, manager)) {
-          await this.repository.update(
-            Checkout,
-            checkout.application_id,
-            checkout.id,
-            { pending_charge_id: null, updated_at: this.clock.now() },
-            manager,
-          );
+          await this.payments.clearPending(checkout, manager);
           result.charges_failed += 1;
         }
       }
@@ -174,20 +172,11 @@ export class CheckoutExpiryService extends PeriodicJob {
       manager,
     );
     if (checkout.target_type === 'payment_intent') {
-      const pi = await this.repository.find(PaymentIntent, applicationId, checkout.target_id, manager, true);
-      if (pi && pi.status === 'processing' && pi.latest_charge === charge.id) {
-        const status = paymentIntentTransition(pi.status, 'fail', pi.id);
-        const changes = {
-          last_payment_error: { code: EXPIRED_PROMPTPAY.code, message: why.message, charge: charge.id },
-          updated_at: this.clock.now(),
-        };
-        await this.repository.writeStatus(PaymentIntent, applicationId, pi.id, status, changes, manager);
-        await this.events.record(manager, {
-          applicationId,
-          type: 'payment_intent.payment_failed',
-          object: toPaymentIntentResponse(Object.assign(pi, changes, { status })),
-          previous_attributes: { status: 'processing' },
-        });
+      const target = await this.targets.load(applicationId, 'payment_intent', checkout.target_id, manager, true);
+      const waiting = target.type === 'payment_intent' ? target.record : null;
+      if (waiting?.status === 'processing' && waiting.latest_charge === charge.id) {
+        const error = { code: EXPIRED_PROMPTPAY.code, message: why.message, charge: charge.id };
+        await this.paymentIntents.fail(waiting, error, manager);
       }
     }
     return true;

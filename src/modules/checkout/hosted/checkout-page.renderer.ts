@@ -1,39 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { Request, Response } from 'express';
-import { Clock } from '../../../../common/clock.js';
-import type { ApplicationRef } from '../../../../common/context/principal.js';
-import {
-  HOSTED_PAGE_HEADERS,
-  hostedPagePolicy,
-  newNonce,
-  pickLocale,
-  type PageOrigins,
-} from '../../../../common/http/hosted-page.js';
-import type { AllConfig } from '../../../../config/app.config.js';
-import type { ProviderCredentials } from '../../../../config/provider-credentials.js';
-import { CollectionProviders } from '../../payments/providers/collection-providers.js';
-import { CollectionRepository } from '../../checkout.repository.js';
-import type { Checkout } from '../../entities/checkout.entity.js';
-import { Invoice } from '../../entities/invoice.entity.js';
-import { PaymentIntent } from '../../entities/payment-intent.entity.js';
-import { effectiveStatus } from '../checkouts.service.js';
+import { Clock } from '../../../common/clock.js';
+import type { ApplicationRef } from '../../../common/context/principal.js';
+import { newNonce } from '../../../common/http/hosted-page.js';
+import type { AllConfig } from '../../../config/app.config.js';
+import type { ProviderCredentials } from '../../../config/provider-credentials.js';
+import { effectiveStatus } from '../checkouts/checkouts.service.js';
+import type { Checkout } from '../entities/checkout.entity.js';
+import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { cardEntryOrigins, OMISE_JS, STRIPE_JS, type CardEntry } from './card-entry.js';
-import { checkoutErrorPage, checkoutPage } from './checkout-page.js';
-
-/** Sends a hosted page with its headers; `origins` are the provider origins its CSP allows (none by default). */
-export function sendHostedPage(res: Response, status: number, nonce: string, html: string, origins: PageOrigins = {}) {
-  res
-    .status(status)
-    .set({
-      ...HOSTED_PAGE_HEADERS,
-      'Content-Type': 'text/html; charset=utf-8',
-      'X-Frame-Options': 'DENY',
-      // The PromptPay QR code is a data: image.
-      'Content-Security-Policy': hostedPagePolicy(nonce, 'data:', origins),
-    })
-    .send(html);
-}
+import { checkoutErrorPage } from './checkout-messages.js';
+import { checkoutPage } from './checkout-page.js';
+import type { HostedAnswer, HostedVisit } from './hosted-answer.js';
 
 /**
  * Renders the hosted checkout page for GET /pay/{slug}/checkouts/{id} and for the 3-D Secure
@@ -49,19 +27,9 @@ export class CheckoutPageRenderer {
   constructor(
     private readonly providers: CollectionProviders,
     private readonly clock: Clock,
-    private readonly repository: CollectionRepository,
     config: ConfigService<AllConfig, true>,
   ) {
     this.credentials = config.get('app.providerCredentials', { infer: true });
-  }
-
-  /** The line under the amount: the invoice's number, or the payment intent's description (mode bound). */
-  async description(applicationId: string, checkout: Checkout): Promise<string | null> {
-    if (checkout.target_type === 'invoice') {
-      const invoice = await this.repository.find(Invoice, applicationId, checkout.target_id);
-      return invoice ? `Invoice ${invoice.number}` : null;
-    }
-    return (await this.repository.find(PaymentIntent, applicationId, checkout.target_id))?.description ?? null;
   }
 
   cardEntry(slug: string, checkoutId: string, country: string, livemode: boolean): CardEntry {
@@ -88,27 +56,26 @@ export class CheckoutPageRenderer {
   }
 
   render(
-    req: Request,
-    res: Response,
+    visit: HostedVisit,
     application: ApplicationRef,
     checkout: Checkout,
     description: string | null,
     notice: string | null = null,
     status = 200,
-  ): void {
+  ): HostedAnswer {
     const nonce = newNonce();
     const cardEntry: CardEntry = checkout.payment_method_types.includes('card')
       ? this.cardEntry(application.slug, checkout.id, checkout.country, checkout.livemode)
       : { provider: 'vault' };
     const pageStatus = effectiveStatus(checkout, this.clock.now());
-    sendHostedPage(
-      res,
+    return {
+      kind: 'page',
       status,
       nonce,
-      checkoutPage({
+      html: checkoutPage({
         nonce,
-        locale: pickLocale(req),
-        query: req.query,
+        locale: visit.locale,
+        query: visit.query,
         merchant: application.name,
         slug: application.slug,
         checkoutId: checkout.id,
@@ -126,12 +93,12 @@ export class CheckoutPageRenderer {
         notice,
       }),
       // Only an open page takes a card; a paid or expired one loads nothing.
-      pageStatus === 'open' ? cardEntryOrigins(cardEntry) : {},
-    );
+      origins: pageStatus === 'open' ? cardEntryOrigins(cardEntry) : {},
+    };
   }
 
-  notFound(req: Request, res: Response, status = 404): void {
+  notFound(visit: HostedVisit): HostedAnswer {
     const nonce = newNonce();
-    sendHostedPage(res, status, nonce, checkoutErrorPage(nonce, pickLocale(req), 'checkoutNotFound'));
+    return { kind: 'page', status: 404, nonce, html: checkoutErrorPage(nonce, visit.locale, 'checkoutNotFound') };
   }
 }

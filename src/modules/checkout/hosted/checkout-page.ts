@@ -1,0 +1,161 @@
+import {
+  formatMoney,
+  intlLocale,
+  registerHostedTemplate,
+  renderHostedPage,
+  type HostedLocale,
+} from '../../../common/http/hosted-page.js';
+import type { CardEntry } from './card-entry.js';
+import { pageScript, SCRIPT_TEXT } from './checkout-page.script.js';
+import { statusScript } from './checkout-status.script.js';
+import { CHECKOUT_TEMPLATE } from './templates/checkout.template.js';
+
+registerHostedTemplate('@checkout', CHECKOUT_TEMPLATE);
+
+export interface CheckoutPageInput {
+  nonce: string;
+  locale: HostedLocale;
+  /** The request's query, kept by the language switch. */
+  query: Record<string, unknown>;
+  merchant: string;
+  slug: string;
+  checkoutId: string;
+  country: string;
+  livemode: boolean;
+  status: 'open' | 'complete' | 'expired';
+  amount: number;
+  currency: string;
+  scalingFactor: number;
+  description: string | null;
+  paymentMethodTypes: string[];
+  successUrl: string | null;
+  cancelUrl: string | null;
+  /** Who takes the card number: the test-mode vault or the provider's script (card-entry.ts). */
+  cardEntry: CardEntry;
+  /** A message shown as the page opens (a 3-D Secure return that ended in a decline). */
+  notice?: string | null;
+}
+
+/** The page's strings; `{merchant}` is filled in. */
+const TEXT = {
+  en: {
+    title: 'Pay {merchant}',
+    heading: 'Pay {merchant}',
+    brand: 'Secure checkout',
+    paid: 'This checkout has been paid. Thank you.',
+    expired: 'This checkout has expired and can no longer be paid.',
+    method: 'Payment method',
+    tabCard: 'Card',
+    tabPromptpay: 'PromptPay',
+    cardNumber: 'Card number',
+    cardName: 'Name on card',
+    expiry: 'Expiry',
+    expiryPlaceholder: 'MM/YY',
+    cvc: 'CVC',
+    pay: 'Pay',
+    promptpayHint: 'Pay from any Thai banking app by scanning a Thai QR code.',
+    payPromptpay: 'Pay with PromptPay',
+    qrLabel: 'PromptPay QR code',
+    qrAlt: 'PromptPay QR code to scan with a banking app',
+    scan: 'Scan with your banking app. The code is valid until',
+    simulate: 'Simulate PromptPay payment (test mode)',
+    cancel: 'Cancel and return to {merchant}',
+  },
+  th: {
+    title: 'ชำระเงินให้ {merchant}',
+    heading: 'ชำระเงินให้ {merchant}',
+    brand: 'ชำระเงินอย่างปลอดภัย',
+    paid: 'รายการนี้ชำระเงินเรียบร้อยแล้ว ขอบคุณ',
+    expired: 'รายการนี้หมดอายุแล้ว ไม่สามารถชำระเงินได้',
+    method: 'วิธีชำระเงิน',
+    tabCard: 'บัตร',
+    tabPromptpay: 'พร้อมเพย์',
+    cardNumber: 'หมายเลขบัตร',
+    cardName: 'ชื่อบนบัตร',
+    expiry: 'วันหมดอายุ',
+    expiryPlaceholder: 'ดด/ปป',
+    cvc: 'รหัส CVC',
+    pay: 'ชำระเงิน',
+    promptpayHint: 'สแกนคิวอาร์โค้ดด้วยแอปธนาคารใดก็ได้ในประเทศไทย',
+    payPromptpay: 'ชำระด้วยพร้อมเพย์',
+    qrLabel: 'คิวอาร์โค้ดพร้อมเพย์',
+    qrAlt: 'คิวอาร์โค้ดพร้อมเพย์สำหรับสแกนด้วยแอปธนาคาร',
+    scan: 'สแกนด้วยแอปธนาคารของคุณ คิวอาร์โค้ดใช้ได้ถึง',
+    simulate: 'จำลองการชำระด้วยพร้อมเพย์ (โหมดทดสอบ)',
+    cancel: 'ยกเลิกและกลับไปที่ {merchant}',
+  },
+} satisfies Record<HostedLocale, Record<string, string>>;
+
+const fill = (strings: Record<string, string>, merchant: string) =>
+  Object.fromEntries(Object.entries(strings).map(([k, v]) => [k, v.replace('{merchant}', merchant)]));
+
+const STYLE = `
+  .amount { font-size: 2rem; font-weight: 700; margin: .25rem 0 .5rem; letter-spacing: -.01em; }
+  .description { color: #475569; margin: 0 0 1rem; }
+  .row { display: flex; gap: .75rem; } .row > div { flex: 1; min-width: 0; }
+  .methods { display: flex; gap: .25rem; padding: .25rem; margin: 1rem 0 .25rem; background: #f1f5f9; border-radius: 10px; }
+  .methods [role=tab] { margin: 0; flex: 1; padding: .5rem; background: transparent; color: #334155; border-radius: 8px; font-weight: 600; }
+  .methods [role=tab]:hover { background: #e2e8f0; }
+  .methods [role=tab][aria-selected=true] { background: #fff; color: #0f172a; box-shadow: 0 1px 3px rgba(15,23,42,.18); }
+  .hint { color: #475569; font-size: .9rem; margin: 1rem 0 0; }
+  .thaiqr { margin: 1.25rem auto .5rem; max-width: 18rem; border: 1px solid #cbd5e1; border-radius: 10px; overflow: hidden; text-align: center; }
+  .thaiqr-band { display: flex; align-items: center; justify-content: center; gap: .5rem; padding: .6rem; background: #0b3b63; color: #fff; }
+  .thaiqr-icon { width: 1.75rem; height: 1.75rem; }
+  .thaiqr-title { font-weight: 700; letter-spacing: .08em; font-size: .95rem; }
+  .thaiqr-body { padding: .75rem 1rem 1rem; }
+  .promptpay-mark { margin: 0; font-size: 1.35rem; font-weight: 800; font-style: italic; letter-spacing: -.01em; }
+  .pp-prompt { color: #0b3b63; } .pp-pay { color: #1565c0; }
+  #promptpay-image { display: block; margin: .5rem auto; width: 15rem; height: 15rem; max-width: 100%; image-rendering: pixelated; }
+  .qr-merchant { margin: .25rem 0 0; font-weight: 600; overflow-wrap: anywhere; }
+  .qr-amount { margin: 0; font-size: 1.5rem; font-weight: 700; }
+  a.cancel { display: block; text-align: center; margin-top: 1.25rem; color: #334155; }
+`;
+
+/**
+ * The hosted checkout page. Server-rendered; its script reads the one-time session from the URL
+ * fragment (never sent to a server), keeps it in sessionStorage for reloads, removes it from the
+ * address bar and sends it as X-Session-Token to the session-only endpoints.
+ */
+export function checkoutPage(input: CheckoutPageInput): string {
+  const t = fill(TEXT[input.locale], input.merchant);
+  const config = {
+    api: `/api/v1/${encodeURIComponent(input.slug)}/platform/wallet`,
+    vault: `/api/v1/${encodeURIComponent(input.slug)}/vault/tokens`,
+    cardEntry: input.cardEntry,
+    notice: input.notice ?? null,
+    checkout: input.checkoutId,
+    country: input.country,
+    successUrl: input.successUrl,
+    livemode: input.livemode,
+    locale: intlLocale(input.locale),
+    t: SCRIPT_TEXT[input.locale],
+  };
+  return renderHostedPage(
+    '@checkout',
+    {
+      nonce: input.nonce,
+      locale: input.locale,
+      title: t.title,
+      style: STYLE,
+      brand: t.brand,
+      livemode: input.livemode,
+      query: input.query,
+      script: input.status === 'open' ? pageScript(config) + statusScript(input) : undefined,
+    },
+    {
+      t,
+      merchant: input.merchant,
+      amount: formatMoney(input.amount, input.currency, input.scalingFactor, input.locale),
+      description: input.description,
+      status: input.status,
+      card: input.paymentMethodTypes.includes('card'),
+      // Omise.js tokens carry the cardholder's name (Opn requires it).
+      cardName: input.cardEntry.provider === 'opn',
+      // Stripe's Payment Element takes the card in its own frame: no card fields of this page.
+      cardElement: input.cardEntry.provider === 'stripe',
+      promptpay: input.paymentMethodTypes.includes('promptpay'),
+      cancelUrl: input.cancelUrl,
+      livemode: input.livemode,
+    },
+  );
+}

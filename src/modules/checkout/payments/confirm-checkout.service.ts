@@ -1,0 +1,223 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../common/clock.js';
+import type { Principal } from '../../../common/context/principal.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import { PROMPTPAY_QR_LIFETIME_MS, type PaymentMethodType } from '../checkout-rules.js';
+import type { ConfirmCheckoutDto } from '../dto/checkout.dto.js';
+import { CheckoutsService } from '../checkouts/checkouts.service.js';
+import type { Charge } from '../entities/charge.entity.js';
+import type { Checkout } from '../entities/checkout.entity.js';
+import type { Target } from '../targets/targets.service.js';
+import { CardTokensService } from './card-tokens.service.js';
+import { ChargesService } from './charges.service.js';
+import { CheckoutPaymentsService, type Attempt, type CheckoutPaymentResponse } from './checkout-payments.service.js';
+import { nextActionsOf, type PendingAnswer } from './next-actions.js';
+import { assertSessionTarget, reachProvider } from './provider-call.js';
+import type { CollectionProvider, ProviderPayment, VaultCard } from './providers/collection-provider.js';
+import { CollectionProviders } from './providers/collection-providers.js';
+
+/** What the buyer pays with: a card (by its token) or PromptPay. */
+interface Method {
+  type: PaymentMethodType;
+  token: string | null;
+}
+
+/** The attempt as the first transaction recorded it, before the provider is called. */
+interface Recorded {
+  charge: Charge;
+  provider: CollectionProvider;
+  paymentMethodId: string;
+  vaultCard: VaultCard | null;
+  /** The destination charge's terms, as the locked checkout had them. */
+  transfer: Pick<Checkout, 'transfer_destination' | 'application_fee_amount'>;
+}
+
+/** The provider's answer, with the QR code's expiry asked for (PromptPay). */
+interface Answered {
+  result: ProviderPayment;
+  qrExpiry: Date;
+}
+
+/**
+ * `POST /checkouts/{id}/confirm`: paying a checkout by card or PromptPay through the provider
+ * serving its country, in three phases: record the attempt (checkout and target locked for a short
+ * transaction), call the provider with no transaction open and no row locked, apply the answer in
+ * a new transaction that checks the state again.
+ */
+@Injectable()
+export class ConfirmCheckoutService {
+  constructor(
+    private readonly payments: CheckoutPaymentsService,
+    private readonly checkouts: CheckoutsService,
+    private readonly charges: ChargesService,
+    private readonly cardTokens: CardTokensService,
+    private readonly providers: CollectionProviders,
+    private readonly clock: Clock,
+  ) {}
+
+  async confirm(principal: Principal, id: string, dto: ConfirmCheckoutDto): Promise<CheckoutPaymentResponse> {
+    assertSessionTarget(principal, id);
+    const method = methodOf(dto);
+    const recorded = await this.recordAttempt(principal, id, method);
+    const answered = await this.callProvider(principal, id, recorded, method);
+    const attempt = await this.applyAnswer(principal, id, recorded, method, answered);
+    return this.payments.answer(principal, attempt);
+  }
+
+  /** Phase 1: the checkout and its target locked only for this short transaction; the pending charge. */
+  private recordAttempt(principal: Principal, id: string, method: Method): Promise<Recorded> {
+    const applicationId = principal.application.id;
+    return this.payments.transaction(async (manager) => {
+      const checkout = await this.payments.lockPayable(applicationId, id, manager);
+      this.payments.assertMethodAllowed(checkout, method.type);
+      const target = await this.payments.lockTarget(checkout, manager);
+      const provider = this.providers.forCountry(checkout.country, principal.livemode);
+      if (checkout.pending_charge_id) await this.payments.replacePending(checkout, this.clock.now(), manager);
+      // A test-only provider (the sandbox) charges this service's vault tokens: the token is used
+      // up here, with the checkout locked; any other provider gets its own token as it came.
+      const vaultCard =
+        method.token && provider.testOnly === true
+          ? await this.cardTokens.consume(applicationId, id, method.token, manager)
+          : null;
+      const attempt = await this.payments.newAttempt(checkout, target, provider.name, method.type, manager, vaultCard);
+      const transfer = {
+        transfer_destination: checkout.transfer_destination,
+        application_fee_amount: checkout.application_fee_amount,
+      };
+      return { charge: attempt.charge, provider, paymentMethodId: attempt.paymentMethod.id, vaultCard, transfer };
+    });
+  }
+
+  /** Phase 2: the provider, with no transaction open and no row locked; on no answer the attempt is abandoned. */
+  private async callProvider(principal: Principal, id: string, recorded: Recorded, method: Method): Promise<Answered> {
+    const applicationId = principal.application.id;
+    const { charge, provider } = recorded;
+    const qrExpiry = new Date(this.clock.nowMs() + PROMPTPAY_QR_LIFETIME_MS);
+    try {
+      const request = {
+        applicationId,
+        chargeId: charge.id,
+        amount: Number(charge.amount),
+        currency: charge.currency,
+        scalingFactor: charge.scaling_factor,
+        livemode: principal.livemode,
+        destination: await this.payments.destinationOf(
+          applicationId,
+          recorded.transfer,
+          provider.name,
+          principal.livemode,
+        ),
+      };
+      const result = await reachProvider(() =>
+        method.token
+          ? provider.chargeCard(request, method.token, recorded.vaultCard ?? undefined)
+          : provider.createPromptPay(request, qrExpiry),
+      );
+      return { result, qrExpiry };
+    } catch (err) {
+      await this.payments.abandon(applicationId, id, charge.id, err);
+      throw err;
+    }
+  }
+
+  /**
+   * Phase 3: the answer applied to the state as it is now. An attempt overtaken meanwhile, or whose
+   * target can no longer be paid, is refused after its transaction commits what it changed.
+   */
+  private async applyAnswer(
+    principal: Principal,
+    id: string,
+    recorded: Recorded,
+    method: Method,
+    { result, qrExpiry }: Answered,
+  ): Promise<Attempt> {
+    const applicationId = principal.application.id;
+    const providerName = recorded.provider.name;
+    const attempt = await this.payments.transaction(async (manager): Promise<Attempt | AppError> => {
+      const checkout = await this.checkouts.find(applicationId, id, manager, true);
+      const charge = await this.charges.lockById(applicationId, recorded.charge.id, manager);
+      if (!checkout || !charge || charge.status !== 'pending' || checkout.pending_charge_id !== charge.id) {
+        if (result.status === 'succeeded')
+          this.payments.reconcileLater(providerName, result.reference, recorded.charge.id);
+        return new AppError(Errors.E4090, `The payment attempt on checkout "${id}" was overtaken; try again.`);
+      }
+      let target: Target;
+      try {
+        target = await this.payments.lockTarget(checkout, manager);
+      } catch (refused) {
+        // The target changed while the provider answered (canceled, voided): the attempt fails.
+        if (!(refused instanceof AppError)) throw refused;
+        await this.charges.transition(
+          charge,
+          'fail',
+          {
+            reference_id: result.reference,
+            failure_code: 'processing_error',
+            failure_reason: 'target_not_payable',
+            failure_message: refused.message,
+            reason_source: 'merchant',
+          },
+          manager,
+        );
+        await this.payments.clearPending(checkout, manager);
+        if (result.status === 'succeeded') this.payments.reconcileLater(providerName, result.reference, charge.id);
+        return refused;
+      }
+      if (result.status === 'succeeded') {
+        const paid = await this.payments.succeed(principal, checkout, target, charge, method.type, manager, {
+          reference_id: result.reference,
+        });
+        return { checkout, charge: paid, dispute: result.disputeAfterSuccess === true };
+      }
+      if (result.status === 'failed') {
+        const failed = await this.charges.transition(
+          charge,
+          'fail',
+          {
+            reference_id: result.reference,
+            failure_code: result.failure?.code ?? null,
+            failure_reason: result.failure?.reason ?? null,
+            failure_message: result.failure?.message ?? null,
+            reason_source: 'issuer',
+          },
+          manager,
+        );
+        await this.payments.clearPending(checkout, manager);
+        await this.payments.recordFailure(target, failed, manager);
+        return { checkout, charge: failed, dispute: false };
+      }
+      const pending = await this.charges.recordProviderFacts(
+        charge,
+        {
+          reference_id: result.reference,
+          settlement_status: 'pending',
+          expires_at: qrExpiry,
+          promptpay: result.promptpay ?? null,
+          next_action: nextActionsOf(result as PendingAnswer, recorded.paymentMethodId),
+        },
+        manager,
+      );
+      await this.payments.recordPending(checkout, target, pending, manager);
+      return { checkout, charge: pending, dispute: false };
+    });
+    if (attempt instanceof AppError) throw attempt;
+    return attempt;
+  }
+}
+
+/** The payment method of a confirm: a card needs its token (E7008), PromptPay takes none. */
+function methodOf(dto: ConfirmCheckoutDto): Method {
+  const type = dto.payment_method_type as PaymentMethodType;
+  if (type === 'card' && !dto.token) {
+    throw new AppError(
+      CheckoutErrors.E7008,
+      'token is required for payment_method_type "card" (tokenize the card first: POST /api/v1/{app}/vault/tokens in test mode).',
+    );
+  }
+  if (type !== 'card' && dto.token !== undefined) {
+    throw new AppError(CheckoutErrors.E7008, 'token is only sent with payment_method_type "card".');
+  }
+  return { type, token: type === 'card' ? dto.token! : null };
+}
