@@ -4,6 +4,6 @@ export { SandboxTransferProvider } from './providers/sandbox-transfer.provider.j
 export { TransferProviders } from './providers/transfer-providers.js';
 export type { TransferProvider, RecipientRequest, Recipient, BankAccountType } from './providers/transfer.types.js';
 export { PayoutsService } from './payouts/payouts.service.js';
-export { PayoutSchedulesService } from './payouts/payout-schedules.service.js';
+export { PayoutSchedulesJob } from './payouts/payout-schedules.job.js';
 export { toPayoutResponse, type PayoutResponse } from './payouts/payouts.responses.js';
 export { PayoutDto } from './dto/payout.dto.js';

@@ -8,6 +8,7 @@ import { Payout } from './entities/payout.entity.js';
 import { PayoutBooks } from './payouts/payout-books.js';
 import { PayoutLifecycleRepository } from './payouts/payout-lifecycle.repository.js';
 import { PayoutLifecycleService } from './payouts/payout-lifecycle.service.js';
+import { PayoutSchedulesJob } from './payouts/payout-schedules.job.js';
 import { PayoutSchedulesService } from './payouts/payout-schedules.service.js';
 import {
   PayoutSchedulesController,
@@ -53,8 +54,9 @@ import { TransferProviders } from './providers/transfer-providers.js';
     PayoutLifecycleService,
     PayoutsService,
     PayoutSchedulesService,
+    PayoutSchedulesJob,
   ],
-  exports: [BankAccountsService, SandboxTransferProvider, TransferProviders, PayoutsService, PayoutSchedulesService],
+  exports: [BankAccountsService, SandboxTransferProvider, TransferProviders, PayoutsService, PayoutSchedulesJob],
 })
 export class PayoutsModule implements OnModuleInit {
   constructor(

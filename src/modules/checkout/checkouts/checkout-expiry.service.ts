@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../../../common/clock.js';
 import type { ApplicationRef, Mode } from '../../../common/context/principal.js';
-import { RequestContext } from '../../../common/context/request-context.js';
-import { MigrationStatus } from '../../../common/database/migration-status.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import type { JobScope } from '../../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../../common/jobs/periodic-job.js';
-import type { AllConfig } from '../../../config/app.config.js';
 import { ApplicationsService } from '../../applications/index.js';
 import { ChargesService } from '../payments/charges.service.js';
 import { checkoutTransition } from './checkout.transitions.js';
@@ -51,15 +46,11 @@ export class CheckoutExpiryService extends PeriodicJob {
   constructor(
     private readonly repository: CollectionRepository,
     private readonly charges: ChargesService,
-    private readonly context: RequestContext,
     private readonly events: EventRecorder,
     private readonly applications: ApplicationsService,
     private readonly urls: HostedUrls,
-    private readonly clock: Clock,
-    config: ConfigService<AllConfig, true>,
-    migrationStatus: MigrationStatus,
   ) {
-    super(config, migrationStatus, INTERVAL_MS);
+    super(INTERVAL_MS);
   }
 
   protected runOnce(): Promise<unknown> {
