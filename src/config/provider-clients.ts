@@ -1,6 +1,7 @@
 import { opnClientOptions } from '../providers/opn/opn-config.js';
 import type { OpnClientOptions } from '../providers/opn/opn-client.js';
 import { stripeClientOptions, type StripeClientOptions } from '../providers/stripe/stripe-config.js';
+import { MODES } from '../common/tenancy/modes.js';
 import type { ProviderCredentials, ProviderMode } from './provider-credentials.js';
 
 type Env = Record<string, string | undefined>;
@@ -41,7 +42,7 @@ export function loadProviderClients(
 ): ProviderClients {
   const opn: ProviderClients['opn'] = {};
   const stripe: ProviderClients['stripe'] = {};
-  for (const mode of ['test', 'live'] as const) {
+  for (const mode of MODES) {
     try {
       if (credentials.opn[mode]) opn[mode] = opnClientOptions(env, mode) ?? undefined;
       if (credentials.stripe[mode]) stripe[mode] = stripeClientOptions(env, mode) ?? undefined;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { MODES } from '../common/tenancy/modes.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -76,7 +77,7 @@ export function loadProviderCredentials(env: Env, fail: (message: string) => Err
   for (const [provider, spec] of Object.entries(PROVIDERS) as Array<
     [keyof typeof PROVIDERS, (typeof PROVIDERS)[keyof typeof PROVIDERS]]
   >) {
-    for (const mode of ['test', 'live'] as const) {
+    for (const mode of MODES) {
       const suffix = mode.toUpperCase();
       const secretName = `${spec.prefix}_${spec.secret}_${suffix}`;
       const publicName = `${spec.prefix}_${spec.public}_${suffix}`;

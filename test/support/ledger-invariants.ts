@@ -1,7 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { Mode } from '../../src/common/context/principal.js';
 import type { TestApp } from './harness.js';
+import { MODES } from '../../src/common/tenancy/modes.js';
 
 /**
  * The ledger invariants of decisions.md, checked by the ledger's property tests and after the
@@ -13,7 +13,7 @@ import type { TestApp } from './harness.js';
  * Call it when no hold release job is running (a release removes its queue rows before its posting).
  */
 export async function expectLedgerInvariants(t: TestApp, applicationIds: string[]): Promise<void> {
-  for (const mode of ['test', 'live'] as Mode[]) {
+  for (const mode of MODES) {
     const schema = `wallet_${mode}`;
     const ds = t.app.get<DataSource>(getDataSourceToken(schema));
     const unbalanced = await ds.query(

@@ -9,5 +9,10 @@ export interface JobScope {
   /** Only these applications' rows; all applications when absent. */
   applicationIds?: readonly string[];
   /** Only these modes; both when absent. */
-  modes?: Mode[];
+  modes?: readonly Mode[];
+}
+
+/** Whether a row of `applicationId` is the scope's to touch. */
+export function inScope(scope: JobScope, applicationId: string): boolean {
+  return scope.applicationIds === undefined || scope.applicationIds.includes(applicationId);
 }

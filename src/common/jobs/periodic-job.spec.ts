@@ -1,8 +1,11 @@
 import { jest } from '@jest/globals';
 import type { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../../config/app.config.js';
+import type { Mode } from '../context/principal.js';
+import type { RequestContext } from '../context/request-context.js';
 import type { MigrationStatus } from '../database/migration-status.js';
 import { Draining } from '../lifecycle/draining.js';
+import type { JobScope } from './job-scope.js';
 import { PeriodicJob } from './periodic-job.js';
 
 const config = (runJobs: boolean) =>
@@ -28,9 +31,14 @@ class SchemaState {
 class ManualJob extends PeriodicJob {
   runs = 0;
   pending: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+  protected override readonly jobConfig = config(this.runJobs);
+  protected override readonly migrationStatus = this.schema.status;
   override readonly draining = new Draining();
-  constructor(runJobs: boolean, schema = new SchemaState()) {
-    super(config(runJobs), schema.status, 1_000);
+  constructor(
+    private readonly runJobs: boolean,
+    private readonly schema = new SchemaState(),
+  ) {
+    super(1_000);
   }
   get isStopping(): boolean {
     return this.stopping;
@@ -78,10 +86,11 @@ describe('PeriodicJob', () => {
   it('on shutdown finishes the batch under way, starts no other, and the application waits for it', async () => {
     const batches: Array<() => void> = [];
     class BatchJob extends PeriodicJob {
+      protected override readonly jobConfig = config(true);
+      protected override readonly migrationStatus = new SchemaState().status;
       override readonly draining = new Draining();
-      claimed = 0;
       constructor() {
-        super(config(true), new SchemaState().status, 1_000);
+        super(1_000);
       }
       protected runOnce(): Promise<number> {
         // Every batch claims a full 10 rows, so only shutdown ends the run.
@@ -143,5 +152,33 @@ describe('PeriodicJob', () => {
     await shutdown;
     await jest.advanceTimersByTimeAsync(5_000);
     expect(job.runs).toBe(1);
+  });
+
+  it('walks the modes of a scope (both, test first, when it names none), each bound while its work runs', async () => {
+    class ModesJob extends PeriodicJob {
+      bound: Mode | undefined;
+      protected override readonly context = {
+        runInMode: async <T>(mode: Mode, work: () => Promise<T>): Promise<T> => {
+          this.bound = mode;
+          try {
+            return await work();
+          } finally {
+            this.bound = undefined;
+          }
+        },
+      } as unknown as RequestContext;
+      constructor() {
+        super(1_000);
+      }
+      protected runOnce(): Promise<void> {
+        return Promise.resolve();
+      }
+      walk(scope: JobScope): Promise<string[]> {
+        return this.eachScopedMode(scope, (mode) => Promise.resolve(`${mode} bound to ${this.bound}`));
+      }
+    }
+    const job = new ModesJob();
+    expect(await job.walk({})).toEqual(['test bound to test', 'live bound to live']);
+    expect(await job.walk({ modes: ['live'] })).toEqual(['live bound to live']);
   });
 });

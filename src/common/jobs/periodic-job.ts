@@ -6,10 +6,15 @@ import {
   type OnApplicationShutdown,
   type OnModuleDestroy,
 } from '@nestjs/common';
-import type { ConfigService } from '@nestjs/config';
-import type { MigrationStatus } from '../database/migration-status.js';
+import { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../../config/app.config.js';
+import { Clock } from '../clock.js';
+import type { Mode } from '../context/principal.js';
+import { RequestContext } from '../context/request-context.js';
+import { MigrationStatus } from '../database/migration-status.js';
 import { Draining } from '../lifecycle/draining.js';
+import { forEachMode } from '../tenancy/modes.js';
+import type { JobScope } from './job-scope.js';
 
 /**
  * A background job that runs every `intervalMs` in each replica when `RUN_JOBS` is true (tests and
@@ -25,19 +30,19 @@ export abstract class PeriodicJob
   implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown
 {
   protected readonly logger = new Logger(this.constructor.name);
-  /** Property-injected so that subclasses' constructors stay as they are. */
+  // Property-injected: a job's constructor names only its own collaborators and its interval.
+  @Inject(ConfigService) protected readonly jobConfig!: ConfigService<AllConfig, true>;
+  @Inject(MigrationStatus) protected readonly migrationStatus!: MigrationStatus;
   @Inject(Draining) protected readonly draining!: Draining;
+  @Inject(RequestContext) protected readonly context!: RequestContext;
+  @Inject(Clock) protected readonly clock!: Clock;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private started = false;
   private stopped = false;
   private waiting = false;
 
-  protected constructor(
-    private readonly jobConfig: ConfigService<AllConfig, true>,
-    private readonly migrationStatus: MigrationStatus,
-    private readonly intervalMs: number,
-  ) {}
+  protected constructor(private readonly intervalMs: number) {}
 
   /** One run of the job. */
   protected abstract runOnce(): Promise<unknown>;
@@ -54,6 +59,14 @@ export abstract class PeriodicJob
       total += claimed;
       if (claimed < size || this.stopping) return total;
     }
+  }
+
+  /**
+   * Runs `work` bound to each mode of `scope` (both when it names none), one mode after the other;
+   * returns the results in mode order.
+   */
+  protected eachScopedMode<T>(scope: JobScope, work: (mode: Mode) => Promise<T>): Promise<T[]> {
+    return forEachMode((mode) => this.context.runInMode(mode, () => work(mode)), scope.modes);
   }
 
   onApplicationBootstrap(): void {

@@ -2,6 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { ProviderAdaptersModule } from '../../providers/provider-adapters.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { DatabaseModule } from '../../common/database/database.module.js';
+import { forEachMode } from '../../common/tenancy/modes.js';
 import { ApplicationHooks } from '../applications/index.js';
 import { AccountsController, AccountTestHelpersController } from './accounts.controller.js';
 import { AccountsRepository } from './accounts.repository.js';
@@ -25,9 +26,7 @@ export class AccountsModule implements OnModuleInit {
   /** Every new application gets its own account in both modes (each bound for ModeDb in turn). */
   onModuleInit(): void {
     this.hooks.created.on(async (application) => {
-      for (const mode of ['test', 'live'] as const) {
-        await this.context.runInMode(mode, () => this.accounts.createOwnAccount(application));
-      }
+      await forEachMode((mode) => this.context.runInMode(mode, () => this.accounts.createOwnAccount(application)));
     });
   }
 }

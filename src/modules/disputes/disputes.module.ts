@@ -2,6 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { ChargeHooks, CheckoutModule } from '../checkout/index.js';
 import { LedgerModule } from '../ledger/index.js';
+import { DisputeJournals } from './dispute.journals.js';
 import { DisputesController, DisputeTestHelpersController } from './disputes.controller.js';
 import { DisputesRepository } from './disputes.repository.js';
 import { DisputesService } from './disputes.service.js';
@@ -10,7 +11,7 @@ import { Dispute } from './entities/dispute.entity.js';
 @Module({
   imports: [...DatabaseModule.forModeEntities([Dispute]), LedgerModule, CheckoutModule],
   controllers: [DisputesController, DisputeTestHelpersController],
-  providers: [DisputesRepository, DisputesService],
+  providers: [DisputesRepository, DisputesService, DisputeJournals],
   exports: [DisputesService],
 })
 export class DisputesModule implements OnModuleInit {

@@ -9,7 +9,7 @@ import { EventRecorder } from '../../common/events/event-recorder.js';
 import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { ChargesService, type Charge } from '../checkout/index.js';
-import { BalancesService, PostingService } from '../ledger/index.js';
+import { DisputeJournals } from './dispute.journals.js';
 import { disputeTransition, type DisputeEvent, type DisputeStatus } from './dispute.transitions.js';
 import { DisputeErrors } from './disputes.errors.js';
 import { toDisputeResponse, type DisputeResponse } from './disputes.responses.js';
@@ -58,15 +58,6 @@ const NETWORK_REASON: Record<string, string> = {
   general: '13.7',
 };
 
-/**
- * The dispute fee booked when a dispute is lost, in major units of the currency (multiplied by the
- * charge's scaling_factor): THB 500.00, SGD 20.00, USD 15.00; no fee in other currencies. See docs/DISPUTES.md.
- */
-export const DISPUTE_FEE_MAJOR: Record<string, number> = { THB: 500, SGD: 20, USD: 15 };
-
-export const disputeFee = (currency: string, scalingFactor: number): number =>
-  (DISPUTE_FEE_MAJOR[currency] ?? 0) * scalingFactor;
-
 const EVIDENCE_WINDOW_MS = 7 * 24 * 3600 * 1000;
 const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
@@ -75,8 +66,7 @@ export class DisputesService {
   constructor(
     private readonly disputes: DisputesRepository,
     private readonly charges: ChargesService,
-    private readonly balances: BalancesService,
-    private readonly posting: PostingService,
+    private readonly journals: DisputeJournals,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
@@ -161,7 +151,7 @@ export class DisputesService {
         manager,
       );
       // An inquiry moves no money until it escalates (escalation is not built: docs/DISPUTES.md).
-      if (!inquiry) await this.postWithdrawal(created, charge, manager);
+      if (!inquiry) await this.journals.opened(created, charge, manager);
       await this.charges.recordDispute(
         applicationId,
         charge.id,
@@ -249,8 +239,8 @@ export class DisputesService {
       const to = disputeTransition(from, event);
       const charge = await this.charges.lockById(applicationId, d.charge_id, manager);
       if (!charge) throw new AppError(Errors.E4004, `No charge with id "${d.charge_id}".`);
-      if (to === 'won') await this.postReinstatement(d, charge, manager);
-      if (to === 'lost') await this.postLoss(d, charge, manager);
+      if (to === 'won') await this.journals.won(d, charge, manager);
+      if (to === 'lost') await this.journals.lost(d, charge, manager);
       const now = this.clock.now();
       Object.assign(d, {
         status: to,
@@ -289,110 +279,6 @@ export class DisputesService {
     const charge = await this.charges.lockById(d.application_id, d.charge_id, manager);
     if (!charge) throw new AppError(Errors.E4004, `No charge with id "${d.charge_id}".`);
     return charge;
-  }
-
-  /** Won: the disputed amount returns from the `disputes` balance to the charge's balance. */
-  private async postReinstatement(d: Dispute, charge: Charge, manager: EntityManager): Promise<void> {
-    if (!charge.balance_id) return;
-    const held = await this.disputesBalance(charge, manager);
-    const entry = { currency: charge.currency, state: 'available' as const, type: 'dispute', source: 'dispute' };
-    const amount = Number(d.amount);
-    await this.posting.post(
-      {
-        application_id: charge.application_id,
-        description: `Dispute ${d.number} won: funds reinstated to charge ${charge.id}`,
-        event_type: 'dispute.won',
-        event_id: d.id,
-        entries: [
-          { ...entry, balance_id: held.id, amount: -amount, category: 'dispute_reversal' },
-          { ...entry, balance_id: charge.balance_id, amount, category: 'dispute_reversal' },
-        ],
-      },
-      manager,
-    );
-  }
-
-  /**
-   * Lost: the disputed amount leaves the `disputes` balance for `provider_clearing` (the provider
-   * returns it to the cardholder), and the dispute fee moves from the charge's balance to `fees`.
-   */
-  private async postLoss(d: Dispute, charge: Charge, manager: EntityManager): Promise<void> {
-    if (!charge.balance_id) return;
-    const balance = (account: string) =>
-      this.balances.getOrCreate({ application_id: charge.application_id, account, currency: charge.currency }, manager);
-    const held = await balance('disputes');
-    const clearing = await balance('provider_clearing');
-    const fees = await balance('fees');
-    const common = { currency: charge.currency, state: 'available' as const, source: 'dispute' };
-    const amount = Number(d.amount);
-    const fee = disputeFee(charge.currency, charge.scaling_factor);
-    await this.posting.post(
-      {
-        application_id: charge.application_id,
-        description: `Dispute ${d.number} lost on charge ${charge.id}`,
-        event_type: 'dispute.lost',
-        event_id: d.id,
-        entries: [
-          { ...common, balance_id: held.id, amount: -amount, type: 'dispute', category: 'dispute_loss' },
-          { ...common, balance_id: clearing.id, amount, type: 'dispute', category: 'dispute_loss' },
-          ...(fee > 0
-            ? [
-                {
-                  ...common,
-                  balance_id: charge.balance_id,
-                  amount: -fee,
-                  type: 'dispute_fee',
-                  category: 'dispute_fee',
-                  reporting_category: 'fee',
-                },
-                {
-                  ...common,
-                  balance_id: fees.id,
-                  amount: fee,
-                  type: 'dispute_fee',
-                  category: 'dispute_fee',
-                  reporting_category: 'fee',
-                },
-              ]
-            : []),
-        ],
-      },
-      manager,
-    );
-  }
-
-  private disputesBalance(charge: Charge, manager: EntityManager) {
-    return this.balances.getOrCreate(
-      { application_id: charge.application_id, account: 'disputes', currency: charge.currency },
-      manager,
-    );
-  }
-
-  private async postWithdrawal(
-    dispute: Dispute,
-    charge: Charge,
-    manager: Parameters<PostingService['post']>[1],
-  ): Promise<void> {
-    if (!charge.balance_id) return;
-    const applicationId = charge.application_id;
-    const held = await this.balances.getOrCreate(
-      { application_id: applicationId, account: 'disputes', currency: charge.currency },
-      manager,
-    );
-    const entry = { currency: charge.currency, state: 'available' as const, type: 'dispute', source: 'dispute' };
-    await this.posting.post(
-      {
-        application_id: applicationId,
-        description: `Dispute ${dispute.number} on charge ${charge.id}`,
-        event_type: 'dispute.opened',
-        event_id: dispute.id,
-        entries: [
-          { ...entry, balance_id: charge.balance_id, amount: -Number(dispute.amount), category: 'dispute' },
-          { ...entry, balance_id: held.id, amount: Number(dispute.amount), category: 'dispute' },
-        ],
-      },
-      manager,
-    );
   }
 
   private async embed(applicationId: string, disputes: Dispute[]): Promise<DisputeResponse[]> {

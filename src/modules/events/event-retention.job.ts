@@ -1,9 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { Clock } from '../../common/clock.js';
-import type { Mode } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { MigrationStatus } from '../../common/database/migration-status.js';
 import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
@@ -25,12 +21,9 @@ export class EventRetentionJob extends PeriodicJob {
 
   constructor(
     private readonly events: EventsRepository,
-    private readonly context: RequestContext,
-    private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
-    migrationStatus: MigrationStatus,
   ) {
-    super(config, migrationStatus, RETENTION_INTERVAL_MS);
+    super(RETENTION_INTERVAL_MS);
     this.retentionMs = config.get('app.eventRetentionDays', { infer: true }) * DAY_MS;
   }
 
@@ -41,12 +34,10 @@ export class EventRetentionJob extends PeriodicJob {
   /** Deletes what is older than the retention at `now`; returns how many events went. */
   async purge(now: Date, scope: JobScope = {}): Promise<number> {
     const cutoff = new Date(now.getTime() - this.retentionMs);
-    let purged = 0;
-    for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {
-      purged += await this.context.runInMode(mode, () =>
-        this.untilDrained(BATCH, () => this.events.purgeBefore(cutoff, BATCH, scope.applicationIds ?? null)),
-      );
-    }
+    const perMode = await this.eachScopedMode(scope, () =>
+      this.untilDrained(BATCH, () => this.events.purgeBefore(cutoff, BATCH, scope.applicationIds ?? null)),
+    );
+    const purged = perMode.reduce((sum, n) => sum + n, 0);
     if (purged > 0) this.logger.log(`purged ${purged} event(s) created before ${cutoff.toISOString()}`);
     return purged;
   }

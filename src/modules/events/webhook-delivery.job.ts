@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { Webhook } from 'standardwebhooks';
-import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
 import { newId } from '../../common/ids.js';
-import { MigrationStatus } from '../../common/database/migration-status.js';
 import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
-import type { AllConfig } from '../../config/app.config.js';
 import type { Event } from './entities/event.entity.js';
 import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
 import type { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
@@ -47,12 +42,8 @@ export class WebhookDeliveryJob extends PeriodicJob {
     private readonly events: EventsRepository,
     private readonly endpoints: WebhookEndpointsService,
     private readonly metrics: WebhookMetrics,
-    private readonly context: RequestContext,
-    private readonly clock: Clock,
-    config: ConfigService<AllConfig, true>,
-    migrationStatus: MigrationStatus,
   ) {
-    super(config, migrationStatus, DELIVERY_POLL_MS);
+    super(DELIVERY_POLL_MS);
   }
 
   protected runOnce(): Promise<unknown> {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { Clock } from '../../common/clock.js';
-import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { Metrics } from '../../common/observability/metrics.js';
+import { forEachMode } from '../../common/tenancy/modes.js';
 import { EventsRepository } from './events.repository.js';
 
 export type DeliveryOutcome = 'succeeded' | 'failed' | 'gave_up';
@@ -33,10 +33,10 @@ export class WebhookMetrics {
       labelNames: ['mode'] as const,
       registers: [metrics.registry],
       async collect() {
-        for (const mode of ['test', 'live'] as Mode[]) {
+        await forEachMode(async (mode) => {
           const ms = await context.runInMode(mode, () => events.oldestUndeliveredMs(clock.now()));
           this.set({ mode }, ms / 1000);
-        }
+        });
       },
     });
   }

@@ -25,17 +25,22 @@ export class HoldsRepository {
     return this.db.transaction(work);
   }
 
-  /** Claims up to `limit` due holds (of one application, or all) until `manager`'s transaction ends; replicas skip them. */
-  claimDue(manager: EntityManager, now: Date, applicationId: string | null, limit: number): Promise<DueHold[]> {
+  /** Claims up to `limit` due holds (of the given applications, or all) until `manager`'s transaction ends; replicas skip them. */
+  claimDue(
+    manager: EntityManager,
+    now: Date,
+    applicationIds: readonly string[] | null,
+    limit: number,
+  ): Promise<DueHold[]> {
     return manager.query(
       `SELECT r.entry_id, r.application_id, r.balance_id, r.amount, e.currency, e.type, e.source, e.event_type, e.event_id
          FROM ${this.db.table('hold_releases')} r
          JOIN ${this.db.table('balance_transactions')} e ON e.id = r.entry_id
-        WHERE r.available_on <= $1 AND ($2::uuid IS NULL OR r.application_id = $2::uuid)
+        WHERE r.available_on <= $1 AND ($2::uuid[] IS NULL OR r.application_id = ANY($2::uuid[]))
         ORDER BY r.available_on, r.entry_id
         LIMIT ${Math.trunc(limit)}
         FOR UPDATE OF r SKIP LOCKED`,
-      [now, applicationId],
+      [now, applicationIds],
     );
   }
 

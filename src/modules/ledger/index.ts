@@ -9,7 +9,7 @@ export {
 export { BalancesService, type BalanceOwner } from './balances.service.js';
 export { BalanceCustomers, type CustomerRecordsById } from './balance-customers.js';
 export { BalanceTransfers, type TransferRecordsById } from './balance-transfers.js';
-export { HoldReleaseService } from './hold-release.service.js';
+export { HoldReleaseJob } from './hold-release.job.js';
 export { LedgerErrors } from './ledger.errors.js';
 export { scalingFactorOf } from './money.js';
 export {

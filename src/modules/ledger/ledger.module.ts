@@ -8,7 +8,7 @@ import { Balance } from './entities/balance.entity.js';
 import { BalanceTransaction } from './entities/balance-transaction.entity.js';
 import { Journal } from './entities/journal.entity.js';
 import { HoldsRepository } from './holds.repository.js';
-import { HoldReleaseService } from './hold-release.service.js';
+import { HoldReleaseJob } from './hold-release.job.js';
 import { BalancesController, BalanceTransactionsController } from './ledger.controller.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { PostingService } from './posting.service.js';
@@ -26,8 +26,8 @@ import { PostingsRepository } from './postings.repository.js';
     BalanceTransactionsService,
     BalanceCustomers,
     BalanceTransfers,
-    HoldReleaseService,
+    HoldReleaseJob,
   ],
-  exports: [PostingService, BalancesService, BalanceCustomers, BalanceTransfers, HoldReleaseService],
+  exports: [PostingService, BalancesService, BalanceCustomers, BalanceTransfers, HoldReleaseJob],
 })
 export class LedgerModule {}

@@ -25,7 +25,7 @@
  * Pass `manager` to post inside a caller's transaction (its mode must be the request's). `fee` is informational: the fee is booked by its own entry; an entry's
  * `gross_amount` is `amount + fee` and its `net` is `amount`.
  * Entries are never updated or deleted (a database trigger refuses it); a correction is a new
- * posting, and so is the release of held funds (hold -> available), see HoldReleaseService.
+ * posting, and so is the release of held funds (hold -> available), see HoldReleaseJob.
  */
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';

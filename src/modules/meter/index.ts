@@ -1,4 +1,4 @@
 export { MeterModule } from './meter.module.js';
-export { MeterEventForwarder } from './meter-event-forwarder.js';
+export { MeterEventForwardingJob } from './meter-event-forwarding.job.js';
 export { SandboxBillingProvider } from './providers/sandbox-billing.provider.js';
 export { MeterEventDto } from './dto/meter-event.dto.js';

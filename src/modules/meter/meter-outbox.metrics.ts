@@ -4,11 +4,11 @@ import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { Metrics } from '../../common/observability/metrics.js';
+import { forEachMode } from '../../common/tenancy/modes.js';
 import { MeterEventsRepository } from './meter-events.repository.js';
 
 /** The backlog gauge counts at most this many rows, so a scrape never scans an unbounded outbox. */
 export const BACKLOG_CAP = 100_000;
-const MODES: readonly Mode[] = ['live', 'test'];
 
 type OutboxState = Array<{ mode: Mode; backlog: number; ageSeconds: number }>;
 
@@ -62,13 +62,11 @@ export class MeterOutboxMetrics {
     return this.reading;
   }
 
-  private async query(): Promise<OutboxState> {
-    const state: OutboxState = [];
-    for (const mode of MODES) {
+  private query(): Promise<OutboxState> {
+    return forEachMode(async (mode) => {
       const { backlog, oldest } = await this.context.runInMode(mode, () => this.events.outboxBacklog(BACKLOG_CAP));
       const ageSeconds = oldest ? Math.max(0, (this.clock.nowMs() - new Date(oldest).getTime()) / 1000) : 0;
-      state.push({ mode, backlog, ageSeconds });
-    }
-    return state;
+      return { mode, backlog, ageSeconds };
+    });
   }
 }

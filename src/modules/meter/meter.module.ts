@@ -3,7 +3,7 @@ import { DatabaseModule } from '../../common/database/database.module.js';
 import { CustomerHooks, CustomersModule, CustomersService } from '../customers/index.js';
 import { BillingProviderError, BillingProviders } from './providers/billing-provider.js';
 import { SandboxBillingProvider } from './providers/sandbox-billing.provider.js';
-import { MeterEventForwarder } from './meter-event-forwarder.js';
+import { MeterEventForwardingJob } from './meter-event-forwarding.job.js';
 import { MeterEventsService } from './meter-events.service.js';
 import { MeterOutboxMetrics } from './meter-outbox.metrics.js';
 import { MeterSummariesService } from './meter-summaries.service.js';
@@ -23,13 +23,13 @@ import { MetersService } from './meters.service.js';
     MetersService,
     MeterEventsService,
     MeterSummariesService,
-    MeterEventForwarder,
+    MeterEventForwardingJob,
     MeterOutboxMetrics,
     BillingProviders,
     SandboxBillingProvider,
     SandboxBillingRepository,
   ],
-  exports: [MeterEventForwarder, SandboxBillingProvider],
+  exports: [MeterEventForwardingJob, SandboxBillingProvider],
 })
 export class MeterModule implements OnModuleInit {
   private readonly logger = new Logger('Metering');

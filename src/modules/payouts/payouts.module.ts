@@ -5,9 +5,10 @@ import { AccountsModule } from '../accounts/index.js';
 import { BalanceTransfers, LedgerModule } from '../ledger/index.js';
 import { PayoutSchedule } from './entities/payout-schedule.entity.js';
 import { Payout } from './entities/payout.entity.js';
-import { PayoutBooks } from './payouts/payout-books.js';
+import { PayoutJournals } from './payouts/payout.journals.js';
 import { PayoutLifecycleRepository } from './payouts/payout-lifecycle.repository.js';
 import { PayoutLifecycleService } from './payouts/payout-lifecycle.service.js';
+import { PayoutSchedulesJob } from './payouts/payout-schedules.job.js';
 import { PayoutSchedulesService } from './payouts/payout-schedules.service.js';
 import {
   PayoutSchedulesController,
@@ -15,13 +16,14 @@ import {
   PayoutTestHelpersController,
 } from './payouts/payouts.controller.js';
 import { PayoutsService } from './payouts/payouts.service.js';
-import { BankAccountIntentsService } from './bank-account-intents.service.js';
-import { BankAccountsService } from './bank-accounts.service.js';
+import { BankAccountIntentsController } from './bank-accounts/bank-account-intents.controller.js';
+import { BankAccountIntentsService } from './bank-accounts/bank-account-intents.service.js';
+import { BankAccountsController } from './bank-accounts/bank-accounts.controller.js';
+import { BankAccountsRepository } from './bank-accounts/bank-accounts.repository.js';
+import { BankAccountsService } from './bank-accounts/bank-accounts.service.js';
 import { BankAccountIntent } from './entities/bank-account-intent.entity.js';
 import { BankAccount } from './entities/bank-account.entity.js';
 import { BankAccountPageController } from './hosted/bank-account-page.controller.js';
-import { BankAccountIntentsController, BankAccountsController } from './payouts.controller.js';
-import { PayoutsRepository } from './payouts.repository.js';
 import { SandboxTransferRepository } from './providers/sandbox-transfer.repository.js';
 import { SandboxTransferProvider } from './providers/sandbox-transfer.provider.js';
 import { TransferProviders } from './providers/transfer-providers.js';
@@ -42,19 +44,20 @@ import { TransferProviders } from './providers/transfer-providers.js';
     PayoutTestHelpersController,
   ],
   providers: [
-    PayoutsRepository,
+    BankAccountsRepository,
     BankAccountsService,
     BankAccountIntentsService,
     TransferProviders,
     SandboxTransferProvider,
     SandboxTransferRepository,
     PayoutLifecycleRepository,
-    PayoutBooks,
+    PayoutJournals,
     PayoutLifecycleService,
     PayoutsService,
     PayoutSchedulesService,
+    PayoutSchedulesJob,
   ],
-  exports: [BankAccountsService, SandboxTransferProvider, TransferProviders, PayoutsService, PayoutSchedulesService],
+  exports: [BankAccountsService, SandboxTransferProvider, TransferProviders, PayoutsService, PayoutSchedulesJob],
 })
 export class PayoutsModule implements OnModuleInit {
   constructor(

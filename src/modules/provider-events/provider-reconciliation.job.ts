@@ -1,9 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { Clock } from '../../common/clock.js';
-import type { Mode } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { MigrationStatus } from '../../common/database/migration-status.js';
 import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
@@ -37,12 +33,9 @@ export class ProviderReconciliationJob extends PeriodicJob {
   constructor(
     private readonly charges: ChargeOutcomesService,
     private readonly refunds: RefundsService,
-    private readonly context: RequestContext,
-    private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
-    migrationStatus: MigrationStatus,
   ) {
-    super(config, migrationStatus, INTERVAL_MS);
+    super(INTERVAL_MS);
     this.afterMs = config.get('app.providerReconcileAfterMinutes', { infer: true }) * 60_000;
   }
 
@@ -51,22 +44,17 @@ export class ProviderReconciliationJob extends PeriodicJob {
   }
 
   /** One run as of the service clock (scoped to some applications: tests share one database). */
-  async run(
-    modes: Mode[] = ['test', 'live'],
-    scope: Pick<JobScope, 'applicationIds'> = {},
-  ): Promise<ReconciliationRun> {
+  async run(scope: JobScope = {}): Promise<ReconciliationRun> {
     const before = new Date(this.clock.nowMs() - this.afterMs);
     const out: ReconciliationRun = { charges_read: 0, charges_applied: 0, refunds_read: 0, refunds_applied: 0 };
-    for (const mode of modes) {
-      await this.context.runInMode(mode, async () => {
-        const charges = await this.charges.reconcile(RECONCILED_PROVIDERS, before, BATCH, scope);
-        const refunds = await this.refunds.reconcile(RECONCILED_PROVIDERS, before, BATCH, scope);
-        out.charges_read += charges.read;
-        out.charges_applied += charges.applied;
-        out.refunds_read += refunds.read;
-        out.refunds_applied += refunds.applied;
-      });
-    }
+    await this.eachScopedMode(scope, async () => {
+      const charges = await this.charges.reconcile(RECONCILED_PROVIDERS, before, BATCH, scope);
+      const refunds = await this.refunds.reconcile(RECONCILED_PROVIDERS, before, BATCH, scope);
+      out.charges_read += charges.read;
+      out.charges_applied += charges.applied;
+      out.refunds_read += refunds.read;
+      out.refunds_applied += refunds.applied;
+    });
     if (out.charges_applied + out.refunds_applied > 0) {
       this.logger.log(`reconciled with providers: ${JSON.stringify(out)}`);
     }

@@ -21,7 +21,7 @@ import {
 import { BalancesService } from '../ledger/index.js';
 import type { CreateRefundDto } from './dto/refund.dto.js';
 import { Refund } from './entities/refund.entity.js';
-import { RefundLedger } from './refund-ledger.js';
+import { RefundJournals } from './refund.journals.js';
 import { NEW_REFUND_STATUS, REFUND_STATUSES, refundTransition, type RefundEvent } from './refund.transitions.js';
 import { RefundErrors } from './refunds.errors.js';
 import { RefundsRepository } from './refunds.repository.js';
@@ -56,7 +56,7 @@ export class RefundsService {
     private readonly charges: ChargesService,
     private readonly providers: CollectionProviders,
     private readonly balances: BalancesService,
-    private readonly ledger: RefundLedger,
+    private readonly journals: RefundJournals,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
@@ -191,7 +191,7 @@ export class RefundsService {
     const now = this.clock.now();
     const id = newId();
     const { parts, reversal } = await this.shares(charge, amount, dto, manager);
-    const debits = await this.ledger.debit(
+    const debits = await this.journals.debit(
       {
         id,
         applicationId,
@@ -322,7 +322,7 @@ export class RefundsService {
       const previous_attributes = { status: refund.status };
       await this.events.record(manager, { applicationId, type: 'refund.updated', object, previous_attributes });
       if (status === 'succeeded') {
-        await this.ledger.settle(updated, manager);
+        await this.journals.settle(updated, manager);
         await this.events.record(manager, { applicationId, type: 'refund.succeeded', object, previous_attributes });
         await this.events.record(manager, {
           applicationId,
@@ -330,7 +330,7 @@ export class RefundsService {
           object: toChargeResponse(charge),
         });
       } else {
-        await this.ledger.reverse(updated, manager);
+        await this.journals.reverse(updated, manager);
         await this.charges.recordRefund(
           applicationId,
           charge.id,

@@ -2,6 +2,7 @@ import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { AccountsService } from '../../../src/modules/accounts/index.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
+import { MODES } from '../../../src/common/tenancy/modes.js';
 
 describe('accounts: own and connected', () => {
   let t: TestApp;
@@ -19,7 +20,7 @@ describe('accounts: own and connected', () => {
   });
 
   it('gives every new application its own verified account in each mode', async () => {
-    for (const mode of ['test', 'live'] as const) {
+    for (const mode of MODES) {
       const list = await t.http.get(tenant.path('/accounts')).query({ 'filter[type]': 'own' }).set(tenant.as(mode));
       expect(list.status).toBe(200);
       expect(list.body.total_items).toBe(1);

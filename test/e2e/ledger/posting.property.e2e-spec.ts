@@ -5,7 +5,7 @@ import { RequestContext } from '../../../src/common/context/request-context.js';
 import { AppError } from '../../../src/common/errors/app-error.js';
 import {
   BalancesService,
-  HoldReleaseService,
+  HoldReleaseJob,
   PostingService,
   type Posting,
   type PostingEntry,
@@ -64,7 +64,7 @@ describe('PostingService (property tests over random postings)', () => {
   let tenant: Tenant;
   let ctx: RequestContext;
   let posting: PostingService;
-  let releases: HoldReleaseService;
+  let releases: HoldReleaseJob;
   let ds: DataSource;
   let accounts: Account[];
 
@@ -75,7 +75,7 @@ describe('PostingService (property tests over random postings)', () => {
     tenant = await createTenant(t);
     ctx = t.app.get(RequestContext);
     posting = t.app.get(PostingService);
-    releases = t.app.get(HoldReleaseService);
+    releases = t.app.get(HoldReleaseJob);
     ds = t.app.get<DataSource>(getDataSourceToken('wallet_test'));
     const balances = t.app.get(BalancesService);
     accounts = await inTest(async () => {

@@ -1,7 +1,7 @@
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { newId } from '../../../src/common/ids.js';
-import { MeterEventForwarder, SandboxBillingProvider } from '../../../src/modules/meter/index.js';
+import { MeterEventForwardingJob, SandboxBillingProvider } from '../../../src/modules/meter/index.js';
 import { MeterEventsRepository } from '../../../src/modules/meter/meter-events.repository.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { createUser, tokensFor } from '../../factories/auth.js';
@@ -18,7 +18,7 @@ describe('metering: customers, meters and meter events', () => {
 
   const sandbox = () => t.app.get(SandboxBillingProvider);
   const inTest = <T>(fn: () => Promise<T>) => t.app.get(RequestContext).runInMode('test', fn);
-  const forwarder = () => t.app.get(MeterEventForwarder);
+  const forwarder = () => t.app.get(MeterEventForwardingJob);
 
   const createMeter = (body: object) => t.http.post(tenant.path('/meters')).set(tenant.as('test')).send(body);
   const sendEvent = (body: object) => t.http.post(tenant.path('/meter_events')).set(tenant.as('test')).send(body);

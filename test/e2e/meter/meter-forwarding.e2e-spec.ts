@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
-import { MeterEventForwarder, SandboxBillingProvider } from '../../../src/modules/meter/index.js';
+import { MeterEventForwardingJob, SandboxBillingProvider } from '../../../src/modules/meter/index.js';
 import { MeterEventsRepository } from '../../../src/modules/meter/meter-events.repository.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
@@ -14,7 +14,7 @@ describe('metering: forwarding the outbox in batches', () => {
   let t: TestApp;
 
   const sandbox = () => t.app.get(SandboxBillingProvider);
-  const forwarder = () => t.app.get(MeterEventForwarder);
+  const forwarder = () => t.app.get(MeterEventForwardingJob);
   const inTest = <T>(fn: () => Promise<T>) => t.app.get(RequestContext).runInMode('test', fn);
 
   /** A tenant with a customer and a meter, and a way to send it `n` events (identifiers `<prefix>-<i>`). */

@@ -1,5 +1,5 @@
-import { HoldReleaseService } from '../../../src/modules/ledger/index.js';
-import { PayoutSchedulesService } from '../../../src/modules/payouts/index.js';
+import { HoldReleaseJob } from '../../../src/modules/ledger/index.js';
+import { PayoutSchedulesJob } from '../../../src/modules/payouts/index.js';
 import { card, CARDS, confirm, expectLedgerInvariants, paymentIntentCheckout } from '../../factories/checkout.js';
 import { connectedAccount, ownAccount, setSandboxFailing } from '../../factories/payouts.js';
 import {
@@ -66,8 +66,8 @@ describe('payouts', () => {
     expect((await confirm(t, tenant, checkout, card(CARDS.visa))).status).toBe(200);
     t.clock.advance(72 * HOUR);
     await t.app
-      .get(HoldReleaseService)
-      .releaseDue(t.clock.now(), { applicationId: tenant.applicationId, modes: ['test'] });
+      .get(HoldReleaseJob)
+      .releaseDue(t.clock.now(), { applicationIds: [tenant.applicationId], modes: ['test'] });
   };
 
   const entriesOf = async (payoutId: string): Promise<Entry[]> =>
@@ -228,9 +228,9 @@ describe('payouts', () => {
     expect((await get(`/payout_schedules/${own}`)).body.interval).toBe('daily');
     const { available } = await merchantBalance();
     expect(available).toBeGreaterThan(1000);
-    const jobs = t.app.get(PayoutSchedulesService);
+    const jobs = t.app.get(PayoutSchedulesJob);
     const now = t.clock.now();
-    const scope = { applicationId: tenant.applicationId, modes: ['test' as const] };
+    const scope = { applicationIds: [tenant.applicationId], modes: ['test' as const] };
     const runs = await Promise.all([jobs.run(now, scope), jobs.run(now, scope)]);
     expect(runs[0] + runs[1]).toBe(1);
     expect(await jobs.run(now, scope)).toBe(0);

@@ -1,4 +1,4 @@
-import { connectedAccountName, HoldReleaseService } from '../../../src/modules/ledger/index.js';
+import { connectedAccountName, HoldReleaseJob } from '../../../src/modules/ledger/index.js';
 import { card, CARDS, confirm, expectLedgerInvariants, paymentIntentCheckout } from '../../factories/checkout.js';
 import { connectedAccount, ownAccount } from '../../factories/payouts.js';
 import { FakeOpn, opnFixture } from '../../support/fake-opn.js';
@@ -91,8 +91,8 @@ describe('payout notices by provider webhook (fake Opn on loopback)', () => {
     });
     expect((await opnWebhook(event)).body).toMatchObject({ result: 'applied' });
     app.clock.advance(72 * HOUR);
-    await app.app.get(HoldReleaseService).releaseDue(app.clock.now(), {
-      applicationId: tenant.applicationId,
+    await app.app.get(HoldReleaseJob).releaseDue(app.clock.now(), {
+      applicationIds: [tenant.applicationId],
       modes: ['live'],
     });
   }
@@ -264,8 +264,8 @@ describe('connected-account payouts through Opn (test mode, fake Opn)', () => {
     expect((await confirm(app, tenant, checkout, card(CARDS.visa))).status).toBe(200);
     app.clock.advance(72 * HOUR);
     await app.app
-      .get(HoldReleaseService)
-      .releaseDue(app.clock.now(), { applicationId: tenant.applicationId, modes: ['test'] });
+      .get(HoldReleaseJob)
+      .releaseDue(app.clock.now(), { applicationIds: [tenant.applicationId], modes: ['test'] });
     const funded = await available(account);
     expect(funded).toBeGreaterThan(20000);
 

@@ -205,11 +205,11 @@ describe('provider webhooks and live adapters (fake Opn and Stripe on loopback)'
     const { checkout, charge, reference } = await pendingOpnCharge();
     opn.on(`GET /charges/${reference}`, { status: 200, json: opnPaid(reference) });
     const job = opnApp.app.get(ProviderReconciliationJob);
-    await job.run(['live'], { applicationIds: [tenant.applicationId] });
+    await job.run({ applicationIds: [tenant.applicationId], modes: ['live'] });
     expect(await get(opnApp, `/charges/${charge.id}`)).toMatchObject({ status: 'pending' });
 
     opnApp.clock.advance(6 * 60_000);
-    const run = await job.run(['live'], { applicationIds: [tenant.applicationId] });
+    const run = await job.run({ applicationIds: [tenant.applicationId], modes: ['live'] });
     expect(run.charges_applied).toBeGreaterThanOrEqual(1);
     expect(opn.last(`GET /charges/${reference}`)).toBeTruthy();
     expect(await get(opnApp, `/charges/${charge.id}`)).toMatchObject({ status: 'succeeded', paid: true });
@@ -221,7 +221,7 @@ describe('provider webhooks and live adapters (fake Opn and Stripe on loopback)'
     const late = await opnApp.http.post('/provider_webhooks/opn').send({ object: 'event', id: event });
     expect(late.body).toMatchObject({ result: 'unchanged' });
     expect(await eventsAbout(opnApp, 'charge.succeeded', charge.id)).toHaveLength(1);
-    await job.run(['live'], { applicationIds: [tenant.applicationId] });
+    await job.run({ applicationIds: [tenant.applicationId], modes: ['live'] });
     expect(await eventsAbout(opnApp, 'charge.succeeded', charge.id)).toHaveLength(1);
   });
 

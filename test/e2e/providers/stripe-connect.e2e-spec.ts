@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
-import { connectedAccountName, HoldReleaseService } from '../../../src/modules/ledger/index.js';
+import { connectedAccountName, HoldReleaseJob } from '../../../src/modules/ledger/index.js';
 import { confirm, expectLedgerInvariants, paymentIntentCheckout } from '../../factories/checkout.js';
 import { FakeStripe, stripeFixture } from '../../support/fake-stripe.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
@@ -238,8 +238,8 @@ describe('Stripe Connect: connected accounts, destination charges, connected pay
     expect((await hook(succeeded)).body).toMatchObject({ result: 'applied' });
     app.clock.advance(72 * HOUR);
     await app.app
-      .get(HoldReleaseService)
-      .releaseDue(app.clock.now(), { applicationId: tenant.applicationId, modes: ['live'] });
+      .get(HoldReleaseJob)
+      .releaseDue(app.clock.now(), { applicationIds: [tenant.applicationId], modes: ['live'] });
     const funded = await available(id);
     expect(funded).toBeGreaterThan(40000);
 

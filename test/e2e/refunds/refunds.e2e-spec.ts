@@ -1,4 +1,4 @@
-import { HoldReleaseService } from '../../../src/modules/ledger/index.js';
+import { HoldReleaseJob } from '../../../src/modules/ledger/index.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { OpenApiContract } from '../../support/openapi.js';
 import {
@@ -148,8 +148,8 @@ describe('refunds', () => {
 
     t.clock.advance(8 * 24 * 3600 * 1000);
     const released = await t.app
-      .get(HoldReleaseService)
-      .releaseDue(t.clock.now(), { applicationId: tenant.applicationId, modes: ['test'] });
+      .get(HoldReleaseJob)
+      .releaseDue(t.clock.now(), { applicationIds: [tenant.applicationId], modes: ['test'] });
     expect(released).toBe(1);
     expect(await balance(charge.balance.id)).toMatchObject({ available: net - 3000, hold: 0 });
     const releases = ((await get('/balance_transactions?limit=100&filter[type]=charge')).body.data as Row[])

@@ -2,6 +2,7 @@ import type { Mode } from '../../../src/common/context/principal.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
 import { issueSession } from '../auth.js';
 import { CARDS, card, confirm, createCheckout, createOpenInvoice, createPaymentIntent, tokenize } from '../checkout.js';
+import { MODES } from '../../../src/common/tenancy/modes.js';
 
 export type CollectionIds = Record<`${'intent' | 'invoice' | 'checkout' | 'charge' | 'link'}_${Mode}`, string>;
 
@@ -15,7 +16,7 @@ export function collectionRecords(t: TestApp, tenant: Tenant): Promise<Collectio
 
 async function make(t: TestApp, tenant: Tenant): Promise<CollectionIds> {
   const out = {} as CollectionIds;
-  for (const mode of ['test', 'live'] as Mode[]) {
+  for (const mode of MODES) {
     const intent = await createPaymentIntent(t, tenant, {}, mode);
     const invoice = await createOpenInvoice(t, tenant, {}, mode);
     const checkout = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: intent.id }, mode);

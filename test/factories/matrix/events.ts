@@ -4,6 +4,7 @@ import type { Mode } from '../../../src/common/context/principal.js';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { EventsService } from '../../../src/modules/events/index.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
+import { MODES } from '../../../src/common/tenancy/modes.js';
 
 /** Live needs a public https address (a literal: no DNS in CI); test mode a closed loopback port, so deliveries fail fast. */
 export const MATRIX_WEBHOOK_URL: Record<Mode, string> = {
@@ -23,7 +24,7 @@ export function eventRecords(t: TestApp, tenant: Tenant): Promise<EventIds> {
 
 async function make(t: TestApp, tenant: Tenant): Promise<EventIds> {
   const out = {} as EventIds;
-  for (const mode of ['test', 'live'] as Mode[]) {
+  for (const mode of MODES) {
     const endpoint = await t.http
       .post(tenant.path('/webhook_endpoints'))
       .set(tenant.as(mode))

@@ -6,6 +6,7 @@ import { newId } from '../../../src/common/ids.js';
 import { ChargesService } from '../../../src/modules/checkout/index.js';
 import { BalancesService, PostingService } from '../../../src/modules/ledger/index.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
+import { MODES } from '../../../src/common/tenancy/modes.js';
 
 export type LedgerIds = Record<`${'balance' | 'entry' | 'dispute'}_${Mode}`, string>;
 
@@ -21,7 +22,7 @@ async function make(t: TestApp, tenant: Tenant): Promise<LedgerIds> {
   const ctx = t.app.get(RequestContext);
   const out = {} as LedgerIds;
   const application_id = tenant.applicationId;
-  for (const mode of ['test', 'live'] as Mode[]) {
+  for (const mode of MODES) {
     await ctx.runInMode(mode, async () => {
       const balances = t.app.get(BalancesService);
       const a = await balances.getOrCreate({ application_id, account: 'customer', currency: 'THB' });

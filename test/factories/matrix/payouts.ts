@@ -4,6 +4,7 @@ import { BalancesService, PostingService } from '../../../src/modules/ledger/ind
 import type { Tenant, TestApp } from '../../support/harness.js';
 import { issueSession } from '../auth.js';
 import { connectedAccount, ownAccount } from '../payouts.js';
+import { MODES } from '../../../src/common/tenancy/modes.js';
 
 export type PayoutIds = Record<`${'account' | 'bank_account' | 'intent'}_${Mode}`, string>;
 
@@ -19,7 +20,7 @@ export function payoutRecords(t: TestApp, tenant: Tenant): Promise<PayoutIds> {
 
 async function make(t: TestApp, tenant: Tenant): Promise<PayoutIds> {
   const ids = {} as PayoutIds;
-  for (const mode of ['test', 'live'] as const) {
+  for (const mode of MODES) {
     ids[`account_${mode}`] = await ownAccount(t, tenant, mode);
     const bank = await t.http
       .post(tenant.path('/bank_accounts'))
@@ -91,7 +92,7 @@ export function payoutLifecycleRecords(t: TestApp, tenant: Tenant): Promise<Payo
 async function fund(t: TestApp, tenant: Tenant): Promise<PayoutLifecycleIds> {
   const ids = { ...(await payoutRecords(t, tenant)) } as PayoutLifecycleIds;
   const application_id = tenant.applicationId;
-  for (const mode of ['test', 'live'] as const) {
+  for (const mode of MODES) {
     await t.app.get(RequestContext).runInMode(mode, async () => {
       const balances = t.app.get(BalancesService);
       const merchant = await balances.getOrCreate({ application_id, account: 'merchant', currency: 'THB' });

@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../../../common/clock.js';
 import type { ApplicationRef, Scope } from '../../../common/context/principal.js';
-import { RequestContext } from '../../../common/context/request-context.js';
-import { MigrationStatus } from '../../../common/database/migration-status.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import type { JobScope } from '../../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../../common/jobs/periodic-job.js';
 import { forEachMode } from '../../../common/tenancy/modes.js';
-import type { AllConfig } from '../../../config/app.config.js';
 import { ApplicationsService } from '../../applications/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import type { CheckoutResponse } from '../checkout.responses.js';
@@ -56,13 +51,9 @@ export class CheckoutExpiryJob extends PeriodicJob {
     private readonly charges: ChargesService,
     private readonly targets: TargetsService,
     private readonly paymentIntents: PaymentIntentsService,
-    private readonly context: RequestContext,
     private readonly applications: ApplicationsService,
-    private readonly clock: Clock,
-    config: ConfigService<AllConfig, true>,
-    migrationStatus: MigrationStatus,
   ) {
-    super(config, migrationStatus, INTERVAL_MS);
+    super(INTERVAL_MS);
   }
 
   protected runOnce(): Promise<unknown> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
 import type { Principal, Scope } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
-import { HoldReleaseService } from '../../ledger/index.js';
+import { HoldReleaseJob } from '../../ledger/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import type { Charge } from '../entities/charge.entity.js';
 import { ChargesService } from './charges.service.js';
@@ -18,7 +18,7 @@ const END_OF_TIME = new Date('9999-12-31T23:59:59Z');
 @Injectable()
 export class CollectionTestHelpersService {
   constructor(
-    private readonly holds: HoldReleaseService,
+    private readonly holds: HoldReleaseJob,
     private readonly expiry: CheckoutExpiryJob,
     private readonly payments: CheckoutPaymentsService,
     private readonly charges: ChargesService,
@@ -29,7 +29,7 @@ export class CollectionTestHelpersService {
   /** Releases every held entry of this application's test data now, as the settlement delay would. */
   async releaseHolds(scope: Scope) {
     const released = await this.holds.releaseDue(END_OF_TIME, {
-      applicationId: scope.application.id,
+      applicationIds: [scope.application.id],
       modes: ['test'],
     });
     return { object: 'hold_release' as const, livemode: false, released, released_at: this.clock.now().toISOString() };

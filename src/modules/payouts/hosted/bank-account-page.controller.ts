@@ -6,7 +6,7 @@ import { Public } from '../../../common/http/decorators.js';
 import { HOSTED_PAGE_HEADERS, newNonce, pickLocale } from '../../../common/http/hosted-page.js';
 import { ApplicationResolver } from '../../../common/tenancy/application-resolver.js';
 import { AccountsService } from '../../accounts/index.js';
-import { BankAccountIntentsService } from '../bank-account-intents.service.js';
+import { BankAccountIntentsService } from '../bank-accounts/bank-account-intents.service.js';
 import { bankAccountPage, notFoundPage, pagePolicy, refreshPage } from './bank-account-page.js';
 
 /**

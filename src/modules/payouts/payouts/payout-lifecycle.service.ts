@@ -4,17 +4,17 @@ import { Clock } from '../../../common/clock.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
+import { EventRecorder } from '../../../common/events/event-recorder.js';
 import type { EventType } from '../../../common/events/event-types.js';
-import { BalancesService } from '../../ledger/index.js';
 import { Payout } from '../entities/payout.entity.js';
 import { PayoutErrors } from '../payouts.errors.js';
 import { SandboxTransferProvider } from '../providers/sandbox-transfer.provider.js';
 import { TransferProviders } from '../providers/transfer-providers.js';
 import { TransferProviderError, type ProviderTransfer } from '../providers/transfer.types.js';
-import { PayoutBooks } from './payout-books.js';
 import { PayoutLifecycleRepository } from './payout-lifecycle.repository.js';
+import { PayoutJournals } from './payout.journals.js';
 import { canPayout, payoutTransition, type PayoutEvent, type PayoutStatus } from './payout.transitions.js';
-import { toPayoutResponse, type PayoutResponse } from './payouts.responses.js';
+import { payoutEvent, toPayoutResponse, type PayoutResponse } from './payouts.responses.js';
 
 /** The sandbox "bank" credits a payout in transit one business day later (informational `arrival_date`). */
 const ARRIVAL_MS = 24 * 3600 * 1000;
@@ -30,8 +30,8 @@ export class PayoutLifecycleService {
 
   constructor(
     private readonly payouts: PayoutLifecycleRepository,
-    private readonly balances: BalancesService,
-    private readonly books: PayoutBooks,
+    private readonly journals: PayoutJournals,
+    private readonly events: EventRecorder,
     private readonly providers: TransferProviders,
     private readonly sandbox: SandboxTransferProvider,
     private readonly clock: Clock,
@@ -203,35 +203,8 @@ export class PayoutLifecycleService {
     const { status: _ignored, ...rest } = facts as Partial<Payout> & { status?: PayoutStatus };
     await this.payouts.writeStatus(payout.application_id, payout.id, status, rest as never, manager);
     const next = Object.assign(new Payout(), payout, rest, { status });
-    const amount = Number(payout.amount);
-    const inTransit = () => this.books.inTransitBalance(payout.application_id, payout.currency, manager);
-    if (status === 'paid') {
-      const clearing = await this.balances.getOrCreate(
-        { application_id: payout.application_id, account: 'provider_clearing', currency: payout.currency },
-        manager,
-      );
-      await this.books.post(
-        next,
-        'payout.paid',
-        [
-          { balance_id: await inTransit(), amount: -amount, type: 'payout', category: 'payout' },
-          { balance_id: clearing.id, amount, type: 'payout', category: 'payout_clearing' },
-        ],
-        manager,
-      );
-    }
-    if (status === 'failed' || status === 'canceled') {
-      const type = status === 'failed' ? 'payout_failure' : 'payout_cancel';
-      await this.books.post(
-        next,
-        `payout.${status}`,
-        [
-          { balance_id: await inTransit(), amount: -amount, type, category: 'payout_reversal' },
-          { balance_id: payout.balance_id, amount, type, category: 'payout_reversal' },
-        ],
-        manager,
-      );
-    }
+    if (status === 'paid') await this.journals.paid(next, manager);
+    if (status === 'failed' || status === 'canceled') await this.journals.reversed(next, status, manager);
     const type: EventType =
       status === 'paid'
         ? 'payout.paid'
@@ -240,7 +213,7 @@ export class PayoutLifecycleService {
           : status === 'canceled'
             ? 'payout.canceled'
             : 'payout.updated';
-    await this.books.record(manager, type, next, { status: previous });
+    await this.events.record(manager, payoutEvent(type, next, { status: previous }));
     return next;
   }
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../../../common/errors/app-error.js';
-import { schedulePeriod } from './payout-schedules.service.js';
+import { schedulePeriod } from './payout-schedules.job.js';
 import { canPayout, isFinalPayoutStatus, payoutTransition, type PayoutStatus } from './payout.transitions.js';
 
 describe('payout transitions', () => {

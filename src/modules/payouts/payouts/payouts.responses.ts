@@ -1,3 +1,5 @@
+import type { RecordEvent } from '../../../common/events/event-recorder.js';
+import type { EventType } from '../../../common/events/event-types.js';
 import type { PayoutSchedule } from '../entities/payout-schedule.entity.js';
 import type { Payout } from '../entities/payout.entity.js';
 
@@ -49,5 +51,19 @@ export function toPayoutScheduleResponse(s: PayoutSchedule | null, accountId: st
     livemode,
     created_at: iso(s?.created_at ?? null),
     updated_at: iso(s?.updated_at ?? null),
+  };
+}
+
+/** A payout's event, its object as GET /payouts/{id} answers it. */
+export function payoutEvent(
+  type: EventType,
+  payout: Payout,
+  previous_attributes?: Record<string, unknown>,
+): RecordEvent {
+  return {
+    applicationId: payout.application_id,
+    type,
+    object: toPayoutResponse(payout),
+    ...(previous_attributes ? { previous_attributes } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { Clock } from '../../../common/clock.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
+import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { newId } from '../../../common/ids.js';
 import {
   FilterPatterns,
@@ -20,11 +21,11 @@ import type { Payout } from '../entities/payout.entity.js';
 import { PayoutErrors } from '../payouts.errors.js';
 import { TransferProviders } from '../providers/transfer-providers.js';
 import type { ProviderTransfer } from '../providers/transfer.types.js';
-import { PayoutBooks } from './payout-books.js';
 import { PayoutLifecycleRepository } from './payout-lifecycle.repository.js';
 import { PayoutLifecycleService } from './payout-lifecycle.service.js';
+import { PayoutJournals } from './payout.journals.js';
 import { NEW_PAYOUT_STATUS } from './payout.transitions.js';
-import { toPayoutResponse, type PayoutResponse } from './payouts.responses.js';
+import { payoutEvent, toPayoutResponse, type PayoutResponse } from './payouts.responses.js';
 
 export const PAYOUT_LIST: ListSpec = {
   filters: {
@@ -70,7 +71,8 @@ export class PayoutsService {
     private readonly payouts: PayoutLifecycleRepository,
     private readonly accounts: AccountsService,
     private readonly balances: BalancesService,
-    private readonly books: PayoutBooks,
+    private readonly journals: PayoutJournals,
+    private readonly events: EventRecorder,
     private readonly lifecycle: PayoutLifecycleService,
     private readonly providers: TransferProviders,
     private readonly clock: Clock,
@@ -185,23 +187,14 @@ export class PayoutsService {
         manager,
       );
       if (!payout) return null;
-      const inTransit = await this.books.inTransitBalance(applicationId, currency, manager);
-      await this.books.post(
-        payout,
-        'payout.created',
-        [
-          { balance_id: balance.id, amount: -amount, type: 'payout', category: 'payout' },
-          { balance_id: inTransit, amount, type: 'payout', category: 'payout' },
-        ],
-        manager,
-      );
+      await this.journals.created(payout, manager);
       // The posting locked the balance: read again under that lock, so concurrent payouts cannot overdraw it.
       const after = await this.balances.getOrCreate(
         { application_id: applicationId, account: balanceAccountOf(account), currency },
         manager,
       );
       if (Number(after.available) < 0) throw insufficient(Number(after.available) + amount);
-      await this.books.record(manager, 'payout.created', payout);
+      await this.events.record(manager, payoutEvent('payout.created', payout));
       return payout;
     });
     if (!created) return null;

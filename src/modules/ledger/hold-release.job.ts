@@ -1,12 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { Clock } from '../../common/clock.js';
-import type { Mode } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { MigrationStatus } from '../../common/database/migration-status.js';
 import { EventRecorder } from '../../common/events/event-recorder.js';
+import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
-import type { AllConfig } from '../../config/app.config.js';
 import { HoldsRepository } from './holds.repository.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { toBalanceResponse } from './ledger.responses.js';
@@ -22,18 +17,14 @@ const BATCH = 200;
  * transaction as the release postings.
  */
 @Injectable()
-export class HoldReleaseService extends PeriodicJob {
+export class HoldReleaseJob extends PeriodicJob {
   constructor(
     private readonly holds: HoldsRepository,
     private readonly posting: PostingService,
     private readonly ledger: LedgerRepository,
     private readonly events: EventRecorder,
-    private readonly context: RequestContext,
-    private readonly clock: Clock,
-    config: ConfigService<AllConfig, true>,
-    migrationStatus: MigrationStatus,
   ) {
-    super(config, migrationStatus, INTERVAL_MS);
+    super(INTERVAL_MS);
   }
 
   protected runOnce(): Promise<unknown> {
@@ -41,22 +32,19 @@ export class HoldReleaseService extends PeriodicJob {
   }
 
   /**
-   * Releases every hold due at `now` in both modes; returns how many entries were released.
-   * `scope` narrows it to one application and/or mode (the test helper that releases funds early).
+   * Releases every hold due at `now` in the scope (everything when unscoped; the test helper that
+   * releases funds early names its application and mode); returns how many entries were released.
    */
-  async releaseDue(now: Date, scope: { applicationId?: string; modes?: Mode[] } = {}): Promise<number> {
-    let released = 0;
-    for (const mode of scope.modes ?? (['test', 'live'] as Mode[])) {
-      released += await this.context.runInMode(mode, () =>
-        this.untilDrained(BATCH, () => this.releaseBatch(now, scope.applicationId ?? null)),
-      );
-    }
-    return released;
+  async releaseDue(now: Date, scope: JobScope = {}): Promise<number> {
+    const released = await this.eachScopedMode(scope, () =>
+      this.untilDrained(BATCH, () => this.releaseBatch(now, scope)),
+    );
+    return released.reduce((sum, n) => sum + n, 0);
   }
 
-  private releaseBatch(now: Date, applicationId: string | null): Promise<number> {
+  private releaseBatch(now: Date, scope: JobScope): Promise<number> {
     return this.holds.transaction(async (manager) => {
-      const due = await this.holds.claimDue(manager, now, applicationId, BATCH);
+      const due = await this.holds.claimDue(manager, now, scope.applicationIds ?? null, BATCH);
       // Out of the queue first, so the release postings below do not shrink their own rows.
       await this.holds.remove(
         manager,

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
-import { ModeDb } from '../../common/database/mode-db.js';
-import { isUuid } from '../../common/ids.js';
-import { BankAccountIntent } from './entities/bank-account-intent.entity.js';
-import { BankAccount } from './entities/bank-account.entity.js';
+import { ModeDb } from '../../../common/database/mode-db.js';
+import { isUuid } from '../../../common/ids.js';
+import { BankAccountIntent } from '../entities/bank-account-intent.entity.js';
+import { BankAccount } from '../entities/bank-account.entity.js';
 
-/** Every read is scoped to the application; the mode is the request's (ModeDb). */
+/** Bank accounts and bank account intents. Every read is scoped to the application; the mode is the request's (ModeDb). */
 @Injectable()
-export class PayoutsRepository {
+export class BankAccountsRepository {
   constructor(private readonly db: ModeDb) {}
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {

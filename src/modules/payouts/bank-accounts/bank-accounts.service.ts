@@ -1,44 +1,37 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '../../common/clock.js';
-import { countryOf, type Principal } from '../../common/context/principal.js';
-import { EventRecorder } from '../../common/events/event-recorder.js';
-import { AppError } from '../../common/errors/app-error.js';
-import { Errors } from '../../common/errors/error-catalog.js';
-import { newId } from '../../common/ids.js';
-import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { AccountsService, type Account } from '../accounts/index.js';
-import { SessionsService } from '../auth/index.js';
-import { CreateBankAccountDto } from './dto/create-bank-account.dto.js';
-import type { BankAccount } from './entities/bank-account.entity.js';
-import { PayoutErrors } from './payouts.errors.js';
-import { PayoutsRepository } from './payouts.repository.js';
+import { Clock } from '../../../common/clock.js';
+import { countryOf, type Principal } from '../../../common/context/principal.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { EventRecorder } from '../../../common/events/event-recorder.js';
+import { validateBody } from '../../../common/http/validation.js';
+import { newId } from '../../../common/ids.js';
 import {
-  normaliseAccountNumber,
-  normaliseThaiMobile,
-  normaliseThaiNationalId,
-  THAI_ACCOUNT_TYPES,
-  THAI_BRANCH_CODE,
-  thaiBank,
-} from './thai-banks.js';
-import { TransferProviders } from './providers/transfer-providers.js';
-import { TransferProviderError, type BankAccountType, type TransferProvider } from './providers/transfer.types.js';
-import { validateBody } from '../../common/http/validation.js';
+  FilterPatterns,
+  runList,
+  type ListEnvelope,
+  type ListQuery,
+  type ListSpec,
+} from '../../../common/list/index.js';
+import { AccountsService, type Account } from '../../accounts/index.js';
+import { SessionsService } from '../../auth/index.js';
+import { CreateBankAccountDto } from '../dto/create-bank-account.dto.js';
+import type { BankAccount } from '../entities/bank-account.entity.js';
+import { PayoutErrors } from '../payouts.errors.js';
+import { TransferProviders } from '../providers/transfer-providers.js';
+import { TransferProviderError, type TransferProvider } from '../providers/transfer.types.js';
+import { bankAccountDestination, type Destination } from './bank-account-destination.js';
+import { BankAccountsRepository } from './bank-accounts.repository.js';
+import {
+  toBankAccountResponse,
+  type BankAccountCreation,
+  type BankAccountResponse,
+} from './bank-accounts.responses.js';
 
 export const BANK_ACCOUNT_INTENT_PURPOSE = 'bank_account_intent';
 
 /** Countries whose bank rules the service knows, and the currency their accounts are held in. */
 const CURRENCY_OF_COUNTRY: Record<string, string> = { TH: 'THB' };
-
-/** Which top-level fields each type needs, and which it may carry. */
-const TYPE_FIELDS: Record<BankAccountType, { required: string[]; allowed: string[] }> = {
-  bookbank: { required: ['account_holder_name', 'target', 'extra_fields'], allowed: [] },
-  promptpay_phone: { required: ['phone_number', 'account_holder_name'], allowed: ['target'] },
-  promptpay_primary_identify_id: { required: ['primary_identify_id', 'account_holder_name'], allowed: ['target'] },
-};
-const TYPED_FIELDS = ['account_holder_name', 'phone_number', 'primary_identify_id', 'extra_fields', 'target'];
-const BOOKBANK_KEYS = new Set(['bankCode', 'accountNumber', 'branchCode', 'accountType']);
-const PASSTHROUGH_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-const MAX_PASSTHROUGH_KEYS = 20;
 
 export const BANK_ACCOUNT_LIST: ListSpec = {
   filters: {
@@ -57,82 +50,12 @@ export const BANK_ACCOUNT_LIST: ListSpec = {
   search: ['id', 'account_holder_name', 'last4', 'recipient_reference'],
 };
 
-/** The only form in which an account number, phone number or national ID is stored or returned. */
-const mask = (value: string | null) => (value === null ? null : `******${value.slice(-4)}`);
-
-export function toBankAccountResponse(b: BankAccount) {
-  return {
-    id: b.id,
-    object: 'bank_account' as const,
-    livemode: b.livemode,
-    account: b.account_id,
-    account_kind: b.account_kind,
-    type: b.type,
-    country: b.country,
-    currency: b.currency,
-    account_holder_name: b.account_holder_name,
-    bank_code: b.bank_code,
-    bank_name: b.bank_code ? (thaiBank(b.bank_code)?.name ?? null) : null,
-    branch_code: b.branch_code,
-    account_type: b.account_type,
-    account_number: mask(b.account_number),
-    phone_number: mask(b.phone_number),
-    primary_identify_id: mask(b.primary_identify_id),
-    last4: b.last4,
-    provider: b.provider,
-    provider_type: b.provider_type,
-    provider_status: b.provider_status,
-    recipient_reference: b.recipient_reference,
-    routing_number: b.routing_number,
-    intent: b.intent_id,
-    metadata: b.metadata,
-    labels: b.labels,
-    created_at: b.created_at.toISOString(),
-    updated_at: b.updated_at.toISOString(),
-  };
-}
-
-export type BankAccountResponse = ReturnType<typeof toBankAccountResponse>;
-
-export interface BankAccountCreation {
-  id: string;
-  object: 'bank_account';
-  resource: string;
-  created_at: string;
-  errors: Array<{ code: string; message: string }>;
-  next_action: never[];
-}
-
-/**
- * The columns derived from the submitted fields (the number columns hold only the masked form),
- * plus what goes only to a provider and is never stored: the whole number and unknown extra_fields.
- */
-interface Destination {
-  columns: Pick<
-    BankAccount,
-    | 'type'
-    | 'currency'
-    | 'account_holder_name'
-    | 'bank_code'
-    | 'branch_code'
-    | 'account_type'
-    | 'account_number'
-    | 'phone_number'
-    | 'primary_identify_id'
-    | 'last4'
-  >;
-  passthrough: Record<string, unknown>;
-  secret: { accountNumber?: string; phoneNumber?: string; nationalId?: string };
-}
-
-const invalid = (field: string, why: string) => new AppError(Errors.E2000, `Invalid parameter "${field}": ${why}.`);
-
 @Injectable()
 export class BankAccountsService {
   private readonly logger = new Logger('BankAccounts');
 
   constructor(
-    private readonly repository: PayoutsRepository,
+    private readonly repository: BankAccountsRepository,
     private readonly accounts: AccountsService,
     private readonly providers: TransferProviders,
     private readonly sessions: SessionsService,
@@ -153,7 +76,7 @@ export class BankAccountsService {
     const country = countryOf(principal);
     const currency = CURRENCY_OF_COUNTRY[country];
     if (!currency) throw new AppError(PayoutErrors.E6102, `Bank accounts cannot be created for ${country} yet.`);
-    const destination = this.destination(dto, currency);
+    const destination = bankAccountDestination(dto, currency);
 
     const applicationId = principal.application.id;
     const intentId =
@@ -308,111 +231,5 @@ export class BankAccountsService {
       await this.repository.updateBankAccount(row.application_id, row.id, { provider_type: providerType });
       return [{ code: PayoutErrors.E6120.code, message: PayoutErrors.E6120.message }];
     }
-  }
-
-  /** The type's field rules and the Thai bank checks; returns the normalised columns. */
-  private destination(dto: CreateBankAccountDto, currency: string): Destination {
-    const type = dto.type as BankAccountType;
-    const rules = TYPE_FIELDS[type];
-    const fields = dto as unknown as Record<string, unknown>;
-    for (const field of rules.required) {
-      if (fields[field] === undefined) throw invalid(field, `is required for type ${type}`);
-    }
-    for (const field of TYPED_FIELDS) {
-      if (fields[field] !== undefined && !rules.required.includes(field) && !rules.allowed.includes(field)) {
-        throw invalid(field, `is not used by type ${type}`);
-      }
-    }
-    const name = dto.account_holder_name!.trim();
-    if (name === '' || /[\p{Cc}]/u.test(name)) throw invalid('account_holder_name', 'must be a printable name');
-    if (dto.target !== undefined && dto.target !== currency) {
-      throw new AppError(PayoutErrors.E6107, `Invalid parameter "target": bank accounts here are held in ${currency}.`);
-    }
-    const base = {
-      type,
-      currency,
-      account_holder_name: name,
-      bank_code: null,
-      branch_code: null,
-      account_type: null,
-      account_number: null,
-      phone_number: null,
-      primary_identify_id: null,
-    };
-    if (type === 'promptpay_phone') {
-      const phone = normaliseThaiMobile(dto.phone_number!);
-      if (!phone) throw new AppError(PayoutErrors.E6105);
-      return {
-        columns: { ...base, phone_number: mask(phone), last4: phone.slice(-4) },
-        passthrough: {},
-        secret: { phoneNumber: phone },
-      };
-    }
-    if (type === 'promptpay_primary_identify_id') {
-      const id = normaliseThaiNationalId(dto.primary_identify_id!);
-      if (!id) throw new AppError(PayoutErrors.E6106);
-      return {
-        columns: { ...base, primary_identify_id: mask(id), last4: id.slice(-4) },
-        passthrough: {},
-        secret: { nationalId: id },
-      };
-    }
-    return this.bookbank(dto.extra_fields!, base);
-  }
-
-  private bookbank(extra: Record<string, unknown>, base: Omit<Destination['columns'], 'last4'>): Destination {
-    const text = (key: string, required: boolean): string | undefined => {
-      const value = extra[key];
-      if (value === undefined && !required) return undefined;
-      if (typeof value !== 'string' || value.trim() === '') {
-        throw new AppError(
-          PayoutErrors.E6108,
-          `Invalid parameter "extra_fields.${key}": ${value === undefined ? 'is required for type bookbank' : 'must be a non-empty string'}.`,
-        );
-      }
-      return value.trim();
-    };
-    const bankCode = text('bankCode', true)!;
-    const bank = thaiBank(bankCode);
-    if (!bank)
-      throw new AppError(PayoutErrors.E6103, `Invalid parameter "extra_fields.bankCode": not a Thai bank code.`);
-    const accountNumber = normaliseAccountNumber(bank, text('accountNumber', true)!);
-    if (!accountNumber) {
-      throw new AppError(
-        PayoutErrors.E6104,
-        `Invalid parameter "extra_fields.accountNumber": ${bank.short} account numbers have ${bank.lengths.join(' or ')} digits.`,
-      );
-    }
-    const branchCode = text('branchCode', false);
-    if (branchCode !== undefined && !THAI_BRANCH_CODE.test(branchCode)) {
-      throw new AppError(PayoutErrors.E6108, 'Invalid parameter "extra_fields.branchCode": must be 4 digits.');
-    }
-    const accountType = text('accountType', false);
-    if (accountType !== undefined && !(THAI_ACCOUNT_TYPES as readonly string[]).includes(accountType)) {
-      throw new AppError(
-        PayoutErrors.E6108,
-        `Invalid parameter "extra_fields.accountType": must be one of ${THAI_ACCOUNT_TYPES.join(', ')}.`,
-      );
-    }
-    const passthrough = Object.fromEntries(Object.entries(extra).filter(([key]) => !BOOKBANK_KEYS.has(key)));
-    const keys = Object.keys(passthrough);
-    if (keys.length > MAX_PASSTHROUGH_KEYS || keys.some((key) => !PASSTHROUGH_KEY.test(key))) {
-      throw new AppError(
-        PayoutErrors.E6108,
-        `Invalid parameter "extra_fields": at most ${MAX_PASSTHROUGH_KEYS} other keys, each a letter then letters, digits or _.`,
-      );
-    }
-    return {
-      columns: {
-        ...base,
-        bank_code: bank.code,
-        branch_code: branchCode ?? null,
-        account_type: accountType ?? null,
-        account_number: mask(accountNumber),
-        last4: accountNumber.slice(-4),
-      },
-      passthrough,
-      secret: { accountNumber },
-    };
   }
 }

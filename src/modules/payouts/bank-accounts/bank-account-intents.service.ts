@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { Clock } from '../../common/clock.js';
-import { countryOf, type Mode, type Principal } from '../../common/context/principal.js';
-import { AppError } from '../../common/errors/app-error.js';
-import { Errors } from '../../common/errors/error-catalog.js';
-import { newId } from '../../common/ids.js';
-import type { AllConfig } from '../../config/app.config.js';
-import { SessionsService } from '../auth/index.js';
+import { Clock } from '../../../common/clock.js';
+import { countryOf, type Mode, type Principal } from '../../../common/context/principal.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { newId } from '../../../common/ids.js';
+import type { AllConfig } from '../../../config/app.config.js';
+import { SessionsService } from '../../auth/index.js';
 import { BANK_ACCOUNT_INTENT_PURPOSE, BankAccountsService } from './bank-accounts.service.js';
-import type { CreateBankAccountIntentDto } from './dto/create-bank-account.dto.js';
-import type { BankAccountIntent } from './entities/bank-account-intent.entity.js';
-import { PayoutErrors } from './payouts.errors.js';
-import { PayoutsRepository } from './payouts.repository.js';
+import type { CreateBankAccountIntentDto } from '../dto/create-bank-account.dto.js';
+import type { BankAccountIntent } from '../entities/bank-account-intent.entity.js';
+import { PayoutErrors } from '../payouts.errors.js';
+import { BankAccountsRepository } from './bank-accounts.repository.js';
 
 /** How long a hosted link (and its session) works: long enough to find a bank book, short enough to leak little. */
 export const INTENT_TTL_SECONDS = 30 * 60;
@@ -41,7 +41,7 @@ export class BankAccountIntentsService {
   private readonly publicUrl: string;
 
   constructor(
-    private readonly repository: PayoutsRepository,
+    private readonly repository: BankAccountsRepository,
     private readonly bankAccounts: BankAccountsService,
     private readonly sessions: SessionsService,
     private readonly clock: Clock,

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
-import { RequestContext } from '../../common/context/request-context.js';
-import { MigrationStatus } from '../../common/database/migration-status.js';
 import { EventRecorder } from '../../common/events/event-recorder.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
+import { MODES } from '../../common/tenancy/modes.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { BillingProviders, type ForwardedMeterEvent, type MeterEventOutcome } from './providers/billing-provider.js';
 import { MeterEventsRepository, type ClaimedEvent } from './meter-events.repository.js';
@@ -35,26 +33,24 @@ export function backoffMs(attempts: number): number {
  * service Clock) and shown in its `errors`, and abandoned after MAX_ATTEMPTS attempts.
  */
 @Injectable()
-export class MeterEventForwarder extends PeriodicJob {
+export class MeterEventForwardingJob extends PeriodicJob {
   private readonly batch: number;
   private readonly concurrency: number;
 
   constructor(
     private readonly events: MeterEventsRepository,
-    private readonly context: RequestContext,
-    private readonly clock: Clock,
     private readonly providers: BillingProviders,
-    config: ConfigService<AllConfig, true>,
-    migrationStatus: MigrationStatus,
     private readonly recorder: EventRecorder,
+    config: ConfigService<AllConfig, true>,
   ) {
-    super(config, migrationStatus, INTERVAL_MS);
+    super(INTERVAL_MS);
     this.batch = config.get('app.meterForwardBatch', { infer: true });
     this.concurrency = config.get('app.meterForwardConcurrency', { infer: true });
   }
 
   protected async runOnce(): Promise<void> {
-    await Promise.all((['live', 'test'] as const).map((mode) => this.drainOnce(mode)));
+    // Both modes at once, unlike the jobs that walk them in turn: a busy mode must not hold back the other's events.
+    await Promise.all(MODES.map((mode) => this.drainOnce(mode)));
   }
 
   /** Delivers what is due in one mode until nothing due is left; returns how many events were delivered. */
