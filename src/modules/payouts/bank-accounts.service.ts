@@ -19,9 +19,13 @@ import {
   THAI_ACCOUNT_TYPES,
   THAI_BRANCH_CODE,
   thaiBank,
-} from './thai-banks.js';
+} from '../../providers/ports/thai-banks.js';
 import { TransferProviders } from './providers/transfer-providers.js';
-import { TransferProviderError, type BankAccountType, type TransferProvider } from './providers/transfer.types.js';
+import {
+  TransferProviderError,
+  type BankAccountType,
+  type TransferProvider,
+} from '../../providers/ports/transfer.port.js';
 import { validateBody } from '../../common/http/validation.js';
 
 export const BANK_ACCOUNT_INTENT_PURPOSE = 'bank_account_intent';

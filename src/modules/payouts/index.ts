@@ -2,7 +2,6 @@ export { PayoutsModule } from './payouts.module.js';
 export { BankAccountsService, toBankAccountResponse, type BankAccountResponse } from './bank-accounts.service.js';
 export { SandboxTransferProvider } from './providers/sandbox-transfer.provider.js';
 export { TransferProviders } from './providers/transfer-providers.js';
-export type { TransferProvider, RecipientRequest, Recipient, BankAccountType } from './providers/transfer.types.js';
 export { PayoutsService } from './payouts/payouts.service.js';
 export { PayoutSchedulesService } from './payouts/payout-schedules.service.js';
 export { toPayoutResponse, type PayoutResponse } from './payouts/payouts.responses.js';

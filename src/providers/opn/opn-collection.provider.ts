@@ -1,5 +1,5 @@
-import type { PaymentMethodType } from '../../modules/checkout/checkout-rules.js';
 import type {
+  PaymentMethodType,
   CardDetails,
   CardFacts,
   CollectionProvider,
@@ -7,7 +7,7 @@ import type {
   ProviderPayment,
   ProviderRefund,
   RefundRequest,
-} from '../../modules/checkout/payments/providers/collection-provider.js';
+} from '../ports/collection.port.js';
 import { OpnApiError, type OpnClient, type OpnObject } from './opn-client.js';
 import { chargeFailure, failureFacts, isCardRefusal, OpnCollectionError } from './opn-errors.js';
 

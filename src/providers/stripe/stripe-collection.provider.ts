@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
-import type { PaymentMethodType } from '../../modules/checkout/checkout-rules.js';
 import type {
+  PaymentMethodType,
   CardDetails,
   CardFacts,
   CollectionProvider,
@@ -8,7 +8,7 @@ import type {
   ProviderPayment,
   ProviderRefund,
   RefundRequest,
-} from '../../modules/checkout/payments/providers/collection-provider.js';
+} from '../ports/collection.port.js';
 import { cardFailure, failureFacts, StripeCollectionError } from './stripe-errors.js';
 
 export interface StripeCollectionOptions {

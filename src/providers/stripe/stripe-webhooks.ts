@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { ProviderKyb } from '../../modules/accounts/connect-provider.js';
+import type { ProviderKyb } from '../ports/connect.port.js';
 import { StripeCollectionProvider } from './stripe-collection.provider.js';
 import { stripeKyb } from './stripe-connect.provider.js';
 import { StripeTransferProvider } from './stripe-transfer.provider.js';

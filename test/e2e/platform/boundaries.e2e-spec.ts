@@ -36,6 +36,10 @@ describe('module boundaries (npm run lint)', () => {
     expect(rules).toEqual(expect.arrayContaining(['ledger-is-a-sink', 'only-repositories-touch-the-database']));
   });
 
+  it('fires providers-are-a-plug when an adapter imports a feature module', () => {
+    expect(depcruiseRules(FIXTURES)).toContain('providers-are-a-plug');
+  });
+
   it('fires module-reads-another-modules-table when a module names another module’s table', () => {
     const { status, output } = tableCheck(FIXTURES);
     expect(status).toBe(1);

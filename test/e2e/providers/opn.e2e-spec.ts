@@ -18,7 +18,7 @@ import {
   type OpnPayment,
 } from '../../../src/providers/opn/index.js';
 import { unmappedThaiBanks } from '../../../src/providers/opn/opn-banks.js';
-import { THAI_BANKS } from '../../../src/modules/payouts/thai-banks.js';
+import { THAI_BANKS } from '../../../src/providers/ports/thai-banks.js';
 
 const CHARGE_ID = '01936f6a-0000-7000-8000-000000000001';
 const TOKEN = 'tokn_test_5fzq3x4kfe6mhbl0vq1';

@@ -18,8 +18,8 @@ import {
   stripeClientOptions,
   type StripePayment,
 } from '../../../src/providers/stripe/index.js';
-import { CollectionProviderError } from '../../../src/modules/checkout/payments/providers/collection-provider.js';
-import { TransferProviderError } from '../../../src/modules/payouts/providers/transfer.types.js';
+import { CollectionProviderError } from '../../../src/providers/ports/collection.port.js';
+import { TransferProviderError } from '../../../src/providers/ports/transfer.port.js';
 
 const CHARGE_ID = '01936f6a-0000-7000-8000-000000000001';
 const ACCOUNT = 'acct_1PgafTB7WZ01zgkW';

@@ -18,14 +18,19 @@ import { CheckoutsService, effectiveStatus } from '../checkouts/checkouts.servic
 import { CheckoutErrors } from '../checkout.errors.js';
 import { CollectionRepository } from '../checkout.repository.js';
 import { toInvoiceResponse, toPaymentIntentResponse, type CheckoutResponse } from '../checkout.responses.js';
-import { PROMPTPAY_QR_LIFETIME_MS, type PaymentMethodType } from '../checkout-rules.js';
+import { PROMPTPAY_QR_LIFETIME_MS } from '../checkout-rules.js';
+import {
+  type PaymentMethodType,
+  CollectionProviderError,
+  type PaymentRequest,
+  type ProviderPayment,
+} from '../../../providers/ports/collection.port.js';
 import type { ConfirmCheckoutDto } from '../dto/checkout.dto.js';
 import { Checkout } from '../entities/checkout.entity.js';
 import { Invoice } from '../entities/invoice.entity.js';
 import { PaymentIntent } from '../entities/payment-intent.entity.js';
 import { CardTokensService } from './card-tokens.service.js';
 import { AccountsService } from '../../accounts/index.js';
-import { CollectionProviderError, type PaymentRequest, type ProviderPayment } from './providers/collection-provider.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import { SettlementService } from './settlement.service.js';
 import { TargetsService, type Target } from '../targets/targets.service.js';

@@ -12,7 +12,7 @@ import { CollectionRepository } from '../../checkout.repository.js';
 import type { Charge } from '../../entities/charge.entity.js';
 import { ChargeOutcomesService } from '../../payments/charge-outcomes.service.js';
 import { ChargesRepository } from '../../payments/charges.repository.js';
-import type { ProviderPayment } from '../../payments/providers/collection-provider.js';
+import type { ProviderPayment } from '../../../../providers/ports/collection.port.js';
 import { CollectionProviders } from '../../payments/providers/collection-providers.js';
 import { CheckoutPageRenderer } from './checkout-page.renderer.js';
 
