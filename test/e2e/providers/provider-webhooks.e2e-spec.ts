@@ -182,6 +182,12 @@ describe('provider webhooks and live adapters (fake Opn and Stripe on loopback)'
     expect(await get(opnApp, `/checkouts/${checkout.id}`)).toMatchObject({ status: 'open', payment_status: 'unpaid' });
   });
 
+  it('POST /provider_webhooks/{provider} serves every plugged provider; any other name is an unknown route (404 E4040)', async () => {
+    const unknown = await opnApp.http.post('/provider_webhooks/acme').send({ object: 'event', id: 'evt_acme' });
+    expect(unknown.status).toBe(404);
+    expectErrorObject(unknown.body, 'E4040');
+  });
+
   it('Opn: a charge that failed at Opn fails the attempt and the payment intent, once', async () => {
     const { pi, checkout, charge, reference } = await pendingOpnCharge();
     const failed = { ...opnFixture('charge_declined'), id: reference, livemode: true };
