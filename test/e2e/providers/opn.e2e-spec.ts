@@ -4,7 +4,7 @@
  * only the base URL points at the local server. The same scenarios against Opn's own test
  * environment: test/e2e/providers/opn.live.e2e-spec.ts (docs/PROVIDERS.md, "Opn Payments").
  */
-import { FakeOpn, opnFixture } from '../../support/fake-opn.js';
+import { fakeOpn, opnFixture, type FakeProvider } from '../../support/fake-provider.js';
 import {
   OpnClient,
   OpnCollectionError,
@@ -40,7 +40,7 @@ const verifyWith = (webhooks: OpnWebhooks, body: string | Buffer | object) =>
   );
 
 describe('Opn Payments adapter (contract, local server)', () => {
-  let opn: FakeOpn;
+  let opn: FakeProvider;
   let client: OpnClient;
   let collection: OpnCollectionProvider;
   let transfers: OpnTransferProvider;
@@ -48,7 +48,7 @@ describe('Opn Payments adapter (contract, local server)', () => {
   let verify: (body: string | Buffer | object) => ReturnType<OpnWebhooks['verify']>;
 
   beforeAll(async () => {
-    opn = await new FakeOpn().start();
+    opn = await fakeOpn().start();
     client = new OpnClient({
       secretKey: opn.secretKey,
       apiBase: opn.baseUrl,

@@ -4,8 +4,7 @@ import { ProviderReconciliationJob } from '../../../src/modules/provider-events/
 import { OpnCollectionProvider } from '../../../src/providers/opn/index.js';
 import { StripeCollectionProvider } from '../../../src/providers/stripe/index.js';
 import { confirm, paymentIntentCheckout } from '../../factories/checkout.js';
-import { FakeOpn, opnFixture } from '../../support/fake-opn.js';
-import { FakeStripe, stripeFixture } from '../../support/fake-stripe.js';
+import { fakeOpn, opnFixture, fakeStripe, stripeFixture, type FakeProvider } from '../../support/fake-provider.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 /**
@@ -23,8 +22,8 @@ const STRIPE_LIVE = {
 };
 
 describe('provider webhooks and live adapters (fake Opn and Stripe on loopback)', () => {
-  let opn: FakeOpn;
-  let stripe: FakeStripe;
+  let opn: FakeProvider;
+  let stripe: FakeProvider;
   let opnApp: TestApp;
   let stripeApp: TestApp;
   let tenant: Tenant;
@@ -47,8 +46,8 @@ describe('provider webhooks and live adapters (fake Opn and Stripe on loopback)'
   });
 
   beforeAll(async () => {
-    opn = await new FakeOpn(OPN_LIVE.secret).start();
-    stripe = await new FakeStripe(STRIPE_LIVE.secret).start();
+    opn = await fakeOpn(OPN_LIVE.secret).start();
+    stripe = await fakeStripe(STRIPE_LIVE.secret).start();
     opnApp = await startApp({ rateLimit: false, env: env('TH=opn,SG=stripe') });
     stripeApp = await startApp({ rateLimit: false, env: env('TH=stripe') });
     tenant = await createTenant(opnApp);

@@ -5,7 +5,7 @@
  * docs/PROVIDERS.md "## Stripe" has the command a partner runs against Stripe's test environment.
  */
 import Stripe from 'stripe';
-import { FakeStripe, stripeFixture } from '../../support/fake-stripe.js';
+import { fakeStripe, stripeFixture, type FakeProvider } from '../../support/fake-provider.js';
 import {
   createStripeClient,
   StripeCollectionError,
@@ -34,14 +34,14 @@ const request = (over: Partial<{ amount: number; chargeId: string }> = {}) => ({
 });
 
 describe('Stripe adapter (contract, local server, real SDK)', () => {
-  let fake: FakeStripe;
+  let fake: FakeProvider;
   let stripe: Stripe;
   let collection: StripeCollectionProvider;
   let transfers: StripeTransferProvider;
   let webhooks: StripeWebhooks;
 
   beforeAll(async () => {
-    fake = await new FakeStripe().start();
+    fake = await fakeStripe().start();
     stripe = createStripeClient({
       secretKey: fake.secretKey,
       webhookSecret: WHSEC,
