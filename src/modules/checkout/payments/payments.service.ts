@@ -20,8 +20,8 @@ import { CollectionRepository } from '../checkout.repository.js';
 import { toInvoiceResponse, toPaymentIntentResponse, type CheckoutResponse } from '../checkout.responses.js';
 import { PROMPTPAY_QR_LIFETIME_MS } from '../checkout-rules.js';
 import {
-  type PaymentMethodType,
   CollectionProviderError,
+  type PaymentMethodType,
   type PaymentRequest,
   type ProviderPayment,
 } from '../../../providers/ports/collection.port.js';
