@@ -20,6 +20,15 @@ module.exports = {
       },
     },
     {
+      name: 'providers-are-a-plug',
+      comment:
+        'Provider adapters (src/providers) implement the ports in src/providers/ports and use src/common; they never ' +
+        'reach into a feature module. Features reach adapters through the ports and the registry.',
+      severity: 'error',
+      from: { path: '^src/providers/' },
+      to: { path: '^src/modules/' },
+    },
+    {
       name: 'ledger-is-a-sink',
       comment:
         'Checkout, disputes and payouts post to the ledger; the ledger imports no feature module (customers supply ' +

@@ -1,6 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { loadProviderClients, type ProviderClients } from './provider-clients.js';
 import { loadProviderCredentials, type ProviderCredentials } from './provider-credentials.js';
+import { secretKeyVariable } from '../providers/ports/provider-plug.port.js';
+import { PROVIDER_PLUGS } from '../providers/provider-plugs.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -139,10 +141,11 @@ function redisKeyPrefix(env: Env): string {
 /** A live map naming a provider whose live keys are missing fails the boot. */
 function requireLiveKeys(variable: string, map: Record<string, string>, credentials: ProviderCredentials): void {
   for (const name of new Set(Object.values(map))) {
-    if ((name === 'opn' || name === 'stripe') && !credentials[name].live) {
-      const prefix = name.toUpperCase();
+    const plug = PROVIDER_PLUGS.find((p) => p.name === name);
+    if (plug && !credentials[name].live) {
+      const secret = secretKeyVariable(plug.keys, 'live');
       throw new ConfigError(
-        `${variable} names "${name}", which needs ${prefix}_SECRET_KEY_LIVE (or ${prefix}_SECRET_KEY_LIVE_FILE) and its public key`,
+        `${variable} names "${name}", which needs ${secret} (or ${secret}_FILE) and its public key`,
       );
     }
   }

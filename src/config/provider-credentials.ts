@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { MODES } from '../common/tenancy/modes.js';
+import { secretKeyVariable } from '../providers/ports/provider-plug.port.js';
+import { PROVIDER_PLUGS } from '../providers/provider-plugs.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -22,27 +24,8 @@ export class ProviderKeys {
 
 export type ProviderMode = 'test' | 'live';
 
-/** Keys per provider and mode; a provider or mode without keys is absent. */
-export type ProviderCredentials = Record<'opn' | 'stripe', Partial<Record<ProviderMode, ProviderKeys>>>;
-
-/** The variables and key formats of each provider (prefixes from the providers' own documentation). */
-const PROVIDERS = {
-  opn: {
-    prefix: 'OPN',
-    secret: 'SECRET_KEY',
-    public: 'PUBLIC_KEY',
-    formats: { test: [/^skey_test_\w+$/, /^pkey_test_\w+$/], live: [/^skey_(?!test_)\w+$/, /^pkey_(?!test_)\w+$/] },
-  },
-  stripe: {
-    prefix: 'STRIPE',
-    secret: 'SECRET_KEY',
-    public: 'PUBLISHABLE_KEY',
-    formats: {
-      test: [/^(sk|rk)_test_\w+$/, /^pk_test_\w+$/],
-      live: [/^(sk|rk)_live_\w+$/, /^pk_live_\w+$/],
-    },
-  },
-} as const;
+/** Keys per provider (src/providers/plugs.ts) and mode; a mode without keys is absent. */
+export type ProviderCredentials = Record<string, Partial<Record<ProviderMode, ProviderKeys>>>;
 
 /**
  * `NAME` from the environment, or the content of the file `NAME_FILE` names (a mounted Kubernetes
@@ -73,25 +56,24 @@ export function secretValue(env: Env, name: string, fail: (message: string) => E
  * the boot, and the message never contains the value.
  */
 export function loadProviderCredentials(env: Env, fail: (message: string) => Error): ProviderCredentials {
-  const out: ProviderCredentials = { opn: {}, stripe: {} };
-  for (const [provider, spec] of Object.entries(PROVIDERS) as Array<
-    [keyof typeof PROVIDERS, (typeof PROVIDERS)[keyof typeof PROVIDERS]]
-  >) {
+  const out: ProviderCredentials = {};
+  for (const { name, keys } of PROVIDER_PLUGS) {
+    out[name] = {};
     for (const mode of MODES) {
       const suffix = mode.toUpperCase();
-      const secretName = `${spec.prefix}_${spec.secret}_${suffix}`;
-      const publicName = `${spec.prefix}_${spec.public}_${suffix}`;
+      const secretName = secretKeyVariable(keys, mode);
+      const publicName = `${keys.prefix}_${keys.public}_${suffix}`;
       const secret = secretValue(env, secretName, fail);
       const publicKey = secretValue(env, publicName, fail);
       if (!secret && !publicKey) continue;
       if (!secret || !publicKey)
         throw fail(`${secret ? publicName : secretName} is required with ${secret ? secretName : publicName}`);
-      const [secretFormat, publicFormat] = spec.formats[mode];
+      const [secretFormat, publicFormat] = keys.formats[mode];
       if (!secretFormat.test(secret))
-        throw fail(`${secretName} is not a ${provider} ${mode}-mode secret key (value not shown)`);
+        throw fail(`${secretName} is not a ${name} ${mode}-mode secret key (value not shown)`);
       if (!publicFormat.test(publicKey))
-        throw fail(`${publicName} is not a ${provider} ${mode}-mode public key (value not shown)`);
-      out[provider][mode] = new ProviderKeys(secret, publicKey);
+        throw fail(`${publicName} is not a ${name} ${mode}-mode public key (value not shown)`);
+      out[name][mode] = new ProviderKeys(secret, publicKey);
     }
   }
   return out;

@@ -1,102 +1,55 @@
 import { Injectable, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type Stripe from 'stripe';
+import type { Mode } from '../common/context/principal.js';
 import { PerMode } from '../common/providers/provider-registry.js';
 import type { AllConfig } from '../config/app.config.js';
-import type { ProviderMode } from '../config/provider-credentials.js';
-import type { ConnectProvider } from '../modules/accounts/connect-provider.js';
-import type { CollectionProvider } from '../modules/checkout/payments/providers/collection-provider.js';
-import type { TransferProvider } from '../modules/payouts/providers/transfer.types.js';
-import { OpnClient } from './opn/opn-client.js';
-import { OpnCollectionProvider } from './opn/opn-collection.provider.js';
-import { OpnTransferProvider } from './opn/opn-transfer.provider.js';
-import { OpnWebhooks } from './opn/opn-webhooks.js';
-import { createStripeClient } from './stripe/stripe-config.js';
-import { StripeCollectionProvider } from './stripe/stripe-collection.provider.js';
-import { StripeConnectProvider } from './stripe/stripe-connect.provider.js';
-import { StripeTransferProvider } from './stripe/stripe-transfer.provider.js';
-import { StripeWebhooks } from './stripe/stripe-webhooks.js';
-
-const MODES: ProviderMode[] = ['test', 'live'];
+import type { CollectionProvider } from './ports/collection.port.js';
+import type { ConnectProvider } from './ports/connect.port.js';
+import { secretKeyVariable, type PluggedProvider } from './ports/provider-plug.port.js';
+import type { TransferProvider } from './ports/transfer.port.js';
+import type { ProviderWebhooks } from './ports/webhook.port.js';
+import { PROVIDER_PLUGS } from './provider-plugs.js';
 
 /**
- * Opn's and Stripe's adapters, one per mode that has keys (src/config/provider-clients.ts), each
- * with its own client: the collection and transfer registries take them as `PerMode` entries
- * named `opn` and `stripe`, and the provider-events module verifies webhooks with them. Built once
- * per process from the boot configuration.
+ * The real providers' adapters by name, built once per process from the plugs
+ * (src/providers/plugs.ts) and the boot configuration: one client per mode that has keys. The
+ * collection and transfer registries take them as `PerMode` entries, the connect registry asks
+ * for a name's connect adapter, and the provider-events module verifies webhooks with them.
  */
 @Injectable()
 export class ProviderAdapters {
-  readonly collection: Array<PerMode<CollectionProvider>>;
-  readonly transfer: Array<PerMode<TransferProvider>>;
-  private readonly opnWebhooks: Partial<Record<ProviderMode, OpnWebhooks>> = {};
-  private readonly stripeWebhooks: Partial<Record<ProviderMode, StripeWebhooks>> = {};
-  private readonly connect: Partial<Record<ProviderMode, ConnectProvider>> = {};
+  readonly collection: Array<PerMode<CollectionProvider>> = [];
+  readonly transfer: Array<PerMode<TransferProvider>> = [];
+  private readonly byName = new Map<string, PluggedProvider>();
 
   constructor(config: ConfigService<AllConfig, true>) {
     const clients = config.get('app.providerClients', { infer: true });
     const publicUrl = config.get('app.publicUrl', { infer: true });
-    const returnUri = (provider: string) => (chargeId: string) =>
-      `${publicUrl}/provider_returns/${provider}/${encodeURIComponent(chargeId)}`;
-    const opn: Partial<Record<ProviderMode, { collection: OpnCollectionProvider; transfer: OpnTransferProvider }>> = {};
-    const stripe: Partial<
-      Record<ProviderMode, { collection: StripeCollectionProvider; transfer: StripeTransferProvider }>
-    > = {};
-    for (const mode of MODES) {
-      const opnOptions = clients.opn[mode];
-      if (opnOptions) {
-        const client = new OpnClient(opnOptions);
-        opn[mode] = {
-          collection: new OpnCollectionProvider(client, { returnUri: returnUri('opn') }),
-          transfer: new OpnTransferProvider(client),
-        };
-        this.opnWebhooks[mode] = new OpnWebhooks(client);
-      }
-      const stripeOptions = clients.stripe[mode];
-      if (stripeOptions) {
-        const sdk: Stripe = createStripeClient(stripeOptions);
-        stripe[mode] = {
-          collection: new StripeCollectionProvider(sdk, {
-            returnUri: returnUri('stripe'),
-            promptPayEmail: () => clients.stripePromptPayEmail,
-          }),
-          // The application's own account has no Connect account: its recipients are refused
-          // (`unsupported_destination`); a connected account's recipient names its acct_… (docs/PROVIDERS.md).
-          transfer: new StripeTransferProvider(sdk, { connectedAccount: () => null }),
-        };
-        this.connect[mode] = new StripeConnectProvider(sdk);
-        if (stripeOptions.webhookSecret)
-          this.stripeWebhooks[mode] = new StripeWebhooks(sdk, stripeOptions.webhookSecret);
-      }
+    for (const plug of PROVIDER_PLUGS) {
+      const plugged = plug.plug(clients[plug.name] ?? {}, {
+        returnUri: (chargeId) => `${publicUrl}/provider_returns/${plug.name}/${encodeURIComponent(chargeId)}`,
+      });
+      const keys = secretKeyVariable(plug.keys, '<MODE>');
+      const { collection, transfer } = plugged;
+      if (collection) this.collection.push(new PerMode(plug.name, collection.test, collection.live, keys));
+      if (transfer) this.transfer.push(new PerMode(plug.name, transfer.test, transfer.live, keys));
+      this.byName.set(plug.name, plugged);
     }
-    this.collection = [
-      new PerMode<CollectionProvider>('opn', opn.test?.collection, opn.live?.collection, 'OPN_SECRET_KEY_<MODE>'),
-      new PerMode<CollectionProvider>(
-        'stripe',
-        stripe.test?.collection,
-        stripe.live?.collection,
-        'STRIPE_SECRET_KEY_<MODE>',
-      ),
-    ];
-    this.transfer = [
-      new PerMode<TransferProvider>('opn', opn.test?.transfer, opn.live?.transfer, 'OPN_SECRET_KEY_<MODE>'),
-      new PerMode<TransferProvider>('stripe', stripe.test?.transfer, stripe.live?.transfer, 'STRIPE_SECRET_KEY_<MODE>'),
-    ];
   }
 
-  /** Opn's webhook verifier for a mode (re-fetches events with that mode's key), if Opn has keys for it. */
-  opnWebhooksFor(mode: ProviderMode): OpnWebhooks | undefined {
-    return this.opnWebhooks[mode];
+  /** The names of the real providers (not the sandboxes): their outcomes may arrive late, by webhook. */
+  names(): string[] {
+    return [...this.byName.keys()];
   }
 
-  /** The connect adapter named `name` (only `stripe` has one) for a mode that has its keys. */
-  connectFor(name: string, mode: ProviderMode): ConnectProvider | undefined {
-    return name === 'stripe' ? this.connect[mode] : undefined;
+  /** The connect adapter of a provider for a mode that has its keys; none for a provider without Connect. */
+  connectFor(name: string, mode: Mode): ConnectProvider | undefined {
+    return this.byName.get(name)?.connect?.[mode];
   }
 
-  /** Stripe's webhook verifier for a mode, if it has keys and STRIPE_WEBHOOK_SECRET_<MODE>. */
-  stripeWebhooksFor(mode: ProviderMode): StripeWebhooks | undefined {
-    return this.stripeWebhooks[mode];
+  /** A provider's inbound webhook port; none for a name that is not a plugged provider. */
+  webhooksFor(name: string): ProviderWebhooks | undefined {
+    return this.byName.get(name)?.webhooks;
   }
 }
 

@@ -1,4 +1,5 @@
-import type { AccountRecord, AccountType, KybStatus } from './entities/account.entity.js';
+import type { AccountRecord, AccountType } from './entities/account.entity.js';
+import type { KybStatus } from '../../providers/ports/connect.port.js';
 
 /** The account as every response (and every other module) sees it. */
 export interface Account {

@@ -9,10 +9,10 @@ import { newId } from '../../common/ids.js';
 import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import { AccountErrors } from './accounts.errors.js';
 import { AccountsRepository, type NewAccount } from './accounts.repository.js';
-import { ConnectProviderError, type ProviderKyb } from './connect-provider.js';
+import { ConnectProviderError, type KybStatus, type ProviderKyb } from '../../providers/ports/connect.port.js';
 import { ConnectProviders } from './connect-providers.js';
 import type { CreateAccountDto } from './dto/create-account.dto.js';
-import type { AccountRecord, KybStatus } from './entities/account.entity.js';
+import type { AccountRecord } from './entities/account.entity.js';
 import { toAccountResponse, type Account } from './accounts.responses.js';
 
 export const ACCOUNT_LIST: ListSpec = {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../../config/app.config.js';
 import { ProviderAdapters } from '../../providers/provider-adapters.js';
-import type { ConnectProvider } from './connect-provider.js';
+import type { ConnectProvider } from '../../providers/ports/connect.port.js';
 
 /**
  * Which connect provider (if any) opens accounts for connected accounts of a country in a mode:

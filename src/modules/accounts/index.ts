@@ -1,11 +1,5 @@
 export { AccountsModule } from './accounts.module.js';
 export { AccountsService } from './accounts.service.js';
 export { toAccountResponse, type Account } from './accounts.responses.js';
-export type { AccountType, KybStatus } from './entities/account.entity.js';
+export type { AccountType } from './entities/account.entity.js';
 export { ConnectProviders } from './connect-providers.js';
-export {
-  ConnectProviderError,
-  type ConnectAccountRequest,
-  type ConnectProvider,
-  type ProviderKyb,
-} from './connect-provider.js';

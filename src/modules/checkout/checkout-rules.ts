@@ -1,6 +1,9 @@
+import type { PaymentMethodType } from '../../providers/ports/collection.port.js';
+
 /**
- * Collection rules that do not depend on a provider: which currency each country collects, which
- * payment method types exist and what they can collect, and how long things stay valid.
+ * Collection rules that do not depend on a provider: which currency each country collects, what
+ * each payment method type (src/providers/ports/collection.port.ts) can collect, and how long
+ * things stay valid.
  */
 
 /** The currency a country collects in (ISO 3166-1 alpha-2 -> ISO 4217). Unlisted countries collect any currency. */
@@ -46,9 +49,6 @@ export function currencyAllowedIn(country: string, currency: string): boolean {
   const allowed = COUNTRY_CURRENCY[country];
   return allowed === undefined || allowed === currency;
 }
-
-export const PAYMENT_METHOD_TYPES = ['card', 'promptpay'] as const;
-export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
 /** What a target allows when the caller does not say: every type that can collect its currency. */
 export function defaultPaymentMethodTypes(currency: string): PaymentMethodType[] {

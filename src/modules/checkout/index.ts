@@ -8,16 +8,10 @@ export { ChargesService, type ChargeDisputeFacts } from './payments/charges.serv
 export { ChargeHooks } from './payments/charge-hooks.js';
 export { toChargeResponse, toPaymentMethodResponse, type ChargeResponse } from './payments/charges.responses.js';
 export { ChargeDto, PaymentMethodDto } from './dto/charge.dto.js';
-export type { Charge, NextActionItem, PromptPayDetails, InstallmentDetails } from './entities/charge.entity.js';
+export type { Charge, NextActionItem, InstallmentDetails } from './entities/charge.entity.js';
 export type { PaymentMethod } from './entities/payment-method.entity.js';
 export { SandboxCollectionProvider, SANDBOX_PROMPTPAY_ID } from './payments/providers/sandbox-collection.provider.js';
 export { ConfirmCheckoutService } from './payments/confirm-checkout.service.js';
 export { CardTokensService } from './payments/card-tokens.service.js';
 export { CollectionProviders } from './payments/providers/collection-providers.js';
-export {
-  CollectionProviderError,
-  type CollectionProvider,
-  type ProviderRefund,
-  type RefundRequest,
-} from './payments/providers/collection-provider.js';
 export { ChargeOutcomesService, type ClaimNotice, type OutcomeResult } from './payments/charge-outcomes.service.js';

@@ -1,7 +1,8 @@
 import { Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { CustomerHooks, CustomersModule, CustomersService } from '../customers/index.js';
-import { BillingProviderError, BillingProviders } from './providers/billing-provider.js';
+import { BillingProviders } from './providers/billing-provider.js';
+import { BillingProviderError } from '../../providers/ports/billing.port.js';
 import { SandboxBillingProvider } from './providers/sandbox-billing.provider.js';
 import { MeterEventForwardingJob } from './meter-event-forwarding.job.js';
 import { MeterEventsService } from './meter-events.service.js';

@@ -1,31 +1,24 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import type { Mode } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { AppError } from '../../common/errors/app-error.js';
-import { OpnWebhookRejected, OpnWebhookUnverifiable } from '../../providers/opn/opn-webhooks.js';
+import { Errors } from '../../common/errors/error-catalog.js';
+import {
+  WebhookNotConfigured,
+  WebhookRejected,
+  WebhookUnverifiable,
+  type ProviderNotice,
+} from '../../providers/ports/webhook.port.js';
 import { ProviderAdapters } from '../../providers/provider-adapters.js';
-import { StripeWebhookRejected } from '../../providers/stripe/stripe-webhooks.js';
-import { AccountsService, type ProviderKyb } from '../accounts/index.js';
+import { AccountsService } from '../accounts/index.js';
 import { ChargeOutcomesService, type OutcomeResult } from '../checkout/index.js';
 import { PayoutsService } from '../payouts/index.js';
 import { RefundsService } from '../refunds/index.js';
 import { ProviderEventErrors } from './provider-events.errors.js';
 import { ProviderEventsRepository, type ProviderNoticeRow } from './provider-events.repository.js';
-
-/** A verified notice in the shape both adapters return (OpnNotice, StripeNotice). */
-export interface ProviderNotice {
-  provider_event_id: string;
-  kind: string;
-  reference: string;
-  status: 'succeeded' | 'failed' | 'pending' | 'in_transit' | 'paid' | 'canceled' | 'verified' | 'rejected' | 'ignored';
-  livemode: boolean;
-  /** A failed transfer's reason, as the provider gave it (payout notices). */
-  failure?: { code: string; message: string };
-  /** A provider account's KYB (Stripe `account.updated`). */
-  kyb?: ProviderKyb;
-}
 
 /** What the webhook route answers (200). */
 export interface ProviderWebhookReceipt {
@@ -72,67 +65,47 @@ export class ProviderEventsService {
     private readonly clock: Clock,
   ) {}
 
-  /** POST /provider_webhooks/opn: only the event id is read from the body; Opn is asked for the rest. */
-  async receiveOpn(body: unknown): Promise<ProviderWebhookReceipt> {
-    const claimed = (body as { id?: unknown } | null)?.id;
-    if (typeof claimed !== 'string' || !claimed.startsWith('evnt_')) {
-      throw new AppError(ProviderEventErrors.E5201, 'The body is not an Opn event (no evnt_ id).');
-    }
-    // Opn's test events are evnt_test_…: the id says which mode's key can read it back.
-    const mode: Mode = claimed.startsWith('evnt_test_') ? 'test' : 'live';
-    const webhooks = this.adapters.opnWebhooksFor(mode);
-    if (!webhooks) throw new AppError(ProviderEventErrors.E5203, `Opn has no ${mode}-mode keys here.`);
+  /**
+   * POST /provider_webhooks/{provider}: the provider's webhook port picks the mode the raw body
+   * claims and verifies it with that mode's keys, outside any transaction; nothing in the body is
+   * believed before. A name that is no plugged provider is an unknown route.
+   */
+  async receive(
+    provider: string,
+    rawBody: Buffer | undefined,
+    headers: IncomingHttpHeaders,
+  ): Promise<ProviderWebhookReceipt> {
+    const webhooks = this.adapters.webhooksFor(provider);
+    if (!webhooks) throw new AppError(Errors.E4040);
+    const body = rawBody ?? Buffer.alloc(0);
+    let mode: Mode;
     let notice: ProviderNotice;
     try {
-      notice = await webhooks.parse(body as Record<string, unknown>);
+      mode = webhooks.claimedMode(body);
+      notice = await webhooks.verify(body, headers, mode);
     } catch (err) {
-      if (err instanceof OpnWebhookRejected) throw new AppError(ProviderEventErrors.E5201, `${err.message}.`);
-      if (err instanceof OpnWebhookUnverifiable) {
-        this.logger.warn(`Opn event ${claimed} could not be verified: ${err.message}`);
-        throw new AppError(ProviderEventErrors.E5202, 'Opn could not be reached to verify the event.');
-      }
-      throw err;
+      throw this.refusal(provider, err);
     }
-    return this.receive('opn', mode, notice);
+    return this.apply(provider, mode, notice);
   }
 
-  /** POST /provider_webhooks/stripe: the raw body and its Stripe-Signature, verified with the mode's secret. */
-  async receiveStripe(rawBody: Buffer | undefined, signature: string | undefined): Promise<ProviderWebhookReceipt> {
-    if (!rawBody) throw new AppError(ProviderEventErrors.E5201, 'The body is not a Stripe event.');
-    let claimedLivemode: unknown;
-    try {
-      claimedLivemode = (JSON.parse(rawBody.toString('utf8')) as { livemode?: unknown } | null)?.livemode;
-    } catch {
-      claimedLivemode = undefined;
+  /** The catalog error for a delivery the port did not verify; anything else (a bug) unchanged. */
+  private refusal(provider: string, err: unknown): unknown {
+    if (err instanceof WebhookRejected) return new AppError(ProviderEventErrors.E5201, `${err.message}.`);
+    if (err instanceof WebhookNotConfigured) return new AppError(ProviderEventErrors.E5203, `${err.message}.`);
+    if (err instanceof WebhookUnverifiable) {
+      this.logger.warn(`${provider} webhook could not be verified: ${err.reason}`);
+      return new AppError(ProviderEventErrors.E5202, `${err.message}.`);
     }
-    if (typeof claimedLivemode !== 'boolean') {
-      throw new AppError(ProviderEventErrors.E5201, 'The body is not a Stripe event (no livemode).');
-    }
-    // The claimed mode only picks the secret: a body lying about it does not verify with that secret.
-    const mode: Mode = claimedLivemode ? 'live' : 'test';
-    const webhooks = this.adapters.stripeWebhooksFor(mode);
-    if (!webhooks) {
-      throw new AppError(
-        ProviderEventErrors.E5203,
-        `Stripe has no ${mode}-mode keys or STRIPE_WEBHOOK_SECRET_${mode.toUpperCase()} here.`,
-      );
-    }
-    let notice: ProviderNotice;
-    try {
-      notice = webhooks.parse(rawBody, signature);
-    } catch (err) {
-      if (err instanceof StripeWebhookRejected) throw new AppError(ProviderEventErrors.E5201, `${err.message}.`);
-      throw err;
-    }
-    return this.receive('stripe', mode, notice);
+    return err;
   }
 
   /** Applies a verified notice in `mode` (its livemode must agree: a key of one mode never moves the other's money). */
-  private async receive(provider: string, mode: Mode, notice: ProviderNotice): Promise<ProviderWebhookReceipt> {
+  private async apply(provider: string, mode: Mode, notice: ProviderNotice): Promise<ProviderWebhookReceipt> {
     if (notice.livemode !== (mode === 'live')) {
       throw new AppError(ProviderEventErrors.E5201, `The event's livemode does not match its ${mode}-mode key.`);
     }
-    const result = await this.context.runInMode(mode, () => this.apply(provider, notice));
+    const result = await this.context.runInMode(mode, () => this.applyInMode(provider, notice));
     this.logger.log(`${provider} event ${notice.provider_event_id} (${notice.kind}, ${mode}): ${result}`);
     return {
       object: 'provider_event',
@@ -144,7 +117,7 @@ export class ProviderEventsService {
     };
   }
 
-  private async apply(provider: string, notice: ProviderNotice): Promise<ProviderWebhookReceipt['result']> {
+  private async applyInMode(provider: string, notice: ProviderNotice): Promise<ProviderWebhookReceipt['result']> {
     const row: ProviderNoticeRow = { provider, ...notice };
     const claim = (manager: EntityManager) => this.events.claim(row, this.clock.now(), manager);
     let result: OutcomeResult;

@@ -3,13 +3,12 @@ import { ConfigService } from '@nestjs/config';
 import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
+import { ProviderAdapters } from '../../providers/provider-adapters.js';
 import { ChargeOutcomesService } from '../checkout/index.js';
 import { RefundsService } from '../refunds/index.js';
 
 const INTERVAL_MS = 60_000;
 const BATCH = 100;
-/** The providers whose outcomes arrive later by webhook (the sandboxes answer at once or by test helper). */
-export const RECONCILED_PROVIDERS = ['opn', 'stripe'];
 
 export interface ReconciliationRun {
   charges_read: number;
@@ -19,9 +18,9 @@ export interface ReconciliationRun {
 }
 
 /**
- * For a lost webhook: every minute (when RUN_JOBS is true), in both modes, reads back from Opn and
- * Stripe the charges and refunds still pending PROVIDER_RECONCILE_AFTER_MINUTES (default 15) after
- * they were created, and applies what is final through the same code paths as the webhook. Up to
+ * For a lost webhook: every minute (when RUN_JOBS is true), in both modes, reads back from the
+ * real providers (every plug: Opn, Stripe) the charges and refunds still pending
+ * PROVIDER_RECONCILE_AFTER_MINUTES (default 15) after they were created, and applies what is final through the same code paths as the webhook. Up to
  * BATCH of each per mode and run, oldest first; a provider that does not answer leaves them for
  * the next run. Payouts are read back by the payouts job already (PayoutLifecycleService.reconcile).
  * Safe with several replicas: applying is idempotent (state checked under the row lock).
@@ -31,6 +30,7 @@ export class ProviderReconciliationJob extends PeriodicJob {
   private readonly afterMs: number;
 
   constructor(
+    private readonly adapters: ProviderAdapters,
     private readonly charges: ChargeOutcomesService,
     private readonly refunds: RefundsService,
     config: ConfigService<AllConfig, true>,
@@ -48,8 +48,10 @@ export class ProviderReconciliationJob extends PeriodicJob {
     const before = new Date(this.clock.nowMs() - this.afterMs);
     const out: ReconciliationRun = { charges_read: 0, charges_applied: 0, refunds_read: 0, refunds_applied: 0 };
     await this.eachScopedMode(scope, async () => {
-      const charges = await this.charges.reconcile(RECONCILED_PROVIDERS, before, BATCH, scope);
-      const refunds = await this.refunds.reconcile(RECONCILED_PROVIDERS, before, BATCH, scope);
+      // The real providers' outcomes may arrive late, by webhook; the sandboxes answer at once.
+      const providers = this.adapters.names();
+      const charges = await this.charges.reconcile(providers, before, BATCH, scope);
+      const refunds = await this.refunds.reconcile(providers, before, BATCH, scope);
       out.charges_read += charges.read;
       out.charges_applied += charges.applied;
       out.refunds_read += refunds.read;

@@ -1,5 +1,5 @@
-import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { ApiBody, ApiExcludeEndpoint, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { ApiErrors, Public } from '../../common/http/decorators.js';
@@ -9,10 +9,11 @@ import { ProviderEventErrors } from './provider-events.errors.js';
 import { ProviderEventsService, type ProviderWebhookReceipt } from './provider-events.service.js';
 
 /**
- * Where Opn and Stripe deliver their webhooks (configure `<PUBLIC_URL>/provider_webhooks/opn` and
- * `/provider_webhooks/stripe` in their dashboards). No API key: the adapter verifies each event
- * (Opn: read back by id; Stripe: Stripe-Signature). 200 once applied (or seen before), 400 when
- * forged, 503 when the provider could not be asked (it delivers again).
+ * Where providers deliver their webhooks: `<PUBLIC_URL>/provider_webhooks/<provider>`, configured
+ * in each provider's dashboard. No API key: the provider's webhook port verifies each event (Opn:
+ * read back by id; Stripe: Stripe-Signature). 200 once applied (or seen before), 400 when forged,
+ * 503 when the provider could not be asked (it delivers again). Opn's and Stripe's routes are
+ * declared on their own only to document them; every provider is served by `receive`.
  */
 @ApiTags('provider_webhooks')
 @Controller('provider_webhooks')
@@ -36,8 +37,8 @@ export class ProviderWebhooksController {
     ProviderEventErrors.E5203,
     ProviderEventErrors.E5202,
   )
-  opn(@Body() body: unknown): Promise<ProviderWebhookReceipt> {
-    return this.events.receiveOpn(body);
+  opn(@Req() req: Request): Promise<ProviderWebhookReceipt> {
+    return this.events.receive('opn', rawBodyOf(req), req.headers);
   }
 
   @Post('stripe')
@@ -59,10 +60,15 @@ export class ProviderWebhooksController {
   @ApiBody({ type: StripeWebhookBodyDto })
   @ApiOkResponse({ type: ProviderWebhookReceiptDto })
   @ApiErrors(Errors.E2000, Errors.E2002, ProviderEventErrors.E5201, ProviderEventErrors.E5203)
-  stripe(
-    @Req() req: Request,
-    @Headers('stripe-signature') signature: string | undefined,
-  ): Promise<ProviderWebhookReceipt> {
-    return this.events.receiveStripe(rawBodyOf(req), signature);
+  stripe(@Req() req: Request): Promise<ProviderWebhookReceipt> {
+    return this.events.receive('stripe', rawBodyOf(req), req.headers);
+  }
+
+  /** Every plugged provider (Opn and Stripe too); left out of the OpenAPI document, which shows the two routes above. */
+  @Post(':provider')
+  @HttpCode(200)
+  @ApiExcludeEndpoint()
+  receive(@Param('provider') provider: string, @Req() req: Request): Promise<ProviderWebhookReceipt> {
+    return this.events.receive(provider, rawBodyOf(req), req.headers);
   }
 }

@@ -10,14 +10,13 @@ import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSp
 import type { JobScope } from '../../common/jobs/job-scope.js';
 import {
   ChargesService,
-  CollectionProviderError,
   CollectionProviders,
   toChargeResponse,
   type Charge,
   type ClaimNotice,
   type OutcomeResult,
-  type ProviderRefund,
 } from '../checkout/index.js';
+import { CollectionProviderError, type ProviderRefund } from '../../providers/ports/collection.port.js';
 import { BalancesService } from '../ledger/index.js';
 import type { CreateRefundDto } from './dto/refund.dto.js';
 import { Refund } from './entities/refund.entity.js';

@@ -9,7 +9,8 @@ export {
 } from './opn-client.js';
 export { OpnCollectionProvider, type OpnCollectionOptions, type OpnPayment } from './opn-collection.provider.js';
 export { OpnTransferProvider, OPN_BANK_ACCOUNT } from './opn-transfer.provider.js';
-export { OpnWebhooks, OpnWebhookRejected, OpnWebhookUnverifiable, type OpnNotice } from './opn-webhooks.js';
+export { OpnWebhooks, OpnWebhookRejected, OpnWebhookUnverifiable } from './opn-webhooks.js';
+export { opnPlug } from './opn.plug.js';
 export { OpnCollectionError, OpnTransferError, type OpnFailureFacts } from './opn-errors.js';
 export { OPN_THAI_BANK_BRANDS, opnBankBrand } from './opn-banks.js';
 export { opnClientOptions, type OpnMode } from './opn-config.js';

@@ -1,7 +1,7 @@
-import { THAI_BANKS } from '../../modules/payouts/thai-banks.js';
+import { THAI_BANKS } from '../ports/thai-banks.js';
 
 /**
- * Bank of Thailand three-digit codes (src/modules/payouts/thai-banks.ts) to Opn's recipient
+ * Bank of Thailand three-digit codes (src/providers/ports/thai-banks.ts) to Opn's recipient
  * `bank_account[brand]` codes, from Opn's list of supported banks
  * (https://docs.omise.co/supported-banks, Thailand).
  */

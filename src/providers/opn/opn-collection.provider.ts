@@ -1,5 +1,5 @@
-import type { PaymentMethodType } from '../../modules/checkout/checkout-rules.js';
 import type {
+  PaymentMethodType,
   CardDetails,
   CardFacts,
   CollectionProvider,
@@ -7,17 +7,15 @@ import type {
   ProviderPayment,
   ProviderRefund,
   RefundRequest,
-} from '../../modules/checkout/payments/providers/collection-provider.js';
+} from '../ports/collection.port.js';
+import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { OpnApiError, type OpnClient, type OpnObject } from './opn-client.js';
 import { chargeFailure, failureFacts, isCardRefusal, OpnCollectionError } from './opn-errors.js';
 
-export interface OpnCollectionOptions {
+/** Fee rates default to Opn's published Thai rates (OPN_FEE_BPS) plus 7 % VAT on the fee. */
+export interface OpnCollectionOptions extends FeeRates {
   /** Where Opn sends the payer back after 3-D Secure, for the service's charge id. */
   returnUri: (chargeId: string) => string;
-  /** Fee schedule in basis points (Opn's published Thai rates by default: cards 3.65 %, PromptPay 1.65 %). */
-  feeBps?: Partial<Record<PaymentMethodType, number>>;
-  /** VAT charged on Opn's fee, in basis points (Thailand: 7 %). */
-  feeVatBps?: number;
 }
 
 /** What chargeCard answers beyond the port: 3-D Secure needs the payer sent to Opn's `authorize_uri`. */
@@ -49,7 +47,8 @@ interface OpnRefund extends OpnObject {
   voided?: boolean;
 }
 
-const DEFAULT_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
+/** Opn's published Thai rates in basis points: cards 3.65 %, PromptPay 1.65 %. */
+const OPN_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
 
 /** Refund references carry their charge: Opn reads a refund at /charges/{charge}/refunds/{refund}. */
 const refundReference = (charge: string, refund: string) => `${charge}/${refund}`;
@@ -60,21 +59,14 @@ const refundReference = (charge: string, refund: string) => `${charge}/${refund}
  */
 export class OpnCollectionProvider implements CollectionProvider {
   readonly name = 'opn';
-  private readonly feeBps: Record<PaymentMethodType, number>;
-  private readonly feeVatBps: number;
 
   constructor(
     private readonly client: OpnClient,
     private readonly options: OpnCollectionOptions,
-  ) {
-    this.feeBps = { ...DEFAULT_FEE_BPS, ...options.feeBps };
-    this.feeVatBps = options.feeVatBps ?? 700;
-  }
+  ) {}
 
-  /** Opn's fee plus VAT on it, rounded half up, at least one minor unit. */
   fee(method: PaymentMethodType, amount: number, _currency?: string): number {
-    const fee = (amount * this.feeBps[method]) / 10_000;
-    return Math.max(1, Math.round(fee + (fee * this.feeVatBps) / 10_000));
+    return feeWithVat(method, amount, OPN_FEE_BPS, this.options);
   }
 
   /** Card facts come from Opn's charge (`card.brand`, `card.last_digits`), never from a card number here. */

@@ -1,6 +1,5 @@
-import { CollectionProviderError } from '../../modules/checkout/payments/providers/collection-provider.js';
-import type { ProviderFailure } from '../../modules/checkout/payments/providers/collection-provider.js';
-import { TransferProviderError } from '../../modules/payouts/providers/transfer.types.js';
+import { CollectionProviderError, type ProviderFailure } from '../ports/collection.port.js';
+import { TransferProviderError } from '../ports/transfer.port.js';
 import { OpnApiError, OpnUnreachable } from './opn-client.js';
 
 /** What the caller needs to decide on retry: the port's error classes stay plain, these add facts. */

@@ -5,7 +5,7 @@ import type {
   RecipientRequest,
   TransferProvider,
   TransferRequest,
-} from '../../modules/payouts/providers/transfer.types.js';
+} from '../ports/transfer.port.js';
 import { opnBankBrand } from './opn-banks.js';
 import { OpnApiError, type OpnClient, type OpnObject } from './opn-client.js';
 import { failureFacts, OpnTransferError, transferFailureCode } from './opn-errors.js';

@@ -16,6 +16,7 @@ export {
   STRIPE_EXTERNAL_ACCOUNT,
   type StripeTransferOptions,
 } from './stripe-transfer.provider.js';
-export { StripeWebhooks, StripeWebhookRejected, type StripeNotice } from './stripe-webhooks.js';
+export { StripeWebhooks, StripeWebhookRejected, type StripeWebhookMode } from './stripe-webhooks.js';
+export { stripePlug, type StripeSettings } from './stripe.plug.js';
 export { StripeCollectionError, StripeTransferError, type StripeFailureFacts } from './stripe-errors.js';
 export { StripeConnectProvider, stripeKyb } from './stripe-connect.provider.js';

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
-import type { PaymentMethodType } from '../../modules/checkout/checkout-rules.js';
 import type {
+  PaymentMethodType,
   CardDetails,
   CardFacts,
   CollectionProvider,
@@ -8,20 +8,18 @@ import type {
   ProviderPayment,
   ProviderRefund,
   RefundRequest,
-} from '../../modules/checkout/payments/providers/collection-provider.js';
+} from '../ports/collection.port.js';
+import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { cardFailure, failureFacts, StripeCollectionError } from './stripe-errors.js';
 
-export interface StripeCollectionOptions {
+/** Fee rates default to Stripe Thailand's published rates (STRIPE_FEE_BPS) plus 7 % VAT on the fee. */
+export interface StripeCollectionOptions extends FeeRates {
   /** Where Stripe sends the payer back after 3-D Secure (server-confirmed `pm_…` charges). */
   returnUri: (chargeId: string) => string;
   /** Stripe requires the payer's email for PromptPay (`billing_details.email`). */
   promptPayEmail: (request: PaymentRequest) => string;
   /** Destination charges: the application's connected account (`acct_…`), or none for platform charges. */
   destination?: (applicationId: string) => string | null | undefined;
-  /** Fee schedule in basis points (Stripe Thailand's published rates by default: cards 3.65 %, PromptPay 1.65 %). */
-  feeBps?: Partial<Record<PaymentMethodType, number>>;
-  /** VAT charged on Stripe's fee, in basis points (Thailand: 7 %). */
-  feeVatBps?: number;
 }
 
 /** What chargeCard answers beyond the port: 3-D Secure needs the payer sent to `redirect_to_url.url`. */
@@ -37,7 +35,8 @@ export interface StripeCardIntent {
   returnUrl: string;
 }
 
-const DEFAULT_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
+/** Stripe Thailand's published rates in basis points: cards 3.65 %, PromptPay 1.65 %. */
+const STRIPE_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
 const PI = /^pi_\w+$/;
 const PM = /^pm_\w+$/;
 const RE = /^(re|pyr)_\w+$/;
@@ -49,21 +48,14 @@ const RE = /^(re|pyr)_\w+$/;
  */
 export class StripeCollectionProvider implements CollectionProvider {
   readonly name = 'stripe';
-  private readonly feeBps: Record<PaymentMethodType, number>;
-  private readonly feeVatBps: number;
 
   constructor(
     private readonly stripe: Stripe,
     private readonly options: StripeCollectionOptions,
-  ) {
-    this.feeBps = { ...DEFAULT_FEE_BPS, ...options.feeBps };
-    this.feeVatBps = options.feeVatBps ?? 700;
-  }
+  ) {}
 
-  /** Stripe's fee plus VAT on it, rounded half up, at least one minor unit. */
   fee(method: PaymentMethodType, amount: number, _currency?: string): number {
-    const fee = (amount * this.feeBps[method]) / 10_000;
-    return Math.max(1, Math.round(fee + (fee * this.feeVatBps) / 10_000));
+    return feeWithVat(method, amount, STRIPE_FEE_BPS, this.options);
   }
 
   describeCard(_card: CardDetails, _applicationId: string): CardFacts {
@@ -77,7 +69,7 @@ export class StripeCollectionProvider implements CollectionProvider {
 
   /**
    * The card PaymentIntent the checkout page confirms with the Payment Element (beyond the port:
-   * PaymentsService.prepareCardIntent asks for it). Keyed `pi:{chargeId}`, so a reload gets the same intent.
+   * CardIntentsService.prepare asks for it). Keyed `pi:{chargeId}`, so a reload gets the same intent.
    */
   async createCardIntent(request: PaymentRequest): Promise<StripeCardIntent> {
     try {

@@ -4,7 +4,7 @@ import {
   type ConnectAccountRequest,
   type ConnectProvider,
   type ProviderKyb,
-} from '../../modules/accounts/connect-provider.js';
+} from '../ports/connect.port.js';
 import { failureFacts } from './stripe-errors.js';
 
 /**

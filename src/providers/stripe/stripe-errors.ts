@@ -1,9 +1,6 @@
 import Stripe from 'stripe';
-import {
-  CollectionProviderError,
-  type ProviderFailure,
-} from '../../modules/checkout/payments/providers/collection-provider.js';
-import { TransferProviderError } from '../../modules/payouts/providers/transfer.types.js';
+import { CollectionProviderError, type ProviderFailure } from '../ports/collection.port.js';
+import { TransferProviderError } from '../ports/transfer.port.js';
 
 /** What the caller needs to decide on retry, like the Opn adapter's facts. */
 export interface StripeFailureFacts {

@@ -6,7 +6,7 @@ import type {
   RecipientRequest,
   TransferProvider,
   TransferRequest,
-} from '../../modules/payouts/providers/transfer.types.js';
+} from '../ports/transfer.port.js';
 import { failureFacts, payoutFailureCode, StripeTransferError } from './stripe-errors.js';
 
 /** The provider type literal the service stores for a Stripe Connect external bank account. */

@@ -1,32 +1,28 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
-import type { ProviderKyb } from '../../modules/accounts/connect-provider.js';
+import type { Mode } from '../../common/context/principal.js';
+import {
+  WebhookNotConfigured,
+  WebhookRejected,
+  type ProviderNotice,
+  type ProviderWebhooks,
+} from '../ports/webhook.port.js';
 import { StripeCollectionProvider } from './stripe-collection.provider.js';
 import { stripeKyb } from './stripe-connect.provider.js';
 import { StripeTransferProvider } from './stripe-transfer.provider.js';
 
-/** A verified Stripe event in the service's normalized shape (as OpnNotice). */
-export interface StripeNotice {
-  /** Stripe's event id (`evt_…`): the idempotency key for applying the notice. */
-  provider_event_id: string;
-  /** Stripe's event type: `payment_intent.succeeded`, `refund.updated`, `payout.failed`, … */
-  kind: string;
-  /** The object's reference as the adapters store it: `pi_…`, `re_…`, `acct_…/po_…`. */
-  reference: string;
-  /** `verified` / `rejected` / `pending`: a Connect account's KYB (`account.updated`). */
-  status: 'succeeded' | 'failed' | 'pending' | 'in_transit' | 'paid' | 'canceled' | 'verified' | 'rejected' | 'ignored';
-  livemode: boolean;
-  /** A failed payout's reason (`account_closed`, …). */
-  failure?: { code: string; message: string };
-  /** A Connect account's KYB as Stripe states it (`account.updated`; reference `acct_…`). */
-  kyb?: ProviderKyb;
-}
-
 /** The signature does not verify (forged, wrong secret, too old): answer 400, never apply it. */
-export class StripeWebhookRejected extends Error {
+export class StripeWebhookRejected extends WebhookRejected {
   constructor(message: string) {
     super(message);
     this.name = 'StripeWebhookRejected';
   }
+}
+
+/** One mode's Stripe client and the signing secret of that mode's webhook endpoint (null: none set). */
+export interface StripeWebhookMode {
+  stripe: Stripe;
+  webhookSecret: string | null;
 }
 
 const PAYMENT_KINDS = new Set([
@@ -37,32 +33,70 @@ const PAYMENT_KINDS = new Set([
   'payment_intent.requires_action',
 ]);
 
+/** What verifies one mode's events: its client and secret, and the adapters whose mappings describe the object. */
+interface ModeVerifier {
+  stripe: Stripe;
+  webhookSecret: string;
+  collection: StripeCollectionProvider;
+  transfers: StripeTransferProvider;
+}
+
 /**
  * Inbound Stripe webhooks, verified with `stripe.webhooks.constructEvent` (HMAC-SHA256 of the raw
- * body with the endpoint's `whsec_…`, timestamp tolerance 300 s). The raw bytes must reach here
- * unparsed. A replay inside the tolerance verifies again and yields the same notice: the caller
+ * body with the mode's endpoint secret `whsec_…`, timestamp tolerance 300 s). The raw bytes must
+ * reach here unparsed. The body's `livemode` picks the secret; a body lying about it does not
+ * verify. A replay inside the tolerance verifies again and yields the same notice: the caller
  * deduplicates on `provider_event_id`. Nothing is fetched from Stripe.
  */
-export class StripeWebhooks {
-  private readonly collection: StripeCollectionProvider;
-  private readonly transfers: StripeTransferProvider;
+export class StripeWebhooks implements ProviderWebhooks {
+  private readonly verifiers: Partial<Record<Mode, ModeVerifier>> = {};
 
   constructor(
-    private readonly stripe: Stripe,
-    private readonly webhookSecret: string,
+    modes: Partial<Record<Mode, StripeWebhookMode>>,
     private readonly toleranceSeconds = 300,
   ) {
-    this.collection = new StripeCollectionProvider(stripe, { returnUri: () => '', promptPayEmail: () => '' });
-    this.transfers = new StripeTransferProvider(stripe, { connectedAccount: () => null });
+    for (const [mode, { stripe, webhookSecret }] of Object.entries(modes) as Array<[Mode, StripeWebhookMode]>) {
+      if (!webhookSecret) continue;
+      this.verifiers[mode] = {
+        stripe,
+        webhookSecret,
+        collection: new StripeCollectionProvider(stripe, { returnUri: () => '', promptPayEmail: () => '' }),
+        transfers: new StripeTransferProvider(stripe, { connectedAccount: () => null }),
+      };
+    }
   }
 
-  parse(rawBody: string | Buffer, signatureHeader: string | string[] | undefined): StripeNotice {
-    if (typeof signatureHeader !== 'string' || !signatureHeader) {
+  claimedMode(rawBody: Buffer): Mode {
+    if (rawBody.length === 0) throw new StripeWebhookRejected('The body is not a Stripe event');
+    let livemode: unknown;
+    try {
+      livemode = (JSON.parse(rawBody.toString('utf8')) as { livemode?: unknown } | null)?.livemode;
+    } catch {
+      livemode = undefined;
+    }
+    if (typeof livemode !== 'boolean') throw new StripeWebhookRejected('The body is not a Stripe event (no livemode)');
+    return livemode ? 'live' : 'test';
+  }
+
+  async verify(rawBody: Buffer, headers: IncomingHttpHeaders, mode: Mode): Promise<ProviderNotice> {
+    const verifier = this.verifiers[mode];
+    if (!verifier) {
+      throw new WebhookNotConfigured(
+        `Stripe has no ${mode}-mode keys or STRIPE_WEBHOOK_SECRET_${mode.toUpperCase()} here`,
+      );
+    }
+    const signature = headers['stripe-signature'];
+    if (typeof signature !== 'string' || !signature) {
       throw new StripeWebhookRejected('the Stripe-Signature header is missing');
     }
     let event: Stripe.Event;
     try {
-      event = this.stripe.webhooks.constructEvent(rawBody, signatureHeader, this.webhookSecret, this.toleranceSeconds);
+      event = verifier.stripe.webhooks.constructEvent(
+        rawBody,
+        signature,
+        verifier.webhookSecret,
+        this.toleranceSeconds,
+      );
     } catch (err) {
       if (err instanceof Stripe.errors.StripeSignatureVerificationError || err instanceof SyntaxError) {
         throw new StripeWebhookRejected('the Stripe signature does not verify');
@@ -73,23 +107,26 @@ export class StripeWebhooks {
       provider_event_id: event.id,
       kind: event.type,
       livemode: event.livemode === true,
-      ...this.describe(event),
+      ...this.describe(verifier, event),
     };
   }
 
-  private describe(event: Stripe.Event): Pick<StripeNotice, 'reference' | 'status' | 'failure' | 'kyb'> {
+  private describe(
+    verifier: ModeVerifier,
+    event: Stripe.Event,
+  ): Pick<ProviderNotice, 'reference' | 'status' | 'failure' | 'kyb'> {
     const object = event.data.object as unknown as { object: string; id: string };
     if (object.object === 'payment_intent') {
-      const payment = this.collection.toPayment(object as unknown as Stripe.PaymentIntent);
+      const payment = verifier.collection.toPayment(object as unknown as Stripe.PaymentIntent);
       return { reference: payment.reference, status: PAYMENT_KINDS.has(event.type) ? payment.status : 'ignored' };
     }
     if (object.object === 'refund') {
-      const refund = this.collection.toRefund(object as unknown as Stripe.Refund);
+      const refund = verifier.collection.toRefund(object as unknown as Stripe.Refund);
       return { reference: refund.reference, status: refund.status };
     }
     if (object.object === 'payout') {
       // Connect events name the account in `event.account`; platform payouts have none.
-      const transfer = this.transfers.toTransfer(object as unknown as Stripe.Payout, event.account ?? 'platform');
+      const transfer = verifier.transfers.toTransfer(object as unknown as Stripe.Payout, event.account ?? 'platform');
       return {
         reference: event.account ? transfer.reference : object.id,
         status: transfer.status,

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request, Route } from 'playwright-core';
 import { launchBrowser } from '../../support/browser.js';
-import { FakeOpn } from '../../support/fake-opn.js';
+import { fakeOpn, type FakeProvider } from '../../support/fake-provider.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { CARDS, createCheckout, createPaymentIntent, expectLedgerInvariants } from '../../factories/checkout.js';
 
@@ -46,7 +46,7 @@ const CORS = {
 };
 
 describe('live card entry with Omise.js and the 3-D Secure return (fake Opn on loopback)', () => {
-  let opn: FakeOpn;
+  let opn: FakeProvider;
   let t: TestApp;
   let test: TestApp;
   let browser: Browser;
@@ -55,7 +55,7 @@ describe('live card entry with Omise.js and the 3-D Secure return (fake Opn on l
   const unique = () => `${Date.now().toString(36)}${(n += 1)}`.replace(/[^0-9a-z]/g, '');
 
   beforeAll(async () => {
-    opn = await new FakeOpn(OPN_LIVE.secret, OPN_LIVE.public).start();
+    opn = await fakeOpn(OPN_LIVE.secret, OPN_LIVE.public).start();
     t = await startApp({
       listen: true,
       rateLimit: false,

@@ -49,6 +49,10 @@ describe('module boundaries (npm run lint)', () => {
       expect({ rule, fired: rules.filter((r) => r === rule).length }).toEqual({ rule, fired: 1 });
   });
 
+  it('fires providers-are-a-plug when an adapter imports a feature module', () => {
+    expect(depcruiseRules(FIXTURES)).toContain('providers-are-a-plug');
+  });
+
   it('fires module-reads-another-modules-table when a module names another module’s table', () => {
     const { status, output } = tableCheck(FIXTURES);
     expect(status).toBe(1);

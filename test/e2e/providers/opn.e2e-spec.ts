@@ -4,7 +4,7 @@
  * only the base URL points at the local server. The same scenarios against Opn's own test
  * environment: test/e2e/providers/opn.live.e2e-spec.ts (docs/PROVIDERS.md, "Opn Payments").
  */
-import { FakeOpn, opnFixture } from '../../support/fake-opn.js';
+import { fakeOpn, opnFixture, type FakeProvider } from '../../support/fake-provider.js';
 import {
   OpnClient,
   OpnCollectionError,
@@ -18,7 +18,7 @@ import {
   type OpnPayment,
 } from '../../../src/providers/opn/index.js';
 import { unmappedThaiBanks } from '../../../src/providers/opn/opn-banks.js';
-import { THAI_BANKS } from '../../../src/modules/payouts/thai-banks.js';
+import { THAI_BANKS } from '../../../src/providers/ports/thai-banks.js';
 
 const CHARGE_ID = '01936f6a-0000-7000-8000-000000000001';
 const TOKEN = 'tokn_test_5fzq3x4kfe6mhbl0vq1';
@@ -31,15 +31,24 @@ const request = (over: Partial<{ amount: number; chargeId: string }> = {}) => ({
   livemode: false,
 });
 
+/** What the webhook route hands Opn's webhook port: the raw body, verified with the test-mode key. */
+const verifyWith = (webhooks: OpnWebhooks, body: string | Buffer | object) =>
+  webhooks.verify(
+    Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+    {},
+    'test',
+  );
+
 describe('Opn Payments adapter (contract, local server)', () => {
-  let opn: FakeOpn;
+  let opn: FakeProvider;
   let client: OpnClient;
   let collection: OpnCollectionProvider;
   let transfers: OpnTransferProvider;
   let webhooks: OpnWebhooks;
+  let verify: (body: string | Buffer | object) => ReturnType<OpnWebhooks['verify']>;
 
   beforeAll(async () => {
-    opn = await new FakeOpn().start();
+    opn = await fakeOpn().start();
     client = new OpnClient({
       secretKey: opn.secretKey,
       apiBase: opn.baseUrl,
@@ -50,7 +59,8 @@ describe('Opn Payments adapter (contract, local server)', () => {
       returnUri: (id) => `https://wallet.example/checkout/charges/${id}/return`,
     });
     transfers = new OpnTransferProvider(client);
-    webhooks = new OpnWebhooks(client);
+    webhooks = new OpnWebhooks({ test: client });
+    verify = (body) => verifyWith(webhooks, body);
   });
   afterAll(() => opn.stop());
   beforeEach(() => opn.reset());
@@ -143,7 +153,7 @@ describe('Opn Payments adapter (contract, local server)', () => {
       // Opn posts charge.complete; the body is believed only after GET /events/{id}.
       opn.on('GET /events/evnt_test_52lfalk2p3ssnhwfoez', { status: 200, fixture: 'event_charge_complete' });
       const body = JSON.stringify({ object: 'event', id: 'evnt_test_52lfalk2p3ssnhwfoez', key: 'charge.complete' });
-      expect(await webhooks.parse(body)).toEqual({
+      expect(await verify(body)).toEqual({
         provider_event_id: 'evnt_test_52lfalk2p3ssnhwfoez',
         kind: 'charge.complete',
         reference: pending.id,
@@ -328,11 +338,11 @@ describe('Opn Payments adapter (contract, local server)', () => {
         key: 'charge.complete',
         data: { object: 'charge', id: 'chrg_test_4z429hvnv7ouolu6kmp', status: 'successful' },
       });
-      await expect(webhooks.parse(forged)).rejects.toBeInstanceOf(OpnWebhookRejected);
+      await expect(verify(forged)).rejects.toBeInstanceOf(OpnWebhookRejected);
       expect(opn.last('GET /events/evnt_test_forged0000000000001')).toBeTruthy();
-      await expect(webhooks.parse('{"object":"charge","id":"chrg_x"}')).rejects.toBeInstanceOf(OpnWebhookRejected);
-      await expect(webhooks.parse('not json')).rejects.toBeInstanceOf(OpnWebhookRejected);
-      await expect(webhooks.parse({ object: 'event', id: '../charges/x' })).rejects.toBeInstanceOf(OpnWebhookRejected);
+      await expect(verify('{"object":"charge","id":"chrg_x"}')).rejects.toBeInstanceOf(OpnWebhookRejected);
+      await expect(verify('not json')).rejects.toBeInstanceOf(OpnWebhookRejected);
+      await expect(verify({ object: 'event', id: '../charges/x' })).rejects.toBeInstanceOf(OpnWebhookRejected);
     });
 
     it('the body is not believed: only the event Opn returns counts', async () => {
@@ -343,7 +353,7 @@ describe('Opn Payments adapter (contract, local server)', () => {
         key: 'charge.complete',
         data: { paid: true },
       };
-      expect(await webhooks.parse(lying)).toEqual({
+      expect(await verify(lying)).toEqual({
         provider_event_id: 'evnt_test_52lfalk2p3transfer01',
         kind: 'transfer.update',
         reference: 'trsf_test_52lfalf6pgy848klk71',
@@ -355,15 +365,15 @@ describe('Opn Payments adapter (contract, local server)', () => {
     it('a replayed webhook yields the same notice (same provider_event_id, for the caller to apply once)', async () => {
       opn.on('GET /events/evnt_test_52lfalk2p3ssnhwfoez', { status: 200, fixture: 'event_charge_complete' });
       const body = Buffer.from(JSON.stringify({ object: 'event', id: 'evnt_test_52lfalk2p3ssnhwfoez' }));
-      const first = await webhooks.parse(body);
-      const second = await webhooks.parse(body);
+      const first = await verify(body);
+      const second = await verify(body);
       expect(second).toEqual(first);
       expect(opn.requests.filter((r) => r.path === '/events/evnt_test_52lfalk2p3ssnhwfoez')).toHaveLength(2);
     });
 
     it('Opn unavailable while verifying: unverifiable (answer 5xx so Opn redelivers), not rejected', async () => {
       opn.on('GET /events/evnt_test_52lfalk2p3ssnhwfoez', { status: 503, text: 'Service Unavailable' });
-      await expect(webhooks.parse({ object: 'event', id: 'evnt_test_52lfalk2p3ssnhwfoez' })).rejects.toMatchObject({
+      await expect(verify({ object: 'event', id: 'evnt_test_52lfalk2p3ssnhwfoez' })).rejects.toMatchObject({
         name: 'OpnWebhookUnverifiable',
         retryable: true,
       });

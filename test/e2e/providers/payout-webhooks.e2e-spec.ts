@@ -1,8 +1,7 @@
 import { connectedAccountName, HoldReleaseJob } from '../../../src/modules/ledger/index.js';
 import { card, CARDS, confirm, expectLedgerInvariants, paymentIntentCheckout } from '../../factories/checkout.js';
 import { connectedAccount, ownAccount } from '../../factories/payouts.js';
-import { FakeOpn, opnFixture } from '../../support/fake-opn.js';
-import { FakeStripe } from '../../support/fake-stripe.js';
+import { fakeOpn, opnFixture, fakeStripe, type FakeProvider } from '../../support/fake-provider.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 /**
@@ -22,8 +21,8 @@ const STRIPE_LIVE = {
 const HOUR = 3600 * 1000;
 
 describe('payout notices by provider webhook (fake Opn on loopback)', () => {
-  let opn: FakeOpn;
-  let stripe: FakeStripe;
+  let opn: FakeProvider;
+  let stripe: FakeProvider;
   let app: TestApp;
   let tenant: Tenant;
   let own: string;
@@ -133,8 +132,8 @@ describe('payout notices by provider webhook (fake Opn on loopback)', () => {
   }
 
   beforeAll(async () => {
-    opn = await new FakeOpn(OPN_LIVE.secret).start();
-    stripe = await new FakeStripe(STRIPE_LIVE.secret).start();
+    opn = await fakeOpn(OPN_LIVE.secret).start();
+    stripe = await fakeStripe(STRIPE_LIVE.secret).start();
     app = await startApp({ rateLimit: false, env: env() });
     tenant = await createTenant(app);
     own = await ownAccount(app, tenant, 'live');
@@ -225,7 +224,7 @@ describe('payout notices by provider webhook (fake Opn on loopback)', () => {
  */
 describe('connected-account payouts through Opn (test mode, fake Opn)', () => {
   const OPN_TEST = { secret: 'skey_test_5fakeopnconnect001', public: 'pkey_test_5fakeopnconnect001' };
-  let opn: FakeOpn;
+  let opn: FakeProvider;
   let app: TestApp;
   let tenant: Tenant;
   let n = 0;
@@ -239,7 +238,7 @@ describe('connected-account payouts through Opn (test mode, fake Opn)', () => {
     );
 
   beforeAll(async () => {
-    opn = await new FakeOpn(OPN_TEST.secret).start();
+    opn = await fakeOpn(OPN_TEST.secret).start();
     app = await startApp({
       rateLimit: false,
       env: {

@@ -1,6 +1,5 @@
 import { confirm, createCheckout, createPaymentIntent } from '../../factories/checkout.js';
-import { FakeOpn } from '../../support/fake-opn.js';
-import { FakeStripe } from '../../support/fake-stripe.js';
+import { fakeOpn, fakeStripe, type FakeProvider } from '../../support/fake-provider.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 /**
@@ -15,16 +14,16 @@ const STRIPE_LIVE = { secret: 'sk_live_51FakeStripeLiveSecret0000', publishable:
 const OPN_LIVE = { secret: 'skey_5fakeopnlivesecret000', public: 'pkey_5fakeopnlivepublic000' };
 
 describe('3-D Secure return route (fake Stripe and Opn on loopback)', () => {
-  let stripe: FakeStripe;
-  let opn: FakeOpn;
+  let stripe: FakeProvider;
+  let opn: FakeProvider;
   let t: TestApp;
   let tenant: Tenant;
   let n = 0;
   const unique = () => `${Date.now().toString(36)}${(n += 1)}`.replace(/[^0-9a-z]/g, '');
 
   beforeAll(async () => {
-    stripe = await new FakeStripe(STRIPE_LIVE.secret).start();
-    opn = await new FakeOpn(OPN_LIVE.secret).start();
+    stripe = await fakeStripe(STRIPE_LIVE.secret).start();
+    opn = await fakeOpn(OPN_LIVE.secret).start();
     t = await startApp({
       rateLimit: false,
       env: {

@@ -4,8 +4,7 @@ import { ProviderReconciliationJob } from '../../../src/modules/provider-events/
 import { OpnCollectionProvider } from '../../../src/providers/opn/index.js';
 import { StripeCollectionProvider } from '../../../src/providers/stripe/index.js';
 import { confirm, paymentIntentCheckout } from '../../factories/checkout.js';
-import { FakeOpn, opnFixture } from '../../support/fake-opn.js';
-import { FakeStripe, stripeFixture } from '../../support/fake-stripe.js';
+import { fakeOpn, opnFixture, fakeStripe, stripeFixture, type FakeProvider } from '../../support/fake-provider.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 /**
@@ -23,8 +22,8 @@ const STRIPE_LIVE = {
 };
 
 describe('provider webhooks and live adapters (fake Opn and Stripe on loopback)', () => {
-  let opn: FakeOpn;
-  let stripe: FakeStripe;
+  let opn: FakeProvider;
+  let stripe: FakeProvider;
   let opnApp: TestApp;
   let stripeApp: TestApp;
   let tenant: Tenant;
@@ -47,8 +46,8 @@ describe('provider webhooks and live adapters (fake Opn and Stripe on loopback)'
   });
 
   beforeAll(async () => {
-    opn = await new FakeOpn(OPN_LIVE.secret).start();
-    stripe = await new FakeStripe(STRIPE_LIVE.secret).start();
+    opn = await fakeOpn(OPN_LIVE.secret).start();
+    stripe = await fakeStripe(STRIPE_LIVE.secret).start();
     opnApp = await startApp({ rateLimit: false, env: env('TH=opn,SG=stripe') });
     stripeApp = await startApp({ rateLimit: false, env: env('TH=stripe') });
     tenant = await createTenant(opnApp);
@@ -180,6 +179,12 @@ describe('provider webhooks and live adapters (fake Opn and Stripe on loopback)'
 
     expect(await get(opnApp, `/charges/${charge.id}`)).toMatchObject({ status: 'pending' });
     expect(await get(opnApp, `/checkouts/${checkout.id}`)).toMatchObject({ status: 'open', payment_status: 'unpaid' });
+  });
+
+  it('POST /provider_webhooks/{provider} serves every plugged provider; any other name is an unknown route (404 E4040)', async () => {
+    const unknown = await opnApp.http.post('/provider_webhooks/acme').send({ object: 'event', id: 'evt_acme' });
+    expect(unknown.status).toBe(404);
+    expectErrorObject(unknown.body, 'E4040');
   });
 
   it('Opn: a charge that failed at Opn fails the attempt and the payment intent, once', async () => {

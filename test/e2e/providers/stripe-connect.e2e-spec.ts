@@ -3,7 +3,7 @@ import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { connectedAccountName, HoldReleaseJob } from '../../../src/modules/ledger/index.js';
 import { confirm, expectLedgerInvariants, paymentIntentCheckout } from '../../factories/checkout.js';
-import { FakeStripe, stripeFixture } from '../../support/fake-stripe.js';
+import { fakeStripe, stripeFixture, type FakeProvider } from '../../support/fake-provider.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 /**
@@ -25,7 +25,7 @@ const STRIPE_LIVE = {
 const HOUR = 3600 * 1000;
 
 describe('Stripe Connect: connected accounts, destination charges, connected payouts (fake Stripe)', () => {
-  let stripe: FakeStripe;
+  let stripe: FakeProvider;
   let app: TestApp;
   let tenant: Tenant;
   let n = 0;
@@ -108,7 +108,7 @@ describe('Stripe Connect: connected accounts, destination charges, connected pay
   }
 
   beforeAll(async () => {
-    stripe = await new FakeStripe(STRIPE_LIVE.secret).start();
+    stripe = await fakeStripe(STRIPE_LIVE.secret).start();
     app = await startApp({
       rateLimit: false,
       env: {

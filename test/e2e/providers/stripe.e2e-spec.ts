@@ -5,7 +5,7 @@
  * docs/PROVIDERS.md "## Stripe" has the command a partner runs against Stripe's test environment.
  */
 import Stripe from 'stripe';
-import { FakeStripe, stripeFixture } from '../../support/fake-stripe.js';
+import { fakeStripe, stripeFixture, type FakeProvider } from '../../support/fake-provider.js';
 import {
   createStripeClient,
   StripeCollectionError,
@@ -18,8 +18,8 @@ import {
   stripeClientOptions,
   type StripePayment,
 } from '../../../src/providers/stripe/index.js';
-import { CollectionProviderError } from '../../../src/modules/checkout/payments/providers/collection-provider.js';
-import { TransferProviderError } from '../../../src/modules/payouts/providers/transfer.types.js';
+import { CollectionProviderError } from '../../../src/providers/ports/collection.port.js';
+import { TransferProviderError } from '../../../src/providers/ports/transfer.port.js';
 
 const CHARGE_ID = '01936f6a-0000-7000-8000-000000000001';
 const ACCOUNT = 'acct_1PgafTB7WZ01zgkW';
@@ -34,14 +34,14 @@ const request = (over: Partial<{ amount: number; chargeId: string }> = {}) => ({
 });
 
 describe('Stripe adapter (contract, local server, real SDK)', () => {
-  let fake: FakeStripe;
+  let fake: FakeProvider;
   let stripe: Stripe;
   let collection: StripeCollectionProvider;
   let transfers: StripeTransferProvider;
   let webhooks: StripeWebhooks;
 
   beforeAll(async () => {
-    fake = await new FakeStripe().start();
+    fake = await fakeStripe().start();
     stripe = createStripeClient({
       secretKey: fake.secretKey,
       webhookSecret: WHSEC,
@@ -57,7 +57,7 @@ describe('Stripe adapter (contract, local server, real SDK)', () => {
       destination: () => ACCOUNT,
     });
     transfers = new StripeTransferProvider(stripe, { connectedAccount: () => ACCOUNT });
-    webhooks = new StripeWebhooks(stripe, WHSEC);
+    webhooks = new StripeWebhooks({ test: { stripe, webhookSecret: WHSEC } });
   });
   afterAll(() => fake.stop());
   beforeEach(() => fake.reset());
@@ -372,10 +372,13 @@ describe('Stripe adapter (contract, local server, real SDK)', () => {
   describe('webhooks (Stripe-Signature verified by constructEvent)', () => {
     const body = JSON.stringify(stripeFixture('event_payment_intent_succeeded'));
     const sign = (payload: string, secret = WHSEC) => stripe.webhooks.generateTestHeaderString({ payload, secret });
+    /** What the webhook route hands Stripe's webhook port: the raw body and the headers, verified with the test-mode secret. */
+    const verify = (payload: string | Buffer, signature?: string) =>
+      webhooks.verify(Buffer.from(payload), signature === undefined ? {} : { 'stripe-signature': signature }, 'test');
 
-    it('a good signature yields the normalized notice; a replay yields the same notice', () => {
+    it('a good signature yields the normalized notice; a replay yields the same notice', async () => {
       const header = sign(body);
-      const notice = webhooks.parse(body, header);
+      const notice = await verify(body, header);
       expect(notice).toEqual({
         provider_event_id: 'evt_1Pgc76B7WZ01zgkWwyRHS12y',
         kind: 'payment_intent.succeeded',
@@ -383,25 +386,25 @@ describe('Stripe adapter (contract, local server, real SDK)', () => {
         status: 'succeeded',
         livemode: false,
       });
-      expect(webhooks.parse(Buffer.from(body), header)).toEqual(notice);
+      expect(await verify(Buffer.from(body), header)).toEqual(notice);
     });
 
-    it('forged: another secret, a tampered body, no header, an old timestamp are all rejected', () => {
-      expect(() => webhooks.parse(body, sign(body, 'whsec_attacker'))).toThrow(StripeWebhookRejected);
+    it('forged: another secret, a tampered body, no header, an old timestamp are all rejected', async () => {
+      await expect(verify(body, sign(body, 'whsec_attacker'))).rejects.toThrow(StripeWebhookRejected);
       const header = sign(body);
-      expect(() => webhooks.parse(body.replace('"succeeded"', '"canceled"'), header)).toThrow(StripeWebhookRejected);
-      expect(() => webhooks.parse(body, undefined)).toThrow(StripeWebhookRejected);
+      await expect(verify(body.replace('"succeeded"', '"canceled"'), header)).rejects.toThrow(StripeWebhookRejected);
+      await expect(verify(body, undefined)).rejects.toThrow(StripeWebhookRejected);
       const old = stripe.webhooks.generateTestHeaderString({
         payload: body,
         secret: WHSEC,
         timestamp: Math.floor(Date.now() / 1000) - 3600,
       });
-      expect(() => webhooks.parse(body, old)).toThrow(StripeWebhookRejected);
+      await expect(verify(body, old)).rejects.toThrow(StripeWebhookRejected);
     });
 
-    it('payout events map to the transfer reference on the connected account', () => {
+    it('payout events map to the transfer reference on the connected account', async () => {
       const event = JSON.stringify({ ...stripeFixture('event_payout_failed'), account: ACCOUNT });
-      expect(webhooks.parse(event, sign(event))).toMatchObject({
+      expect(await verify(event, sign(event))).toMatchObject({
         kind: 'payout.failed',
         reference: `${ACCOUNT}/po_1Pgc79B7WZ01zgkWu1KToYf4`,
         status: 'failed',

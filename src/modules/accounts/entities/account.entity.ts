@@ -1,8 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
+import type { KybStatus } from '../../../providers/ports/connect.port.js';
 
 export type AccountType = 'own' | 'connected';
-export type KybStatus = 'pending' | 'verified' | 'rejected';
 
 /** An application's own account (one per mode) or one of its connected accounts. */
 @Entity({ name: 'accounts' })

@@ -10,7 +10,8 @@ import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../..
 import { SessionsService } from '../../auth/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toCheckoutResponse, type CheckoutResponse } from '../checkout.responses.js';
-import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS, type PaymentMethodType } from '../checkout-rules.js';
+import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS } from '../checkout-rules.js';
+import { type PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { CreateCheckoutDto } from '../dto/checkout.dto.js';
 import type { Checkout, CheckoutStatus } from '../entities/checkout.entity.js';
 import type { PaymentLink } from '../entities/payment-link.entity.js';

@@ -22,7 +22,7 @@ import {
   Optional,
   stacked,
 } from '../../../common/http/fields.js';
-import { PAYMENT_METHOD_TYPES } from '../checkout-rules.js';
+import { PAYMENT_METHOD_TYPES } from '../../../providers/ports/collection.port.js';
 import { PaymentMethodTypesField } from './common.dto.js';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsUUID, Max, Min } from 'class-validator';
 import { LabelsField, MetadataField, NestedField, Optional, stacked } from '../../../common/http/fields.js';
-import { MAX_AMOUNT, PAYMENT_METHOD_TYPES } from '../checkout-rules.js';
+import { MAX_AMOUNT } from '../checkout-rules.js';
+import { PAYMENT_METHOD_TYPES } from '../../../providers/ports/collection.port.js';
 
 export const CURRENCY_MESSAGE = { message: 'currency must be an upper-case ISO 4217 code such as THB' };
 

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
+import type { PromptPayDetails } from '../../../providers/ports/collection.port.js';
 import type { ChargeStatus } from '../payments/charge.transitions.js';
 
 export interface NextActionItem {
@@ -11,15 +12,6 @@ export interface NextActionItem {
   client_secret?: string | null;
   payment_method?: string | null;
   qr_data?: string | null;
-}
-
-export interface PromptPayDetails {
-  raw: string;
-  image: string;
-  ref1: string | null;
-  ref2: string | null;
-  ref3: string | null;
-  expires_at: string | null;
 }
 
 export interface InstallmentDetails {

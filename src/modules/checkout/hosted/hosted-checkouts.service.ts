@@ -17,7 +17,7 @@ import type { Checkout } from '../entities/checkout.entity.js';
 import { CardIntentsService } from '../payments/card-intents.service.js';
 import { ChargeOutcomesService } from '../payments/charge-outcomes.service.js';
 import { ChargesService } from '../payments/charges.service.js';
-import type { ProviderPayment } from '../payments/providers/collection-provider.js';
+import type { ProviderPayment } from '../../../providers/ports/collection.port.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from '../targets/targets.service.js';
 import { checkoutErrorPage, redirectPage, RETURN_TEXT } from './checkout-messages.js';

@@ -12,7 +12,7 @@ import type { VaultCardDto } from '../dto/checkout.dto.js';
 import type { CardTokenDto } from '../dto/responses.dto.js';
 import type { CardToken } from '../entities/card-token.entity.js';
 import { CardTokensRepository } from './card-tokens.repository.js';
-import type { VaultCard } from './providers/collection-provider.js';
+import type { VaultCard } from '../../../providers/ports/collection.port.js';
 import { sandboxOutcomeOf } from './providers/sandbox-collection.provider.js';
 
 /** How long a vault token can be used: long enough to pay, short enough that a leaked one is worthless. */

@@ -11,7 +11,7 @@ import type { Charge } from '../entities/charge.entity.js';
 import { ChargesRepository } from './charges.repository.js';
 import { ChargesService } from './charges.service.js';
 import { CheckoutPaymentsService } from './checkout-payments.service.js';
-import type { ProviderPayment } from './providers/collection-provider.js';
+import type { ProviderPayment } from '../../../providers/ports/collection.port.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import type { Target } from '../targets/targets.service.js';
 

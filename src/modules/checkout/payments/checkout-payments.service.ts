@@ -8,7 +8,7 @@ import { AccountsService } from '../../accounts/index.js';
 import { SessionsService } from '../../auth/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toInvoiceResponse, type CheckoutResponse } from '../checkout.responses.js';
-import type { PaymentMethodType } from '../checkout-rules.js';
+import type { PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import { CheckoutsService, effectiveStatus } from '../checkouts/checkouts.service.js';
 import type { Charge } from '../entities/charge.entity.js';
 import type { Checkout } from '../entities/checkout.entity.js';
@@ -22,7 +22,7 @@ import { ChargesRepository } from './charges.repository.js';
 import type { ChargeResponse } from './charges.responses.js';
 import { ChargesService } from './charges.service.js';
 import { PROVIDER_TIMEOUT_MS } from './provider-call.js';
-import type { PaymentRequest, VaultCard } from './providers/collection-provider.js';
+import type { PaymentRequest, VaultCard } from '../../../providers/ports/collection.port.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 
 /** What the hosted page gets back from a payment attempt. */

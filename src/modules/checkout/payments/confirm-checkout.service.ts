@@ -4,7 +4,8 @@ import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { CheckoutErrors } from '../checkout.errors.js';
-import { PROMPTPAY_QR_LIFETIME_MS, type PaymentMethodType } from '../checkout-rules.js';
+import { PROMPTPAY_QR_LIFETIME_MS } from '../checkout-rules.js';
+import type { PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { ConfirmCheckoutDto } from '../dto/checkout.dto.js';
 import { CheckoutsService } from '../checkouts/checkouts.service.js';
 import type { Charge } from '../entities/charge.entity.js';
@@ -15,7 +16,7 @@ import { ChargesService } from './charges.service.js';
 import { CheckoutPaymentsService, type Attempt, type CheckoutPaymentResponse } from './checkout-payments.service.js';
 import { nextActionsOf, type PendingAnswer } from './next-actions.js';
 import { assertSessionTarget, reachProvider } from './provider-call.js';
-import type { CollectionProvider, ProviderPayment, VaultCard } from './providers/collection-provider.js';
+import type { CollectionProvider, ProviderPayment, VaultCard } from '../../../providers/ports/collection.port.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 
 /** What the buyer pays with: a card (by its token) or PromptPay. */

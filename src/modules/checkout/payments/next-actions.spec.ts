@@ -1,4 +1,4 @@
-import type { PromptPayDetails } from '../entities/charge.entity.js';
+import type { PromptPayDetails } from '../../../providers/ports/collection.port.js';
 import { nextActionsOf } from './next-actions.js';
 
 const promptpay: PromptPayDetails = {

@@ -1,5 +1,5 @@
 import type { NextActionItem } from '../entities/charge.entity.js';
-import type { ProviderPayment } from './providers/collection-provider.js';
+import type { ProviderPayment } from '../../../providers/ports/collection.port.js';
 
 /** A provider's pending answer: a card charge may carry the issuer's 3-D Secure page. */
 export type PendingAnswer = ProviderPayment & { authorizeUri?: string };

@@ -1,7 +1,7 @@
 import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
-import { CollectionProviderError, type PaymentRequest } from './providers/collection-provider.js';
+import { CollectionProviderError, type PaymentRequest } from '../../../providers/ports/collection.port.js';
 
 /** How long a payment attempt waits for its provider before it is abandoned (and may be retried). */
 export const PROVIDER_TIMEOUT_MS = 30_000;

@@ -17,7 +17,8 @@ import {
 import { scalingFactorOf } from '../../ledger/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toPaymentIntentResponse, type PaymentIntentResponse } from '../checkout.responses.js';
-import { defaultPaymentMethodTypes, type PaymentMethodType } from '../checkout-rules.js';
+import { defaultPaymentMethodTypes } from '../checkout-rules.js';
+import { type PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { CollectionTermsDto } from '../dto/common.dto.js';
 import type { CancelPaymentIntentDto, CreatePaymentIntentDto } from '../dto/payment-intent.dto.js';
 import type { PaymentIntent } from '../entities/payment-intent.entity.js';

@@ -3,11 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { ProviderRegistry } from '../../../common/providers/provider-registry.js';
 import type { AllConfig } from '../../../config/app.config.js';
 import { SandboxBillingProvider } from './sandbox-billing.provider.js';
-import type { BillingProvider } from './billing.types.js';
-import { BillingProviderError } from './billing.types.js';
-
-export type { BillingProvider, ForwardedMeterEvent, MeterEventOutcome } from './billing.types.js';
-export { BillingProviderError } from './billing.types.js';
+import { BillingProviderError, type BillingProvider } from '../../../providers/ports/billing.port.js';
 
 /**
  * Which billing provider serves an application country in a mode (BILLING_PROVIDERS for test mode,

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock.js';
-import type { BillingProvider, ForwardedMeterEvent, MeterEventOutcome } from './billing.types.js';
-import { BillingProviderError } from './billing.types.js';
+import {
+  BillingProviderError,
+  type BillingProvider,
+  type ForwardedMeterEvent,
+  type MeterEventOutcome,
+} from '../../../providers/ports/billing.port.js';
 import { SandboxBillingRepository, type SandboxReceivedEvent } from './sandbox-billing.repository.js';
 
 const FAILING = 'sandbox billing provider is failing on purpose for this application';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ModeDb } from '../../../common/database/mode-db.js';
-import type { ForwardedMeterEvent } from './billing.types.js';
+import type { ForwardedMeterEvent } from '../../../providers/ports/billing.port.js';
 
 export interface SandboxReceivedEvent {
   identifier: string;

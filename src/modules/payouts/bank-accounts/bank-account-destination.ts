@@ -3,7 +3,7 @@ import { Errors } from '../../../common/errors/error-catalog.js';
 import type { CreateBankAccountDto } from '../dto/create-bank-account.dto.js';
 import type { BankAccount } from '../entities/bank-account.entity.js';
 import { PayoutErrors } from '../payouts.errors.js';
-import type { BankAccountType } from '../providers/transfer.types.js';
+import type { BankAccountType } from '../../../providers/ports/transfer.port.js';
 import {
   normaliseAccountNumber,
   normaliseThaiMobile,
@@ -11,7 +11,7 @@ import {
   THAI_ACCOUNT_TYPES,
   THAI_BRANCH_CODE,
   thaiBank,
-} from '../thai-banks.js';
+} from '../../../providers/ports/thai-banks.js';
 
 /** Which top-level fields each type needs, and which it may carry. */
 const TYPE_FIELDS: Record<BankAccountType, { required: string[]; allowed: string[] }> = {

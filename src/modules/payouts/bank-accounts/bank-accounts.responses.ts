@@ -1,5 +1,5 @@
 import type { BankAccount } from '../entities/bank-account.entity.js';
-import { thaiBank } from '../thai-banks.js';
+import { thaiBank } from '../../../providers/ports/thai-banks.js';
 import { mask } from './bank-account-destination.js';
 
 export function toBankAccountResponse(b: BankAccount) {

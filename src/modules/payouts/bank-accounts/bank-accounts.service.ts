@@ -19,7 +19,7 @@ import { CreateBankAccountDto } from '../dto/create-bank-account.dto.js';
 import type { BankAccount } from '../entities/bank-account.entity.js';
 import { PayoutErrors } from '../payouts.errors.js';
 import { TransferProviders } from '../providers/transfer-providers.js';
-import { TransferProviderError, type TransferProvider } from '../providers/transfer.types.js';
+import { TransferProviderError, type TransferProvider } from '../../../providers/ports/transfer.port.js';
 import { bankAccountDestination, type Destination } from './bank-account-destination.js';
 import { BankAccountsRepository } from './bank-accounts.repository.js';
 import {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsObject, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { LabelsField, MetadataField, Optional } from '../../../common/http/fields.js';
-import { BANK_ACCOUNT_TYPES } from '../providers/transfer.types.js';
+import { BANK_ACCOUNT_TYPES } from '../../../providers/ports/transfer.port.js';
 
 /** POST /bank_accounts, as the contract has it. Which fields a type needs is checked by the service. */
 export class CreateBankAccountDto {

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
-import type { BankAccountType } from '../providers/transfer.types.js';
+import type { BankAccountType } from '../../../providers/ports/transfer.port.js';
 
 /**
  * `not_applicable`: a connected account's bank account (reference only, never sent to a provider);

@@ -8,7 +8,7 @@ import {
   sessionFromFragmentScript,
   type HostedLocale,
 } from '../../../common/http/hosted-page.js';
-import { THAI_BANKS } from '../thai-banks.js';
+import { THAI_BANKS } from '../../../providers/ports/thai-banks.js';
 import { BANK_ACCOUNT_TEMPLATE } from './templates/bank-account.template.js';
 
 registerHostedTemplate('@bank-account', BANK_ACCOUNT_TEMPLATE);

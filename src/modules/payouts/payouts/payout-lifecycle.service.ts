@@ -10,7 +10,7 @@ import { Payout } from '../entities/payout.entity.js';
 import { PayoutErrors } from '../payouts.errors.js';
 import { SandboxTransferProvider } from '../providers/sandbox-transfer.provider.js';
 import { TransferProviders } from '../providers/transfer-providers.js';
-import { TransferProviderError, type ProviderTransfer } from '../providers/transfer.types.js';
+import { TransferProviderError, type ProviderTransfer } from '../../../providers/ports/transfer.port.js';
 import { PayoutLifecycleRepository } from './payout-lifecycle.repository.js';
 import { PayoutJournals } from './payout.journals.js';
 import { canPayout, payoutTransition, type PayoutEvent, type PayoutStatus } from './payout.transitions.js';

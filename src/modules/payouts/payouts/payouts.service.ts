@@ -20,7 +20,7 @@ import type { BankAccount } from '../entities/bank-account.entity.js';
 import type { Payout } from '../entities/payout.entity.js';
 import { PayoutErrors } from '../payouts.errors.js';
 import { TransferProviders } from '../providers/transfer-providers.js';
-import type { ProviderTransfer } from '../providers/transfer.types.js';
+import type { ProviderTransfer } from '../../../providers/ports/transfer.port.js';
 import { PayoutLifecycleRepository } from './payout-lifecycle.repository.js';
 import { PayoutLifecycleService } from './payout-lifecycle.service.js';
 import { PayoutJournals } from './payout.journals.js';

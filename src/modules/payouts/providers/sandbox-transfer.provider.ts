@@ -14,7 +14,7 @@ import {
   type ProviderTransfer,
   type TransferProvider,
   type TransferRequest,
-} from './transfer.types.js';
+} from '../../../providers/ports/transfer.port.js';
 
 const TYPES: Record<string, Record<BankAccountType, string>> = {
   TH: {

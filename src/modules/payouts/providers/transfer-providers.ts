@@ -5,7 +5,7 @@ import { RequestContext } from '../../../common/context/request-context.js';
 import type { AllConfig } from '../../../config/app.config.js';
 import { ProviderAdapters } from '../../../providers/provider-adapters.js';
 import { SandboxTransferProvider } from './sandbox-transfer.provider.js';
-import type { TransferProvider } from './transfer.types.js';
+import type { TransferProvider } from '../../../providers/ports/transfer.port.js';
 
 /**
  * Which transfer provider serves an application country in a mode (TRANSFER_PROVIDERS for test

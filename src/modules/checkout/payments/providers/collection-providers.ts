@@ -4,7 +4,7 @@ import { ProviderRegistry } from '../../../../common/providers/provider-registry
 import { RequestContext } from '../../../../common/context/request-context.js';
 import type { AllConfig } from '../../../../config/app.config.js';
 import { ProviderAdapters } from '../../../../providers/provider-adapters.js';
-import { CollectionProviderError, type CollectionProvider } from './collection-provider.js';
+import { CollectionProviderError, type CollectionProvider } from '../../../../providers/ports/collection.port.js';
 import { SandboxCollectionProvider } from './sandbox-collection.provider.js';
 
 /**

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import generatePromptPayPayload from 'promptpay-qr';
 import QRCode from 'qrcode';
-import type { PaymentMethodType } from '../../checkout-rules.js';
 import {
   CollectionProviderError,
   type CollectionProvider,
+  type PaymentMethodType,
   type PaymentRequest,
   type ProviderFailure,
   type ProviderPayment,
@@ -13,7 +13,7 @@ import {
   type RefundRequest,
   type SandboxOutcome,
   type VaultCard,
-} from './collection-provider.js';
+} from '../../../../providers/ports/collection.port.js';
 
 /** The sandbox's test cards (common practice); any other valid card number succeeds. */
 const TEST_CARDS: Record<string, SandboxOutcome> = {

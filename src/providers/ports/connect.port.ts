@@ -1,4 +1,5 @@
-import type { KybStatus } from './entities/account.entity.js';
+/** A connected account's KYB state, as the service keeps it and a provider's notice states it. */
+export type KybStatus = 'pending' | 'verified' | 'rejected';
 
 /** What a provider is told to open an account for a connected account (Stripe Connect). */
 export interface ConnectAccountRequest {

@@ -1,5 +1,16 @@
-import type { PromptPayDetails } from '../../entities/charge.entity.js';
-import type { PaymentMethodType } from '../../checkout-rules.js';
+/** The payment method types the service collects with; every collection provider prices each. */
+export const PAYMENT_METHOD_TYPES = ['card', 'promptpay'] as const;
+export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
+
+/** A PromptPay QR code as a provider made it (stored on the charge as it is). */
+export interface PromptPayDetails {
+  raw: string;
+  image: string;
+  ref1: string | null;
+  ref2: string | null;
+  ref3: string | null;
+  expires_at: string | null;
+}
 
 /** Card details as a browser form reads them. Only the test-mode vault ever sees them; no provider port takes them. */
 export interface CardDetails {

@@ -1,0 +1,30 @@
+import { OpnClient, type OpnClientOptions } from './opn-client.js';
+import { OpnCollectionProvider } from './opn-collection.provider.js';
+import { opnClientOptions } from './opn-config.js';
+import { OpnTransferProvider } from './opn-transfer.provider.js';
+import { OpnWebhooks } from './opn-webhooks.js';
+import { perMode, settingsPerMode, type ProviderPlug } from '../ports/provider-plug.port.js';
+
+/**
+ * Opn Payments (Omise), Thailand: card and PromptPay collection, refunds, bank transfers to
+ * recipients, webhooks read back by id. No Connect accounts: connected accounts live in the
+ * service's books only.
+ */
+export const opnPlug: ProviderPlug<OpnClientOptions> = {
+  name: 'opn',
+  keys: {
+    prefix: 'OPN',
+    secret: 'SECRET_KEY',
+    public: 'PUBLIC_KEY',
+    formats: { test: [/^skey_test_\w+$/, /^pkey_test_\w+$/], live: [/^skey_(?!test_)\w+$/, /^pkey_(?!test_)\w+$/] },
+  },
+  settings: (env, modes) => settingsPerMode(modes, (mode) => opnClientOptions(env, mode)),
+  plug(settings, links) {
+    const clients = perMode(settings, (options) => new OpnClient(options));
+    return {
+      collection: perMode(clients, (client) => new OpnCollectionProvider(client, { returnUri: links.returnUri })),
+      transfer: perMode(clients, (client) => new OpnTransferProvider(client)),
+      webhooks: new OpnWebhooks(clients),
+    };
+  },
+};
