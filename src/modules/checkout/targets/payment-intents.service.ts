@@ -4,13 +4,7 @@ import { countryOf, type Principal, type Scope } from '../../../common/context/p
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { newId } from '../../../common/ids.js';
-import {
-  FilterPatterns,
-  runList,
-  type ListEnvelope,
-  type ListQuery,
-  type ListSpec,
-} from '../../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../../common/list/index.js';
 import { scalingFactorOf } from '../../ledger/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { CollectionRepository } from '../checkout.repository.js';
@@ -25,14 +19,14 @@ import { NEW_PAYMENT_INTENT_STATUS, paymentIntentTransition } from './payment-in
 
 export const PAYMENT_INTENT_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    status: { type: 'text', values: ['requires_payment_method', 'processing', 'succeeded', 'canceled'] },
-    customer_id: { type: 'uuid' },
-    currency: { type: 'text', pattern: FilterPatterns.currency },
-    amount: { type: 'integer' },
-    created_at: { type: 'timestamp' },
-    updated_at: { type: 'timestamp' },
-    labels: { type: 'labels' },
+    id: ListFilters.uuid,
+    status: ListFilters.oneOf(['requires_payment_method', 'processing', 'succeeded', 'canceled']),
+    customer_id: ListFilters.uuid,
+    currency: ListFilters.currency,
+    amount: ListFilters.money,
+    created_at: ListFilters.timestamp,
+    updated_at: ListFilters.timestamp,
+    labels: ListFilters.labels,
   },
   sortable: ['created_at', 'amount'],
   search: ['id', 'description', 'customer_id'],
