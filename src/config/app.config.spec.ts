@@ -36,6 +36,7 @@ describe('configuration', () => {
       providerCredentials: { opn: {}, stripe: {} },
       settlementDelayHours: 48,
       metricsPort: undefined,
+      trustedProxies: [],
       shutdownGraceMs: 25_000,
       httpKeepAliveTimeoutMs: 65_000,
       eventRetentionDays: 30,
@@ -59,6 +60,7 @@ describe('configuration', () => {
       EVENT_RETENTION_DAYS: '90',
       REDIS_URL: 'redis://cache:6379/2',
       REDIS_KEY_PREFIX: 'wallet-eu:',
+      TRUSTED_PROXIES: '10.244.0.0/16, ::1,192.0.2.7',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -74,6 +76,7 @@ describe('configuration', () => {
       eventRetentionDays: 90,
       redisUrl: 'redis://cache:6379/2',
       redisKeyPrefix: 'wallet-eu:',
+      trustedProxies: ['10.244.0.0/16', '::1', '192.0.2.7'],
     });
   });
 
@@ -95,6 +98,10 @@ describe('configuration', () => {
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must use redis: or rediss:, got "http:"'],
     [{ REDIS_KEY_PREFIX: 'a b' }, 'REDIS_KEY_PREFIX must be up to 64 of'],
     [{ SHUTDOWN_GRACE_MS: '600001' }, 'SHUTDOWN_GRACE_MS must be between 0 and 600000, got 600001'],
+    [{ TRUSTED_PROXIES: 'ingress' }, 'TRUSTED_PROXIES must be addresses or CIDRs separated by commas'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/33' }, 'got "10.0.0.0/33"'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8,fd00::/129' }, 'got "fd00::/129"'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8/1' }, 'got "10.0.0.0/8/1"'],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadAppConfig(env)).toThrow(ConfigError);
     expect(() => loadAppConfig(env)).toThrow(message);

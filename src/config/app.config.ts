@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { loadProviderClients, type ProviderClients } from './provider-clients.js';
 import { loadProviderCredentials, type ProviderCredentials } from './provider-credentials.js';
@@ -35,6 +36,12 @@ export interface AppConfig {
   redisTimeoutMs: number;
   /** How long a verified secret key is remembered when no revocation message arrives (API_KEY_CACHE_MS). */
   apiKeyCacheMs: number;
+  /**
+   * The proxies in front whose `X-Forwarded-For` is believed (TRUSTED_PROXIES: addresses or CIDRs).
+   * The client address is the nearest one in that header not in this list; empty (the default):
+   * the connection's peer is the client, whatever the header says.
+   */
+  trustedProxies: string[];
   /** Failed authentications a client address (or a key prefix) may have per window; 0 turns the check off. */
   authFailureLimit: number;
   /** When set, the log goes to this file (appended) instead of standard output. */
@@ -136,6 +143,25 @@ function redisKeyPrefix(env: Env): string {
   return raw;
 }
 
+/** `10.0.0.0/8, fd00::/8, 192.0.2.7` -> each entry checked (an address, and a prefix length that fits it). */
+function trustedProxies(env: Env): string[] {
+  const raw = env.TRUSTED_PROXIES ?? '';
+  if (raw.trim() === '') return [];
+  return raw.split(',').map((part) => {
+    const entry = part.trim();
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 6 ? 128 : 32;
+    const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !validPrefix || extra !== undefined) {
+      throw new ConfigError(
+        `TRUSTED_PROXIES must be addresses or CIDRs separated by commas (e.g. "10.244.0.0/16,::1"), got "${entry}"`,
+      );
+    }
+    return entry;
+  });
+}
+
 /** A live map naming a provider whose live keys are missing fails the boot. */
 function requireLiveKeys(variable: string, map: Record<string, string>, credentials: ProviderCredentials): void {
   for (const name of new Set(Object.values(map))) {
@@ -186,6 +212,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     redisKeyPrefix: redisKeyPrefix(env),
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 100, 3_600_000),
+    trustedProxies: trustedProxies(env),
     authFailureLimit: integer(env, 'AUTH_FAILURE_RATE_LIMIT', Math.ceil(rateLimit / 4), 0, 1_000_000),
     logFile: env.LOG_FILE || undefined,
     billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),
