@@ -74,6 +74,12 @@ export interface AppConfig {
   eventRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
   shutdownGraceMs: number;
+  /**
+   * On SIGTERM/SIGINT, how long the listener still accepts (answering `/readyz` 503 and every
+   * request with `Connection: close`) before it closes; after that, a connection idle this long is
+   * closed. At most `shutdownGraceMs`.
+   */
+  shutdownListenMs: number;
   /** How long an idle keep-alive connection stays open: above any proxy's or client's idle timeout in front. */
   httpKeepAliveTimeoutMs: number;
 }
@@ -195,6 +201,13 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   const rawDataDir = env.DATA_DIR || './.data';
   const dataDir = rawDataDir.startsWith('memory://') || isAbsolute(rawDataDir) ? rawDataDir : resolve(rawDataDir);
   const rateLimit = integer(env, 'RATE_LIMIT', 100, 0, 1_000_000);
+  const shutdownGraceMs = integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000);
+  const shutdownListenMs = integer(env, 'SHUTDOWN_LISTEN_MS', Math.min(1_000, shutdownGraceMs), 0, 600_000);
+  if (shutdownListenMs > shutdownGraceMs) {
+    throw new ConfigError(
+      `SHUTDOWN_LISTEN_MS must not exceed SHUTDOWN_GRACE_MS (${shutdownGraceMs}), got ${shutdownListenMs}`,
+    );
+  }
   return {
     port,
     host,
@@ -228,7 +241,8 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),
     meterForwardConcurrency: integer(env, 'METER_FORWARD_CONCURRENCY', 2, 1, 32),
-    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
+    shutdownGraceMs,
+    shutdownListenMs,
     httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 900_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
   };
