@@ -27,8 +27,8 @@ const SWEEP_MS = 100;
 @Injectable()
 export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private server: Server | undefined;
-  /** Every open client connection: since when it has been idle (ms, performance.now()), or undefined while a request runs. */
-  private readonly connections = new Map<Socket, number | undefined>();
+  /** Every open client connection: its requests not yet answered, and since when it has had none (performance.now() ms). */
+  private readonly connections = new Map<Socket, { busy: number; idleSince: number }>();
   private readonly inFlight = new Set<ServerResponse>();
 
   constructor(
@@ -42,7 +42,7 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
     if (!server) return;
     this.server = server;
     server.on('connection', (socket: Socket) => {
-      this.connections.set(socket, performance.now());
+      this.connections.set(socket, { busy: 0, idleSince: performance.now() });
       socket.once('close', () => {
         this.connections.delete(socket);
         if (this.draining.active) this.draining.report.connectionsClosed += 1;
@@ -62,7 +62,8 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
     }
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
       this.inFlight.add(res);
-      this.connections.set(req.socket, undefined);
+      const connection = this.connections.get(req.socket);
+      if (connection) connection.busy += 1;
       if (this.draining.active) res.setHeader('Connection', 'close');
       res.on('close', responseClosed);
     });
@@ -70,8 +71,8 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private responseClosed(res: ServerResponse): void {
     this.inFlight.delete(res);
-    const socket = res.req.socket;
-    if (this.connections.has(socket) && !socket.destroyed) this.connections.set(socket, performance.now());
+    const connection = this.connections.get(res.req.socket);
+    if (connection && --connection.busy === 0) connection.idleSince = performance.now();
     if (this.draining.active) this.draining.report.requestsCompleted += 1;
   }
 
@@ -107,8 +108,8 @@ export class HttpDrain implements OnApplicationBootstrap, BeforeApplicationShutd
   /** Closes the connections that have carried no request for `idleMs`. */
   private closeIdle(idleMs: number): void {
     const now = performance.now();
-    for (const [socket, idleSince] of this.connections) {
-      if (idleSince !== undefined && now - idleSince >= idleMs) socket.destroy();
+    for (const [socket, { busy, idleSince }] of this.connections) {
+      if (busy === 0 && now - idleSince >= idleMs) socket.destroy();
     }
   }
 }
