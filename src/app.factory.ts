@@ -99,7 +99,9 @@ export async function createApp(): Promise<NestExpressApplication> {
   app.useLogger(app.get(Logger));
   app.set('query parser', 'simple');
   declarePassportRequestFields((app.getHttpAdapter().getInstance() as { request: Request }).request);
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Only the configured proxies' X-Forwarded-For is believed: from any other peer the header is
+  // the client's own words, and the throttles key on the address it names.
+  app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   app.use(contentTypeMiddleware);

@@ -25,8 +25,9 @@ async function main(): Promise<void> {
   const logger = new Logger('Main');
   const draining = app.get(Draining);
   // SIGTERM/SIGINT: readiness turns 503 at once, then app.close() runs Nest's shutdown hooks:
-  // HttpDrain (beforeApplicationShutdown) drains HTTP within SHUTDOWN_GRACE_MS, the background jobs
-  // finish their current batch, the pools close (onApplicationShutdown). Then one line and exit 0.
+  // HttpDrain (beforeApplicationShutdown) keeps the listener open for SHUTDOWN_LISTEN_MS and drains
+  // HTTP within SHUTDOWN_GRACE_MS, the background jobs finish their current batch, the pools close
+  // (onApplicationShutdown). Then one line and exit 0.
   // (Nest's enableShutdownHooks() would re-raise the signal, exit 143, before that line.)
   const shutdown = (signal: NodeJS.Signals) => {
     if (draining.active) return;

@@ -36,7 +36,9 @@ describe('configuration', () => {
       providerCredentials: { opn: {}, stripe: {} },
       settlementDelayHours: 48,
       metricsPort: undefined,
+      trustedProxies: [],
       shutdownGraceMs: 25_000,
+      shutdownListenMs: 1_000,
       httpKeepAliveTimeoutMs: 65_000,
       eventRetentionDays: 30,
     });
@@ -55,10 +57,12 @@ describe('configuration', () => {
       RATE_LIMIT: '0',
       METRICS_PORT: '9464',
       SHUTDOWN_GRACE_MS: '10000',
+      SHUTDOWN_LISTEN_MS: '5000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '350000',
       EVENT_RETENTION_DAYS: '90',
       REDIS_URL: 'redis://cache:6379/2',
       REDIS_KEY_PREFIX: 'wallet-eu:',
+      TRUSTED_PROXIES: '10.244.0.0/16, ::1,192.0.2.7',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -70,10 +74,12 @@ describe('configuration', () => {
       rateLimit: 0,
       metricsPort: 9464,
       shutdownGraceMs: 10_000,
+      shutdownListenMs: 5_000,
       httpKeepAliveTimeoutMs: 350_000,
       eventRetentionDays: 90,
       redisUrl: 'redis://cache:6379/2',
       redisKeyPrefix: 'wallet-eu:',
+      trustedProxies: ['10.244.0.0/16', '::1', '192.0.2.7'],
     });
   });
 
@@ -95,6 +101,11 @@ describe('configuration', () => {
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must use redis: or rediss:, got "http:"'],
     [{ REDIS_KEY_PREFIX: 'a b' }, 'REDIS_KEY_PREFIX must be up to 64 of'],
     [{ SHUTDOWN_GRACE_MS: '600001' }, 'SHUTDOWN_GRACE_MS must be between 0 and 600000, got 600001'],
+    [{ SHUTDOWN_LISTEN_MS: '30000' }, 'SHUTDOWN_LISTEN_MS must not exceed SHUTDOWN_GRACE_MS (25000), got 30000'],
+    [{ TRUSTED_PROXIES: 'ingress' }, 'TRUSTED_PROXIES must be addresses or CIDRs separated by commas'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/33' }, 'got "10.0.0.0/33"'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8,fd00::/129' }, 'got "fd00::/129"'],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8/1' }, 'got "10.0.0.0/8/1"'],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadAppConfig(env)).toThrow(ConfigError);
     expect(() => loadAppConfig(env)).toThrow(message);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { loadProviderClients, type ProviderClients } from './provider-clients.js';
 import { loadProviderCredentials, type ProviderCredentials } from './provider-credentials.js';
@@ -37,6 +38,12 @@ export interface AppConfig {
   redisTimeoutMs: number;
   /** How long a verified secret key is remembered when no revocation message arrives (API_KEY_CACHE_MS). */
   apiKeyCacheMs: number;
+  /**
+   * The proxies in front whose `X-Forwarded-For` is believed (TRUSTED_PROXIES: addresses or CIDRs).
+   * The client address is the nearest one in that header not in this list; empty (the default):
+   * the connection's peer is the client, whatever the header says.
+   */
+  trustedProxies: string[];
   /** Failed authentications a client address (or a key prefix) may have per window; 0 turns the check off. */
   authFailureLimit: number;
   /** When set, the log goes to this file (appended) instead of standard output. */
@@ -69,6 +76,12 @@ export interface AppConfig {
   eventRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
   shutdownGraceMs: number;
+  /**
+   * On SIGTERM/SIGINT, how long the listener still accepts (answering `/readyz` 503 and every
+   * request with `Connection: close`) before it closes; after that, a connection idle this long is
+   * closed. At most `shutdownGraceMs`.
+   */
+  shutdownListenMs: number;
   /** How long an idle keep-alive connection stays open: above any proxy's or client's idle timeout in front. */
   httpKeepAliveTimeoutMs: number;
 }
@@ -138,6 +151,25 @@ function redisKeyPrefix(env: Env): string {
   return raw;
 }
 
+/** `10.0.0.0/8, fd00::/8, 192.0.2.7` -> each entry checked (an address, and a prefix length that fits it). */
+function trustedProxies(env: Env): string[] {
+  const raw = env.TRUSTED_PROXIES ?? '';
+  if (raw.trim() === '') return [];
+  return raw.split(',').map((part) => {
+    const entry = part.trim();
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 6 ? 128 : 32;
+    const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !validPrefix || extra !== undefined) {
+      throw new ConfigError(
+        `TRUSTED_PROXIES must be addresses or CIDRs separated by commas (e.g. "10.244.0.0/16,::1"), got "${entry}"`,
+      );
+    }
+    return entry;
+  });
+}
+
 /** A live map naming a provider whose live keys are missing fails the boot. */
 function requireLiveKeys(variable: string, map: Record<string, string>, credentials: ProviderCredentials): void {
   for (const name of new Set(Object.values(map))) {
@@ -172,6 +204,13 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   const rawDataDir = env.DATA_DIR || './.data';
   const dataDir = rawDataDir.startsWith('memory://') || isAbsolute(rawDataDir) ? rawDataDir : resolve(rawDataDir);
   const rateLimit = integer(env, 'RATE_LIMIT', 100, 0, 1_000_000);
+  const shutdownGraceMs = integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000);
+  const shutdownListenMs = integer(env, 'SHUTDOWN_LISTEN_MS', Math.min(1_000, shutdownGraceMs), 0, 600_000);
+  if (shutdownListenMs > shutdownGraceMs) {
+    throw new ConfigError(
+      `SHUTDOWN_LISTEN_MS must not exceed SHUTDOWN_GRACE_MS (${shutdownGraceMs}), got ${shutdownListenMs}`,
+    );
+  }
   return {
     port,
     host,
@@ -189,6 +228,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     redisKeyPrefix: redisKeyPrefix(env),
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 100, 3_600_000),
+    trustedProxies: trustedProxies(env),
     authFailureLimit: integer(env, 'AUTH_FAILURE_RATE_LIMIT', Math.ceil(rateLimit / 4), 0, 1_000_000),
     logFile: env.LOG_FILE || undefined,
     billingProviders: providerMap(env, 'BILLING_PROVIDERS', '*=sandbox'),
@@ -204,7 +244,8 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),
     meterForwardConcurrency: integer(env, 'METER_FORWARD_CONCURRENCY', 2, 1, 32),
-    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
+    shutdownGraceMs,
+    shutdownListenMs,
     httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 900_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
   };

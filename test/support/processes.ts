@@ -1,3 +1,4 @@
+import { type Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 
 /** A loopback port nobody listens on right now, for a service process a test starts. */
@@ -25,4 +26,54 @@ export async function until(
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${detail()}`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** Whether the request went out on a kept-alive connection that had answered before. */
+  reusedSocket: boolean;
+}
+
+/**
+ * One request to a service process on loopback `port` through `agent` (its keep-alive pool);
+ * rejects with the socket error (ECONNRESET, ECONNREFUSED, ...) when no complete response came,
+ * its `reusedSocket` saying whether the request went out on a kept-alive connection.
+ */
+export function sendOn(
+  port: number,
+  agent: Agent,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: object,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { ...headers, ...(payload ? { 'Content-Type': 'application/json' } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, reusedSocket: req.reusedSocket }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+      err.reusedSocket = req.reusedSocket;
+      reject(err);
+    });
+    req.end(payload);
+  });
 }

@@ -138,7 +138,6 @@ export class AuthGuard implements CanActivate {
     if (policy.public) return true;
     const req = ctx.switchToHttp().getRequest<Request & { [CREDENTIAL_PROPERTY]?: Credential }>();
 
-    await this.failures.assertAllowed(req);
     const { credential, kind } = await this.authenticate(ctx, req, policy).catch(async (err: unknown) => {
       if (err instanceof AppError && err.status === 401) throw (await this.failures.recordFailure(req)) ?? err;
       throw err;

@@ -9,11 +9,12 @@ export const ListQueryParams = createParamDecorator((spec: ListSpec, ctx: Execut
   parseListQuery(ctx.switchToHttp().getRequest<Request>().query as Record<string, unknown>, spec),
 );
 
-const ORDERED: FieldSpec['type'][] = ['integer', 'timestamp'];
+const ORDERED: FieldSpec['type'][] = ['integer', 'bigint', 'timestamp'];
 const VALUE_SCHEMA: Record<FieldSpec['type'], Record<string, unknown>> = {
   uuid: { type: 'string', format: 'uuid' },
   text: { type: 'string' },
   integer: { type: 'integer' },
+  bigint: { type: 'integer' },
   boolean: { type: 'boolean' },
   timestamp: { type: 'string', format: 'date-time' },
   labels: { type: 'string' },

@@ -2,7 +2,11 @@ import { AppError } from '../errors/app-error.js';
 import { Errors } from '../errors/error-catalog.js';
 import { isUuid } from '../ids.js';
 
-export type FieldType = 'uuid' | 'text' | 'integer' | 'boolean' | 'timestamp' | 'labels';
+/**
+ * A filter value's type. Integers are named by their column's width (`integer` is PostgreSQL's
+ * int4, `bigint` its int8), so a value the column cannot hold is a 400, not a database error.
+ */
+export type FieldType = 'uuid' | 'text' | 'integer' | 'bigint' | 'boolean' | 'timestamp' | 'labels';
 export type Operator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in';
 export const OPERATORS: Operator[] = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'];
 
@@ -80,6 +84,9 @@ function bad(param: string, why: string): AppError {
   return new AppError(Errors.E2004, `Invalid query parameter "${param}": ${why}`);
 }
 
+/** PostgreSQL's int4; an int8 column holds every value of at most 18 digits, which the pattern already bounds. */
+const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };
+
 function integer(param: string, raw: string, min: number, max: number): number {
   if (!/^\d{1,9}$/.test(raw)) throw bad(param, `must be a whole number from ${min} to ${max}.`);
   const value = Number(raw);
@@ -93,8 +100,14 @@ export function parseValue(param: string, raw: string, spec: FieldSpec): string 
       if (!isUuid(raw)) throw bad(param, 'must be an id.');
       return raw.toLowerCase();
     case 'integer':
+    case 'bigint': {
       if (!/^-?\d{1,18}$/.test(raw)) throw bad(param, 'must be an integer.');
-      return Number(raw);
+      const value = Number(raw);
+      if (spec.type === 'integer' && (value < INT4.min || value > INT4.max)) {
+        throw bad(param, `must be an integer from ${INT4.min} to ${INT4.max}.`);
+      }
+      return value;
+    }
     case 'boolean':
       if (raw !== 'true' && raw !== 'false') throw bad(param, 'must be true or false.');
       return raw === 'true';

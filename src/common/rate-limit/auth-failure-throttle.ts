@@ -14,14 +14,18 @@ const KEY_PREFIX_CHARS = 16;
  * Failed authentication (no credential, an unknown scheme, a wrong key, token or session) is
  * counted per client address and, for secret keys, per key prefix, on a budget stricter than the
  * authenticated limit (AUTH_FAILURE_RATE_LIMIT, by default a quarter of RATE_LIMIT, per
- * RATE_LIMIT_WINDOW_MS). Once a tracker has used its budget, further requests get E2429 with
- * Retry-After before any key is hashed or looked up. Counters share the rate limit's store.
+ * RATE_LIMIT_WINDOW_MS). Once a tracker has used its budget, further failures are answered E2429
+ * with Retry-After instead of 401. Counters share the rate limit's store.
  *
- * The budget is exact under concurrency: the check before authenticating only reads the counter
- * (so legitimate concurrent requests from one address never block each other), and the failure
- * itself is counted atomically afterwards; a failure that lands over the budget (requests that
- * were already being checked when the budget ran out) is answered E2429 rather than 401. So a
- * tracker sees at most `limit` 401s per window, however many requests race.
+ * Only failures are throttled: every request is authenticated first, and a valid credential is
+ * judged by its own rate limit alone (RateLimitGuard), so failures from an address (another client
+ * behind the same NAT, or someone guessing) never refuse a valid key from it. A spent budget
+ * therefore does not spare the key check (a checksum, then one indexed read; keys carry ~190
+ * random bits, so the answers teach a guesser nothing); it bounds how many 401s a tracker gets.
+ *
+ * The budget is exact under concurrency: each failure is counted atomically, and one that lands
+ * over the budget is answered E2429 rather than 401, so a tracker sees at most `limit` 401s per
+ * window however many requests race.
  */
 @Injectable()
 export class AuthFailureThrottle {
@@ -35,16 +39,6 @@ export class AuthFailureThrottle {
   ) {
     this.limit = config.get('app.authFailureLimit', { infer: true });
     this.windowMs = config.get('app.rateLimitWindowMs', { infer: true });
-  }
-
-  /** E2429 when the request's address or key prefix has no failed attempts left in this window. */
-  async assertAllowed(req: Request): Promise<void> {
-    if (this.limit <= 0) return;
-    const now = this.clock.nowMs();
-    for (const tracker of this.trackers(req)) {
-      const window = await this.store.peek(tracker, now);
-      if (window && window.count >= this.limit) throw this.tooMany(window.resetAt, now);
-    }
   }
 
   /**

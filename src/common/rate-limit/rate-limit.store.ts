@@ -13,8 +13,6 @@ export interface RateLimitWindow {
 export abstract class RateLimitStore {
   /** Counts one hit on `key` and answers the window's state (a new window of `windowMs` when the last one ended). */
   abstract hit(key: string, windowMs: number, now: number): RateLimitWindow | Promise<RateLimitWindow>;
-  /** The window's state without counting, or undefined when no window is open. */
-  abstract peek(key: string, now: number): RateLimitWindow | undefined | Promise<RateLimitWindow | undefined>;
 }
 
 const MAX_TRACKED = 100_000;
@@ -35,11 +33,6 @@ export class InMemoryRateLimitStore extends RateLimitStore {
     }
     window.count += 1;
     return { ...window };
-  }
-
-  peek(key: string, now: number): RateLimitWindow | undefined {
-    const window = this.windows.get(key);
-    return window && window.resetAt > now ? { ...window } : undefined;
   }
 
   private evictExpired(now: number): void {

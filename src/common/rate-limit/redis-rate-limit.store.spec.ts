@@ -29,8 +29,9 @@ describe('RedisRateLimitStore', () => {
       expect(w.resetAt).toBeGreaterThan(now + 55_000);
       expect(w.resetAt).toBeLessThanOrEqual(now + 60_000);
     }
-    expect(await store.peek('secret_key:k1', now)).toMatchObject({ count: 50 });
-    expect(await store.peek('secret_key:other', now)).toBeUndefined();
+    // The next hit of the window is the 51st; another key has a window of its own.
+    expect(await store.hit('secret_key:k1', 60_000, now)).toMatchObject({ count: 51 });
+    expect(await store.hit('secret_key:other', 60_000, now)).toMatchObject({ count: 1 });
   });
 
   it('fails open when Redis cannot be reached: counts in the process and warns, never throws', async () => {
@@ -40,7 +41,7 @@ describe('RedisRateLimitStore', () => {
       const now = Date.now();
       expect(await down.hit('secret_key:k', 1_000, now)).toEqual({ count: 1, resetAt: now + 1_000 });
       expect(await down.hit('secret_key:k', 1_000, now)).toEqual({ count: 2, resetAt: now + 1_000 });
-      expect(await down.peek('secret_key:k', now)).toEqual({ count: 2, resetAt: now + 1_000 });
+      expect(await down.hit('secret_key:k', 1_000, now)).toEqual({ count: 3, resetAt: now + 1_000 });
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0][0])).toContain('rate limits are counted per process');
     } finally {

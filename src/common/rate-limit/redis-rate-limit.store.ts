@@ -16,12 +16,6 @@ end
 return {count, ttl}
 `;
 
-const PEEK = `
-local count = redis.call('GET', KEYS[1])
-if not count then return nil end
-return {tonumber(count), redis.call('PTTL', KEYS[1])}
-`;
-
 const WARN_EVERY_MS = 10_000;
 
 /**
@@ -53,7 +47,6 @@ export class RedisRateLimitStore extends RateLimitStore implements OnModuleInit,
     // Connection errors are reported by the failing commands (rate-limited); without a listener ioredis logs each one.
     this.redis.on('error', () => undefined);
     this.redis.defineCommand('walletRateHit', { numberOfKeys: 1, lua: HIT });
-    this.redis.defineCommand('walletRatePeek', { numberOfKeys: 1, lua: PEEK });
   }
 
   async hit(key: string, windowMs: number, now: number): Promise<RateLimitWindow> {
@@ -63,17 +56,6 @@ export class RedisRateLimitStore extends RateLimitStore implements OnModuleInit,
     } catch (err) {
       this.warn(err);
       return this.fallback.hit(key, windowMs, now);
-    }
-  }
-
-  async peek(key: string, now: number): Promise<RateLimitWindow | undefined> {
-    try {
-      const answer = (await this.command('walletRatePeek', key)) as [number, number] | null;
-      if (!answer || answer[1] <= 0) return undefined;
-      return { count: answer[0], resetAt: now + answer[1] };
-    } catch (err) {
-      this.warn(err);
-      return this.fallback.peek(key, now);
     }
   }
 

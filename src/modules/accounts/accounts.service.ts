@@ -6,7 +6,7 @@ import { EventRecorder } from '../../common/events/event-recorder.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
-import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
 import { AccountErrors } from './accounts.errors.js';
 import { AccountsRepository, type NewAccount } from './accounts.repository.js';
 import { ConnectProviderError, type KybStatus, type ProviderKyb } from '../../providers/ports/connect.port.js';
@@ -17,16 +17,16 @@ import { toAccountResponse, type Account } from './accounts.responses.js';
 
 export const ACCOUNT_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    type: { type: 'text', values: ['own', 'connected'] },
-    kyb_status: { type: 'text', values: ['pending', 'verified', 'rejected'] },
-    name: { type: 'text' },
-    business_name: { type: 'text' },
-    email: { type: 'text' },
-    country: { type: 'text', pattern: FilterPatterns.country },
-    created_at: { type: 'timestamp' },
-    updated_at: { type: 'timestamp' },
-    labels: { type: 'labels' },
+    id: ListFilters.uuid,
+    type: ListFilters.oneOf(['own', 'connected']),
+    kyb_status: ListFilters.oneOf(['pending', 'verified', 'rejected']),
+    name: ListFilters.text,
+    business_name: ListFilters.text,
+    email: ListFilters.text,
+    country: ListFilters.country,
+    created_at: ListFilters.timestamp,
+    updated_at: ListFilters.timestamp,
+    labels: ListFilters.labels,
   },
   sortable: ['created_at', 'updated_at'],
   search: ['id', 'name', 'business_name', 'email'],

@@ -5,7 +5,7 @@ import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
 import { CustomerHooks } from './customer-hooks.js';
 import { CustomersRepository } from './customers.repository.js';
 import type { CreateCustomerDto } from './dto/create-customer.dto.js';
@@ -14,14 +14,14 @@ import { toCustomerResponse, type CustomerResponse } from './customers.responses
 
 export const CUSTOMER_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    email: { type: 'text' },
-    name: { type: 'text' },
-    currency: { type: 'text' },
-    created_at: { type: 'timestamp' },
-    updated_at: { type: 'timestamp' },
-    labels: { type: 'labels' },
-    is_system: { type: 'boolean' },
+    id: ListFilters.uuid,
+    email: ListFilters.text,
+    name: ListFilters.text,
+    currency: ListFilters.text,
+    created_at: ListFilters.timestamp,
+    updated_at: ListFilters.timestamp,
+    labels: ListFilters.labels,
+    is_system: ListFilters.boolean,
   },
   sortable: ['created_at', 'updated_at'],
   search: ['id', 'name', 'email', 'business_name', 'phone'],

@@ -7,7 +7,14 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../common/events/event-recorder.js';
 import { newId } from '../../common/ids.js';
-import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import {
+  FilterPatterns,
+  runList,
+  type ListEnvelope,
+  type ListQuery,
+  type ListSpec,
+  ListFilters,
+} from '../../common/list/index.js';
 import { ChargesService, type Charge } from '../checkout/index.js';
 import { DisputeJournals } from './dispute.journals.js';
 import { disputeTransition, type DisputeEvent, type DisputeStatus } from './dispute.transitions.js';
@@ -20,24 +27,24 @@ import { Dispute } from './entities/dispute.entity.js';
 
 export const DISPUTE_LIST: ListSpec = {
   filters: {
-    amount: { type: 'integer' },
-    charge_id: { type: 'uuid' },
-    closed_at: { type: 'timestamp' },
-    created_at: { type: 'timestamp' },
-    currency: { type: 'text', pattern: FilterPatterns.currency },
-    evidence_due_by: { type: 'timestamp' },
-    id: { type: 'uuid' },
+    amount: ListFilters.money,
+    charge_id: ListFilters.uuid,
+    closed_at: ListFilters.timestamp,
+    created_at: ListFilters.timestamp,
+    currency: ListFilters.currency,
+    evidence_due_by: ListFilters.timestamp,
+    id: ListFilters.uuid,
     labels: { type: 'labels', pattern: FilterPatterns.word },
-    network_reason_code: { type: 'text', pattern: FilterPatterns.word },
-    number: { type: 'text', pattern: FilterPatterns.word },
-    opened_at: { type: 'timestamp' },
-    provider_id: { type: 'text', pattern: FilterPatterns.word },
-    reason: { type: 'text', pattern: FilterPatterns.word },
-    reference_id: { type: 'text', pattern: FilterPatterns.word },
-    reinstated: { type: 'boolean' },
-    settled: { type: 'boolean' },
-    status: { type: 'text', pattern: FilterPatterns.word },
-    updated_at: { type: 'timestamp' },
+    network_reason_code: ListFilters.word,
+    number: ListFilters.word,
+    opened_at: ListFilters.timestamp,
+    provider_id: ListFilters.word,
+    reason: ListFilters.word,
+    reference_id: ListFilters.word,
+    reinstated: ListFilters.boolean,
+    settled: ListFilters.boolean,
+    status: ListFilters.word,
+    updated_at: ListFilters.timestamp,
   },
   sortable: ['created_at', 'amount'],
   search: ['id', 'number', 'reference_id', 'provider_id', 'reason', 'charge_id'],

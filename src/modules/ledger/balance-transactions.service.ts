@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
 import type { BalanceTransaction } from './entities/balance-transaction.entity.js';
 import { BalancesService } from './balances.service.js';
 import { BalanceTransfers } from './balance-transfers.js';
@@ -14,19 +14,19 @@ const STATES = ['available', 'hold'] as const;
 
 export const BALANCE_TRANSACTION_LIST: ListSpec = {
   filters: {
-    amount: { type: 'integer' },
-    balance_id: { type: 'uuid' },
-    created_at: { type: 'timestamp' },
-    currency: { type: 'text', pattern: FilterPatterns.currency },
-    id: { type: 'uuid' },
-    original_amount: { type: 'integer' },
-    original_currency: { type: 'text', pattern: FilterPatterns.currency },
-    record_only: { type: 'boolean' },
-    running_balance: { type: 'integer' },
+    amount: ListFilters.money,
+    balance_id: ListFilters.uuid,
+    created_at: ListFilters.timestamp,
+    currency: ListFilters.currency,
+    id: ListFilters.uuid,
+    original_amount: ListFilters.money,
+    original_currency: ListFilters.currency,
+    record_only: ListFilters.boolean,
+    running_balance: ListFilters.money,
     source: { type: 'text', pattern: NAME },
-    state: { type: 'text', values: STATES },
+    state: ListFilters.oneOf(STATES),
     type: { type: 'text', pattern: NAME },
-    updated_at: { type: 'timestamp' },
+    updated_at: ListFilters.timestamp,
   },
   sortable: ['created_at', 'amount'],
   search: ['id', 'description', 'event_id', 'parent_event_id', 'transfer_id', 'journal_id', 'balance_id'],
@@ -34,10 +34,10 @@ export const BALANCE_TRANSACTION_LIST: ListSpec = {
   searchVector: `to_tsvector('simple', regexp_replace(lower(coalesce(bt.description, '') || ' ' || coalesce(bt.event_id, '') || ' ' || coalesce(bt.parent_event_id, '') || ' ' || coalesce(bt.transfer_id, '')), '[^[:alnum:]]+', ' ', 'g'))`,
   searchIds: ['journal_id', 'balance_id'],
   params: {
-    balance_id: { type: 'uuid' },
-    customer_id: { type: 'uuid' },
-    state: { type: 'text', values: STATES },
-    process_type: { type: 'text', values: ['credit', 'debit'] },
+    balance_id: ListFilters.uuid,
+    customer_id: ListFilters.uuid,
+    state: ListFilters.oneOf(STATES),
+    process_type: ListFilters.oneOf(['credit', 'debit']),
   },
 };
 

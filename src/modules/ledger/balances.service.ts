@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock.js';
 import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
 import type { Balance } from './entities/balance.entity.js';
 import { BalanceCustomers } from './balance-customers.js';
 import { LedgerRepository } from './ledger.repository.js';
@@ -15,14 +15,14 @@ const NAME = { regex: /^[a-z][a-z0-9_]{0,63}$/, description: 'a lower-case name 
 
 export const BALANCE_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    customer_id: { type: 'uuid' },
+    id: ListFilters.uuid,
+    customer_id: ListFilters.uuid,
     account: { type: 'text', pattern: NAME },
-    currency: { type: 'text', pattern: FilterPatterns.currency },
-    available: { type: 'integer' },
-    hold: { type: 'integer' },
-    created_at: { type: 'timestamp' },
-    updated_at: { type: 'timestamp' },
+    currency: ListFilters.currency,
+    available: ListFilters.money,
+    hold: ListFilters.money,
+    created_at: ListFilters.timestamp,
+    updated_at: ListFilters.timestamp,
   },
   sortable: ['created_at'],
   search: ['id', 'customer_id', 'name', 'description', 'account'],

@@ -6,7 +6,7 @@ import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
 import type { CreateMeterDto } from './dto/meter.dto.js';
 import type { Meter } from './entities/meter.entity.js';
 import { MeterErrors } from './meter.errors.js';
@@ -15,10 +15,10 @@ import { MetersRepository } from './meters.repository.js';
 
 export const METER_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    event_name: { type: 'text' },
-    status: { type: 'text', values: ['active', 'inactive'] },
-    created_at: { type: 'timestamp' },
+    id: ListFilters.uuid,
+    event_name: ListFilters.text,
+    status: ListFilters.oneOf(['active', 'inactive']),
+    created_at: ListFilters.timestamp,
   },
   sortable: ['created_at'],
   search: ['id', 'display_name', 'event_name'],

@@ -6,7 +6,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../common/events/event-recorder.js';
 import { newId } from '../../common/ids.js';
-import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
 import type { JobScope } from '../../common/jobs/job-scope.js';
 import {
   ChargesService,
@@ -28,15 +28,15 @@ import { toRefundResponse, type RefundResponse } from './refunds.responses.js';
 
 export const REFUND_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    status: { type: 'text', values: REFUND_STATUSES },
-    charge_id: { type: 'uuid' },
-    reason: { type: 'text', pattern: FilterPatterns.word },
-    currency: { type: 'text', pattern: FilterPatterns.currency },
-    amount: { type: 'integer' },
-    created: { type: 'timestamp', column: 'r.created_at' },
-    created_at: { type: 'timestamp' },
-    updated_at: { type: 'timestamp' },
+    id: ListFilters.uuid,
+    status: ListFilters.oneOf(REFUND_STATUSES),
+    charge_id: ListFilters.uuid,
+    reason: ListFilters.word,
+    currency: ListFilters.currency,
+    amount: ListFilters.money,
+    created: ListFilters.createdOf('r'),
+    created_at: ListFilters.timestamp,
+    updated_at: ListFilters.timestamp,
   },
   sortable: ['created_at', 'amount'],
   search: ['id', 'reference_id', 'reason'],

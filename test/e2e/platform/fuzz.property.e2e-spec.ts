@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { createUser, tokensFor } from '../../factories/auth.js';
-import { createCustomer, paymentIntentCheckout } from '../../factories/checkout.js';
+import { CARDS, card, confirm, createCustomer, paymentIntentCheckout } from '../../factories/checkout.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { pauseSecretRecording } from '../../support/secrets.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
 /**
  * A property-based fuzz of every operation in the OpenAPI document: generated bodies and query
@@ -144,6 +145,18 @@ function encode(text: string): string {
   return out;
 }
 
+/** A list's integer filters, from the document: `filter[<field>]` parameters with an integer schema. */
+function integerFiltersOf(doc: {
+  paths: Record<string, Record<string, Schema>>;
+}): Array<{ path: string; field: string }> {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    ((item.get?.parameters ?? []) as Array<{ name: string; in: string; schema?: Schema }>).flatMap((p) => {
+      const field = /^filter\[([a-z_]+)\]$/.exec(p.name)?.[1];
+      return p.in === 'query' && field && p.schema?.type === 'integer' ? [{ path, field }] : [];
+    }),
+  );
+}
+
 function operationsOf(doc: { paths: Record<string, Record<string, Schema>>; components: { schemas: Schema } }) {
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -193,6 +206,55 @@ describe('fuzz: every operation of the OpenAPI document', () => {
   afterAll(async () => {
     pauseSecretRecording(false);
     await t.close();
+  });
+
+  // Reproductions the random run found (an int4 column compared with a value it cannot hold was a
+  // database error, so a 500): fixed cases, on records that exist so each list really runs.
+  it("answers 400 E2004 to an integer filter out of its column's range on every list, and 200 at its bounds", async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const endpoint = await t.http
+        .post(tenant.path('/webhook_endpoints'))
+        .set(tenant.as('test'))
+        .send({ url: receiver.url, enabled_events: ['*'] });
+      expect(endpoint.status).toBe(200);
+      const { checkout } = await paymentIntentCheckout(t, tenant);
+      expect((await confirm(t, tenant, checkout, card(CARDS.visa))).status).toBe(200);
+      const events = await t.http.get(tenant.path('/events?limit=1')).set(tenant.as('test'));
+      expect(events.body.data.length).toBe(1);
+      const idFor = (path: string) => (path.includes('/events/') ? events.body.data[0].id : endpoint.body.id) as string;
+
+      const filters = integerFiltersOf((await t.http.get('/docs-json')).body);
+      expect(filters.map((f) => f.field)).toEqual(expect.arrayContaining(['status_code', 'amount']));
+      const int4 = (field: string) => field === 'status_code';
+      const refused: string[] = [];
+      const unexpected: string[] = [];
+      for (const { path, field } of filters) {
+        const base = path.replace('{app}', tenant.slug).replace('{id}', idFor(path));
+        const outOfRange = int4(field)
+          ? [`[gte]=2147483648`, `=-2147483649`, `[in]=200,2147483648`, `[lt]=99999999999`]
+          : [`[gte]=9223372036854775808`, `[in]=1,-9223372036854775809`, `=9999999999999999999`];
+        const atBounds = int4(field) ? [`[lte]=2147483647`, `[gte]=-2147483648`] : [`[gte]=999999999999999999`];
+        for (const [cases, want] of [
+          [outOfRange, 400],
+          [atBounds, 200],
+        ] as const) {
+          for (const c of cases) {
+            const query = `filter[${field}]${c}`;
+            const res = await t.http
+              .get(`${base}?${query.replace(/\[/g, '%5B').replace(/\]/g, '%5D')}`)
+              .set(tenant.as('test'));
+            const seen = `${path}?${query}: ${res.status} ${res.body?.code ?? ''}`;
+            if (res.status !== want || (want === 400 && res.body.code !== 'E2004')) unexpected.push(seen);
+            else if (want === 400) refused.push(seen);
+          }
+        }
+      }
+      expect(unexpected).toEqual([]);
+      expect(refused.filter((r) => r.includes('deliveries?filter[status_code][gte]=2147483648'))).toHaveLength(2);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it(

@@ -1,54 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createRunDatabase, dropRunDatabase, migrate } from '../../support/test-database.js';
 import { createTenant, startApp, type Tenant } from '../../support/harness.js';
-import { freePort, until } from '../../support/processes.js';
+import { freePort, sendOn as send, until } from '../../support/processes.js';
 
 const MAIN = join(process.cwd(), 'dist/src/main.js');
 const GRACE_MS = 20_000;
 const WRITES = 40;
 const CLIENTS = 16;
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** One request on `agent`; rejects with the socket error (ECONNRESET, ECONNREFUSED...) if there is no complete response. */
-function send(
-  port: number,
-  agent: Agent,
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: object,
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        headers: { ...headers, ...(payload ? { 'Content-Type': 'application/json' } : {}) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 /**
  * The drain is only observable on a real process with real sockets: the compiled service runs as

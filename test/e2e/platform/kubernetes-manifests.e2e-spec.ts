@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { loadAppConfig } from '../../../src/config/app.config.js';
 import {
   type K8sObject,
   kubectlAvailable,
@@ -156,10 +157,14 @@ rendered.each(OVERLAYS)('Kubernetes overlay %s, rendered', (overlay) => {
       expect([o.kind, o.metadata.namespace]).toEqual([o.kind, namespace]);
   });
 
-  it('runs the API with RUN_JOBS=false and probes on /healthz and /readyz, the worker with RUN_JOBS=true, within the drain budget', () => {
+  it('runs the API with RUN_JOBS=false and probes on /healthz and /readyz, the worker with RUN_JOBS=true, within the drain budget, trusting only the ingress CIDR', () => {
     const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('wallet-payments-config'))!;
     const data = config.data as Record<string, string>;
     expect(data).toMatchObject({ PORT: '3000', METRICS_PORT: '9464', MIGRATE_ON_BOOT: 'false' });
+    // The ingress's CIDR, and nothing wider than a /16: a peer outside it cannot forge its address.
+    const proxies = loadAppConfig({ TRUSTED_PROXIES: data.TRUSTED_PROXIES }).trustedProxies;
+    expect(proxies.length).toBeGreaterThan(0);
+    for (const cidr of proxies) expect(Number(cidr.split('/')[1])).toBeGreaterThanOrEqual(16);
     const drainSeconds = Number(data.SHUTDOWN_GRACE_MS) / 1000;
     expect(drainSeconds).toBe(25);
 

@@ -139,17 +139,18 @@ describe('AuthGuard and the failed-authentication budget', () => {
     let release!: () => void;
     const lookupDelay = new Promise<void>((resolve) => (release = resolve));
     const { call } = setup(undefined, { failureLimit: 5, lookupDelay });
-    // All ten pass the budget check before any lookup answers (none has failed yet).
+    // All ten are being looked up before any has failed.
     const codes = Array.from({ length: 10 }, () => codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' })));
     release();
     const answered = await Promise.all(codes);
     expect(answered.filter((c) => c === 'E1212')).toHaveLength(5);
     expect(answered.filter((c) => c === 'E2429')).toHaveLength(5);
-    // The budget is spent: the next request is refused before its lookup.
-    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-checkout' }))).toBe('E2429');
+    // The budget is spent: a further failure is E2429, and a valid session is still admitted.
+    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' }))).toBe('E2429');
+    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-checkout' }))).toBe('ok');
   });
 
-  it('does not count a valid credential, nor refuse it while the budget lasts', async () => {
+  it('does not count a valid credential, nor refuse it before or after the budget is spent', async () => {
     const { call } = setup(undefined, { failureLimit: 2 });
     for (let i = 0; i < 5; i++)
       expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-checkout' }))).toBe('ok');
@@ -157,5 +158,6 @@ describe('AuthGuard and the failed-authentication budget', () => {
     expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-checkout' }))).toBe('ok');
     expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' }))).toBe('E1212');
     expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' }))).toBe('E2429');
+    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-checkout' }))).toBe('ok');
   });
 });

@@ -6,7 +6,7 @@ import { countryOf, type ApplicationRef, type Scope } from '../../../common/cont
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { newId } from '../../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../../common/list/index.js';
 import { SessionsService } from '../../auth/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toCheckoutResponse, type CheckoutResponse } from '../checkout.responses.js';
@@ -25,20 +25,20 @@ export type { ExpiryWork } from './checkouts.repository.js';
 
 export const CHECKOUT_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    target_type: { type: 'text', values: ['invoice', 'payment_intent'] },
-    target_id: { type: 'uuid' },
-    payment_link_id: { type: 'uuid' },
-    customer_id: { type: 'uuid' },
+    id: ListFilters.uuid,
+    target_type: ListFilters.oneOf(['invoice', 'payment_intent']),
+    target_id: ListFilters.uuid,
+    payment_link_id: ListFilters.uuid,
+    customer_id: ListFilters.uuid,
     // The status a read answers (effectiveStatus), so the filter is exact between expiry sweeps.
     status: {
       type: 'text',
       values: ['open', 'complete', 'expired'],
       column: `CASE WHEN co.status = 'open' AND co.expires_at <= :statusAsOf THEN 'expired' ELSE co.status END`,
     },
-    payment_status: { type: 'text', values: ['unpaid', 'paid'] },
-    created_at: { type: 'timestamp' },
-    expires_at: { type: 'timestamp' },
+    payment_status: ListFilters.oneOf(['unpaid', 'paid']),
+    created_at: ListFilters.timestamp,
+    expires_at: ListFilters.timestamp,
   },
   sortable: ['created_at', 'expires_at'],
   search: ['id', 'target_id'],

@@ -4,7 +4,7 @@ import { AppError } from '../../../common/errors/app-error.js';
 import { countryOf, type Scope } from '../../../common/context/principal.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { newId } from '../../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../../common/list/index.js';
 import { CheckoutsService } from './checkouts.service.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toPaymentLinkResponse, type CheckoutResponse, type PaymentLinkResponse } from '../checkout.responses.js';
@@ -16,11 +16,11 @@ import { TargetsService } from '../targets/targets.service.js';
 
 export const PAYMENT_LINK_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    target_type: { type: 'text', values: ['invoice', 'payment_intent'] },
-    target_id: { type: 'uuid' },
-    active: { type: 'boolean' },
-    created_at: { type: 'timestamp' },
+    id: ListFilters.uuid,
+    target_type: ListFilters.oneOf(['invoice', 'payment_intent']),
+    target_id: ListFilters.uuid,
+    active: ListFilters.boolean,
+    created_at: ListFilters.timestamp,
   },
   sortable: ['created_at'],
   search: ['id', 'target_id'],

@@ -6,13 +6,7 @@ import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { newId } from '../../../common/ids.js';
-import {
-  FilterPatterns,
-  runList,
-  type ListEnvelope,
-  type ListQuery,
-  type ListSpec,
-} from '../../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../../common/list/index.js';
 import { CustomersService } from '../../customers/index.js';
 import { BalancesService } from '../../ledger/index.js';
 import { chargeTransition, type ChargeEvent } from './charge.transitions.js';
@@ -25,19 +19,19 @@ import type { PaymentMethod } from '../entities/payment-method.entity.js';
 
 export const CHARGE_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    status: { type: 'text', values: ['pending', 'succeeded', 'failed', 'canceled'] },
-    customer_id: { type: 'uuid' },
-    payment_intent: { type: 'text', pattern: FilterPatterns.word },
-    invoice_id: { type: 'uuid' },
-    currency: { type: 'text', pattern: FilterPatterns.currency },
-    amount: { type: 'integer' },
-    paid: { type: 'boolean' },
-    disputed: { type: 'boolean' },
-    failure_code: { type: 'text', pattern: FilterPatterns.word },
-    provider: { type: 'text', pattern: FilterPatterns.word },
-    created_at: { type: 'timestamp' },
-    updated_at: { type: 'timestamp' },
+    id: ListFilters.uuid,
+    status: ListFilters.oneOf(['pending', 'succeeded', 'failed', 'canceled']),
+    customer_id: ListFilters.uuid,
+    payment_intent: ListFilters.word,
+    invoice_id: ListFilters.uuid,
+    currency: ListFilters.currency,
+    amount: ListFilters.money,
+    paid: ListFilters.boolean,
+    disputed: ListFilters.boolean,
+    failure_code: ListFilters.word,
+    provider: ListFilters.word,
+    created_at: ListFilters.timestamp,
+    updated_at: ListFilters.timestamp,
   },
   sortable: ['created_at', 'amount'],
   search: ['id', 'reference_id', 'payment_intent', 'failure_code'],

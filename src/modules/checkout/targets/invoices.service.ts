@@ -6,13 +6,7 @@ import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
-import {
-  FilterPatterns,
-  runList,
-  type ListEnvelope,
-  type ListQuery,
-  type ListSpec,
-} from '../../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../../common/list/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toInvoiceResponse, type InvoiceResponse } from '../checkout.responses.js';
 import { MAX_AMOUNT } from '../checkout-rules.js';
@@ -28,16 +22,16 @@ const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
 export const INVOICE_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    number: { type: 'text' },
-    status: { type: 'text', values: ['draft', 'open', 'paid', 'void'] },
-    customer_id: { type: 'uuid' },
-    currency: { type: 'text', pattern: FilterPatterns.currency },
-    total: { type: 'integer' },
-    due_date: { type: 'timestamp' },
-    created_at: { type: 'timestamp' },
-    updated_at: { type: 'timestamp' },
-    labels: { type: 'labels' },
+    id: ListFilters.uuid,
+    number: ListFilters.text,
+    status: ListFilters.oneOf(['draft', 'open', 'paid', 'void']),
+    customer_id: ListFilters.uuid,
+    currency: ListFilters.currency,
+    total: ListFilters.money,
+    due_date: ListFilters.timestamp,
+    created_at: ListFilters.timestamp,
+    updated_at: ListFilters.timestamp,
+    labels: ListFilters.labels,
   },
   sortable: ['created_at', 'total', 'due_date'],
   search: ['id', 'number', 'description', 'customer_id'],

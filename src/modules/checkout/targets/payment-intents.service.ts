@@ -7,13 +7,7 @@ import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import type { EventType } from '../../../common/events/event-types.js';
 import { newId } from '../../../common/ids.js';
-import {
-  FilterPatterns,
-  runList,
-  type ListEnvelope,
-  type ListQuery,
-  type ListSpec,
-} from '../../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../../common/list/index.js';
 import { scalingFactorOf } from '../../ledger/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toPaymentIntentResponse, type PaymentIntentResponse } from '../checkout.responses.js';
@@ -33,14 +27,14 @@ import { PaymentIntentsRepository } from './payment-intents.repository.js';
 
 export const PAYMENT_INTENT_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    status: { type: 'text', values: ['requires_payment_method', 'processing', 'succeeded', 'canceled'] },
-    customer_id: { type: 'uuid' },
-    currency: { type: 'text', pattern: FilterPatterns.currency },
-    amount: { type: 'integer' },
-    created_at: { type: 'timestamp' },
-    updated_at: { type: 'timestamp' },
-    labels: { type: 'labels' },
+    id: ListFilters.uuid,
+    status: ListFilters.oneOf(['requires_payment_method', 'processing', 'succeeded', 'canceled']),
+    customer_id: ListFilters.uuid,
+    currency: ListFilters.currency,
+    amount: ListFilters.money,
+    created_at: ListFilters.timestamp,
+    updated_at: ListFilters.timestamp,
+    labels: ListFilters.labels,
   },
   sortable: ['created_at', 'amount'],
   search: ['id', 'description', 'customer_id'],

@@ -6,13 +6,7 @@ import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { validateBody } from '../../../common/http/validation.js';
 import { newId } from '../../../common/ids.js';
-import {
-  FilterPatterns,
-  runList,
-  type ListEnvelope,
-  type ListQuery,
-  type ListSpec,
-} from '../../../common/list/index.js';
+import { ListFilters, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
 import { AccountsService, type Account } from '../../accounts/index.js';
 import { SessionsService } from '../../auth/index.js';
 import { CreateBankAccountDto } from '../dto/create-bank-account.dto.js';
@@ -35,16 +29,16 @@ const CURRENCY_OF_COUNTRY: Record<string, string> = { TH: 'THB' };
 
 export const BANK_ACCOUNT_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
+    id: ListFilters.uuid,
     account: { type: 'uuid', column: 'b.account_id' },
-    account_kind: { type: 'text', values: ['own', 'connected'] },
-    type: { type: 'text', values: ['bookbank', 'promptpay_phone', 'promptpay_primary_identify_id'] },
-    currency: { type: 'text', pattern: FilterPatterns.currency },
+    account_kind: ListFilters.oneOf(['own', 'connected']),
+    type: ListFilters.oneOf(['bookbank', 'promptpay_phone', 'promptpay_primary_identify_id']),
+    currency: ListFilters.currency,
     bank_code: { type: 'text', pattern: { regex: /^\d{3}$/, description: 'a three-digit bank code' } },
-    provider_status: { type: 'text', values: ['not_applicable', 'disabled', 'created', 'failed'] },
-    created_at: { type: 'timestamp' },
-    updated_at: { type: 'timestamp' },
-    labels: { type: 'labels' },
+    provider_status: ListFilters.oneOf(['not_applicable', 'disabled', 'created', 'failed']),
+    created_at: ListFilters.timestamp,
+    updated_at: ListFilters.timestamp,
+    labels: ListFilters.labels,
   },
   sortable: ['created_at', 'updated_at'],
   search: ['id', 'account_holder_name', 'last4', 'recipient_reference'],

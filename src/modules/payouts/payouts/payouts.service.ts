@@ -6,13 +6,7 @@ import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { newId } from '../../../common/ids.js';
-import {
-  FilterPatterns,
-  runList,
-  type ListEnvelope,
-  type ListQuery,
-  type ListSpec,
-} from '../../../common/list/index.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../../common/list/index.js';
 import { AccountsService, type Account } from '../../accounts/index.js';
 import { BalancesService, connectedAccountName, scalingFactorOf } from '../../ledger/index.js';
 import type { CreatePayoutDto } from '../dto/payout.dto.js';
@@ -29,16 +23,16 @@ import { payoutEvent, toPayoutResponse, type PayoutResponse } from './payouts.re
 
 export const PAYOUT_LIST: ListSpec = {
   filters: {
-    id: { type: 'uuid' },
-    status: { type: 'text', values: ['pending', 'in_transit', 'paid', 'failed', 'canceled'] },
-    destination: { type: 'uuid' },
+    id: ListFilters.uuid,
+    status: ListFilters.oneOf(['pending', 'in_transit', 'paid', 'failed', 'canceled']),
+    destination: ListFilters.uuid,
     account: { type: 'uuid', column: 'p.account_id' },
-    currency: { type: 'text', pattern: FilterPatterns.currency },
-    amount: { type: 'integer' },
-    automatic: { type: 'boolean' },
-    created: { type: 'timestamp', column: 'p.created_at' },
-    created_at: { type: 'timestamp' },
-    updated_at: { type: 'timestamp' },
+    currency: ListFilters.currency,
+    amount: ListFilters.money,
+    automatic: ListFilters.boolean,
+    created: ListFilters.createdOf('p'),
+    created_at: ListFilters.timestamp,
+    updated_at: ListFilters.timestamp,
   },
   sortable: ['created_at', 'updated_at', 'amount'],
   search: ['id', 'description', 'provider_reference'],
