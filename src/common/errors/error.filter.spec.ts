@@ -35,6 +35,12 @@ describe('isDatabaseUnavailable', () => {
     ['a terminated connection', new Error('Connection terminated unexpectedly')],
     ['a pool timeout', new Error('timeout exceeded when trying to connect')],
     [
+      "a transaction whose connection died mid-way (TypeORM's released query runner)",
+      Object.assign(new Error('Query runner already released. Cannot run queries anymore.'), {
+        name: 'QueryRunnerAlreadyReleasedError',
+      }),
+    ],
+    [
       "TypeORM's wrapper around a driver error",
       Object.assign(new Error('query failed'), { driverError: pgError('57P01') }),
     ],
