@@ -41,6 +41,15 @@ describe('isDatabaseUnavailable', () => {
       }),
     ],
     [
+      "a statement sent through a transaction's manager after its connection died and was released",
+      Object.assign(
+        new Error(
+          'Database connection provided by a query runner was already released, cannot continue to use its querying methods anymore.',
+        ),
+        { name: 'QueryRunnerProviderAlreadyReleasedError' },
+      ),
+    ],
+    [
       "TypeORM's wrapper around a driver error",
       Object.assign(new Error('query failed'), { driverError: pgError('57P01') }),
     ],

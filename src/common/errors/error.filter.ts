@@ -56,7 +56,7 @@ const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
  * TypeORM says when a transaction goes on after its connection died and was released mid-way.
  */
 const CONNECTION_MESSAGES =
-  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed and is not queryable|connection to server .* failed|Query runner already released/i;
+  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed and is not queryable|connection to server .* failed|Query runner already released|query runner was already released/i;
 
 /**
  * Whether `error` (or anything it wraps: TypeORM's `driverError`, a `cause`, an AggregateError's
