@@ -1,6 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { LEASE_MS } from '../../../src/common/idempotency/idempotency.interceptor.js';
+import { SandboxCollectionProvider } from '../../../src/modules/checkout/index.js';
 import { HoldReleaseService } from '../../../src/modules/ledger/index.js';
 import { PayoutSchedulesService } from '../../../src/modules/payouts/index.js';
 import { RefundReconciliationJob } from '../../../src/modules/refunds/index.js';
@@ -161,6 +162,44 @@ describe('keyed requests through a database outage', () => {
       .run(t.clock.now(), { applicationId: tenant.applicationId, modes: ['test'] });
     expect(await modeCount('refunds', `status = 'pending'`, [])).toBe(0);
     expect(await modeCount('payouts', `status = 'pending'`, [])).toBe(0);
+    await expectLedgerInvariants(t, [tenant.applicationId]);
+  });
+
+  it('finishes a refund whose request lost the database after the provider answered, when the client never resends', async () => {
+    tenant = await createTenant(t);
+    const { checkout } = await paymentIntentCheckout(t, tenant, { amount: 10000 });
+    const charge = (await confirm(t, tenant, checkout, card(CARDS.visa))).body.charge;
+    const gate = t.app.get(SandboxCollectionProvider).hold(tenant.applicationId);
+    const request: Keyed = { key: 'lost-refund', path: '/refunds', body: { charge_id: charge.id, amount: 2500 } };
+    const first = send(request).then((res) => res);
+    // The refund is committed pending, and its request waits for the provider's answer.
+    const recordedBy = Date.now() + FINAL_WITHIN_MS;
+    while ((await modeCount('refunds', 'charge_id = $2', [charge.id])) === 0) {
+      if (Date.now() > recordedBy) throw new Error('the refund was never recorded');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await proxy.close();
+    gate.release();
+    expect((await first).status).toBe(503);
+    await proxy.open();
+
+    const job = t.app.get(RefundReconciliationJob);
+    const scope = { applicationIds: [tenant.applicationId], modes: ['test' as const] };
+    // Younger than a minute it may still be its request's own call: left alone.
+    expect(await job.run(scope)).toEqual({ read: 0, applied: 0 });
+    t.clock.advance(UNANSWERED_AFTER_MS + 1000);
+    let run = await job.run(scope).catch(() => undefined);
+    // The pool may still hand out a connection cut during the outage once.
+    for (let i = 0; i < 5 && !run; i++) run = await job.run(scope).catch(() => undefined);
+    expect(run).toEqual({ read: 1, applied: 1 });
+    expect(await modeCount('refunds', `status = 'succeeded' AND charge_id = $2`, [charge.id])).toBe(1);
+
+    // A late resend gets that refund, not a second one.
+    t.clock.advance(LEASE_MS + 1000);
+    const resent = await send(request);
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject({ charge_id: charge.id, amount: 2500, status: 'succeeded' });
+    expect(await modeCount('refunds', 'charge_id = $2', [charge.id])).toBe(1);
     await expectLedgerInvariants(t, [tenant.applicationId]);
   });
 });
