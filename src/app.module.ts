@@ -12,7 +12,7 @@ import { ErrorFilter } from './common/errors/error.filter.js';
 import { redactUrl } from './common/http/redact-url.js';
 import { requestIdOf } from './common/http/request-id.js';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
-import { IdempotencyRepository } from './common/idempotency/idempotency.repository.js';
+import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
 import { createValidationPipe } from './common/http/validation.js';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard.js';
 import { ModeInterceptor } from './common/tenancy/mode.interceptor.js';
@@ -95,6 +95,7 @@ function requestBinding(): { req?: unknown } {
     ClsModule.forRoot({ global: true, middleware: { mount: false } }),
     CommonModule,
     DatabaseModule.forRoot(),
+    IdempotencyModule,
     // First among the feature modules: routes are registered in this order and Express tries a
     // request against each earlier route in turn, so the hottest path (single meter events) is
     // matched before the other modules' routes (docs/ARCHITECTURE.md, "The hot path").
@@ -114,7 +115,6 @@ function requestBinding(): { req?: unknown } {
     CheckoutModule,
   ],
   providers: [
-    IdempotencyRepository,
     { provide: APP_FILTER, useClass: ErrorFilter },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_GUARD, useClass: TenancyGuard },

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CLS_REQ, ClsService, type ClsStore } from 'nestjs-cls';
+import type { HeldKey } from '../idempotency/idempotency.repository.js';
 import type { ApplicationRef, Credential, Mode, Principal } from './principal.js';
 
 export interface WalletStore extends ClsStore {
@@ -14,6 +15,8 @@ export interface WalletStore extends ClsStore {
   principal?: Principal;
   /** The schema the work is bound to: the mode interceptor binds it from the principal, jobs with runInMode. */
   mode?: Mode;
+  /** The `Idempotency-Key` the request holds while it runs (IdempotencyInterceptor). */
+  idempotency?: HeldKey;
 }
 
 /**
@@ -38,6 +41,10 @@ export class RequestContext {
     const req = this.cls.get(CLS_REQ) as { headers?: Record<string, string | string[] | undefined> } | undefined;
     const key = req?.headers?.['idempotency-key'];
     return typeof key === 'string' && key !== '' ? key : null;
+  }
+
+  get heldKey(): HeldKey | undefined {
+    return this.cls.isActive() ? this.cls.get('idempotency') : undefined;
   }
 
   get application(): ApplicationRef {

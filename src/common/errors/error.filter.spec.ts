@@ -35,6 +35,21 @@ describe('isDatabaseUnavailable', () => {
     ['a terminated connection', new Error('Connection terminated unexpectedly')],
     ['a pool timeout', new Error('timeout exceeded when trying to connect')],
     [
+      "a transaction whose connection died mid-way (TypeORM's released query runner)",
+      Object.assign(new Error('Query runner already released. Cannot run queries anymore.'), {
+        name: 'QueryRunnerAlreadyReleasedError',
+      }),
+    ],
+    [
+      "a statement sent through a transaction's manager after its connection died and was released",
+      Object.assign(
+        new Error(
+          'Database connection provided by a query runner was already released, cannot continue to use its querying methods anymore.',
+        ),
+        { name: 'QueryRunnerProviderAlreadyReleasedError' },
+      ),
+    ],
+    [
       "TypeORM's wrapper around a driver error",
       Object.assign(new Error('query failed'), { driverError: pgError('57P01') }),
     ],

@@ -51,16 +51,20 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Node socket errors of a connection that could not be made or was lost. */
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** What pg and its pool say when the server went away or no client could be had in time. */
+/**
+ * What pg and its pool say when the server went away or no client could be had in time, and what
+ * TypeORM says when a transaction goes on after its connection died and was released mid-way.
+ */
 const CONNECTION_MESSAGES =
-  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed and is not queryable|connection to server .* failed/i;
+  /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed and is not queryable|connection to server .* failed|Query runner already released|query runner was already released/i;
 
 /**
  * Whether `error` (or anything it wraps: TypeORM's `driverError`, a `cause`, an AggregateError's
  * members) says the database cannot be reached: PostgreSQL's admin shutdown, crash shutdown and
  * cannot-connect-now (57P01-57P03), any connection exception (class 08), insufficient resources
  * (class 53: too many connections, out of memory, disk full), a refused, reset or timed-out
- * socket, a terminated connection, or no pool client in time.
+ * socket, a terminated connection, a transaction's released query runner, or no pool client in
+ * time.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();

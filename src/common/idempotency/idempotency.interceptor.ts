@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
@@ -12,13 +12,19 @@ import { IdempotencyRepository, type KeyRef } from './idempotency.repository.js'
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
+/** How long a running request holds its key without a heartbeat: what a lost attempt blocks its resend for. */
+export const LEASE_MS = 10_000;
+const HEARTBEAT_MS = 3_000;
 
 /**
- * `Idempotency-Key` on every POST: the first request with a key runs, its response is kept for
- * 24 hours and replayed to repeats (with `Idempotent-Replayed: true`); the same key with another
- * body is E2006; a repeat while the first is still running is E2007 (409), so concurrent
- * duplicates have one effect. A request that fails releases its key so it can be retried.
- * Keys are scoped to the application and mode.
+ * `Idempotency-Key` on every POST (docs/IDEMPOTENCY.md): the first request with a key runs, its
+ * response is kept for 24 hours and replayed to repeats (with `Idempotent-Replayed: true`); the
+ * same key with another body is E2006; a repeat while the first is still running is E2007 (409),
+ * so concurrent duplicates have one effect. A running request holds its key by a lease of
+ * LEASE_MS that a heartbeat moves on, so a request that lost the database (or its process) frees
+ * the key within seconds; the next attempt resumes from the recovery point its work committed, or
+ * starts afresh. A request that fails releases its key so it can be retried. Keys are scoped to
+ * the application and mode.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -53,19 +59,30 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const hash = createHash('sha256')
       .update(`${req.method} ${req.path}\n${JSON.stringify(req.body ?? null)}`)
       .digest();
-    const now = this.clock.now();
     const ref: KeyRef = { applicationId, mode, key };
-    if (!(await this.keys.claim(ref, hash, now, new Date(now.getTime() + RETENTION_MS))))
-      return this.replay(ref, hash, res);
+    const lease = await this.keys.claim(ref, hash, randomUUID(), this.clock.now(), this.leaseEnd());
+    if (!lease) return this.replay(ref, hash, res);
 
+    this.context.set('idempotency', { ref, lease });
+    const heartbeat = setInterval(() => {
+      this.keys.heartbeat(ref, lease.token, this.leaseEnd()).catch(() => undefined);
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     try {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.keys.complete(ref, res.statusCode, body);
+      await this.keys.complete(ref, lease.token, res.statusCode, body, new Date(this.clock.nowMs() + RETENTION_MS));
       return body;
     } catch (err) {
-      await this.keys.release(ref);
+      // When the database is gone this fails too; the lease then lapses by itself.
+      await this.keys.release(ref, lease.token, this.clock.now()).catch(() => undefined);
       throw err;
+    } finally {
+      clearInterval(heartbeat);
     }
+  }
+
+  private leaseEnd(): Date {
+    return new Date(this.clock.nowMs() + LEASE_MS);
   }
 
   private async replay(ref: KeyRef, hash: Buffer, res: Response): Promise<unknown> {

@@ -10,6 +10,10 @@ import { Customer } from './entities/customer.entity.js';
 export class CustomersRepository {
   constructor(private readonly db: ModeDb) {}
 
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
   async insert(customer: Partial<Customer>, manager?: EntityManager): Promise<Customer> {
     const repo = this.db.repository(Customer, manager);
     return repo.save(repo.create(customer));

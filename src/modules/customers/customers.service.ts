@@ -4,6 +4,7 @@ import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
+import { IdempotencyScope } from '../../common/idempotency/idempotency-scope.js';
 import { newId } from '../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
 import { CustomerHooks } from './customer-hooks.js';
@@ -36,34 +37,53 @@ export class CustomersService {
     private readonly customers: CustomersRepository,
     private readonly hooks: CustomerHooks,
     private readonly invalidation: CacheInvalidation,
+    private readonly idempotency: IdempotencyScope,
   ) {}
 
+  /**
+   * The customer is committed with the request's idempotency recovery point, so a resend of a keyed
+   * request that lost its answer gets this customer (its billing reference asked for again if the
+   * first attempt ended before it), never a second one (docs/IDEMPOTENCY.md).
+   */
   async create(principal: Principal, dto: CreateCustomerDto): Promise<CustomerResponse> {
-    const customer = await this.customers.insert({
-      id: newId(),
-      application_id: principal.application.id,
-      name: dto.name ?? null,
-      email: dto.email ?? null,
-      phone: dto.phone ?? null,
-      tax_exempt: dto.tax_exempt ?? 'none',
-      business_name: dto.business_name ?? null,
-      currency: dto.currency ?? null,
-      is_system: false,
-      is_application_customer: false,
-      address: dto.address ?? null,
-      shipping: dto.shipping ?? null,
-      capabilities: { charge: true, transfer: false, payout: false, ...dto.capabilities },
-      tax_ids: (dto.tax_ids ?? []).map((t) => ({
-        type: t.type,
-        value: t.value,
-        country: t.country ?? null,
-        verification_status: 'pending',
-      })),
-      metadata: dto.metadata ?? {},
-      labels: dto.labels ?? [],
-      invoice_settings: dto.invoice_settings ?? {},
-      preferred_locales: dto.preferred_locales ?? [],
-      kyc_status: dto.kyc_status ?? 'not_required',
+    const resumed = this.idempotency.resumes('customer');
+    if (resumed) {
+      const customer = await this.get(principal, resumed);
+      if (!customer.provider_reference) await this.hooks.created.emit({ customer, country: principal.country });
+      return toCustomerResponse(customer);
+    }
+    const customer = await this.customers.transaction(async (manager) => {
+      const inserted = await this.customers.insert(
+        {
+          id: newId(),
+          application_id: principal.application.id,
+          name: dto.name ?? null,
+          email: dto.email ?? null,
+          phone: dto.phone ?? null,
+          tax_exempt: dto.tax_exempt ?? 'none',
+          business_name: dto.business_name ?? null,
+          currency: dto.currency ?? null,
+          is_system: false,
+          is_application_customer: false,
+          address: dto.address ?? null,
+          shipping: dto.shipping ?? null,
+          capabilities: { charge: true, transfer: false, payout: false, ...dto.capabilities },
+          tax_ids: (dto.tax_ids ?? []).map((t) => ({
+            type: t.type,
+            value: t.value,
+            country: t.country ?? null,
+            verification_status: 'pending',
+          })),
+          metadata: dto.metadata ?? {},
+          labels: dto.labels ?? [],
+          invoice_settings: dto.invoice_settings ?? {},
+          preferred_locales: dto.preferred_locales ?? [],
+          kyc_status: dto.kyc_status ?? 'not_required',
+        },
+        manager,
+      );
+      await this.idempotency.checkpoint(manager, 'customer', inserted.id);
+      return inserted;
     });
     await this.hooks.created.emit({ customer, country: principal.country });
     return toCustomerResponse(customer);

@@ -55,6 +55,18 @@ export class RefundsRepository {
     return qb.orderBy('r.created_at', 'ASC').limit(limit).getMany();
   }
 
+  /** Pending refunds without a provider reference created before `before`, oldest first. */
+  unanswered(before: Date, limit: number, scope: Pick<JobScope, 'applicationIds'> = {}): Promise<Refund[]> {
+    const qb = this.db
+      .repository(Refund)
+      .createQueryBuilder('r')
+      .where("r.status = 'pending'")
+      .andWhere('r.reference_id IS NULL')
+      .andWhere('r.created_at < :before', { before });
+    if (scope.applicationIds) qb.andWhere('r.application_id = ANY(:ids)', { ids: [...scope.applicationIds] });
+    return qb.orderBy('r.created_at', 'ASC').limit(limit).getMany();
+  }
+
   async insert(refund: Refund, manager: EntityManager): Promise<Refund> {
     const repo = this.db.repository(Refund, manager);
     return repo.save(repo.create(refund));

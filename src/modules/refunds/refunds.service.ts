@@ -5,6 +5,7 @@ import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../common/events/event-recorder.js';
+import { IdempotencyScope } from '../../common/idempotency/idempotency-scope.js';
 import { newId } from '../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
 import type { JobScope } from '../../common/jobs/job-scope.js';
@@ -57,6 +58,7 @@ export class RefundsService {
     private readonly balances: BalancesService,
     private readonly journals: RefundJournals,
     private readonly events: EventRecorder,
+    private readonly idempotency: IdempotencyScope,
     private readonly clock: Clock,
   ) {}
 
@@ -70,29 +72,52 @@ export class RefundsService {
     return runList(this.refunds.query(principal.application.id), REFUND_LIST, query, toRefundResponse);
   }
 
+  /**
+   * A resend of a keyed request whose earlier attempt committed the pending refund resumes it
+   * (docs/IDEMPOTENCY.md): the provider is asked again with the same refund id, its idempotency key.
+   */
   async create(principal: Principal, dto: CreateRefundDto): Promise<RefundResponse> {
     const applicationId = principal.application.id;
-    const pending = await this.refunds.transaction((manager) => this.recordPending(applicationId, dto, manager));
-    const charge = pending.charge;
-    let answer: ProviderRefund | null = null;
+    const resumed = this.idempotency.resumes('refund');
+    if (resumed) {
+      const refund = (await this.refunds.find(applicationId, resumed))!;
+      return toRefundResponse(await this.send(refund, { failUnreachable: false }));
+    }
+    const pending = await this.refunds.transaction(async (manager) => {
+      const recorded = await this.recordPending(applicationId, dto, manager);
+      await this.idempotency.checkpoint(manager, 'refund', recorded.refund.id);
+      return recorded;
+    });
+    return toRefundResponse(await this.send(pending.refund, { failUnreachable: true, charge: pending.charge }));
+  }
+
+  /**
+   * Sends a pending refund that has no answer from its provider yet and applies the answer; one
+   * that has it is returned as it is. The refund id is the provider's idempotency key, so asking
+   * again after a lost answer reads back the first answer. A provider that cannot be reached fails
+   * the refund when this is the first ask (`failUnreachable`: nothing was refunded) and leaves it
+   * pending otherwise (an earlier ask may have reached it).
+   */
+  private async send(refund: Refund, how: { failUnreachable: boolean; charge?: Charge }): Promise<Refund> {
+    if (refund.status !== 'pending' || refund.reference_id) return refund;
+    const applicationId = refund.application_id;
+    const charge = how.charge ?? (await this.charges.findById(applicationId, refund.charge_id))!;
+    let answer: ProviderRefund;
     try {
-      answer = await this.providers.named(charge.provider ?? 'sandbox').refund({
+      answer = await this.providers.named(refund.provider ?? 'sandbox').refund({
         applicationId,
-        refundId: pending.refund.id,
+        refundId: refund.id,
         chargeReference: charge.reference_id ?? charge.id,
-        method: pending.refund.method as 'card' | 'promptpay',
-        amount: Number(pending.refund.amount),
-        currency: pending.refund.currency,
-        scalingFactor: pending.refund.scaling_factor,
-        livemode: principal.livemode,
+        method: refund.method as 'card' | 'promptpay',
+        amount: Number(refund.amount),
+        currency: refund.currency,
+        scalingFactor: refund.scaling_factor,
+        livemode: refund.livemode,
       });
     } catch (error) {
       if (!(error instanceof CollectionProviderError)) throw error;
-    }
-    const applied = await this.apply(
-      applicationId,
-      pending.refund.id,
-      answer ?? {
+      if (!how.failUnreachable) return refund;
+      answer = {
         status: 'failed',
         reference: '',
         failure: {
@@ -100,9 +125,9 @@ export class RefundsService {
           reason: 'provider_unavailable',
           message: 'The payment provider could not be reached; nothing was refunded.',
         },
-      },
-    );
-    return toRefundResponse(applied);
+      };
+    }
+    return this.apply(applicationId, refund.id, answer);
   }
 
   /**
@@ -159,6 +184,24 @@ export class RefundsService {
       if ((await this.applyProviderOutcome(refund.provider!, answer)) === 'applied') applied += 1;
     }
     return { read: pending.length, applied };
+  }
+
+  /**
+   * The lost answers: pending refunds that have no provider reference `before` (their request lost
+   * the database or its process between recording the refund and applying the provider's answer)
+   * are sent again by their id and the answer applied. Answers how many it read and finished.
+   */
+  async reconcileUnanswered(
+    before: Date,
+    limit: number,
+    scope: Pick<JobScope, 'applicationIds'> = {},
+  ): Promise<{ read: number; applied: number }> {
+    const unanswered = await this.refunds.unanswered(before, limit, scope);
+    let applied = 0;
+    for (const refund of unanswered) {
+      if ((await this.send(refund, { failUnreachable: false })).status !== 'pending') applied += 1;
+    }
+    return { read: unanswered.length, applied };
   }
 
   private async recordPending(

@@ -1,3 +1,7 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { LEASE_MS } from '../../../src/common/idempotency/idempotency.interceptor.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 describe('Idempotency-Key on POST', () => {
@@ -63,6 +67,36 @@ describe('Idempotency-Key on POST', () => {
     t.clock.advance(24 * 60 * 60 * 1000 + 1000);
     const later = await post('order-6', { name: 'Expiring' });
     expect(later.body.id).not.toBe(first.body.id);
+    t.clock.reset();
+  });
+
+  it('frees the key of an attempt that died before answering once its lease lapses, and runs the resend', async () => {
+    const body = { name: 'Orphaned' };
+    // What a process killed (or cut from the database) mid-request leaves: its key held, never let go.
+    const now = t.clock.nowMs();
+    await t.app.get<DataSource>(getDataSourceToken('platform')).query(
+      `INSERT INTO platform.idempotency_keys (application_id, mode, key, request_hash, status, created_at, expires_at, lease_token)
+       VALUES ($1, 'test', 'order-7', $2, 'processing', $3, $4, $5)`,
+      [
+        tenant.applicationId,
+        createHash('sha256')
+          .update(`POST ${tenant.path('/customers')}\n${JSON.stringify(body)}`)
+          .digest(),
+        new Date(now),
+        new Date(now + LEASE_MS),
+        randomUUID(),
+      ],
+    );
+    expectErrorObject((await post('order-7', body)).body, 'E2007');
+    expectErrorObject((await post('order-7', { name: 'Other' })).body, 'E2006');
+
+    t.clock.advance(LEASE_MS + 1000);
+    const resent = await post('order-7', body);
+    expect(resent.status).toBe(200);
+    expect(resent.headers['idempotent-replayed']).toBeUndefined();
+    const replay = await post('order-7', body);
+    expect(replay.body).toEqual(resent.body);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
     t.clock.reset();
   });
 

@@ -5,6 +5,7 @@ import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
+import { IdempotencyScope } from '../../../common/idempotency/idempotency-scope.js';
 import { newId } from '../../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../../common/list/index.js';
 import { AccountsService, type Account } from '../../accounts/index.js';
@@ -69,11 +70,22 @@ export class PayoutsService {
     private readonly events: EventRecorder,
     private readonly lifecycle: PayoutLifecycleService,
     private readonly providers: TransferProviders,
+    private readonly idempotency: IdempotencyScope,
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * A resend of a keyed request whose earlier attempt committed the payout resumes it
+   * (docs/IDEMPOTENCY.md): a payout the provider has not answered for is sent again by its id.
+   */
   async create(principal: Principal, dto: CreatePayoutDto): Promise<PayoutResponse> {
     const applicationId = principal.application.id;
+    const resumed = this.idempotency.resumes('payout');
+    if (resumed) {
+      const payout = await this.lifecycle.found(applicationId, resumed);
+      const unanswered = payout.status === 'pending' && !payout.provider_reference;
+      return toPayoutResponse(unanswered ? await this.lifecycle.send(payout) : payout);
+    }
     const account = dto.account
       ? await this.payableAccount(applicationId, dto.account)
       : await this.accounts.ownAccount(principal.application);
@@ -189,6 +201,7 @@ export class PayoutsService {
       );
       if (Number(after.available) < 0) throw insufficient(Number(after.available) + amount);
       await this.events.record(manager, payoutEvent('payout.created', payout));
+      await this.idempotency.checkpoint(manager, 'payout', payout.id);
       return payout;
     });
     if (!created) return null;

@@ -1,0 +1,57 @@
+import net from 'node:net';
+
+/**
+ * A TCP proxy on loopback in front of the run's database, which the test can take down (every
+ * connection cut, the port refusing) and bring back on the same port.
+ */
+export class DatabaseProxy {
+  private server?: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async open(): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(this.targetPort, this.targetHost);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    // Below Linux's ephemeral range (32768+), so no outgoing socket (the pool's own reconnects) can take it.
+    for (let attempt = 0; ; attempt++) {
+      const port = this.port || 20_000 + Math.floor(Math.random() * 12_000);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(port, '127.0.0.1', () => {
+            server.off('error', reject);
+            resolve();
+          });
+        });
+        this.port = port;
+        break;
+      } catch (err) {
+        server.removeAllListeners('listening');
+        if ((err as { code?: string }).code !== 'EADDRINUSE' || attempt >= 20) throw err;
+        if (this.port) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    this.server = server;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = undefined;
+  }
+}
