@@ -39,9 +39,14 @@ describe('configuration', () => {
       shutdownGraceMs: 25_000,
       httpKeepAliveTimeoutMs: 65_000,
       eventRetentionDays: 30,
+      webhookAllowPrivateTargets: true,
+      webhookEndpointConcurrency: 8,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
-    expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' }).migrateOnBoot).toBe(false);
+    expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' })).toMatchObject({
+      migrateOnBoot: false,
+      webhookAllowPrivateTargets: false,
+    });
   });
 
   it('reads the documented values', () => {
@@ -59,6 +64,8 @@ describe('configuration', () => {
       EVENT_RETENTION_DAYS: '90',
       REDIS_URL: 'redis://cache:6379/2',
       REDIS_KEY_PREFIX: 'wallet-eu:',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '4',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -74,6 +81,8 @@ describe('configuration', () => {
       eventRetentionDays: 90,
       redisUrl: 'redis://cache:6379/2',
       redisKeyPrefix: 'wallet-eu:',
+      webhookAllowPrivateTargets: true,
+      webhookEndpointConcurrency: 4,
     });
   });
 
@@ -95,6 +104,8 @@ describe('configuration', () => {
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL must use redis: or rediss:, got "http:"'],
     [{ REDIS_KEY_PREFIX: 'a b' }, 'REDIS_KEY_PREFIX must be up to 64 of'],
     [{ SHUTDOWN_GRACE_MS: '600001' }, 'SHUTDOWN_GRACE_MS must be between 0 and 600000, got 600001'],
+    [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "yes"'],
+    [{ WEBHOOK_ENDPOINT_CONCURRENCY: '0' }, 'WEBHOOK_ENDPOINT_CONCURRENCY must be between 1 and 64, got 0'],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadAppConfig(env)).toThrow(ConfigError);
     expect(() => loadAppConfig(env)).toThrow(message);

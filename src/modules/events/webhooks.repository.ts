@@ -2,19 +2,36 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../common/database/mode-db.js';
-import { isUuid } from '../../common/ids.js';
+import { isUuid, newId } from '../../common/ids.js';
 import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
 import type { WebhookDeliveryStatus } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
+import { claimDueSql } from './webhook-claims.sql.js';
 
-/** A delivery claimed for one attempt: `attempts` (after the claim) fences the outcome's write. */
+/**
+ * A delivery claimed for one attempt: `attempts` (after the claim) fences the outcome's write;
+ * `attempt_id` is the attempt's row in the log, written as `sending` with the claim.
+ */
 export interface ClaimedDelivery {
   endpoint_id: string;
   event_id: string;
   application_id: string;
+  event_type: string;
   attempts: number;
   retry_window_from: Date;
+  attempt_id: string;
 }
+
+type Claimed = Omit<ClaimedDelivery, 'attempt_id'>;
+
+/** What an attempt's row says once the receiver answered (or did not). */
+export type AttemptResult = Pick<
+  WebhookAttempt,
+  'id' | 'outcome' | 'status_code' | 'duration_ms' | 'response_excerpt' | 'error' | 'next_retry_at'
+>;
+
+/** What an attempt whose process stopped before recording the answer is closed with. */
+export const INTERRUPTED = 'no answer recorded: the process sending this attempt stopped';
 
 export interface DeliveryOutcome {
   status: WebhookDeliveryStatus;
@@ -97,32 +114,89 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims up to `limit` deliveries due at `now` (rows another replica holds are skipped) and
-   * leases them until `leaseUntil`: another run sees them due again only if this one died before
-   * recording its outcome. Oldest due first, then event order. `applicationId` narrows it to one
-   * application (tests).
+   * Starts attempts: claims the due deliveries the endpoints' free slots allow (webhook-claims.sql.ts)
+   * and, in the same transaction, writes each one's attempt row as `sending`, so the attempt log
+   * holds every request a receiver may see before it is sent. A delivery claimed again after its
+   * lease ran out (its process died mid-attempt) has that earlier attempt closed as failed:
+   * whether the receiver saw it is unknown. `limits.busy` and `limits.skip` say which endpoints
+   * already have attempts in flight here or take none now; `applicationIds` narrows it (tests).
    */
-  async claimDue(
+  startDue(
     now: Date,
     leaseUntil: Date,
-    limit: number,
+    limits: { slots: number; busy: ReadonlyMap<string, number>; skip: readonly string[] },
     applicationIds: readonly string[] | null = null,
   ): Promise<ClaimedDelivery[]> {
-    const t = this.db.table('webhook_deliveries');
-    const rows = (await this.db.manager.query(
-      `WITH due AS (
-         SELECT endpoint_id, event_id FROM ${t}
-          WHERE status = 'pending' AND next_attempt_at <= $1 AND ($4::uuid[] IS NULL OR application_id = ANY($4::uuid[]))
-          ORDER BY next_attempt_at, event_id
-          LIMIT $3
-          FOR UPDATE SKIP LOCKED)
-       UPDATE ${t} d SET next_attempt_at = $2, attempts = d.attempts + 1, updated_at = $1
-         FROM due WHERE d.endpoint_id = due.endpoint_id AND d.event_id = due.event_id
-       RETURNING d.endpoint_id, d.event_id, d.application_id, d.attempts, d.retry_window_from`,
-      [now, leaseUntil, limit, applicationIds],
-    )) as ClaimedDelivery[] | [ClaimedDelivery[], number];
-    const list = Array.isArray(rows[0]) ? (rows[0] as ClaimedDelivery[]) : (rows as ClaimedDelivery[]);
-    return list.map((r) => ({ ...r, retry_window_from: new Date(r.retry_window_from) }));
+    return this.db.transaction(async (manager) => {
+      const result = (await manager.query(claimDueSql(this.db.table('webhook_deliveries')), [
+        now,
+        leaseUntil,
+        limits.slots,
+        [...limits.busy.keys()],
+        [...limits.busy.values()],
+        limits.skip,
+        applicationIds,
+      ])) as Claimed[] | [Claimed[], number];
+      // The embedded driver answers an UPDATE led by WITH as bare rows, PostgreSQL's as [rows, count].
+      const rows = Array.isArray(result[0]) ? (result[0] as Claimed[]) : (result as Claimed[]);
+      if (rows.length === 0) return [];
+      const claimed = rows.map((r) => ({
+        ...r,
+        retry_window_from: new Date(r.retry_window_from),
+        attempt_id: newId(),
+      }));
+      const repeated = claimed.filter((c) => c.attempts > 1);
+      if (repeated.length > 0) {
+        await manager.query(
+          `UPDATE ${this.db.table('webhook_attempts')} a SET outcome = 'failed', error = $3
+             FROM unnest($1::uuid[], $2::uuid[]) AS v(endpoint_id, event_id)
+            WHERE a.event_id = v.event_id AND a.endpoint_id = v.endpoint_id AND a.outcome = 'sending'`,
+          [repeated.map((c) => c.endpoint_id), repeated.map((c) => c.event_id), INTERRUPTED],
+        );
+      }
+      await this.db.repository(WebhookAttempt, manager).insert(
+        claimed.map((c) =>
+          Object.assign(new WebhookAttempt(), {
+            id: c.attempt_id,
+            application_id: c.application_id,
+            endpoint_id: c.endpoint_id,
+            event_id: c.event_id,
+            event_type: c.event_type,
+            attempt: c.attempts,
+            outcome: 'sending',
+            status_code: null,
+            duration_ms: 0,
+            response_excerpt: null,
+            error: null,
+            next_retry_at: null,
+            created_at: now,
+          }),
+        ),
+      );
+      return claimed;
+    });
+  }
+
+  /** Completes attempts started by {@link startDue} with what the receiver answered. */
+  async completeAttempts(attempts: AttemptResult[], manager: EntityManager): Promise<void> {
+    if (attempts.length === 0) return;
+    await manager.query(
+      `UPDATE ${this.db.table('webhook_attempts')} a
+          SET outcome = v.outcome, status_code = v.status_code, duration_ms = v.duration_ms,
+              response_excerpt = v.response_excerpt, error = v.error, next_retry_at = v.next_retry_at
+         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::timestamptz[])
+              AS v(id, outcome, status_code, duration_ms, response_excerpt, error, next_retry_at)
+        WHERE a.id = v.id`,
+      [
+        attempts.map((a) => a.id),
+        attempts.map((a) => a.outcome),
+        attempts.map((a) => a.status_code),
+        attempts.map((a) => a.duration_ms),
+        attempts.map((a) => a.response_excerpt),
+        attempts.map((a) => a.error),
+        attempts.map((a) => a.next_retry_at),
+      ],
+    );
   }
 
   /**
@@ -155,15 +229,18 @@ export class WebhooksRepository {
     return new Set(written.map((w) => `${w.endpoint_id}/${w.event_id}`));
   }
 
-  /** Hands claimed deliveries back unattempted (the claim's count undone), due at `dueAt`. */
-  async release(claimed: ClaimedDelivery[], dueAt: Date): Promise<void> {
-    for (const c of claimed) {
-      await this.db.manager.query(
-        `UPDATE ${this.db.table('webhook_deliveries')} SET next_attempt_at = $4, attempts = attempts - 1
-          WHERE endpoint_id = $1 AND event_id = $2 AND attempts = $3 AND status = 'pending'`,
-        [c.endpoint_id, c.event_id, c.attempts, dueAt],
-      );
-    }
+  /**
+   * A failing endpoint's deliveries due now (none in flight: those are leased into the future) wait
+   * with the failed one until its retry, so a receiver coming back gets them in order.
+   */
+  async holdDue(holds: Array<{ endpoint_id: string; until: Date }>, now: Date, manager: EntityManager): Promise<void> {
+    if (holds.length === 0) return;
+    await manager.query(
+      `UPDATE ${this.db.table('webhook_deliveries')} d SET next_attempt_at = v.until, updated_at = $3
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS v(endpoint_id, until)
+        WHERE d.endpoint_id = v.endpoint_id AND d.status = 'pending' AND d.next_attempt_at <= $3`,
+      [holds.map((h) => h.endpoint_id), holds.map((h) => h.until), now],
+    );
   }
 
   /** Owes the event to the endpoint again, due now, with a fresh 3-day retry window. */
@@ -185,10 +262,6 @@ export class WebhooksRepository {
   }
 
   // Attempts
-
-  async insertAttempts(attempts: WebhookAttempt[], manager: EntityManager): Promise<void> {
-    if (attempts.length > 0) await this.db.repository(WebhookAttempt, manager).insert(attempts);
-  }
 
   attempts(applicationId: string, by: { endpoint_id: string } | { event_id: string }) {
     const [column, value] = 'endpoint_id' in by ? ['endpoint_id', by.endpoint_id] : ['event_id', by.event_id];
