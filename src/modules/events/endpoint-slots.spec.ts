@@ -6,19 +6,21 @@ describe('EndpointSlots', () => {
     slots.started('slow');
     slots.started('slow');
     slots.started('fast');
-    expect(slots.limits(0)).toEqual({ slots: 2, busy: new Map([['fast', 1]]), skip: ['slow'] });
+    expect(slots.limits()).toEqual({ slots: 2, busy: new Map([['fast', 1]]), skip: ['slow'] });
     slots.ended('slow');
     slots.ended('fast');
-    expect(slots.limits(0)).toEqual({ slots: 2, busy: new Map([['slow', 1]]), skip: [] });
+    expect(slots.limits()).toEqual({ slots: 2, busy: new Map([['slow', 1]]), skip: [] });
     expect(slots.busy('fast')).toBe(0);
   });
 
-  it('holds a failing endpoint until its retry time, the latest of its failures', () => {
+  it('skips an endpoint until each of its failures is recorded', () => {
     const slots = new EndpointSlots(8);
-    slots.hold('failing', 30_000);
-    slots.hold('failing', 20_000);
-    expect(slots.limits(29_999).skip).toEqual(['failing']);
-    expect(slots.limits(30_000).skip).toEqual([]);
-    expect(slots.limits(0).skip).toEqual([]); // the expired hold is gone
+    slots.failed('failing');
+    slots.failed('failing');
+    expect(slots.limits().skip).toEqual(['failing']);
+    slots.recorded('failing');
+    expect(slots.limits().skip).toEqual(['failing']);
+    slots.recorded('failing');
+    expect(slots.limits().skip).toEqual([]);
   });
 });

@@ -1,23 +1,19 @@
 /**
- * This process's attempts in flight per webhook endpoint, and the endpoints held after a failure
- * (docs/EVENTS.md "How delivery runs"). Each endpoint has `slots` attempts at most in flight at
- * once, so a slow or failing receiver ties up its own slots and no other endpoint's; an endpoint
- * whose attempt failed starts nothing more until that attempt's retry time, so a receiver coming
- * back gets what it missed in order.
+ * This process's attempts in flight per webhook endpoint (docs/EVENTS.md "How delivery runs").
+ * Each endpoint has `slots` attempts at most in flight at once, so a slow or failing receiver ties
+ * up its own slots and no other endpoint's. An endpoint whose attempt just failed starts nothing
+ * more until that failure is recorded, which holds its waiting deliveries until the retry
+ * (`WebhooksRepository.holdDue`), so a receiver coming back gets them in order.
  */
 export class EndpointSlots {
   private readonly inFlight = new Map<string, number>();
-  private readonly heldUntil = new Map<string, number>();
+  private readonly failing = new Map<string, number>();
 
   constructor(readonly slots: number) {}
 
-  /** What a claim at `now` may take: endpoints to skip (no free slot, or held), and those partly busy. */
-  limits(now: number): { slots: number; busy: Map<string, number>; skip: string[] } {
-    const skip: string[] = [];
-    for (const [endpoint, until] of this.heldUntil) {
-      if (until > now) skip.push(endpoint);
-      else this.heldUntil.delete(endpoint);
-    }
+  /** What a claim may take: endpoints to skip (no free slot, or a failure being recorded), and those partly busy. */
+  limits(): { slots: number; busy: Map<string, number>; skip: string[] } {
+    const skip = [...this.failing.keys()];
     const busy = new Map<string, number>();
     for (const [endpoint, count] of this.inFlight) {
       if (count >= this.slots) skip.push(endpoint);
@@ -27,22 +23,30 @@ export class EndpointSlots {
   }
 
   started(endpoint: string): void {
-    this.inFlight.set(endpoint, (this.inFlight.get(endpoint) ?? 0) + 1);
+    add(this.inFlight, endpoint, 1);
   }
 
   ended(endpoint: string): void {
-    const left = (this.inFlight.get(endpoint) ?? 1) - 1;
-    if (left > 0) this.inFlight.set(endpoint, left);
-    else this.inFlight.delete(endpoint);
+    add(this.inFlight, endpoint, -1);
   }
 
-  /** Starts nothing more for `endpoint` before `until` (a later failure's retry time extends it). */
-  hold(endpoint: string, until: number): void {
-    this.heldUntil.set(endpoint, Math.max(until, this.heldUntil.get(endpoint) ?? 0));
+  /** An attempt to `endpoint` failed: nothing more starts there until {@link recorded}. */
+  failed(endpoint: string): void {
+    add(this.failing, endpoint, 1);
+  }
+
+  recorded(endpoint: string): void {
+    add(this.failing, endpoint, -1);
   }
 
   /** Attempts in flight to `endpoint`. */
   busy(endpoint: string): number {
     return this.inFlight.get(endpoint) ?? 0;
   }
+}
+
+function add(counts: Map<string, number>, key: string, by: number): void {
+  const count = (counts.get(key) ?? 0) + by;
+  if (count > 0) counts.set(key, count);
+  else counts.delete(key);
 }

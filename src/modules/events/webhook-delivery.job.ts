@@ -15,7 +15,7 @@ import { attemptDelivery, type Outcome } from './webhook-attempt.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookMetrics } from './webhook-metrics.js';
 import { DELIVERY_TIMEOUT_MS } from './webhook-sender.js';
-import { WebhooksRepository, type AttemptResult, type ClaimedDelivery } from './webhooks.repository.js';
+import { WebhooksRepository, type AttemptOutcome, type ClaimedDelivery } from './webhooks.repository.js';
 
 /** How often each replica looks for due deliveries (an empty look is one index probe per mode). */
 export const DELIVERY_POLL_MS = 200;
@@ -25,8 +25,10 @@ export const DELIVERY_POLL_MS = 200;
  * mid-attempt leaves its deliveries due again this long after they were claimed.
  */
 export const DELIVERY_LEASE_MS = DELIVERY_TIMEOUT_MS + 10_000;
-/** Outcomes written in one transaction at most; those finishing meanwhile wait for the next. */
+/** Outcomes written in one statement at most; those finishing meanwhile wait for the next. */
 const RECORD_BATCH = 500;
+/** Deliveries one claim statement takes at most; when it takes that many, another follows at once. */
+const CLAIM_MAX = 64;
 
 /**
  * Sends what the event log owes webhook endpoints (docs/EVENTS.md "How delivery runs"). A claim
@@ -78,17 +80,22 @@ export class WebhookDeliveryJob extends PeriodicJob {
   async deliverDue(modes: readonly Mode[] = MODES, scope: Pick<JobScope, 'applicationIds'> = {}): Promise<number> {
     let attempted = 0;
     for (const mode of modes) {
-      const mine = new Set<Promise<void>>();
+      const sending = new Set<Promise<void>>();
+      const recording = new Set<Promise<void>>();
       for (;;) {
         const started = await this.context.runInMode(mode, () => this.startDue(mode, scope.applicationIds ?? null));
-        for (const attempt of started) {
-          mine.add(attempt);
-          void attempt.finally(() => mine.delete(attempt));
+        for (const { freed, recorded } of started) {
+          sending.add(freed);
+          void freed.then(() => sending.delete(freed));
+          recording.add(recorded);
+          void recorded.then(() => recording.delete(recorded));
         }
         attempted += started.length;
-        if (started.length === 0 && mine.size === 0) break;
-        // A slot frees when an attempt is recorded; until one does, a claim could take nothing new.
-        if (mine.size > 0) await Promise.race(mine);
+        if (started.length === CLAIM_MAX) continue;
+        // A claim takes more once a slot frees, or once a failure is recorded (its endpoint held till then).
+        if (sending.size > 0) await Promise.race(sending);
+        else if (recording.size > 0) await Promise.all(recording);
+        else if (started.length === 0) break;
       }
     }
     return attempted;
@@ -103,15 +110,17 @@ export class WebhookDeliveryJob extends PeriodicJob {
     }
     const state = { running: Promise.resolve(), again: false };
     state.running = (async () => {
+      let full: boolean;
       do {
         state.again = false;
         const started = await this.context.runInMode(mode, () => this.startDue(mode, null));
-        for (const attempt of started) {
-          void attempt.then(() => {
+        for (const { freed } of started) {
+          void freed.then(() => {
             if (!this.stopping) void this.pump(mode);
           });
         }
-      } while (state.again && !this.stopping);
+        full = started.length === CLAIM_MAX;
+      } while ((state.again || full) && !this.stopping);
     })()
       .catch((error: unknown) => this.logger.error({ err: error }, 'webhook delivery claim failed'))
       .finally(() => this.pumps.delete(mode));
@@ -120,16 +129,18 @@ export class WebhookDeliveryJob extends PeriodicJob {
   }
 
   /**
-   * Claims what the endpoints' free slots allow and starts each attempt; each promise settles once
-   * its outcome is recorded (never rejects: a failed write is logged, and the lease brings the
-   * delivery back).
+   * Claims what the endpoints' free slots allow and starts each attempt. `freed` settles when the
+   * attempt's slot is free again (the receiver answered: its lease keeps the delivery from other
+   * claims until the outcome is written), `recorded` once its outcome is written. Neither rejects:
+   * a failed write is logged, and the lease brings the delivery back.
    */
-  private async startDue(mode: Mode, applicationIds: readonly string[] | null): Promise<Array<Promise<void>>> {
+  private async startDue(mode: Mode, applicationIds: readonly string[] | null): Promise<Started[]> {
     const now = this.clock.now();
     const claimed = await this.webhooks.startDue(
       now,
       new Date(now.getTime() + DELIVERY_LEASE_MS),
-      this.slots.limits(now.getTime()),
+      this.slots.limits(),
+      CLAIM_MAX,
       applicationIds,
     );
     if (claimed.length === 0) return [];
@@ -142,35 +153,53 @@ export class WebhookDeliveryJob extends PeriodicJob {
     );
     return claimed.map((claim) => {
       this.slots.started(claim.endpoint_id);
-      const attempt = this.attempt(mode, claim, events.get(claim.event_id), endpoints.get(claim.endpoint_id))
+      let free = () => {};
+      const freed = new Promise<void>((resolve) => {
+        free = () => {
+          free = () => {};
+          this.slots.ended(claim.endpoint_id);
+          resolve();
+        };
+      });
+      const recorded = this.attempt(mode, claim, events.get(claim.event_id), endpoints.get(claim.endpoint_id), () =>
+        free(),
+      )
         .catch((error: unknown) => this.logger.error({ err: error }, 'webhook attempt not recorded'))
         .finally(() => {
-          this.slots.ended(claim.endpoint_id);
-          this.inFlight.delete(attempt);
+          free();
+          this.inFlight.delete(recorded);
         });
-      this.inFlight.add(attempt);
-      return attempt;
+      this.inFlight.add(recorded);
+      return { freed, recorded };
     });
   }
 
-  /** Sends one claimed delivery and records its outcome; a failure holds the endpoint's next ones. */
+  /**
+   * Sends one claimed delivery and records its outcome. After a failure nothing more starts for the
+   * endpoint until the failure is recorded, with the endpoint's waiting deliveries held behind it.
+   */
   private async attempt(
     mode: Mode,
     claim: ClaimedDelivery,
     event: Outcome['event'] | undefined,
     endpoint: Outcome['endpoint'] | undefined,
+    answered: () => void,
   ): Promise<void> {
     if (!event || !endpoint || endpoint.status !== 'enabled') {
+      answered();
       // Disabling an endpoint cancels its deliveries and deleting it deletes them: this claim's
       // outcome would never be written, so its attempt row is only closed, unsent.
-      await this.webhooks.transaction((manager) =>
-        this.webhooks.completeAttempts([{ ...NOT_SENT, id: claim.attempt_id }], manager),
-      );
+      await this.webhooks.recordOutcomes([{ claimed: claim, ...NOT_SENT }], this.clock.now());
       return;
     }
     const outcome = await attemptDelivery(claim, event, endpoint, this.endpoints.policy(mode), () => this.clock.now());
-    if (!outcome.ok && outcome.retryAt) this.slots.hold(claim.endpoint_id, outcome.retryAt.getTime());
-    await this.recorder(mode).submit([outcome]);
+    if (!outcome.ok) this.slots.failed(claim.endpoint_id);
+    answered();
+    try {
+      await this.recorder(mode).submit([outcome]);
+    } finally {
+      if (!outcome.ok) this.slots.recorded(claim.endpoint_id);
+    }
   }
 
   private recorder(mode: Mode): GroupCommit<Outcome, boolean> {
@@ -187,39 +216,31 @@ export class WebhookDeliveryJob extends PeriodicJob {
   }
 
   /**
-   * Outcomes in one transaction: each attempt's row completed, each delivery's outcome written only
-   * if its claim still holds, a failing endpoint's due deliveries held until its retry, and an
-   * endpoint whose delivery was given up disabled. Answers, per outcome, whether it was written.
+   * Outcomes in one statement (WebhooksRepository.recordOutcomes); with a delivery given up, in a
+   * transaction that also disables its endpoint. Answers, per outcome, whether it was written (not
+   * if another run claimed the delivery again since).
    */
   private async record(outcomes: Outcome[]): Promise<boolean[]> {
     const now = this.clock.now();
-    const written = await this.webhooks.transaction(async (manager) => {
-      await this.webhooks.completeAttempts(outcomes.map(attemptResult), manager);
-      const done = await this.webhooks.recordOutcomes(
-        outcomes.map((o) => ({
-          claimed: o.claimed,
-          outcome: o.ok
-            ? { status: 'succeeded', next_attempt_at: null, delivered_at: o.at }
-            : { status: o.retryAt ? 'pending' : 'failed', next_attempt_at: o.retryAt, delivered_at: null },
-        })),
-        now,
-        manager,
-      );
-      const holds = outcomes.flatMap((o) =>
-        o.retryAt ? [{ endpoint_id: o.claimed.endpoint_id, until: o.retryAt }] : [],
-      );
-      await this.webhooks.holdDue(holds, now, manager);
-      for (const o of outcomes) {
-        if (o.ok || o.retryAt || !done.has(key(o.claimed))) continue;
-        const why = o.result.statusCode !== null ? `HTTP ${o.result.statusCode}` : (o.result.error ?? 'no answer');
-        await this.endpoints.disableForFailures(
-          o.endpoint,
-          `Deliveries failed for 3 days (${o.claimed.attempts} attempts of event ${o.event.id}; last: ${why}).`,
-          manager,
-        );
-      }
-      return done;
-    });
+    const rows = outcomes.map(attemptOutcome);
+    const givenUp = outcomes.filter((o) => !o.ok && !o.retryAt);
+    const written =
+      givenUp.length === 0
+        ? await this.webhooks.recordOutcomes(rows, now)
+        : await this.webhooks.transaction(async (manager) => {
+            const done = await this.webhooks.recordOutcomes(rows, now, manager);
+            for (const o of givenUp) {
+              if (!done.has(key(o.claimed))) continue;
+              const why =
+                o.result.statusCode !== null ? `HTTP ${o.result.statusCode}` : (o.result.error ?? 'no answer');
+              await this.endpoints.disableForFailures(
+                o.endpoint,
+                `Deliveries failed for 3 days (${o.claimed.attempts} attempts of event ${o.event.id}; last: ${why}).`,
+                manager,
+              );
+            }
+            return done;
+          });
     for (const o of outcomes) {
       if (!written.has(key(o.claimed))) continue;
       this.metrics.attempted(o.ok ? 'succeeded' : o.retryAt ? 'failed' : 'gave_up', o.claimed.attempts);
@@ -228,25 +249,37 @@ export class WebhookDeliveryJob extends PeriodicJob {
   }
 }
 
+interface Started {
+  freed: Promise<void>;
+  recorded: Promise<void>;
+}
+
 const key = (c: ClaimedDelivery) => `${c.endpoint_id}/${c.event_id}`;
 
-const NOT_SENT = {
-  outcome: 'failed' as const,
-  status_code: null,
-  duration_ms: 0,
-  response_excerpt: null,
-  error: 'not sent: the endpoint is no longer enabled',
-  next_retry_at: null,
+/** A claim whose endpoint was disabled (its deliveries canceled) or deleted since: closed unsent. */
+const NOT_SENT: Omit<AttemptOutcome, 'claimed'> = {
+  attempt: {
+    outcome: 'failed',
+    status_code: null,
+    duration_ms: 0,
+    response_excerpt: null,
+    error: 'not sent: the endpoint is no longer enabled',
+    next_retry_at: null,
+  },
+  delivery: { status: 'canceled', delivered_at: null },
 };
 
-function attemptResult(o: Outcome): AttemptResult {
+function attemptOutcome(o: Outcome): AttemptOutcome {
   return {
-    id: o.claimed.attempt_id,
-    outcome: o.ok ? ('succeeded' as const) : ('failed' as const),
-    status_code: o.result.statusCode,
-    duration_ms: o.result.durationMs,
-    response_excerpt: o.result.excerpt,
-    error: o.result.error,
-    next_retry_at: o.retryAt,
+    claimed: o.claimed,
+    attempt: {
+      outcome: o.ok ? 'succeeded' : 'failed',
+      status_code: o.result.statusCode,
+      duration_ms: o.result.durationMs,
+      response_excerpt: o.result.excerpt,
+      error: o.result.error,
+      next_retry_at: o.retryAt,
+    },
+    delivery: { status: o.ok ? 'succeeded' : o.retryAt ? 'pending' : 'failed', delivered_at: o.ok ? o.at : null },
   };
 }

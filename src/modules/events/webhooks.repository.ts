@@ -6,7 +6,7 @@ import { isUuid, newId } from '../../common/ids.js';
 import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
 import type { WebhookDeliveryStatus } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
-import { claimDueSql } from './webhook-claims.sql.js';
+import { claimDueSql, INTERRUPTED, recordOutcomesSql } from './webhook-claims.sql.js';
 
 /**
  * A delivery claimed for one attempt: `attempts` (after the claim) fences the outcome's write;
@@ -22,22 +22,17 @@ export interface ClaimedDelivery {
   attempt_id: string;
 }
 
-type Claimed = Omit<ClaimedDelivery, 'attempt_id'>;
-
-/** What an attempt's row says once the receiver answered (or did not). */
-export type AttemptResult = Pick<
-  WebhookAttempt,
-  'id' | 'outcome' | 'status_code' | 'duration_ms' | 'response_excerpt' | 'error' | 'next_retry_at'
->;
-
-/** What an attempt whose process stopped before recording the answer is closed with. */
-export const INTERRUPTED = 'no answer recorded: the process sending this attempt stopped';
-
-export interface DeliveryOutcome {
-  status: WebhookDeliveryStatus;
-  next_attempt_at: Date | null;
-  delivered_at: Date | null;
+/** One finished attempt: what its row in the log says, and what becomes of its delivery. */
+export interface AttemptOutcome {
+  claimed: ClaimedDelivery;
+  attempt: Pick<
+    WebhookAttempt,
+    'outcome' | 'status_code' | 'duration_ms' | 'response_excerpt' | 'error' | 'next_retry_at'
+  >;
+  delivery: { status: WebhookDeliveryStatus; delivered_at: Date | null };
 }
+
+type Written = { endpoint_id: string; event_id: string };
 
 @Injectable()
 export class WebhooksRepository {
@@ -114,21 +109,21 @@ export class WebhooksRepository {
   }
 
   /**
-   * Starts attempts: claims the due deliveries the endpoints' free slots allow (webhook-claims.sql.ts)
-   * and, in the same transaction, writes each one's attempt row as `sending`, so the attempt log
-   * holds every request a receiver may see before it is sent. A delivery claimed again after its
-   * lease ran out (its process died mid-attempt) has that earlier attempt closed as failed:
-   * whether the receiver saw it is unknown. `limits.busy` and `limits.skip` say which endpoints
-   * already have attempts in flight here or take none now; `applicationIds` narrows it (tests).
+   * Starts attempts: claims up to `max` due deliveries, as many per endpoint as its free slots
+   * allow, and logs each attempt as `sending` before it is sent (webhook-claims.sql.ts).
+   * `limits.busy` and `limits.skip` say which endpoints have attempts in flight here or take none
+   * now; `applicationIds` narrows it (tests).
    */
-  startDue(
+  async startDue(
     now: Date,
     leaseUntil: Date,
     limits: { slots: number; busy: ReadonlyMap<string, number>; skip: readonly string[] },
+    max: number,
     applicationIds: readonly string[] | null = null,
   ): Promise<ClaimedDelivery[]> {
-    return this.db.transaction(async (manager) => {
-      const result = (await manager.query(claimDueSql(this.db.table('webhook_deliveries')), [
+    const rows = (await this.db.manager.query(
+      claimDueSql(this.db.table('webhook_deliveries'), this.db.table('webhook_attempts')),
+      [
         now,
         leaseUntil,
         limits.slots,
@@ -136,111 +131,40 @@ export class WebhooksRepository {
         [...limits.busy.values()],
         limits.skip,
         applicationIds,
-      ])) as Claimed[] | [Claimed[], number];
-      // The embedded driver answers an UPDATE led by WITH as bare rows, PostgreSQL's as [rows, count].
-      const rows = Array.isArray(result[0]) ? (result[0] as Claimed[]) : (result as Claimed[]);
-      if (rows.length === 0) return [];
-      const claimed = rows.map((r) => ({
-        ...r,
-        retry_window_from: new Date(r.retry_window_from),
-        attempt_id: newId(),
-      }));
-      const repeated = claimed.filter((c) => c.attempts > 1);
-      if (repeated.length > 0) {
-        await manager.query(
-          `UPDATE ${this.db.table('webhook_attempts')} a SET outcome = 'failed', error = $3
-             FROM unnest($1::uuid[], $2::uuid[]) AS v(endpoint_id, event_id)
-            WHERE a.event_id = v.event_id AND a.endpoint_id = v.endpoint_id AND a.outcome = 'sending'`,
-          [repeated.map((c) => c.endpoint_id), repeated.map((c) => c.event_id), INTERRUPTED],
-        );
-      }
-      await this.db.repository(WebhookAttempt, manager).insert(
-        claimed.map((c) =>
-          Object.assign(new WebhookAttempt(), {
-            id: c.attempt_id,
-            application_id: c.application_id,
-            endpoint_id: c.endpoint_id,
-            event_id: c.event_id,
-            event_type: c.event_type,
-            attempt: c.attempts,
-            outcome: 'sending',
-            status_code: null,
-            duration_ms: 0,
-            response_excerpt: null,
-            error: null,
-            next_retry_at: null,
-            created_at: now,
-          }),
-        ),
-      );
-      return claimed;
-    });
-  }
-
-  /** Completes attempts started by {@link startDue} with what the receiver answered. */
-  async completeAttempts(attempts: AttemptResult[], manager: EntityManager): Promise<void> {
-    if (attempts.length === 0) return;
-    await manager.query(
-      `UPDATE ${this.db.table('webhook_attempts')} a
-          SET outcome = v.outcome, status_code = v.status_code, duration_ms = v.duration_ms,
-              response_excerpt = v.response_excerpt, error = v.error, next_retry_at = v.next_retry_at
-         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::timestamptz[])
-              AS v(id, outcome, status_code, duration_ms, response_excerpt, error, next_retry_at)
-        WHERE a.id = v.id`,
-      [
-        attempts.map((a) => a.id),
-        attempts.map((a) => a.outcome),
-        attempts.map((a) => a.status_code),
-        attempts.map((a) => a.duration_ms),
-        attempts.map((a) => a.response_excerpt),
-        attempts.map((a) => a.error),
-        attempts.map((a) => a.next_retry_at),
+        Array.from({ length: max }, newId),
+        INTERRUPTED,
       ],
-    );
+    )) as ClaimedDelivery[];
+    return rows.map((r) => ({ ...r, retry_window_from: new Date(r.retry_window_from) }));
   }
 
   /**
-   * Writes attempts' outcomes in one statement, each unless another run re-claimed its delivery
-   * since (its lease ran out); returns the `endpoint_id/event_id` of those written.
+   * Completes attempts started by {@link startDue} and writes their deliveries' outcomes, holding
+   * a failing endpoint's untried deliveries behind the failure (webhook-claims.sql.ts); returns the
+   * `endpoint_id/event_id` of the deliveries written (not those claimed again since).
    */
-  async recordOutcomes(
-    rows: Array<{ claimed: ClaimedDelivery; outcome: DeliveryOutcome }>,
-    now: Date,
-    manager: EntityManager,
-  ): Promise<Set<string>> {
-    const [written] = (await manager.query(
-      `UPDATE ${this.db.table('webhook_deliveries')} d
-          SET status = v.status, next_attempt_at = v.next_attempt_at, delivered_at = v.delivered_at, updated_at = $7
-         FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::timestamptz[], $6::timestamptz[])
-              AS v(endpoint_id, event_id, attempts, status, next_attempt_at, delivered_at)
-        WHERE d.endpoint_id = v.endpoint_id AND d.event_id = v.event_id AND d.attempts = v.attempts
-          AND d.status = 'pending'
-       RETURNING d.endpoint_id, d.event_id`,
+  async recordOutcomes(rows: AttemptOutcome[], now: Date, manager?: EntityManager): Promise<Set<string>> {
+    const result = (await (manager ?? this.db.manager).query(
+      recordOutcomesSql(this.db.table('webhook_deliveries'), this.db.table('webhook_attempts')),
       [
+        rows.map((r) => r.claimed.attempt_id),
         rows.map((r) => r.claimed.endpoint_id),
         rows.map((r) => r.claimed.event_id),
         rows.map((r) => r.claimed.attempts),
-        rows.map((r) => r.outcome.status),
-        rows.map((r) => r.outcome.next_attempt_at),
-        rows.map((r) => r.outcome.delivered_at),
+        rows.map((r) => r.attempt.outcome),
+        rows.map((r) => r.attempt.status_code),
+        rows.map((r) => r.attempt.duration_ms),
+        rows.map((r) => r.attempt.response_excerpt),
+        rows.map((r) => r.attempt.error),
+        rows.map((r) => r.attempt.next_retry_at),
+        rows.map((r) => r.delivery.status),
+        rows.map((r) => r.delivery.delivered_at),
         now,
       ],
-    )) as [Array<{ endpoint_id: string; event_id: string }>, number];
+    )) as Written[] | [Written[], number];
+    // PostgreSQL's driver answers an UPDATE as [rows, count], the embedded one as bare rows.
+    const written = Array.isArray(result[0]) ? (result[0] as Written[]) : (result as Written[]);
     return new Set(written.map((w) => `${w.endpoint_id}/${w.event_id}`));
-  }
-
-  /**
-   * A failing endpoint's deliveries due now (none in flight: those are leased into the future) wait
-   * with the failed one until its retry, so a receiver coming back gets them in order.
-   */
-  async holdDue(holds: Array<{ endpoint_id: string; until: Date }>, now: Date, manager: EntityManager): Promise<void> {
-    if (holds.length === 0) return;
-    await manager.query(
-      `UPDATE ${this.db.table('webhook_deliveries')} d SET next_attempt_at = v.until, updated_at = $3
-         FROM unnest($1::uuid[], $2::timestamptz[]) AS v(endpoint_id, until)
-        WHERE d.endpoint_id = v.endpoint_id AND d.status = 'pending' AND d.next_attempt_at <= $3`,
-      [holds.map((h) => h.endpoint_id), holds.map((h) => h.until), now],
-    );
   }
 
   /** Owes the event to the endpoint again, due now, with a fresh 3-day retry window. */
