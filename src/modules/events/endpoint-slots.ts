@@ -38,11 +38,6 @@ export class EndpointSlots {
   recorded(endpoint: string): void {
     add(this.failing, endpoint, -1);
   }
-
-  /** Attempts in flight to `endpoint`. */
-  busy(endpoint: string): number {
-    return this.inFlight.get(endpoint) ?? 0;
-  }
 }
 
 function add(counts: Map<string, number>, key: string, by: number): void {

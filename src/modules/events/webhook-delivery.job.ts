@@ -35,7 +35,7 @@ const CLAIM_MAX = 64;
  * takes, per endpoint, as many due deliveries as that endpoint has free slots here
  * (WEBHOOK_ENDPOINT_CONCURRENCY), leases them and writes their attempts as `sending`; each is sent
  * at once, with no transaction open and no row locked, and its outcome is written as soon as it
- * answers (outcomes finishing together share a transaction). A freed slot is filled at once, so no
+ * answers (outcomes finishing together share a statement). A freed slot is filled at once, so no
  * endpoint waits for another's receivers, and ticks are never held by attempts in flight.
  */
 @Injectable()
