@@ -85,7 +85,7 @@ export async function startServer(
   url: string,
   port: number,
   env: Record<string, string> = {},
-): Promise<{ base: string; stop(): Promise<void> }> {
+): Promise<{ base: string; stop(): Promise<void>; kill(): Promise<void> }> {
   // BENCH_SERVER_NODE_ARGS: extra node flags for the service only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(BUILD_ROOT, 'src', 'main.js')], {
@@ -103,6 +103,7 @@ export async function startServer(
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -117,6 +118,11 @@ export async function startServer(
   }
   return {
     base,
+    /** SIGKILL: no shutdown hook runs, nothing in flight is finished or recorded. */
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         // Already gone (exited, or killed by a signal: then exitCode stays null and 'exit' will not come again).

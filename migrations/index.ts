@@ -18,6 +18,7 @@ import { HoldReleaseAmounts1763802000000 } from './1763802000000-HoldReleaseAmou
 import { ProviderEvents1763802200000 } from './1763802200000-ProviderEvents.js';
 import { ConnectAccounts1763803200000 } from './1763803200000-ConnectAccounts.js';
 import { MeterForwardingHotUpdates1763803300000 } from './1763803300000-MeterForwardingHotUpdates.js';
+import { WebhookEndpointClaims1763803450000 } from './1763803450000-WebhookEndpointClaims.js';
 import { IdempotencyLeases1763803500000 } from './1763803500000-IdempotencyLeases.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   ProviderEvents1763802200000,
   ConnectAccounts1763803200000,
   MeterForwardingHotUpdates1763803300000,
+  WebhookEndpointClaims1763803450000,
   IdempotencyLeases1763803500000,
 ];

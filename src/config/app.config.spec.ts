@@ -41,9 +41,14 @@ describe('configuration', () => {
       shutdownListenMs: 1_000,
       httpKeepAliveTimeoutMs: 65_000,
       eventRetentionDays: 30,
+      webhookAllowPrivateTargets: true,
+      webhookEndpointConcurrency: 8,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
-    expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' }).migrateOnBoot).toBe(false);
+    expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' })).toMatchObject({
+      migrateOnBoot: false,
+      webhookAllowPrivateTargets: false,
+    });
   });
 
   it('reads the documented values', () => {
@@ -63,6 +68,8 @@ describe('configuration', () => {
       REDIS_URL: 'redis://cache:6379/2',
       REDIS_KEY_PREFIX: 'wallet-eu:',
       TRUSTED_PROXIES: '10.244.0.0/16, ::1,192.0.2.7',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '4',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -80,6 +87,8 @@ describe('configuration', () => {
       redisUrl: 'redis://cache:6379/2',
       redisKeyPrefix: 'wallet-eu:',
       trustedProxies: ['10.244.0.0/16', '::1', '192.0.2.7'],
+      webhookAllowPrivateTargets: true,
+      webhookEndpointConcurrency: 4,
     });
   });
 
@@ -106,6 +115,8 @@ describe('configuration', () => {
     [{ TRUSTED_PROXIES: '10.0.0.0/33' }, 'got "10.0.0.0/33"'],
     [{ TRUSTED_PROXIES: '10.0.0.0/8,fd00::/129' }, 'got "fd00::/129"'],
     [{ TRUSTED_PROXIES: '10.0.0.0/8/1' }, 'got "10.0.0.0/8/1"'],
+    [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "yes"'],
+    [{ WEBHOOK_ENDPOINT_CONCURRENCY: '0' }, 'WEBHOOK_ENDPOINT_CONCURRENCY must be between 1 and 64, got 0'],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadAppConfig(env)).toThrow(ConfigError);
     expect(() => loadAppConfig(env)).toThrow(message);

@@ -72,6 +72,15 @@ export interface AppConfig {
   settlementDelayHours: number;
   /** Set: `/metrics` is served only on this port (a listener of its own), not on `port`. Unset: on `port`. */
   metricsPort: number | undefined;
+  /**
+   * Test-mode webhook endpoints may target private, loopback, CGNAT, unique-local and unspecified
+   * addresses (a laptop or compose network). Off, test mode is held to live's public-only rule: a
+   * deployed service's test keys must not reach its internal network. On by default only for the
+   * embedded zero-setup start (no DATABASE_URL).
+   */
+  webhookAllowPrivateTargets: boolean;
+  /** Attempts one replica has in flight to one webhook endpoint at once: a slow endpoint uses only these. */
+  webhookEndpointConcurrency: number;
   /** Events (and their deliveries and attempts) are purged this many days after they happened; at least 30. */
   eventRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
@@ -248,6 +257,8 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     shutdownListenMs,
     httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 900_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
+    webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', databaseUrl === undefined),
+    webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 64),
   };
 }
 

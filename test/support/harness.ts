@@ -39,7 +39,8 @@ export interface TestApp {
  * `ownDatabase` gives the file a database of its own (a fresh migrated one on the run's PostgreSQL,
  * or its own in-memory embedded one), dropped at close: for tests of work that spans every
  * application (background jobs draining a table, gauges over a whole table) and so cannot isolate
- * themselves by tenant.
+ * themselves by tenant. Webhook endpoints get the deployed rule on both databases (no private
+ * targets in test mode): a file delivering to a local receiver sets WEBHOOK_ALLOW_PRIVATE_TARGETS.
  */
 export async function startApp(
   options: {
@@ -57,6 +58,7 @@ export async function startApp(
 ): Promise<TestApp> {
   const env: Record<string, string> = {
     ...logEnv(),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
     ...(options.liveDoubles
       ? {
           COLLECTION_PROVIDERS_LIVE: '*=live-double',

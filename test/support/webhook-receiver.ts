@@ -9,11 +9,12 @@ export interface Received {
 
 /**
  * A real HTTP receiver on loopback for webhook tests: records every request and answers with the
- * status `respond` gives (200 by default), so a test can fail it a number of times.
+ * status `respond` gives (200 by default), so a test can fail it a number of times, or hold its
+ * answer until the test lets it go (a slow receiver whose pace the test controls).
  */
 export class WebhookReceiver {
   readonly received: Received[] = [];
-  respond: (req: Received) => number = () => 200;
+  respond: (req: Received) => number | Promise<number> = () => 200;
   private server: Server | undefined;
   url = '';
 
@@ -21,11 +22,11 @@ export class WebhookReceiver {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', async () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const received = { headers: req.headers, body, event: JSON.parse(body) as Received['event'] };
         this.received.push(received);
-        const status = this.respond(received);
+        const status = await this.respond(received);
         res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : `failing with ${status}`);
       });
     });

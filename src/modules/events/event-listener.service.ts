@@ -17,7 +17,8 @@ export interface Forwarded {
 /**
  * `npm run cli -- events:listen`: a developer's receiver gets the application's new test-mode
  * events, signed with a secret of the listening session (like `stripe listen`), without
- * registering a webhook endpoint. Test mode only; no delivery is recorded.
+ * registering a webhook endpoint. Test mode only; no delivery is recorded. Private targets are
+ * always allowed here: the operator running the command chose the address (usually localhost).
  */
 @Injectable()
 export class EventListenerService {
@@ -34,7 +35,7 @@ export class EventListenerService {
 
   /** Forwards, signed, the test-mode events after `afterId`, oldest first; returns what was sent. */
   async forward(applicationId: string, afterId: string | null, url: string, secret: string): Promise<Forwarded[]> {
-    const target = parseWebhookUrl(url, 'test').toString();
+    const target = parseWebhookUrl(url, 'test', 'private').toString();
     const batch = await this.context.runInMode('test', () => this.events.after(applicationId, afterId, 100));
     const signer = new Webhook(secret);
     const sent: Forwarded[] = [];
@@ -50,7 +51,7 @@ export class EventListenerService {
           'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
           'webhook-signature': signer.sign(event.id, at, payload),
         },
-        'test',
+        'private',
       );
       sent.push({ id: event.id, type: event.type, status_code: result.statusCode, error: result.error });
     }

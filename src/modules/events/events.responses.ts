@@ -42,7 +42,15 @@ export function toWebhookEndpointResponse(w: WebhookEndpoint, secret: string | n
 
 export type WebhookEndpointResponse = ReturnType<typeof toWebhookEndpointResponse>;
 
+/** Shown for an attempt still `sending` (in flight, or its process stopped before the answer was recorded). */
+export const NO_ANSWER_YET = 'no answer recorded yet: the attempt is in flight';
+
+/**
+ * An attempt still in flight is shown as the API's outcomes allow: `failed` with no status code and
+ * `error` saying no answer is recorded yet, until its answer replaces it.
+ */
 export function toWebhookAttemptResponse(a: WebhookAttempt) {
+  const sending = a.outcome === 'sending';
   return {
     id: a.id,
     object: 'webhook_delivery_attempt' as const,
@@ -51,11 +59,11 @@ export function toWebhookAttemptResponse(a: WebhookAttempt) {
     event_id: a.event_id,
     event_type: a.event_type,
     attempt: a.attempt,
-    outcome: a.outcome,
+    outcome: sending ? ('failed' as const) : a.outcome,
     status_code: a.status_code,
     duration_ms: a.duration_ms,
     response_excerpt: a.response_excerpt,
-    error: a.error,
+    error: sending ? NO_ANSWER_YET : a.error,
     next_retry_at: iso(a.next_retry_at),
     created_at: a.created_at.toISOString(),
   };

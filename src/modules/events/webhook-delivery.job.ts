@@ -1,246 +1,279 @@
 import { Injectable } from '@nestjs/common';
-import { Webhook } from 'standardwebhooks';
+import { ConfigService } from '@nestjs/config';
 import type { Mode } from '../../common/context/principal.js';
-import { newId } from '../../common/ids.js';
+import { GroupCommit } from '../../common/database/group-commit.js';
 import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
-import type { Event } from './entities/event.entity.js';
-import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
-import type { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
+import { MODES } from '../../common/tenancy/modes.js';
+import type { AllConfig } from '../../config/app.config.js';
+import { EndpointSlots } from './endpoint-slots.js';
 import { EventsRepository } from './events.repository.js';
-import { toEventResponse } from './events.responses.js';
-import { nextRetryAt, retryDelayMs } from './retry-schedule.js';
+import { attemptDelivery, type Outcome } from './webhook-attempt.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookMetrics } from './webhook-metrics.js';
-import { DELIVERY_TIMEOUT_MS, postWebhook, type SendResult } from './webhook-sender.js';
-import { WebhooksRepository, type ClaimedDelivery } from './webhooks.repository.js';
+import { DELIVERY_TIMEOUT_MS } from './webhook-sender.js';
+import { WebhooksRepository, type AttemptOutcome, type ClaimedDelivery } from './webhooks.repository.js';
 
 /** How often each replica looks for due deliveries (an empty look is one index probe per mode). */
 export const DELIVERY_POLL_MS = 200;
-const BATCH = 500;
-/** One endpoint's deliveries are started in event order, at most this many in flight at once. */
-const WINDOW = 8;
 /**
- * How long a claim holds a delivery: long enough for the attempts queued before it in its batch
- * (one endpoint's deliveries go one after another); after it, a delivery whose process died is
- * due again.
+ * How long a claim holds a delivery: only what starts at once is claimed, so this covers one
+ * attempt (cut at DELIVERY_TIMEOUT_MS) and the writing of its outcome. A process killed
+ * mid-attempt leaves its deliveries due again this long after they were claimed.
  */
-const LEASE_MS = 5 * 60_000;
+export const DELIVERY_LEASE_MS = DELIVERY_TIMEOUT_MS + 10_000;
+/** Outcomes written in one statement at most; those finishing meanwhile wait for the next. */
+const RECORD_BATCH = 500;
+/** Deliveries one claim statement takes at most; when it takes that many, another follows at once. */
+const CLAIM_MAX = 64;
 
 /**
- * Sends what the event log owes webhook endpoints (docs/EVENTS.md). Each batch claims due
- * deliveries in one statement (FOR UPDATE SKIP LOCKED, lease written, committed), calls the
- * receivers with no transaction open and no row locked, then records each outcome in a short
- * transaction fenced by the attempt number, so a delivery is attempted once per claim across
- * replicas. One endpoint's deliveries are started in event order, WINDOW in flight at most; endpoints are
- * served side by side.
+ * Sends what the event log owes webhook endpoints (docs/EVENTS.md "How delivery runs"). A claim
+ * takes, per endpoint, as many due deliveries as that endpoint has free slots here
+ * (WEBHOOK_ENDPOINT_CONCURRENCY), leases them and writes their attempts as `sending`; each is sent
+ * at once, with no transaction open and no row locked, and its outcome is written as soon as it
+ * answers (outcomes finishing together share a statement). A freed slot is filled at once, so no
+ * endpoint waits for another's receivers, and ticks are never held by attempts in flight.
  */
 @Injectable()
 export class WebhookDeliveryJob extends PeriodicJob {
+  private readonly slots: EndpointSlots;
+  private readonly recorders = new Map<Mode, GroupCommit<Outcome, boolean>>();
+  /** Per mode, the claim running for the job's own ticks and wake-ups, and whether another is asked for. */
+  private readonly pumps = new Map<Mode, { running: Promise<void>; again: boolean }>();
+  private readonly inFlight = new Set<Promise<void>>();
+
   constructor(
     private readonly webhooks: WebhooksRepository,
     private readonly events: EventsRepository,
     private readonly endpoints: WebhookEndpointsService,
     private readonly metrics: WebhookMetrics,
+    config: ConfigService<AllConfig, true>,
   ) {
     super(DELIVERY_POLL_MS);
+    this.slots = new EndpointSlots(config.get('app.webhookEndpointConcurrency', { infer: true }));
   }
 
-  protected runOnce(): Promise<unknown> {
-    return this.deliverDue();
+  protected async runOnce(): Promise<void> {
+    for (const mode of MODES) await this.pump(mode);
+  }
+
+  /** Waits, on shutdown, for the attempts in flight and their outcomes (each within DELIVERY_TIMEOUT_MS). */
+  override async beforeApplicationShutdown(): Promise<void> {
+    await super.beforeApplicationShutdown();
+    await Promise.allSettled([...this.pumps.values()].map((p) => p.running));
+    await Promise.allSettled([...this.inFlight]);
   }
 
   /**
-   * Delivers everything due now in the given modes; returns how many attempts were made. A batch's
-   * outcomes are written while the next batch is claimed and sent (its claims are leased, so no
-   * other batch takes them meanwhile); one batch's outcomes are written at a time, in order, and all
-   * are written before this returns. `scope.applicationIds` limits it to those applications' deliveries
-   * (tests sharing one database move their own clock; they must not give up other suites' deliveries).
+   * Delivers everything due now in the given modes, and returns once every attempt it started is
+   * recorded; returns how many attempts were made. `scope.applicationIds` limits it to those
+   * applications' deliveries (tests sharing one database move their own clock; they must not take
+   * other suites' deliveries).
    */
-  async deliverDue(modes: Mode[] = ['test', 'live'], scope: Pick<JobScope, 'applicationIds'> = {}): Promise<number> {
+  async deliverDue(modes: readonly Mode[] = MODES, scope: Pick<JobScope, 'applicationIds'> = {}): Promise<number> {
     let attempted = 0;
     for (const mode of modes) {
-      attempted += await this.context.runInMode(mode, async () => {
-        let recording: Promise<void> = Promise.resolve();
-        try {
-          return await this.untilDrained(BATCH, async () => {
-            const { claimed, outcomes } = await this.sendBatch(mode, scope);
-            await recording;
-            recording = this.record(outcomes);
-            // Awaited with the next batch or in `finally`; this only keeps it from counting as unhandled meanwhile.
-            recording.catch(() => undefined);
-            return claimed;
-          });
-        } finally {
-          await recording;
+      const sending = new Set<Promise<void>>();
+      const recording = new Set<Promise<void>>();
+      for (;;) {
+        const started = await this.context.runInMode(mode, () => this.startDue(mode, scope.applicationIds ?? null));
+        for (const { freed, recorded } of started) {
+          sending.add(freed);
+          void freed.then(() => sending.delete(freed));
+          recording.add(recorded);
+          void recorded.then(() => recording.delete(recorded));
         }
-      });
+        attempted += started.length;
+        if (started.length === CLAIM_MAX) continue;
+        // A claim takes more once a slot frees, or once a failure is recorded (its endpoint held till then).
+        if (sending.size > 0) await Promise.race(sending);
+        else if (recording.size > 0) await Promise.all(recording);
+        else if (started.length === 0) break;
+      }
     }
     return attempted;
   }
 
-  /** Claims a batch and sends it; the outcomes are for the caller to record. */
-  private async sendBatch(
-    mode: Mode,
-    scope: Pick<JobScope, 'applicationIds'>,
-  ): Promise<{ claimed: number; outcomes: Outcome[] }> {
+  /** The job's own claim for `mode`, run again at once if asked for while it ran (a freed slot). */
+  private pump(mode: Mode): Promise<void> {
+    const pump = this.pumps.get(mode);
+    if (pump) {
+      pump.again = true;
+      return pump.running;
+    }
+    const state = { running: Promise.resolve(), again: false };
+    state.running = (async () => {
+      let full: boolean;
+      do {
+        state.again = false;
+        const started = await this.context.runInMode(mode, () => this.startDue(mode, null));
+        for (const { freed } of started) {
+          void freed.then(() => {
+            if (!this.stopping) void this.pump(mode);
+          });
+        }
+        full = started.length === CLAIM_MAX;
+      } while ((state.again || full) && !this.stopping);
+    })()
+      .catch((error: unknown) => this.logger.error({ err: error }, 'webhook delivery claim failed'))
+      .finally(() => this.pumps.delete(mode));
+    this.pumps.set(mode, state);
+    return state.running;
+  }
+
+  /**
+   * Claims what the endpoints' free slots allow and starts each attempt. `freed` settles when the
+   * attempt's slot is free again (the receiver answered: its lease keeps the delivery from other
+   * claims until the outcome is written), `recorded` once its outcome is written. Neither rejects:
+   * a failed write is logged, and the lease brings the delivery back.
+   */
+  private async startDue(mode: Mode, applicationIds: readonly string[] | null): Promise<Started[]> {
     const now = this.clock.now();
-    const claimed = await this.webhooks.claimDue(
+    const claimed = await this.webhooks.startDue(
       now,
-      new Date(now.getTime() + LEASE_MS),
-      BATCH,
-      scope.applicationIds ?? null,
+      new Date(now.getTime() + DELIVERY_LEASE_MS),
+      this.slots.limits(),
+      CLAIM_MAX,
+      applicationIds,
     );
-    if (claimed.length === 0) return { claimed: 0, outcomes: [] };
+    if (claimed.length === 0) return [];
     const [events, endpoints] = await Promise.all([
       this.events.byIds(claimed.map((c) => c.event_id)),
       this.webhooks.endpointsById(claimed.map((c) => c.endpoint_id)),
     ]);
-    const byEndpoint = new Map<string, ClaimedDelivery[]>();
-    for (const c of claimed) byEndpoint.set(c.endpoint_id, [...(byEndpoint.get(c.endpoint_id) ?? []), c]);
-    const outcomes: Outcome[] = [];
-    await Promise.all(
-      [...byEndpoint.values()].map(async (queue) => {
-        queue.sort((a, b) => (a.event_id < b.event_id ? -1 : 1));
-        // A sliding window: up to WINDOW attempts in flight, each started in event order as soon as
-        // one before it answers. After a failure nothing more is started for this endpoint.
-        let next = 0;
-        let failed: Outcome | undefined;
-        const lane = async () => {
-          while (!failed && next < queue.length) {
-            const claim = queue[next++];
-            const endpoint = endpoints.get(claim.endpoint_id);
-            const event = events.get(claim.event_id);
-            if (!endpoint || !event || endpoint.status !== 'enabled') continue;
-            const outcome = await this.attempt(claim, event, endpoint, mode);
-            outcomes.push(outcome);
-            if (!outcome.ok) failed ??= outcome;
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(WINDOW, queue.length) }, lane));
-        if (failed && next < queue.length) {
-          // The receiver is failing: the rest of its queue waits with the failed one, in order.
-          await this.webhooks.release(
-            queue.slice(next),
-            failed.retryAt ?? new Date(failed.at.getTime() + retryDelayMs(1)),
-          );
-        }
-      }),
+    claimed.sort((a, b) =>
+      a.endpoint_id === b.endpoint_id ? (a.event_id < b.event_id ? -1 : 1) : a.endpoint_id < b.endpoint_id ? -1 : 1,
     );
-    return { claimed: claimed.length, outcomes };
+    return claimed.map((claim) => {
+      this.slots.started(claim.endpoint_id);
+      let free = () => {};
+      const freed = new Promise<void>((resolve) => {
+        free = () => {
+          free = () => {};
+          this.slots.ended(claim.endpoint_id);
+          resolve();
+        };
+      });
+      const recorded = this.attempt(mode, claim, events.get(claim.event_id), endpoints.get(claim.endpoint_id), () =>
+        free(),
+      )
+        .catch((error: unknown) => this.logger.error({ err: error }, 'webhook attempt not recorded'))
+        .finally(() => {
+          free();
+          this.inFlight.delete(recorded);
+        });
+      this.inFlight.add(recorded);
+      return { freed, recorded };
+    });
   }
 
   /**
-   * The batch's attempts and outcomes in one transaction (a crash before it only repeats the
-   * batch's sends after the lease: at least once). An outcome is written only if its claim still
-   * holds; a delivery given up disables its endpoint.
+   * Sends one claimed delivery and records its outcome. After a failure nothing more starts for the
+   * endpoint until the failure is recorded, with the endpoint's waiting deliveries held behind it.
    */
-  private async record(outcomes: Outcome[]): Promise<void> {
-    if (outcomes.length === 0) return;
-    const now = this.clock.now();
-    await this.webhooks.transaction(async (manager) => {
-      await this.webhooks.insertAttempts(
-        outcomes.map((o) => attemptRecord(o.claimed, o.event, o.result, o.ok, o.retryAt, o.at)),
-        manager,
-      );
-      const written = await this.webhooks.recordOutcomes(
-        outcomes.map((o) => ({
-          claimed: o.claimed,
-          outcome: o.ok
-            ? { status: 'succeeded', next_attempt_at: null, delivered_at: o.at }
-            : { status: o.retryAt ? 'pending' : 'failed', next_attempt_at: o.retryAt, delivered_at: null },
-        })),
-        now,
-        manager,
-      );
-      for (const o of outcomes) {
-        if (o.ok || o.retryAt || !written.has(`${o.claimed.endpoint_id}/${o.claimed.event_id}`)) continue;
-        const why = o.result.statusCode !== null ? `HTTP ${o.result.statusCode}` : (o.result.error ?? 'no answer');
-        await this.endpoints.disableForFailures(
-          o.endpoint,
-          `Deliveries failed for 3 days (${o.claimed.attempts} attempts of event ${o.event.id}; last: ${why}).`,
-          manager,
-        );
-      }
-    });
-    for (const o of outcomes) {
-      this.metrics.attempted(o.ok ? 'succeeded' : o.retryAt ? 'failed' : 'gave_up', o.claimed.attempts);
+  private async attempt(
+    mode: Mode,
+    claim: ClaimedDelivery,
+    event: Outcome['event'] | undefined,
+    endpoint: Outcome['endpoint'] | undefined,
+    answered: () => void,
+  ): Promise<void> {
+    if (!event || !endpoint || endpoint.status !== 'enabled') {
+      answered();
+      // Disabling an endpoint cancels its deliveries and deleting it deletes them: this claim's
+      // outcome would never be written, so its attempt row is only closed, unsent.
+      await this.webhooks.recordOutcomes([{ claimed: claim, ...NOT_SENT }], this.clock.now());
+      return;
+    }
+    const outcome = await attemptDelivery(claim, event, endpoint, this.endpoints.policy(mode), () => this.clock.now());
+    if (!outcome.ok) this.slots.failed(claim.endpoint_id);
+    answered();
+    try {
+      await this.recorder(mode).submit([outcome]);
+    } finally {
+      if (!outcome.ok) this.slots.recorded(claim.endpoint_id);
     }
   }
 
-  /** One HTTP attempt, with no transaction open and no row locked; its outcome is recorded with the batch's. */
-  private async attempt(
-    claimed: ClaimedDelivery,
-    event: Event,
-    endpoint: WebhookEndpoint,
-    mode: Mode,
-  ): Promise<Outcome> {
-    const payload = JSON.stringify(toEventResponse(event));
-    const sentAt = this.clock.now();
-    const result = await postWebhook(
-      endpoint.url,
-      payload,
-      {
-        'user-agent': 'wallet-webhooks/1',
-        'webhook-id': event.id,
-        'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-        'webhook-signature': signatures(endpoint, event.id, sentAt, payload),
-      },
-      mode,
-      DELIVERY_TIMEOUT_MS,
-    );
-    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    const at = this.clock.now();
-    const retryAt = ok ? null : nextRetryAt(claimed.attempts, claimed.retry_window_from, at);
-    return { claimed, event, endpoint, result, ok, retryAt, at };
+  private recorder(mode: Mode): GroupCommit<Outcome, boolean> {
+    let recorder = this.recorders.get(mode);
+    if (!recorder) {
+      recorder = new GroupCommit<Outcome, boolean>({
+        flush: (outcomes) => this.context.runInMode(mode, () => this.record(outcomes)),
+        concurrency: 1,
+        maxRows: RECORD_BATCH,
+      });
+      this.recorders.set(mode, recorder);
+    }
+    return recorder;
+  }
+
+  /**
+   * Outcomes in one statement (WebhooksRepository.recordOutcomes); with a delivery given up, in a
+   * transaction that also disables its endpoint. Answers, per outcome, whether it was written (not
+   * if another run claimed the delivery again since).
+   */
+  private async record(outcomes: Outcome[]): Promise<boolean[]> {
+    const now = this.clock.now();
+    const rows = outcomes.map(attemptOutcome);
+    const givenUp = outcomes.filter((o) => !o.ok && !o.retryAt);
+    const written =
+      givenUp.length === 0
+        ? await this.webhooks.recordOutcomes(rows, now)
+        : await this.webhooks.transaction(async (manager) => {
+            const done = await this.webhooks.recordOutcomes(rows, now, manager);
+            for (const o of givenUp) {
+              if (!done.has(key(o.claimed))) continue;
+              const why =
+                o.result.statusCode !== null ? `HTTP ${o.result.statusCode}` : (o.result.error ?? 'no answer');
+              await this.endpoints.disableForFailures(
+                o.endpoint,
+                `Deliveries failed for 3 days (${o.claimed.attempts} attempts of event ${o.event.id}; last: ${why}).`,
+                manager,
+              );
+            }
+            return done;
+          });
+    for (const o of outcomes) {
+      if (!written.has(key(o.claimed))) continue;
+      this.metrics.attempted(o.ok ? 'succeeded' : o.retryAt ? 'failed' : 'gave_up', o.claimed.attempts);
+    }
+    return outcomes.map((o) => written.has(key(o.claimed)));
   }
 }
 
-interface Outcome {
-  claimed: ClaimedDelivery;
-  event: Event;
-  endpoint: WebhookEndpoint;
-  result: SendResult;
-  ok: boolean;
-  /** The next attempt; null when it succeeded or the retry window is over. */
-  retryAt: Date | null;
-  at: Date;
+interface Started {
+  freed: Promise<void>;
+  recorded: Promise<void>;
 }
 
-/**
- * `v1,<sig>` with the current secret, and during a rotation's overlap also with the previous one,
- * space-separated as Standard Webhooks allows: receivers holding either secret verify.
- */
-function signatures(endpoint: WebhookEndpoint, msgId: string, at: Date, payload: string): string {
-  const current = new Webhook(endpoint.secret).sign(msgId, at, payload);
-  const previous =
-    endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > at
-      ? new Webhook(endpoint.previous_secret).sign(msgId, at, payload)
-      : null;
-  return previous ? `${current} ${previous}` : current;
-}
+const key = (c: ClaimedDelivery) => `${c.endpoint_id}/${c.event_id}`;
 
-function attemptRecord(
-  claimed: ClaimedDelivery,
-  event: Event,
-  result: SendResult,
-  ok: boolean,
-  retryAt: Date | null,
-  at: Date,
-): WebhookAttempt {
-  return Object.assign(new WebhookAttempt(), {
-    id: newId(),
-    application_id: claimed.application_id,
-    endpoint_id: claimed.endpoint_id,
-    event_id: claimed.event_id,
-    event_type: event.type,
-    attempt: claimed.attempts,
-    outcome: ok ? 'succeeded' : 'failed',
-    status_code: result.statusCode,
-    duration_ms: result.durationMs,
-    response_excerpt: result.excerpt,
-    error: result.error,
-    next_retry_at: retryAt,
-    created_at: at,
-  });
+/** A claim whose endpoint was disabled (its deliveries canceled) or deleted since: closed unsent. */
+const NOT_SENT: Omit<AttemptOutcome, 'claimed'> = {
+  attempt: {
+    outcome: 'failed',
+    status_code: null,
+    duration_ms: 0,
+    response_excerpt: null,
+    error: 'not sent: the endpoint is no longer enabled',
+    next_retry_at: null,
+  },
+  delivery: { status: 'canceled', delivered_at: null },
+};
+
+function attemptOutcome(o: Outcome): AttemptOutcome {
+  return {
+    claimed: o.claimed,
+    attempt: {
+      outcome: o.ok ? 'succeeded' : 'failed',
+      status_code: o.result.statusCode,
+      duration_ms: o.result.durationMs,
+      response_excerpt: o.result.excerpt,
+      error: o.result.error,
+      next_retry_at: o.retryAt,
+    },
+    delivery: { status: o.ok ? 'succeeded' : o.retryAt ? 'pending' : 'failed', delivered_at: o.ok ? o.at : null },
+  };
 }

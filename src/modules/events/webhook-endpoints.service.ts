@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
-import type { Principal } from '../../common/context/principal.js';
+import type { Mode, Principal } from '../../common/context/principal.js';
 import { isEventType } from '../../common/events/event-types.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
@@ -18,7 +19,8 @@ import {
   type WebhookEndpointResponse,
 } from './events.responses.js';
 import { ATTEMPT_LIST, EventsService } from './events.service.js';
-import { assertWebhookUrl } from './webhook-url.js';
+import type { AllConfig } from '../../config/app.config.js';
+import { addressPolicy, assertWebhookUrl, type AddressPolicy } from './webhook-url.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
@@ -44,10 +46,16 @@ export class WebhookEndpointsService {
     private readonly webhooks: WebhooksRepository,
     private readonly events: EventsService,
     private readonly clock: Clock,
+    private readonly config: ConfigService<AllConfig, true>,
   ) {}
 
+  /** Which addresses endpoints of `mode` may target, at registration and at every delivery. */
+  policy(mode: Mode): AddressPolicy {
+    return addressPolicy(mode, this.config.get('app.webhookAllowPrivateTargets', { infer: true }));
+  }
+
   async create(principal: Principal, dto: CreateWebhookEndpointDto): Promise<WebhookEndpointResponse> {
-    const url = await assertWebhookUrl(dto.url, principal.mode);
+    const url = await assertWebhookUrl(dto.url, principal.mode, this.policy(principal.mode));
     const now = this.clock.now();
     const secret = newWebhookSecret();
     const endpoint = await this.webhooks.insertEndpoint(
@@ -83,7 +91,10 @@ export class WebhookEndpointsService {
 
   async update(principal: Principal, id: string, dto: UpdateWebhookEndpointDto): Promise<WebhookEndpointResponse> {
     const applicationId = principal.application.id;
-    const url = dto.url !== undefined ? (await assertWebhookUrl(dto.url, principal.mode)).toString() : undefined;
+    const url =
+      dto.url !== undefined
+        ? (await assertWebhookUrl(dto.url, principal.mode, this.policy(principal.mode))).toString()
+        : undefined;
     const events = dto.enabled_events !== undefined ? enabledEvents(dto.enabled_events) : undefined;
     await this.webhooks.transaction(async (manager) => {
       const endpoint = await this.lock(principal, id, manager);

@@ -3,11 +3,11 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { addressRefusal, hostOf, type AddressPolicy } from './webhook-url.js';
+import { addressRefusal, hostOf, keepsExcerpt, type AddressPolicy } from './webhook-url.js';
 
 /** Each attempt's limit, connection to last byte. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** How much of the receiver's answer is kept with the attempt. */
+/** How much of the receiver's answer is kept with the attempt (none from a non-public address). */
 export const EXCERPT_BYTES = 1024;
 
 export interface SendResult {
@@ -50,7 +50,8 @@ function agentFor(protocol: string, policy: AddressPolicy): HttpAgent {
 
 /**
  * POSTs `body` to `url` once: no redirect is followed (a 3xx is a failed attempt), every address
- * connected to is checked against the policy, and the whole exchange is cut at DELIVERY_TIMEOUT_MS.
+ * connected to is checked against the policy (so a name re-pointed at an internal address after
+ * registration is refused), and the whole exchange is cut at DELIVERY_TIMEOUT_MS.
  * Never throws: what went wrong is in `error`.
  */
 export function postWebhook(
@@ -86,23 +87,19 @@ export function postWebhook(
         agent: agentFor(target.protocol, policy),
       },
       (res: IncomingMessage) => {
+        const keep = keepsExcerpt(res.socket?.remoteAddress);
+        const excerpt = () => (keep ? Buffer.concat(chunks).toString('utf8') : null);
         const chunks: Buffer[] = [];
         let kept = 0;
         res.on('data', (chunk: Buffer) => {
-          if (kept < EXCERPT_BYTES) {
+          if (keep && kept < EXCERPT_BYTES) {
             chunks.push(chunk.subarray(0, EXCERPT_BYTES - kept));
             kept += Math.min(chunk.length, EXCERPT_BYTES - kept);
           }
         });
-        res.on('end', () =>
-          finish({ statusCode: res.statusCode ?? null, excerpt: Buffer.concat(chunks).toString('utf8'), error: null }),
-        );
+        res.on('end', () => finish({ statusCode: res.statusCode ?? null, excerpt: excerpt(), error: null }));
         res.on('error', (err) =>
-          finish({
-            statusCode: res.statusCode ?? null,
-            excerpt: Buffer.concat(chunks).toString('utf8'),
-            error: err.message,
-          }),
+          finish({ statusCode: res.statusCode ?? null, excerpt: excerpt(), error: err.message }),
         );
       },
     );

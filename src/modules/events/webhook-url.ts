@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { AppError } from '../../common/errors/app-error.js';
+import type { Mode } from '../../common/context/principal.js';
 import type { ErrorDefinition } from '../../common/errors/error-catalog.js';
 import { EventErrors } from './events.errors.js';
 
@@ -44,13 +45,19 @@ const RESERVED = blockList(
 /** Host names of cloud metadata services, refused before any lookup. */
 const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data']);
 
-export type AddressPolicy = 'live' | 'test';
-
 /**
- * Why `address` may not receive webhooks under `policy`, as the catalog error to answer; null when
- * it may. Live accepts only public addresses; test mode also accepts loopback and private networks
- * (a developer's laptop or compose network) but never link-local or metadata addresses.
+ * Which addresses may receive webhooks: `public` ones only (live mode always; test mode in a
+ * deployed service, so test keys cannot reach its internal network), or also `private` networks,
+ * loopback and reserved ranges (test mode where the operator allows it: WEBHOOK_ALLOW_PRIVATE_TARGETS).
+ * Link-local and metadata addresses are refused under both.
  */
+export type AddressPolicy = 'public' | 'private';
+
+/** The policy for endpoints of `mode`, given the operator's WEBHOOK_ALLOW_PRIVATE_TARGETS. */
+export const addressPolicy = (mode: Mode, allowPrivateTargets: boolean): AddressPolicy =>
+  mode === 'test' && allowPrivateTargets ? 'private' : 'public';
+
+/** Why `address` may not receive webhooks under `policy`, as the catalog error to answer; null when it may. */
 export function addressRefusal(address: string, policy: AddressPolicy): ErrorDefinition | null {
   let ip = address;
   let family: 'ipv4' | 'ipv6' = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
@@ -61,18 +68,25 @@ export function addressRefusal(address: string, policy: AddressPolicy): ErrorDef
     family = 'ipv4';
   }
   if (LINK_LOCAL.check(ip, family)) return EventErrors.E5105;
-  if (policy === 'test') return null;
+  if (policy === 'private') return null;
   if (LOOPBACK.check(ip, family)) return EventErrors.E5103;
   if (PRIVATE.check(ip, family)) return EventErrors.E5104;
   if (RESERVED.check(ip, family)) return EventErrors.E5106;
   return null;
 }
 
+/**
+ * Whether the receiver's answer may be kept with the attempt: only from a public address, so the
+ * attempt log never reads back what an internal service answered.
+ */
+export const keepsExcerpt = (address: string | undefined): boolean =>
+  address !== undefined && isIP(address) !== 0 && addressRefusal(address, 'public') === null;
+
 const refused = (definition: ErrorDefinition, url: string, detail: string) =>
   new AppError(definition, `${definition.message} "${url}" ${detail}.`);
 
 /** The URL parsed and checked for shape and scheme (no DNS): E5101, E5102, E5103, E5105. */
-export function parseWebhookUrl(raw: string, policy: AddressPolicy): URL {
+export function parseWebhookUrl(raw: string, mode: Mode, policy: AddressPolicy): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -91,10 +105,10 @@ export function parseWebhookUrl(raw: string, policy: AddressPolicy): URL {
       `"${raw.slice(0, 100)}" is not an http(s) URL with a host and no credentials.`,
     );
   }
-  if (policy === 'live' && url.protocol !== 'https:') throw refused(EventErrors.E5102, raw, 'is not https');
+  if (mode === 'live' && url.protocol !== 'https:') throw refused(EventErrors.E5102, raw, 'is not https');
   const host = hostOf(url);
   if (METADATA_HOSTS.has(host)) throw refused(EventErrors.E5105, raw, 'names a metadata service');
-  if (policy === 'live' && (host === 'localhost' || host.endsWith('.localhost'))) {
+  if (policy === 'public' && (host === 'localhost' || host.endsWith('.localhost'))) {
     throw refused(EventErrors.E5103, raw, 'names localhost');
   }
   return url;
@@ -112,8 +126,8 @@ export function hostOf(url: URL): string {
  * Checks the URL and every address its host resolves to (E5101-E5107): at creation and update,
  * and again on every delivery (the sender's `lookup` runs `addressRefusal` on what it connects to).
  */
-export async function assertWebhookUrl(raw: string, policy: AddressPolicy): Promise<URL> {
-  const url = parseWebhookUrl(raw, policy);
+export async function assertWebhookUrl(raw: string, mode: Mode, policy: AddressPolicy): Promise<URL> {
+  const url = parseWebhookUrl(raw, mode, policy);
   const host = hostOf(url);
   let addresses: string[];
   if (isIP(host)) {
@@ -125,7 +139,8 @@ export async function assertWebhookUrl(raw: string, policy: AddressPolicy): Prom
       addresses = [];
     }
     if (addresses.length === 0) {
-      if (policy === 'test') return url;
+      // A test endpoint may name a host that resolves later; every delivery checks what it connects to.
+      if (mode === 'test') return url;
       throw refused(EventErrors.E5107, raw, `: ${host} does not resolve`);
     }
   }

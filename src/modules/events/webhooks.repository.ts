@@ -2,25 +2,37 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../common/database/mode-db.js';
-import { isUuid } from '../../common/ids.js';
+import { isUuid, newId } from '../../common/ids.js';
 import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
 import type { WebhookDeliveryStatus } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
+import { claimDueSql, INTERRUPTED, recordOutcomesSql } from './webhook-claims.sql.js';
 
-/** A delivery claimed for one attempt: `attempts` (after the claim) fences the outcome's write. */
+/**
+ * A delivery claimed for one attempt: `attempts` (after the claim) fences the outcome's write;
+ * `attempt_id` is the attempt's row in the log, written as `sending` with the claim.
+ */
 export interface ClaimedDelivery {
   endpoint_id: string;
   event_id: string;
   application_id: string;
+  event_type: string;
   attempts: number;
   retry_window_from: Date;
+  attempt_id: string;
 }
 
-export interface DeliveryOutcome {
-  status: WebhookDeliveryStatus;
-  next_attempt_at: Date | null;
-  delivered_at: Date | null;
+/** One finished attempt: what its row in the log says, and what becomes of its delivery. */
+export interface AttemptOutcome {
+  claimed: ClaimedDelivery;
+  attempt: Pick<
+    WebhookAttempt,
+    'outcome' | 'status_code' | 'duration_ms' | 'response_excerpt' | 'error' | 'next_retry_at'
+  >;
+  delivery: { status: WebhookDeliveryStatus; delivered_at: Date | null };
 }
+
+type Written = { endpoint_id: string; event_id: string };
 
 @Injectable()
 export class WebhooksRepository {
@@ -97,73 +109,62 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims up to `limit` deliveries due at `now` (rows another replica holds are skipped) and
-   * leases them until `leaseUntil`: another run sees them due again only if this one died before
-   * recording its outcome. Oldest due first, then event order. `applicationId` narrows it to one
-   * application (tests).
+   * Starts attempts: claims up to `max` due deliveries, as many per endpoint as its free slots
+   * allow, and logs each attempt as `sending` before it is sent (webhook-claims.sql.ts).
+   * `limits.busy` and `limits.skip` say which endpoints have attempts in flight here or take none
+   * now; `applicationIds` narrows it (tests).
    */
-  async claimDue(
+  async startDue(
     now: Date,
     leaseUntil: Date,
-    limit: number,
+    limits: { slots: number; busy: ReadonlyMap<string, number>; skip: readonly string[] },
+    max: number,
     applicationIds: readonly string[] | null = null,
   ): Promise<ClaimedDelivery[]> {
-    const t = this.db.table('webhook_deliveries');
     const rows = (await this.db.manager.query(
-      `WITH due AS (
-         SELECT endpoint_id, event_id FROM ${t}
-          WHERE status = 'pending' AND next_attempt_at <= $1 AND ($4::uuid[] IS NULL OR application_id = ANY($4::uuid[]))
-          ORDER BY next_attempt_at, event_id
-          LIMIT $3
-          FOR UPDATE SKIP LOCKED)
-       UPDATE ${t} d SET next_attempt_at = $2, attempts = d.attempts + 1, updated_at = $1
-         FROM due WHERE d.endpoint_id = due.endpoint_id AND d.event_id = due.event_id
-       RETURNING d.endpoint_id, d.event_id, d.application_id, d.attempts, d.retry_window_from`,
-      [now, leaseUntil, limit, applicationIds],
-    )) as ClaimedDelivery[] | [ClaimedDelivery[], number];
-    const list = Array.isArray(rows[0]) ? (rows[0] as ClaimedDelivery[]) : (rows as ClaimedDelivery[]);
-    return list.map((r) => ({ ...r, retry_window_from: new Date(r.retry_window_from) }));
+      claimDueSql(this.db.table('webhook_deliveries'), this.db.table('webhook_attempts')),
+      [
+        now,
+        leaseUntil,
+        limits.slots,
+        [...limits.busy.keys()],
+        [...limits.busy.values()],
+        limits.skip,
+        applicationIds,
+        Array.from({ length: max }, newId),
+        INTERRUPTED,
+      ],
+    )) as ClaimedDelivery[];
+    return rows.map((r) => ({ ...r, retry_window_from: new Date(r.retry_window_from) }));
   }
 
   /**
-   * Writes attempts' outcomes in one statement, each unless another run re-claimed its delivery
-   * since (its lease ran out); returns the `endpoint_id/event_id` of those written.
+   * Completes attempts started by {@link startDue} and writes their deliveries' outcomes, holding
+   * a failing endpoint's untried deliveries behind the failure (webhook-claims.sql.ts); returns the
+   * `endpoint_id/event_id` of the deliveries written (not those claimed again since).
    */
-  async recordOutcomes(
-    rows: Array<{ claimed: ClaimedDelivery; outcome: DeliveryOutcome }>,
-    now: Date,
-    manager: EntityManager,
-  ): Promise<Set<string>> {
-    const [written] = (await manager.query(
-      `UPDATE ${this.db.table('webhook_deliveries')} d
-          SET status = v.status, next_attempt_at = v.next_attempt_at, delivered_at = v.delivered_at, updated_at = $7
-         FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::timestamptz[], $6::timestamptz[])
-              AS v(endpoint_id, event_id, attempts, status, next_attempt_at, delivered_at)
-        WHERE d.endpoint_id = v.endpoint_id AND d.event_id = v.event_id AND d.attempts = v.attempts
-          AND d.status = 'pending'
-       RETURNING d.endpoint_id, d.event_id`,
+  async recordOutcomes(rows: AttemptOutcome[], now: Date, manager?: EntityManager): Promise<Set<string>> {
+    const result = (await (manager ?? this.db.manager).query(
+      recordOutcomesSql(this.db.table('webhook_deliveries'), this.db.table('webhook_attempts')),
       [
+        rows.map((r) => r.claimed.attempt_id),
         rows.map((r) => r.claimed.endpoint_id),
         rows.map((r) => r.claimed.event_id),
         rows.map((r) => r.claimed.attempts),
-        rows.map((r) => r.outcome.status),
-        rows.map((r) => r.outcome.next_attempt_at),
-        rows.map((r) => r.outcome.delivered_at),
+        rows.map((r) => r.attempt.outcome),
+        rows.map((r) => r.attempt.status_code),
+        rows.map((r) => r.attempt.duration_ms),
+        rows.map((r) => r.attempt.response_excerpt),
+        rows.map((r) => r.attempt.error),
+        rows.map((r) => r.attempt.next_retry_at),
+        rows.map((r) => r.delivery.status),
+        rows.map((r) => r.delivery.delivered_at),
         now,
       ],
-    )) as [Array<{ endpoint_id: string; event_id: string }>, number];
+    )) as Written[] | [Written[], number];
+    // PostgreSQL's driver answers an UPDATE as [rows, count], the embedded one as bare rows.
+    const written = Array.isArray(result[0]) ? (result[0] as Written[]) : (result as Written[]);
     return new Set(written.map((w) => `${w.endpoint_id}/${w.event_id}`));
-  }
-
-  /** Hands claimed deliveries back unattempted (the claim's count undone), due at `dueAt`. */
-  async release(claimed: ClaimedDelivery[], dueAt: Date): Promise<void> {
-    for (const c of claimed) {
-      await this.db.manager.query(
-        `UPDATE ${this.db.table('webhook_deliveries')} SET next_attempt_at = $4, attempts = attempts - 1
-          WHERE endpoint_id = $1 AND event_id = $2 AND attempts = $3 AND status = 'pending'`,
-        [c.endpoint_id, c.event_id, c.attempts, dueAt],
-      );
-    }
   }
 
   /** Owes the event to the endpoint again, due now, with a fresh 3-day retry window. */
@@ -185,10 +186,6 @@ export class WebhooksRepository {
   }
 
   // Attempts
-
-  async insertAttempts(attempts: WebhookAttempt[], manager: EntityManager): Promise<void> {
-    if (attempts.length > 0) await this.db.repository(WebhookAttempt, manager).insert(attempts);
-  }
 
   attempts(applicationId: string, by: { endpoint_id: string } | { event_id: string }) {
     const [column, value] = 'endpoint_id' in by ? ['endpoint_id', by.endpoint_id] : ['event_id', by.event_id];

@@ -31,6 +31,7 @@ async function startService(databaseUrl: string, runJobs: boolean): Promise<Serv
       RATE_LIMIT: '0',
       RUN_JOBS: String(runJobs),
       MIGRATE_ON_BOOT: 'false',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', // the receiver is on loopback
     },
   });
   let output = '';

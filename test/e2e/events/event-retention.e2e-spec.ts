@@ -17,7 +17,7 @@ describe('event retention', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    t = await startApp({ rateLimit: false });
+    t = await startApp({ rateLimit: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } }); // a local receiver
     tenant = await createTenant(t);
     retention = t.app.get(EventRetentionJob);
     delivery = t.app.get(WebhookDeliveryJob);

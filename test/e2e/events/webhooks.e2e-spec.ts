@@ -3,10 +3,13 @@ import { hostname } from 'node:os';
 import { Webhook } from 'standardwebhooks';
 import { eventCommands } from '../../../src/cli/commands/events.js';
 import { RequestContext } from '../../../src/common/context/request-context.js';
-import { WebhookDeliveryJob, maxRetryDelayMs } from '../../../src/modules/events/index.js';
+import { NO_ANSWER_YET } from '../../../src/modules/events/events.responses.js';
+import { DELIVERY_LEASE_MS, WebhookDeliveryJob, maxRetryDelayMs } from '../../../src/modules/events/index.js';
+import { INTERRUPTED } from '../../../src/modules/events/webhook-claims.sql.js';
 import { WebhooksRepository } from '../../../src/modules/events/webhooks.repository.js';
 import { CARDS, card, confirm, paymentIntentCheckout } from '../../factories/checkout.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
+import { until } from '../../support/processes.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 
 describe('events and signed webhooks', () => {
@@ -48,7 +51,8 @@ describe('events and signed webhooks', () => {
   };
 
   beforeAll(async () => {
-    t = await startApp({ rateLimit: false });
+    // The receivers are on loopback: this service is the developer's, which allows private targets.
+    t = await startApp({ rateLimit: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
     tenant = await newTenant();
     job = t.app.get(WebhookDeliveryJob);
   });
@@ -100,7 +104,8 @@ describe('events and signed webhooks', () => {
       .get(tenant.path(`/webhook_endpoints/${endpoint.id}/deliveries`))
       .set(tenant.as('test'));
     expect(attempts.body.data).toHaveLength(3);
-    expect(attempts.body.data[0]).toMatchObject({ outcome: 'succeeded', status_code: 200, response_excerpt: 'ok' });
+    // No excerpt of an answer from a non-public address (this receiver is on loopback).
+    expect(attempts.body.data[0]).toMatchObject({ outcome: 'succeeded', status_code: 200, response_excerpt: null });
   });
 
   it('carries the Idempotency-Key of the request that caused the event', async () => {
@@ -145,7 +150,7 @@ describe('events and signed webhooks', () => {
       [2, 'failed', 500],
       [1, 'failed', 500],
     ]);
-    expect(rows[2].response_excerpt).toBe('failing with 500');
+    expect(rows[2]).toMatchObject({ response_excerpt: null, error: null });
     const [second, first] = [rows[1], rows[2]];
     const gap1 = Date.parse(first.next_retry_at as string) - Date.parse(first.created_at as string);
     const gap2 = Date.parse(second.next_retry_at as string) - Date.parse(second.created_at as string);
@@ -317,26 +322,144 @@ describe('events and signed webhooks', () => {
     expect((r.received[0].event.data as { object: { id: string } }).object.id).toBe(checkout.id);
   });
 
-  it('delivers again, once, what a replica claimed and died holding, after the claim lease', async () => {
+  /** The attempt log of an endpoint, newest first. */
+  const attemptLog = async (on: Tenant, endpointId: string) =>
+    (await t.http.get(on.path(`/webhook_endpoints/${endpointId}/deliveries`)).set(on.as('test'))).body.data as Array<
+      Record<string, unknown>
+    >;
+
+  it('delivers again, once, what a replica claimed and died holding, within 30 s, and the log keeps the attempt it may have sent', async () => {
     const other = await newTenant();
     const r = await receiver();
     const endpoint = await endpointFor(r, ['checkout.completed'], other);
     await payCheckout(other);
-    // A replica claims the delivery (FOR UPDATE SKIP LOCKED, lease written) and dies before sending it.
+    // A replica claims the delivery (FOR UPDATE SKIP LOCKED, lease written, attempt logged as
+    // sending) and dies before recording an answer: the receiver may or may not have seen it.
+    const now = t.clock.now();
     const claimed = await t.app
       .get(RequestContext)
       .runInMode('test', () =>
         t.app
           .get(WebhooksRepository)
-          .claimDue(t.clock.now(), new Date(t.clock.nowMs() + 5 * 60_000), 100, [other.applicationId]),
+          .startDue(now, new Date(now.getTime() + DELIVERY_LEASE_MS), { slots: 8, busy: new Map(), skip: [] }, 64, [
+            other.applicationId,
+          ]),
       );
-    expect(claimed.map((c) => c.endpoint_id)).toContain(endpoint.id);
+    expect(claimed.map((c) => c.endpoint_id)).toEqual([endpoint.id]);
+    expect((await attemptLog(other, endpoint.id)).map((a) => [a.attempt, a.outcome, a.status_code, a.error])).toEqual([
+      [1, 'failed', null, NO_ANSWER_YET],
+    ]);
     await deliver();
     expect(r.received).toHaveLength(0);
-    t.clock.advance(5 * 60_000 + 1000);
+    expect(DELIVERY_LEASE_MS).toBeLessThanOrEqual(30_000);
+    t.clock.advance(DELIVERY_LEASE_MS + 1000);
     await deliver();
     await deliver();
     expect(r.received).toHaveLength(1);
+    expect((await attemptLog(other, endpoint.id)).map((a) => [a.attempt, a.outcome, a.status_code, a.error])).toEqual([
+      [2, 'succeeded', 200, null],
+      [1, 'failed', null, INTERRUPTED],
+    ]);
+  });
+
+  it("serves an endpoint while another one's receiver holds all its slots, and records each attempt as it ends", async () => {
+    const other = await newTenant();
+    const slow = await receiver();
+    const fast = await receiver();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    slow.respond = async () => {
+      await released;
+      return 200;
+    };
+    const slowEndpoint = await endpointFor(slow, ['checkout.completed'], other);
+    const fastEndpoint = await endpointFor(fast, ['checkout.completed'], other);
+    const paid: string[] = [];
+    for (let i = 0; i < 10; i++) paid.push((await payCheckout(other)).id);
+
+    const run = deliver();
+    // Every delivery to the fast endpoint is sent and recorded while the slow receiver answers none.
+    await until('the fast endpoint to be delivered and recorded', async () => {
+      const log = await attemptLog(other, fastEndpoint.id);
+      return log.length === 10 && log.every((a) => a.outcome === 'succeeded');
+    });
+    await until('the slow endpoint to hold 8 requests', () => slow.received.length >= 8);
+    // The slow one has its 8 slots in flight, the first 8 in event order (started in that order,
+    // they may arrive a few milliseconds apart swapped), each logged before it was sent.
+    const objectIds = (rec: WebhookReceiver) =>
+      rec.received.map((x) => (x.event.data as { object: { id: string } }).object.id).sort();
+    expect(objectIds(slow)).toEqual(paid.slice(0, 8).sort());
+    const inFlight = await attemptLog(other, slowEndpoint.id);
+    expect(inFlight.map((a) => [a.attempt, a.outcome, a.status_code, a.error])).toEqual(
+      Array.from({ length: 8 }, () => [1, 'failed', null, NO_ANSWER_YET]),
+    );
+
+    release();
+    await run;
+    expect(objectIds(fast)).toEqual([...paid].sort());
+    expect(objectIds(slow)).toEqual([...paid].sort());
+    const log = await attemptLog(other, slowEndpoint.id);
+    expect(log.map((a) => [a.attempt, a.outcome, a.status_code])).toEqual(
+      Array.from({ length: 10 }, () => [1, 'succeeded', 200]),
+    );
+  });
+
+  it('refuses internal targets for a test key where the operator does not allow them, at registration and at delivery', async () => {
+    // The harness's default: a deployed service (WEBHOOK_ALLOW_PRIVATE_TARGETS off).
+    const deployed = await startApp({ rateLimit: false });
+    others.push(deployed);
+    const on = await createTenant(deployed);
+    const cases: Array<[string, string]> = [
+      ['http://100.100.100.200/latest/meta-data/', 'E5104'],
+      ['http://[fd00:ec2::254]/latest/meta-data/', 'E5104'],
+      ['http://10.0.0.1/', 'E5104'],
+      ['http://172.16.0.1/', 'E5104'],
+      ['http://192.168.1.1/', 'E5104'],
+      ['http://127.0.0.1:4000/hooks', 'E5103'],
+      ['http://localhost:4000/hooks', 'E5103'],
+      ['http://[::1]/hooks', 'E5103'],
+      ['http://169.254.169.254/latest/meta-data/', 'E5105'],
+      ['http://[fe80::1]/hooks', 'E5105'],
+      ['http://0.0.0.0/', 'E5106'],
+      ['http://[::]/', 'E5106'],
+    ];
+    for (const [url, code] of cases) {
+      const res = await deployed.http
+        .post(on.path('/webhook_endpoints'))
+        .set(on.as('test'))
+        .send({ url, enabled_events: ['*'] });
+      expect({ url, status: res.status, code: res.body.code }).toEqual({ url, status: 422, code });
+      expectErrorObject(res.body, code);
+    }
+    // Where the operator allows them (this file's service), the same test key registers them.
+    for (const url of cases.slice(0, 3).map(([u]) => u)) {
+      expect({ url, status: (await createEndpoint({ url, enabled_events: ['*'] }, 'test', tenant)).status }).toEqual({
+        url,
+        status: 200,
+      });
+    }
+
+    // An endpoint registered where they were allowed is refused at delivery by a service that does
+    // not allow them: the address connected to is checked again (a name too, after its lookup).
+    const other = await newTenant();
+    const r = await receiver();
+    for (const url of [r.url, r.url.replace('127.0.0.1', 'localhost')]) {
+      expect((await createEndpoint({ url, enabled_events: ['checkout.completed'] }, 'test', other)).status).toBe(200);
+    }
+    await payCheckout(other);
+    deployed.clock.advance(t.clock.nowMs() - deployed.clock.nowMs()); // this file moved its own clock
+    await deployed.app.get(WebhookDeliveryJob).deliverDue(['test'], { applicationIds: [other.applicationId] });
+    expect(r.received).toHaveLength(0);
+    const attempts = await t.http.get(other.path('/events')).set(other.as('test'));
+    const eventId = (attempts.body.data as Array<{ id: string; type: string }>).find(
+      (e) => e.type === 'checkout.completed',
+    )!.id;
+    const log = await t.http.get(other.path(`/events/${eventId}/deliveries`)).set(other.as('test'));
+    expect(log.body.data).toHaveLength(2);
+    for (const a of log.body.data as Array<Record<string, unknown>>) {
+      expect(a).toMatchObject({ outcome: 'failed', status_code: null, response_excerpt: null });
+      expect(String(a.error)).toMatch(/loopback|refused/);
+    }
   });
 
   it("a run scoped to some applications leaves every other application's deliveries due", async () => {

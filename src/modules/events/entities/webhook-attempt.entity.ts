@@ -1,7 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
 
-/** One HTTP attempt of a delivery, as the receiver answered it. */
+/**
+ * One HTTP attempt of a delivery: written `sending` before the request leaves, completed with what
+ * the receiver answered.
+ */
 @Entity({ name: 'webhook_attempts' })
 export class WebhookAttempt extends ModeRecord {
   @PrimaryColumn('uuid') id: string;
@@ -10,7 +13,7 @@ export class WebhookAttempt extends ModeRecord {
   @Column('uuid') event_id: string;
   @Column('text') event_type: string;
   @Column('integer') attempt: number;
-  @Column('text') outcome: 'succeeded' | 'failed';
+  @Column('text') outcome: 'sending' | 'succeeded' | 'failed';
   @Column('integer', { nullable: true }) status_code: number | null;
   @Column('integer') duration_ms: number;
   @Column('text', { nullable: true }) response_excerpt: string | null;
