@@ -193,7 +193,7 @@ describe('fuzz: every operation of the OpenAPI document', () => {
   let ids: string[];
 
   beforeAll(async () => {
-    t = await startApp({ rateLimit: false });
+    t = await startApp({ rateLimit: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } }); // a local receiver
     tenant = await createTenant(t);
     const user = await createUser(t, { member: tenant, role: 'owner' });
     bearer = (await tokensFor(t, user)).access_token;
