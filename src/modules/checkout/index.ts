@@ -14,4 +14,4 @@ export { SandboxCollectionProvider, SANDBOX_PROMPTPAY_ID } from './payments/prov
 export { ConfirmCheckoutService } from './payments/confirm-checkout.service.js';
 export { CardTokensService } from './payments/card-tokens.service.js';
 export { CollectionProviders } from './payments/providers/collection-providers.js';
-export { ChargeOutcomesService, type ClaimNotice, type OutcomeResult } from './payments/charge-outcomes.service.js';
+export { ChargeOutcomesService } from './payments/charge-outcomes.service.js';

@@ -14,7 +14,8 @@ import {
 } from '../../providers/ports/webhook.port.js';
 import { ProviderAdapters } from '../../providers/provider-adapters.js';
 import { AccountsService } from '../accounts/index.js';
-import { ChargeOutcomesService, type OutcomeResult } from '../checkout/index.js';
+import { ChargeOutcomesService } from '../checkout/index.js';
+import type { OutcomeResult } from '../../common/providers/provider-outcomes.js';
 import { PayoutsService } from '../payouts/index.js';
 import { RefundsService } from '../refunds/index.js';
 import { ProviderEventErrors } from './provider-events.errors.js';

@@ -7,16 +7,15 @@ import { Errors } from '../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../common/events/event-recorder.js';
 import { IdempotencyScope } from '../../common/idempotency/idempotency-scope.js';
 import { newId } from '../../common/ids.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
-import type { JobScope } from '../../common/jobs/job-scope.js';
 import {
-  ChargesService,
-  CollectionProviders,
-  toChargeResponse,
-  type Charge,
+  claimThenApply,
+  readBackAndApply,
   type ClaimNotice,
   type OutcomeResult,
-} from '../checkout/index.js';
+} from '../../common/providers/provider-outcomes.js';
+import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
+import type { JobScope } from '../../common/jobs/job-scope.js';
+import { ChargesService, CollectionProviders, toChargeResponse, type Charge } from '../checkout/index.js';
 import { CollectionProviderError, type ProviderRefund } from '../../providers/ports/collection.port.js';
 import { BalancesService } from '../ledger/index.js';
 import type { CreateRefundDto } from './dto/refund.dto.js';
@@ -153,12 +152,12 @@ export class RefundsService {
     if (!refund) return 'unknown';
     let result = 'unchanged' as OutcomeResult;
     await this.apply(refund.application_id, refund.id, answer, async (manager, current) => {
-      if (claim && !(await claim(manager))) {
-        result = 'duplicate';
-        return false;
-      }
-      result = current.status === 'pending' && answer.status !== 'pending' ? 'applied' : 'unchanged';
-      return true;
+      const claimed = await claimThenApply(manager, claim, async () => {
+        result = current.status === 'pending' && answer.status !== 'pending' ? 'applied' : 'unchanged';
+        return true as const;
+      });
+      if (claimed === 'duplicate') result = 'duplicate';
+      return claimed === true;
     });
     return result;
   }
@@ -171,19 +170,18 @@ export class RefundsService {
     scope: Pick<JobScope, 'applicationIds'> = {},
   ): Promise<{ read: number; applied: number }> {
     const pending = await this.refunds.pendingAtProviders(providers, before, limit, scope);
-    let applied = 0;
-    for (const refund of pending) {
-      let answer: ProviderRefund;
-      try {
-        answer = await this.providers.named(refund.provider!).refundStatus(refund.reference_id!);
-      } catch (error) {
-        if (!(error instanceof CollectionProviderError)) throw error;
-        continue;
-      }
-      if (answer.status === 'pending') continue;
-      if ((await this.applyProviderOutcome(refund.provider!, answer)) === 'applied') applied += 1;
-    }
-    return { read: pending.length, applied };
+    return readBackAndApply(
+      pending,
+      async (refund) => {
+        try {
+          return await this.providers.named(refund.provider!).refundStatus(refund.reference_id!);
+        } catch (error) {
+          if (!(error instanceof CollectionProviderError)) throw error;
+          return null;
+        }
+      },
+      (refund, answer) => this.applyProviderOutcome(refund.provider!, answer),
+    );
   }
 
   /**

@@ -1,7 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { scopeOf } from '../../../common/context/principal.js';
 import { RequestContext } from '../../../common/context/request-context.js';
+import {
+  claimThenApply,
+  readBackAndApply,
+  type ClaimNotice,
+  type OutcomeResult,
+} from '../../../common/providers/provider-outcomes.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import type { JobScope } from '../../../common/jobs/job-scope.js';
 import { ApplicationsService } from '../../applications/index.js';
@@ -14,19 +19,6 @@ import { CheckoutPaymentsService } from './checkout-payments.service.js';
 import type { ProviderPayment } from '../../../providers/ports/collection.port.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import type { Target } from '../targets/targets.service.js';
-
-/**
- * What applying a provider's outcome did: `applied` (the charge changed), `unchanged` (nothing to
- * do: still pending, already final, or no longer the checkout's attempt), `duplicate` (this notice
- * was applied before), `unknown` (no charge has that reference in this mode).
- */
-export type OutcomeResult = 'applied' | 'unchanged' | 'duplicate' | 'unknown';
-
-/**
- * Records a provider notice once, inside the transaction that applies it (the provider-events
- * module's provider_events row): false when it was recorded before, and then nothing changes.
- */
-export type ClaimNotice = (manager: EntityManager) => Promise<boolean>;
 
 /**
  * A provider's outcome for a pending charge that did not come back in the payment call's answer:
@@ -67,51 +59,53 @@ export class ChargeOutcomesService {
     const pendingOn = await this.checkouts.pendingOn(applicationId, found.id);
     const scope = scopeOf(application, this.context.mode);
 
-    const done = await this.payments.transaction(async (manager) => {
-      if (claim && !(await claim(manager))) return { result: 'duplicate' as const };
-      const checkout = pendingOn ? await this.checkouts.find(applicationId, pendingOn.id, manager, true) : null;
-      const charge = await this.chargesService.lockById(applicationId, found.id, manager);
-      if (!charge || charge.status !== 'pending' || outcome.status === 'pending')
-        return { result: 'unchanged' as const };
-      if (!checkout || checkout.pending_charge_id !== charge.id) {
-        if (outcome.status === 'succeeded') this.reconcileLater(provider, outcome.reference, charge.id);
-        return { result: 'unchanged' as const };
-      }
-      let target: Target | null = null;
-      try {
-        target = await this.payments.lockTarget(checkout, manager);
-      } catch (refused) {
-        if (!(refused instanceof AppError)) throw refused;
-      }
-      if (outcome.status === 'succeeded') {
-        if (!target) {
-          this.reconcileLater(provider, outcome.reference, charge.id);
+    const done = await this.payments.transaction((manager) =>
+      claimThenApply(manager, claim, async () => {
+        const checkout = pendingOn ? await this.checkouts.find(applicationId, pendingOn.id, manager, true) : null;
+        const charge = await this.chargesService.lockById(applicationId, found.id, manager);
+        if (!charge || charge.status !== 'pending' || outcome.status === 'pending')
+          return { result: 'unchanged' as const };
+        if (!checkout || checkout.pending_charge_id !== charge.id) {
+          if (outcome.status === 'succeeded') this.reconcileLater(provider, outcome.reference, charge.id);
           return { result: 'unchanged' as const };
         }
-        const method = charge.promptpay ? 'promptpay' : 'card';
-        await this.payments.succeed(scope, checkout, target, charge, method, manager, {
-          reference_id: outcome.reference,
-        });
-        return { result: 'applied' as const, sessionId: checkout.session_id };
-      }
-      const failed = await this.chargesService.transition(
-        charge,
-        'fail',
-        {
-          failure_code: outcome.failure?.code ?? 'payment_failed',
-          failure_reason: outcome.failure?.reason ?? null,
-          failure_message: outcome.failure?.message ?? 'The payment provider reported that the payment failed.',
-          reason_source: 'provider',
-          settlement_status: null,
-          expires_at: null,
-          next_action: [],
-        },
-        manager,
-      );
-      await this.payments.clearPending(checkout, manager);
-      if (target) await this.payments.recordFailure(target, failed, manager);
-      return { result: 'applied' as const };
-    });
+        let target: Target | null = null;
+        try {
+          target = await this.payments.lockTarget(checkout, manager);
+        } catch (refused) {
+          if (!(refused instanceof AppError)) throw refused;
+        }
+        if (outcome.status === 'succeeded') {
+          if (!target) {
+            this.reconcileLater(provider, outcome.reference, charge.id);
+            return { result: 'unchanged' as const };
+          }
+          const method = charge.promptpay ? 'promptpay' : 'card';
+          await this.payments.succeed(scope, checkout, target, charge, method, manager, {
+            reference_id: outcome.reference,
+          });
+          return { result: 'applied' as const, sessionId: checkout.session_id };
+        }
+        const failed = await this.chargesService.transition(
+          charge,
+          'fail',
+          {
+            failure_code: outcome.failure?.code ?? 'payment_failed',
+            failure_reason: outcome.failure?.reason ?? null,
+            failure_message: outcome.failure?.message ?? 'The payment provider reported that the payment failed.',
+            reason_source: 'provider',
+            settlement_status: null,
+            expires_at: null,
+            next_action: [],
+          },
+          manager,
+        );
+        await this.payments.clearPending(checkout, manager);
+        if (target) await this.payments.recordFailure(target, failed, manager);
+        return { result: 'applied' as const };
+      }),
+    );
+    if (done === 'duplicate') return done;
     if ('sessionId' in done && done.sessionId) await this.sessions.complete(done.sessionId);
     return done.result;
   }
@@ -128,13 +122,11 @@ export class ChargeOutcomesService {
     scope: Pick<JobScope, 'applicationIds'> = {},
   ): Promise<{ read: number; applied: number }> {
     const pending = await this.charges.pendingAtProviders(providers, before, limit, scope);
-    let applied = 0;
-    for (const charge of pending) {
-      const answer = await this.readBack(charge);
-      if (!answer || answer.status === 'pending') continue;
-      if ((await this.apply(charge.provider!, answer)) === 'applied') applied += 1;
-    }
-    return { read: pending.length, applied };
+    return readBackAndApply(
+      pending,
+      (charge) => this.readBack(charge),
+      (charge, answer) => this.apply(charge.provider!, answer),
+    );
   }
 
   private async readBack(charge: Charge): Promise<ProviderPayment | null> {
