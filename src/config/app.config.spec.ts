@@ -42,7 +42,7 @@ describe('configuration', () => {
       httpKeepAliveTimeoutMs: 65_000,
       eventRetentionDays: 30,
       webhookAllowPrivateTargets: true,
-      webhookEndpointConcurrency: 8,
+      webhookEndpointConcurrency: 32,
     });
     expect(config.dataDir.endsWith('.data')).toBe(true);
     expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' })).toMatchObject({

@@ -258,7 +258,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 900_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', databaseUrl === undefined),
-    webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 64),
+    webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 32, 1, 64),
   };
 }
 

@@ -22,4 +22,16 @@ describe('EndpointSlots', () => {
     slots.recorded('failing');
     expect(slots.limits().skip).toEqual([]);
   });
+
+  it('asks for a claim once an endpoint has a quarter of its slots free, not at each freed slot', () => {
+    const slots = new EndpointSlots(8);
+    for (let i = 0; i < 8; i++) slots.started('busy');
+    expect(slots.ended('busy')).toBe(false);
+    expect(slots.ended('busy')).toBe(true);
+    slots.started('one');
+    expect(slots.ended('one')).toBe(true);
+    const single = new EndpointSlots(1);
+    single.started('e');
+    expect(single.ended('e')).toBe(true);
+  });
 });

@@ -9,7 +9,12 @@ export class EndpointSlots {
   private readonly inFlight = new Map<string, number>();
   private readonly failing = new Map<string, number>();
 
-  constructor(readonly slots: number) {}
+  /** Free slots an endpoint needs before a freed slot asks for a claim (a quarter of its slots, at least 1). */
+  readonly refillAt: number;
+
+  constructor(readonly slots: number) {
+    this.refillAt = Math.max(1, Math.floor(slots / 4));
+  }
 
   /** What a claim may take: endpoints to skip (no free slot, or a failure being recorded), and those partly busy. */
   limits(): { slots: number; busy: Map<string, number>; skip: string[] } {
@@ -26,8 +31,13 @@ export class EndpointSlots {
     add(this.inFlight, endpoint, 1);
   }
 
-  ended(endpoint: string): void {
+  /**
+   * An attempt to `endpoint` ended; answers whether the endpoint now has enough free slots
+   * ({@link refillAt}) for a claim to be worth it: slots are refilled in chunks, not one by one.
+   */
+  ended(endpoint: string): boolean {
     add(this.inFlight, endpoint, -1);
+    return this.slots - (this.inFlight.get(endpoint) ?? 0) >= this.refillAt;
   }
 
   /** An attempt to `endpoint` failed: nothing more starts there until {@link recorded}. */

@@ -8,7 +8,8 @@ export const INTERRUPTED = 'no answer recorded: the process sending this attempt
  * its free slots of due deliveries, oldest due first, then event order: an endpoint with a long or
  * slow backlog never crowds out another's deliveries. Only what starts at once is claimed: each
  * claim leases its delivery until `$2`, counts the attempt and writes the attempt's row as
- * `sending` (so the log holds every request a receiver may see before it is sent); a delivery
+ * `sending` (so the log holds every request a receiver may see before it is sent), and each claimed
+ * row comes back with its event and endpoint (null when gone), so one round trip claims and loads; a delivery
  * claimed again after its lease ran out has its earlier `sending` attempt closed as failed (the
  * receiver may have seen it). Rows another replica holds are skipped.
  *
@@ -16,7 +17,7 @@ export const INTERRUPTED = 'no answer recorded: the process sending this attempt
  * many, $6 endpoints to skip, $7 application ids or null (tests), $8 ids for the attempt rows (as
  * many as may be claimed at most), $9 INTERRUPTED.
  */
-export const claimDueSql = (deliveries: string, attempts: string): string => `
+export const claimDueSql = (deliveries: string, attempts: string, events: string, endpoints: string): string => `
   WITH RECURSIVE owed(endpoint_id) AS (
       (SELECT endpoint_id FROM ${deliveries} WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
     UNION ALL
@@ -59,7 +60,11 @@ export const claimDueSql = (deliveries: string, attempts: string): string => `
       (id, application_id, endpoint_id, event_id, event_type, attempt, outcome, duration_ms, created_at)
     SELECT attempt_id, application_id, endpoint_id, event_id, event_type, attempts, 'sending', 0, $1 FROM numbered
   )
-  SELECT endpoint_id, event_id, application_id, event_type, attempts, retry_window_from, attempt_id FROM numbered`;
+  SELECT n.endpoint_id, n.event_id, n.application_id, n.event_type, n.attempts, n.retry_window_from, n.attempt_id,
+         to_jsonb(e) AS event, to_jsonb(w) AS endpoint
+    FROM numbered n
+    LEFT JOIN ${events} e ON e.id = n.event_id
+    LEFT JOIN ${endpoints} w ON w.id = n.endpoint_id`;
 
 /**
  * Attempts' outcomes in one statement: each attempt's row completed with what the receiver

@@ -7,7 +7,6 @@ import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import { MODES } from '../../common/tenancy/modes.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { EndpointSlots } from './endpoint-slots.js';
-import { EventsRepository } from './events.repository.js';
 import { attemptDelivery, type Outcome } from './webhook-attempt.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookMetrics } from './webhook-metrics.js';
@@ -32,7 +31,8 @@ const CLAIM_MAX = 64;
  * takes, per endpoint, as many due deliveries as that endpoint has free slots here
  * (WEBHOOK_ENDPOINT_CONCURRENCY), leases them and writes their attempts as `sending`; each is sent
  * at once, with no transaction open and no row locked, and its outcome is written as soon as it
- * answers (outcomes finishing together share a statement). A freed slot is filled at once, so no
+ * answers (outcomes finishing together share a statement). Freed slots are filled in chunks (a
+ * claim once an endpoint has a quarter of its slots free, EndpointSlots.refillAt), so no
  * endpoint waits for another's receivers, and ticks are never held by attempts in flight.
  */
 @Injectable()
@@ -45,7 +45,6 @@ export class WebhookDeliveryJob extends PeriodicJob {
 
   constructor(
     private readonly webhooks: WebhooksRepository,
-    private readonly events: EventsRepository,
     private readonly endpoints: WebhookEndpointsService,
     private readonly metrics: WebhookMetrics,
     config: ConfigService<AllConfig, true>,
@@ -74,7 +73,7 @@ export class WebhookDeliveryJob extends PeriodicJob {
   async deliverDue(modes: readonly Mode[] = MODES, scope: Pick<JobScope, 'applicationIds'> = {}): Promise<number> {
     let attempted = 0;
     for (const mode of modes) {
-      const sending = new Set<Promise<void>>();
+      const sending = new Set<Promise<boolean>>();
       const recording = new Set<Promise<void>>();
       for (;;) {
         const started = await this.context.runInMode(mode, () => this.startDue(mode, scope.applicationIds ?? null));
@@ -86,9 +85,11 @@ export class WebhookDeliveryJob extends PeriodicJob {
         }
         attempted += started.length;
         if (started.length === CLAIM_MAX) continue;
-        // A claim takes more once a slot frees, or once a failure is recorded (its endpoint held till then).
-        if (sending.size > 0) await Promise.race(sending);
-        else if (recording.size > 0) await Promise.all(recording);
+        // A claim takes more once an endpoint has enough free slots (EndpointSlots.refillAt), or
+        // once a failure is recorded (its endpoint held till then).
+        if (sending.size > 0) {
+          while (sending.size > 0 && !(await Promise.race(sending)));
+        } else if (recording.size > 0) await Promise.all(recording);
         else if (started.length === 0) break;
       }
     }
@@ -109,8 +110,8 @@ export class WebhookDeliveryJob extends PeriodicJob {
         state.again = false;
         const started = await this.context.runInMode(mode, () => this.startDue(mode, null));
         for (const { freed } of started) {
-          void freed.then(() => {
-            if (!this.stopping) void this.pump(mode);
+          void freed.then((refill) => {
+            if (refill && !this.stopping) void this.pump(mode);
           });
         }
         full = started.length === CLAIM_MAX;
@@ -124,7 +125,7 @@ export class WebhookDeliveryJob extends PeriodicJob {
 
   /**
    * Claims what the endpoints' free slots allow and starts each attempt. `freed` settles when the
-   * attempt's slot is free again (the receiver answered: its lease keeps the delivery from other
+   * attempt's slot is free again (with whether its endpoint has enough free slots for a claim) (the receiver answered: its lease keeps the delivery from other
    * claims until the outcome is written), `recorded` once its outcome is written. Neither rejects:
    * a failed write is logged, and the lease brings the delivery back.
    */
@@ -138,26 +139,19 @@ export class WebhookDeliveryJob extends PeriodicJob {
       applicationIds,
     );
     if (claimed.length === 0) return [];
-    const [events, endpoints] = await Promise.all([
-      this.events.byIds(claimed.map((c) => c.event_id)),
-      this.webhooks.endpointsById(claimed.map((c) => c.endpoint_id)),
-    ]);
     claimed.sort((a, b) =>
       a.endpoint_id === b.endpoint_id ? (a.event_id < b.event_id ? -1 : 1) : a.endpoint_id < b.endpoint_id ? -1 : 1,
     );
-    return claimed.map((claim) => {
+    return claimed.map(({ event, endpoint, ...claim }) => {
       this.slots.started(claim.endpoint_id);
       let free = () => {};
-      const freed = new Promise<void>((resolve) => {
+      const freed = new Promise<boolean>((resolve) => {
         free = () => {
           free = () => {};
-          this.slots.ended(claim.endpoint_id);
-          resolve();
+          resolve(this.slots.ended(claim.endpoint_id));
         };
       });
-      const recorded = this.attempt(mode, claim, events.get(claim.event_id), endpoints.get(claim.endpoint_id), () =>
-        free(),
-      )
+      const recorded = this.attempt(mode, claim, event ?? undefined, endpoint ?? undefined, () => free())
         .catch((error: unknown) => this.logger.error({ err: error }, 'webhook attempt not recorded'))
         .finally(() => {
           free();
@@ -244,7 +238,8 @@ export class WebhookDeliveryJob extends PeriodicJob {
 }
 
 interface Started {
-  freed: Promise<void>;
+  /** Settles when the slot is free again: true if its endpoint now has enough free slots to refill. */
+  freed: Promise<boolean>;
   recorded: Promise<void>;
 }
 

@@ -3,6 +3,7 @@ import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { isUuid, newId } from '../../common/ids.js';
+import { Event } from './entities/event.entity.js';
 import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
 import type { WebhookDeliveryStatus } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
@@ -22,6 +23,9 @@ export interface ClaimedDelivery {
   attempt_id: string;
 }
 
+/** A claimed delivery with what its attempt needs, loaded by the claim (null when gone since). */
+export type StartedDelivery = ClaimedDelivery & { event: Event | null; endpoint: WebhookEndpoint | null };
+
 /** One finished attempt: what its row in the log says, and what becomes of its delivery. */
 export interface AttemptOutcome {
   claimed: ClaimedDelivery;
@@ -33,6 +37,10 @@ export interface AttemptOutcome {
 }
 
 type Written = { endpoint_id: string; event_id: string };
+type Json = Record<string, unknown>;
+
+/** A timestamp column read through `to_jsonb` (an ISO string), as the entity's Date. */
+const date = (value: unknown): Date => (value == null ? (null as unknown as Date) : new Date(value as string));
 
 @Injectable()
 export class WebhooksRepository {
@@ -57,16 +65,6 @@ export class WebhooksRepository {
       where: { application_id: applicationId, id },
       ...(lock && manager ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
-  }
-
-  async endpointsById(ids: string[]): Promise<Map<string, WebhookEndpoint>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db
-      .repository(WebhookEndpoint)
-      .createQueryBuilder('w')
-      .where('w.id IN (:...ids)', { ids: [...new Set(ids)] })
-      .getMany();
-    return new Map(rows.map((w) => [w.id, w]));
   }
 
   enabledEndpoints(applicationId: string): Promise<WebhookEndpoint[]> {
@@ -120,9 +118,14 @@ export class WebhooksRepository {
     limits: { slots: number; busy: ReadonlyMap<string, number>; skip: readonly string[] },
     max: number,
     applicationIds: readonly string[] | null = null,
-  ): Promise<ClaimedDelivery[]> {
+  ): Promise<StartedDelivery[]> {
     const rows = (await this.db.manager.query(
-      claimDueSql(this.db.table('webhook_deliveries'), this.db.table('webhook_attempts')),
+      claimDueSql(
+        this.db.table('webhook_deliveries'),
+        this.db.table('webhook_attempts'),
+        this.db.table('events'),
+        this.db.table('webhook_endpoints'),
+      ),
       [
         now,
         leaseUntil,
@@ -134,8 +137,21 @@ export class WebhooksRepository {
         Array.from({ length: max }, newId),
         INTERRUPTED,
       ],
-    )) as ClaimedDelivery[];
-    return rows.map((r) => ({ ...r, retry_window_from: new Date(r.retry_window_from) }));
+    )) as Array<ClaimedDelivery & { event: Json | null; endpoint: Json | null }>;
+    const livemode = this.db.livemode;
+    return rows.map((r) => ({
+      ...r,
+      retry_window_from: new Date(r.retry_window_from),
+      event: r.event && Object.assign(new Event(), r.event, { created_at: date(r.event.created_at), livemode }),
+      endpoint:
+        r.endpoint &&
+        Object.assign(new WebhookEndpoint(), r.endpoint, {
+          disabled_at: date(r.endpoint.disabled_at),
+          previous_secret_expires_at: date(r.endpoint.previous_secret_expires_at),
+          created_at: date(r.endpoint.created_at),
+          updated_at: date(r.endpoint.updated_at),
+        }),
+    }));
   }
 
   /**

@@ -52,7 +52,11 @@ describe('events and signed webhooks', () => {
 
   beforeAll(async () => {
     // The receivers are on loopback: this service is the developer's, which allows private targets.
-    t = await startApp({ rateLimit: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    // 8 slots per endpoint (the default is 32), so a few events fill an endpoint's slots.
+    t = await startApp({
+      rateLimit: false,
+      env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ENDPOINT_CONCURRENCY: '8' },
+    });
     tenant = await newTenant();
     job = t.app.get(WebhookDeliveryJob);
   });
