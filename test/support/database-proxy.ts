@@ -9,14 +9,26 @@ export class DatabaseProxy {
   private readonly sockets = new Set<net.Socket>();
   port = 0;
 
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
+  private constructor(private readonly target: URL) {}
+
+  /** A proxy, open, in front of the database at `databaseUrl`; `url` is the same database through it. */
+  static async inFrontOf(databaseUrl: string): Promise<DatabaseProxy> {
+    const proxy = new DatabaseProxy(new URL(databaseUrl));
+    await proxy.open();
+    return proxy;
+  }
+
+  /** The target database's URL with the proxy's address in place of the server's. */
+  get url(): string {
+    const url = new URL(this.target);
+    url.hostname = '127.0.0.1';
+    url.port = String(this.port);
+    return url.toString();
+  }
 
   async open(): Promise<void> {
     const server = net.createServer((client) => {
-      const upstream = net.connect(this.targetPort, this.targetHost);
+      const upstream = net.connect(Number(this.target.port || 5432), this.target.hostname);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
         socket.on('close', () => this.sockets.delete(socket));

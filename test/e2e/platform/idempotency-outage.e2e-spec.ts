@@ -32,12 +32,8 @@ describe('keyed requests through a database outage', () => {
   let tenant: Tenant;
 
   beforeAll(async () => {
-    const url = new URL(process.env.DATABASE_URL!);
-    proxy = new DatabaseProxy(url.hostname, Number(url.port || 5432));
-    await proxy.open();
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    t = await startApp({ rateLimit: false, env: { DATABASE_URL: url.toString() } });
+    proxy = await DatabaseProxy.inFrontOf(process.env.DATABASE_URL!);
+    t = await startApp({ rateLimit: false, env: { DATABASE_URL: proxy.url } });
     tenant = await createTenant(t);
   });
   afterAll(async () => {
