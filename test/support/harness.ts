@@ -58,6 +58,11 @@ export async function startApp(
 ): Promise<TestApp> {
   const env: Record<string, string> = {
     ...logEnv(),
+    // A listening test app closes its listener at once and its idle connections right after, instead
+    // of keeping them open for the deployed 1 s: nothing is behind a load balancer here, and each file
+    // that listens would wait that second at close. The drain itself is proven on the compiled service
+    // (test/e2e/platform/keep-alive-drain and graceful-drain, which start processes with their own values).
+    SHUTDOWN_LISTEN_MS: '0',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
     ...(options.liveDoubles
       ? {

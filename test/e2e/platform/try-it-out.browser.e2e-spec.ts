@@ -26,9 +26,10 @@ import { payoutLifecycleRecords } from '../../factories/matrix/payouts.js';
 
 const PREFIX = '/api/v1/{app}/platform/wallet';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-/** Operations per page: a page is opened, authorized, used for this many operations and closed. */
-const BATCH = 15;
-/** TRY_IT_OUT_LOG=<file>: each operation's outcome as it happens (Jest shows the failures only at the end). */
+/**
+ * TRY_IT_OUT_LOG=<file>: each operation's outcome as it happens (Jest shows the failures only at the
+ * end), with the milliseconds it took in the browser, and the time of the fixtures and of each page load.
+ */
 const PROGRESS = process.env.TRY_IT_OUT_LOG;
 
 type Ids = Record<string, string>;
@@ -121,7 +122,10 @@ interface Operation {
 
 /**
  * Order: creations first (document order, so a meter exists before its events), then reads, then
- * the other changes, deletions last, so a read never meets an object a change has closed.
+ * the other changes, deletions last, so a read never meets an object a change has closed. Within a
+ * phase, one tag's operations come together (tags in the order they first appear, operations in
+ * document order), so the "Filter by tag" box changes once per tag and phase, not on nearly every
+ * operation (each change re-renders the list).
  */
 function phaseOf(method: string, path: string): number {
   if (method === 'delete') return 3;
@@ -161,9 +165,11 @@ function operationsOf(doc: {
       });
     }
   }
+  const tagOrder = new Map<string, number>();
+  for (const op of ops) if (!tagOrder.has(op.tag)) tagOrder.set(op.tag, tagOrder.size);
   return ops
     .map((op, i) => ({ op, i }))
-    .sort((a, b) => a.op.phase - b.op.phase || a.i - b.i)
+    .sort((a, b) => a.op.phase - b.op.phase || tagOrder.get(a.op.tag)! - tagOrder.get(b.op.tag)! || a.i - b.i)
     .map(({ op }) => op);
 }
 
@@ -213,6 +219,7 @@ describe('Swagger UI: Try it out on every operation', () => {
   };
 
   beforeAll(async () => {
+    const started = performance.now();
     t = await startApp({
       listen: true,
       rateLimit: false,
@@ -301,11 +308,18 @@ describe('Swagger UI: Try it out on every operation', () => {
     credentials.bearer = (await tokensFor(t, user, client)).access_token;
     for (let n = 0; n < 6; n++) refreshTokens.push((await tokensFor(t, user, client)).refresh_token);
     credentials.secret_key = tenant.keys.test;
-  });
+    if (PROGRESS)
+      appendFileSync(PROGRESS, `service, browser and fixtures: ${Math.round(performance.now() - started)} ms\n`);
+    // A limit against hangs, not a speed check: these ~40 fixtures through the API took 53 s at load
+    // average 20 and over Jest's default 120 s at 25.
+  }, 600_000);
   afterAll(async () => {
     await browser?.close();
     await t?.close();
   });
+
+  /** The tag the "Filter by tag" box of each open page holds (what the walk typed last). */
+  const filters = new WeakMap<Page, string>();
 
   /** Opens /docs and authorizes `scheme` through the Authorize dialog, as a partner does. */
   async function openDocs(scheme: Operation['scheme']): Promise<Page> {
@@ -330,8 +344,10 @@ describe('Swagger UI: Try it out on every operation', () => {
   async function tryOperation(page: Page, op: Operation): Promise<{ status: number; body: string; url: string }> {
     const override = OVERRIDES[op.key] ?? {};
     // The "Filter by tag" box: Swagger UI re-renders every operation it shows on each click.
-    const filter = page.locator('.operation-filter-input');
-    if ((await filter.inputValue()) !== op.tag) await filter.fill(op.tag);
+    if (filters.get(page) !== op.tag) {
+      await page.locator('.operation-filter-input').fill(op.tag);
+      filters.set(page, op.tag);
+    }
     const block = page
       .locator(`.opblock-${op.method}`)
       .filter({ has: page.locator(`.opblock-summary-path[data-path="${op.path}"]`) })
@@ -372,14 +388,18 @@ describe('Swagger UI: Try it out on every operation', () => {
       else await field.fill(resolve(value, ids));
     }
     await block.locator('button.execute').click();
-    const cell = block.locator('.live-responses-table .response .response-col_status');
-    await cell.waitFor();
-    const shown = (await cell.textContent())?.trim() ?? '';
-    // The body and the status render together; an HTML body (the sign-in page) has no <pre>.
-    const details = block.locator('.live-responses-table .response .response-col_description');
-    const pre = details.locator('pre').first();
-    const body = ((await pre.count()) ? await pre.textContent() : await details.textContent()) ?? '';
-    const url = (await block.locator('.request-url pre').textContent()) ?? '';
+    await block.locator('.live-responses-table .response .response-col_status').waitFor();
+    // The status, the body and the request URL the UI shows, read in one step (they render together);
+    // an HTML body (the sign-in page) has no <pre>.
+    const { shown, body, url } = await block.evaluate((el) => {
+      const details = el.querySelector('.live-responses-table .response .response-col_description');
+      const text = (selector: string, within: typeof details = el) => within?.querySelector(selector)?.textContent;
+      return {
+        shown: text('.live-responses-table .response .response-col_status')?.trim() ?? '',
+        body: (details?.querySelector('pre') ? text('pre', details) : details?.textContent) ?? '',
+        url: text('.request-url pre') ?? '',
+      };
+    });
     await block.locator('.opblock-summary-control').click();
     // "500 Undocumented" for a status the document does not list; text without digits for a network failure.
     const status = Number.parseInt(shown, 10) || 0;
@@ -391,33 +411,35 @@ describe('Swagger UI: Try it out on every operation', () => {
     const ops = operationsOf(doc);
     expect(ops.length).toBeGreaterThan(50);
     const failures: string[] = [];
+    // One page per credential: opened and authorized once, every operation of that scheme tried on it
+    // (each expanded in place and collapsed again after its response was read).
     for (const scheme of ['secret_key', 'bearer', 'session'] as const) {
       const mine = ops.filter((op) => op.scheme === scheme);
-      for (let i = 0; i < mine.length; i += BATCH) {
-        const page = await openDocs(scheme);
-        for (const op of mine.slice(i, i + BATCH)) {
-          let result: { status: number; body: string; url: string };
-          try {
-            result = await tryOperation(page, op);
-          } catch (error) {
-            failures.push(`${op.label}: ${(error as Error).message.split('\n')[0]}`);
-            if (PROGRESS) appendFileSync(PROGRESS, `${failures.at(-1)}\n`);
-            continue;
-          }
-          const expected = OVERRIDES[op.key]?.expect;
-          const line = `${op.label} -> ${result.status}`;
-          if (PROGRESS) appendFileSync(PROGRESS, `${line}\n`);
-          const documented = op.responses.includes(String(result.status));
-          let ok =
-            documented && (expected ? result.status === expected.status : result.status >= 200 && result.status < 300);
-          if (ok && expected) ok = (JSON.parse(result.body) as { code?: string }).code === expected.code;
-          if (!ok)
-            failures.push(
-              `${line} (documented: ${op.responses.join(',')}) ${result.url}: ${result.body.slice(0, 300)}`,
-            );
+      if (mine.length === 0) continue;
+      let started = performance.now();
+      const page = await openDocs(scheme);
+      if (PROGRESS) appendFileSync(PROGRESS, `open /docs (${scheme}): ${Math.round(performance.now() - started)} ms\n`);
+      for (const op of mine) {
+        let result: { status: number; body: string; url: string };
+        started = performance.now();
+        try {
+          result = await tryOperation(page, op);
+        } catch (error) {
+          failures.push(`${op.label}: ${(error as Error).message.split('\n')[0]}`);
+          if (PROGRESS) appendFileSync(PROGRESS, `${failures.at(-1)}\n`);
+          continue;
         }
-        await page.close();
+        const expected = OVERRIDES[op.key]?.expect;
+        const line = `${op.label} -> ${result.status}`;
+        if (PROGRESS) appendFileSync(PROGRESS, `${line} (${Math.round(performance.now() - started)} ms)\n`);
+        const documented = op.responses.includes(String(result.status));
+        let ok =
+          documented && (expected ? result.status === expected.status : result.status >= 200 && result.status < 300);
+        if (ok && expected) ok = (JSON.parse(result.body) as { code?: string }).code === expected.code;
+        if (!ok)
+          failures.push(`${line} (documented: ${op.responses.join(',')}) ${result.url}: ${result.body.slice(0, 300)}`);
       }
+      await page.close();
     }
     expect(failures).toEqual([]);
     // A limit against hangs, not a speed check: ~90 operations at 5-10 s each on a loaded 2-core machine.

@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createTenant, expectErrorObject, startApp, type TestApp } from '../../support/harness.js';
 import { freePort } from '../../support/processes.js';
 
 const run = promisify(execFile);
@@ -39,60 +38,11 @@ function stopServer(child: ChildProcess): Promise<void> {
   });
 }
 
-describe('operator CLI', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startApp();
-  });
-  afterAll(() => t.close());
-
-  it('creates an application whose keys work, adds and revokes keys', async () => {
-    const slug = `cli-${Date.now().toString(36)}`;
-    const { stdout } = await cli([
-      'apps:create',
-      '--slug',
-      slug,
-      '--countries',
-      'TH,SG',
-      '--name',
-      'CLI app',
-      '--json',
-    ]);
-    const created = JSON.parse(stdout);
-    expect(created).toEqual({
-      app: slug,
-      keys: { test: expect.stringMatching(/^sk_test_/), live: expect.stringMatching(/^sk_live_/) },
-    });
-
-    const path = `/api/v1/${slug}/platform/wallet/errors/catalog`;
-    const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
-    expect((await t.http.get(path).set({ Authorization: basic(created.keys.live) })).status).toBe(200);
-
-    const extra = JSON.parse((await cli(['keys:create', '--app', slug, '--mode', 'test', '--json'])).stdout);
-    expect(extra.key).toMatch(/^sk_test_/);
-    expect((await t.http.get(path).set({ Authorization: basic(extra.key), 'X-Test-Mode': 'true' })).status).toBe(200);
-
-    await cli(['keys:revoke', '--key', extra.key, '--json']);
-    // A verified key is remembered for 5 s (KEY_CACHE_MS): revocation takes effect within that.
-    t.clock.advance(5_001);
-    const refused = await t.http.get(path).set({ Authorization: basic(extra.key), 'X-Test-Mode': 'true' });
-    expect(refused.status).toBe(401);
-    expectErrorObject(refused.body, 'E1211');
-  });
-
-  it('fails with a clear message and exit code 2 on bad input', async () => {
-    const tenant = await createTenant(t);
-    await expect(cli(['apps:create', '--slug', tenant.slug, '--countries', 'TH', '--json'])).rejects.toMatchObject({
-      code: 2,
-    });
-    await expect(cli(['keys:create', '--app', 'no-such-app', '--mode', 'test'])).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('E3001'),
-    });
-    await expect(cli(['keys:create', '--app', tenant.slug, '--mode', 'prod'])).rejects.toMatchObject({ code: 2 });
-  });
-});
-
+/**
+ * The compiled service's first start on the embedded database (DATABASE_URL empty, a DATA_DIR of
+ * its own), whichever database the test run uses: CI runs this file once, on the PostgreSQL run
+ * (.ci/run, same_everywhere). The operator CLI on the run's database is test/e2e/platform/cli.
+ */
 describe('embedded database and first run', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'wallet-embedded-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
