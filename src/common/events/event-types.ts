@@ -29,6 +29,10 @@ export const EVENT_TYPES = {
   'payout.canceled': 'A pending payout was canceled; its amount returned to the available balance.',
   'meter_event.delivery_failed': 'A meter event could not be delivered to the billing provider and was abandoned.',
   'webhook_endpoint.disabled': 'A webhook endpoint was disabled after its deliveries failed for 3 days.',
+  'product.created': 'A product was created.',
+  'product.updated': 'A product changed: name, description, active or metadata.',
+  'price.created': 'A price was created.',
+  'price.updated': 'A price changed: active, lookup_key (also when another price took it) or metadata.',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;
