@@ -1,6 +1,6 @@
 import { defineErrors } from '../../common/errors/error-catalog.js';
 
-/** The billing catalog's codes (E7600-E7699; subscriptions take E7700-E7799, invoicing E7800-E7899). */
+/** The billing catalog's codes: its range is 7600-7699 (subscriptions and test clocks have 7700-7799, invoicing 7800-7899). */
 export const BillingErrors = defineErrors('billing', {
   // Prices
   E7600: { key: 'product_not_found', http_status: 400, message: 'product_id names no product of this application.' },
