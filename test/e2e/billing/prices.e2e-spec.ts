@@ -78,6 +78,21 @@ describe('billing catalog: products and prices', () => {
       expect((await get(`/products/${live.body.id}`, 'test')).status).toBe(404);
     });
 
+    it('creates one product for a resent Idempotency-Key, and refuses the key with another body', async () => {
+      const key = `catalog-${Date.now()}`;
+      const send = (body: object) =>
+        t.http
+          .post(tenant.path('/products'))
+          .set({ ...tenant.as('test'), 'Idempotency-Key': key })
+          .send(body);
+      const first = await send({ name: 'Once' });
+      const again = await send({ name: 'Once' });
+      expect(again.status).toBe(200);
+      expect(again.body.id).toBe(first.body.id);
+      expect((await eventsOf('product.created')).filter((e) => e.data.object.id === first.body.id)).toHaveLength(1);
+      expect((await send({ name: 'Twice' })).status).toBeGreaterThanOrEqual(400);
+    });
+
     it('refuses an empty name with E2000', async () => {
       expectErrorObject((await post('/products', { name: '' })).body, 'E2000');
     });
