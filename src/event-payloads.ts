@@ -10,6 +10,7 @@ import { BankAccountDto } from './modules/payouts/dto/bank-account.dto.js';
 import { RefundDto } from './modules/refunds/index.js';
 import { PayoutDto } from './modules/payouts/index.js';
 import { MeterEventDto } from './modules/meter/index.js';
+import { CouponDto, PriceDto, ProductDto, PromotionCodeDto, TaxRateDto } from './modules/billing/index.js';
 
 /**
  * The schema of each event type's `data.object` (the record type says every type has one). Wired
@@ -41,6 +42,17 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'payout.canceled': PayoutDto,
   'meter_event.delivery_failed': MeterEventDto,
   'webhook_endpoint.disabled': WebhookEndpointDto,
+  'product.created': ProductDto,
+  'product.updated': ProductDto,
+  'price.created': PriceDto,
+  'price.updated': PriceDto,
+  'coupon.created': CouponDto,
+  'coupon.updated': CouponDto,
+  'coupon.deleted': CouponDto,
+  'promotion_code.created': PromotionCodeDto,
+  'promotion_code.updated': PromotionCodeDto,
+  'tax_rate.created': TaxRateDto,
+  'tax_rate.updated': TaxRateDto,
 };
 
 export const eventSchemaName = (type: string): string => `Event_${type.replaceAll('.', '_')}`;

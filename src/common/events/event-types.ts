@@ -29,6 +29,17 @@ export const EVENT_TYPES = {
   'payout.canceled': 'A pending payout was canceled; its amount returned to the available balance.',
   'meter_event.delivery_failed': 'A meter event could not be delivered to the billing provider and was abandoned.',
   'webhook_endpoint.disabled': 'A webhook endpoint was disabled after its deliveries failed for 3 days.',
+  'product.created': 'A product was created.',
+  'product.updated': 'A product changed: name, description, active or metadata.',
+  'price.created': 'A price was created.',
+  'price.updated': 'A price changed: active, lookup_key (also when another price took it) or metadata.',
+  'coupon.created': 'A coupon was created.',
+  'coupon.updated': 'A coupon changed: name or metadata.',
+  'coupon.deleted': 'A coupon was deleted: it and its promotion codes can no longer be redeemed.',
+  'promotion_code.created': 'A promotion code was created.',
+  'promotion_code.updated': 'A promotion code changed: active or metadata.',
+  'tax_rate.created': 'A tax rate was created.',
+  'tax_rate.updated': 'A tax rate changed: display_name, description, country, jurisdiction, active or metadata.',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;
