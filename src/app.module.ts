@@ -32,6 +32,7 @@ import { RefundsModule } from './modules/refunds/index.js';
 import { MeterModule } from './modules/meter/index.js';
 import { PayoutsModule } from './modules/payouts/index.js';
 import { ProviderEventsModule } from './modules/provider-events/index.js';
+import { TestClocksModule } from './modules/billing/subscriptions/index.js';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -110,6 +111,7 @@ function requestBinding(): { req?: unknown } {
     LedgerModule,
     DisputesModule,
     RefundsModule,
+    TestClocksModule,
     PayoutsModule,
     ProviderEventsModule,
     CheckoutModule,

@@ -19,6 +19,13 @@ describe('subscription schedule', () => {
     });
   });
 
+  it('cancels at trial end when cancel_at_period_end is set', () => {
+    expect(nextStep({ ...base, trial_will_end_sent: true, cancel_at_period_end: true })).toEqual({
+      step: 'cancel',
+      at: new Date('2026-03-15T00:00:00Z'),
+    });
+  });
+
   it('announces a trial shorter than three days at once', () => {
     const short = { ...base, trial_end: new Date('2026-03-02T00:00:00Z') };
     expect(nextStep(short)).toEqual({ step: 'trial_will_end', at: base.created });

@@ -21,7 +21,8 @@ export interface Schedulable {
  * The time-driven steps, each due at a time of the customer's clock:
  * - `expire`: incomplete, 23 h after creation -> incomplete_expired;
  * - `trial_will_end`: trialing, 3 days before trial_end (at once for a trial shorter than that), once;
- * - `end_trial`: trialing, at trial_end -> active, its first paid period begins;
+ * - `end_trial`: trialing, at trial_end -> active, its first paid period begins (`cancel` instead
+ *   when cancel_at_period_end: the trial is the period);
  * - `cancel`: active/past_due/unpaid with cancel_at_period_end, at current_period_end -> canceled;
  * - `renew`: active/past_due/unpaid, at current_period_end -> the next period (part 2 invoices it).
  */
@@ -43,7 +44,7 @@ export function nextStep(s: Schedulable): DueStep | null {
         const notice = Math.max(trialEnd.getTime() - TRIAL_WILL_END_BEFORE_MS, (s.trial_start ?? s.created).getTime());
         return { step: 'trial_will_end', at: new Date(Math.min(notice, trialEnd.getTime())) };
       }
-      return { step: 'end_trial', at: trialEnd };
+      return { step: s.cancel_at_period_end ? 'cancel' : 'end_trial', at: trialEnd };
     }
     case 'active':
     case 'past_due':
