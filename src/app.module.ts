@@ -30,6 +30,7 @@ import { LedgerModule } from './modules/ledger/index.js';
 import { DisputesModule } from './modules/disputes/index.js';
 import { RefundsModule } from './modules/refunds/index.js';
 import { MeterModule } from './modules/meter/index.js';
+import { BillingModule } from './modules/billing/index.js';
 import { PayoutsModule } from './modules/payouts/index.js';
 import { ProviderEventsModule } from './modules/provider-events/index.js';
 import { TestClocksModule } from './modules/billing/subscriptions/index.js';
@@ -115,6 +116,7 @@ function requestBinding(): { req?: unknown } {
     PayoutsModule,
     ProviderEventsModule,
     CheckoutModule,
+    BillingModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: ErrorFilter },

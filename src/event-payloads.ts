@@ -11,6 +11,7 @@ import { RefundDto } from './modules/refunds/index.js';
 import { PayoutDto } from './modules/payouts/index.js';
 import { MeterEventDto } from './modules/meter/index.js';
 import { SubscriptionDto, TestClockDto } from './modules/billing/subscriptions/index.js';
+import { PriceDto, ProductDto } from './modules/billing/index.js';
 
 /**
  * The schema of each event type's `data.object` (the record type says every type has one). Wired
@@ -50,6 +51,10 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'customer.subscription.deleted': SubscriptionDto,
   'customer.subscription.trial_will_end': SubscriptionDto,
   'webhook_endpoint.disabled': WebhookEndpointDto,
+  'product.created': ProductDto,
+  'product.updated': ProductDto,
+  'price.created': PriceDto,
+  'price.updated': PriceDto,
 };
 
 export const eventSchemaName = (type: string): string => `Event_${type.replaceAll('.', '_')}`;

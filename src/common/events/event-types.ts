@@ -39,6 +39,10 @@ export const EVENT_TYPES = {
   'customer.subscription.deleted': 'A subscription was canceled (now, at period end, or with its test clock).',
   'customer.subscription.trial_will_end': "A subscription's trial ends in three days (at once for a shorter trial).",
   'webhook_endpoint.disabled': 'A webhook endpoint was disabled after its deliveries failed for 3 days.',
+  'product.created': 'A product was created.',
+  'product.updated': 'A product changed: name, description, active or metadata.',
+  'price.created': 'A price was created.',
+  'price.updated': 'A price changed: active, lookup_key (also when another price took it) or metadata.',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;

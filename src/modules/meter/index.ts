@@ -2,3 +2,4 @@ export { MeterModule } from './meter.module.js';
 export { MeterEventForwardingJob } from './meter-event-forwarding.job.js';
 export { SandboxBillingProvider } from './providers/sandbox-billing.provider.js';
 export { MeterEventDto } from './dto/meter-event.dto.js';
+export { MetersService } from './meters.service.js';

@@ -30,7 +30,7 @@ import { MetersService } from './meters.service.js';
     SandboxBillingProvider,
     SandboxBillingRepository,
   ],
-  exports: [MeterEventForwardingJob, SandboxBillingProvider],
+  exports: [MeterEventForwardingJob, SandboxBillingProvider, MetersService],
 })
 export class MeterModule implements OnModuleInit {
   private readonly logger = new Logger('Metering');

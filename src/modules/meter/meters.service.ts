@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
-import type { Principal } from '../../common/context/principal.js';
+import type { Principal, Scope } from '../../common/context/principal.js';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -65,6 +65,11 @@ export class MetersService {
     const meter = await this.meters.findById(principal.application.id, id);
     if (!meter) throw new AppError(Errors.E4004, `No meter with id "${id}".`);
     return meter;
+  }
+
+  /** For other modules (a metered price names its meter): the meter of the scope's application and mode, or null. */
+  find(scope: Scope, id: string): Promise<Meter | null> {
+    return this.meters.findById(scope.application.id, id);
   }
 
   async retrieve(principal: Principal, id: string): Promise<MeterResponse> {

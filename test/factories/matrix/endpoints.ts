@@ -1,6 +1,7 @@
 import type { Mode } from '../../../src/common/context/principal.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
 import { subscriptionEndpoints } from './subscriptions.js';
+import { billingEndpoints } from './billing.js';
 import { checkoutSessions, checkoutSessionsWithToken, collectionRecords } from './checkout.js';
 import { MATRIX_WEBHOOK_URL, eventRecords } from './events.js';
 import { ledgerRecords } from './ledger.js';
@@ -588,6 +589,7 @@ export const ENDPOINTS: EndpointCase[] = [
     expect: NO_CREDENTIAL_READ,
   })),
   ...subscriptionEndpoints(KEY_OR_USER, UNKNOWN_ID),
+  ...billingEndpoints(KEY_OR_USER, UNKNOWN_ID),
 ];
 
 /** The base every wallet route sits under in the OpenAPI document. */
