@@ -36,5 +36,15 @@ export function subscriptionEndpoints(keyOrUser: Expect, unknownId: string): End
     row('POST /test_helpers/test_clocks/:id/advance', 'post', helper('E4004'), {
       frozen_time: '2026-02-01T00:00:00Z',
     }),
+    row('GET /subscriptions', 'get', keyOrUser),
+    // An unknown customer: allowed callers reach the handler and get the subscription's own code.
+    row('POST /subscriptions', 'post', reaching(keyOrUser, 'E7723'), {
+      customer_id: unknownId,
+      items: [{ price_id: unknownId }],
+    }),
+    row('GET /subscriptions/:id', 'get', reaching(keyOrUser, 'E4004')),
+    row('POST /subscriptions/:id', 'post', reaching(keyOrUser, 'E4004'), { metadata: { a: '1' } }),
+    row('POST /subscriptions/:id/cancel', 'post', reaching(keyOrUser, 'E4004'), {}),
+    row('GET /subscriptions/:id/pending_items', 'get', reaching(keyOrUser, 'E4004')),
   ];
 }
