@@ -105,6 +105,49 @@ describe('subscriptions', () => {
     ]);
   });
 
+  it('takes each step once when two replicas run the job at the same time', async () => {
+    const clock = await createClock(t, tenant, '2026-10-01T00:00:00.000Z');
+    const customer = await createCustomer(t, tenant, { test_clock: clock.id });
+    const sub = (await subscribe({ customer_id: customer.id, items: [{ price_id: monthly.id }], trial_period_days: 7 }))
+      .body;
+    const started = await t.http
+      .post(tenant.path(`/test_helpers/test_clocks/${clock.id}/advance`))
+      .set(tenant.as('test'))
+      .send({ frozen_time: '2026-12-20T00:00:00.000Z' });
+    expect(started.status).toBe(200);
+    await Promise.all([runSubscriptionsJob(t, tenant), runSubscriptionsJob(t, tenant)]);
+    const mine = async (type: string) =>
+      (await eventsOf(t, tenant, type)).filter((e) => e.data.object.id === sub.id).map((e) => e.data.object);
+    expect(await mine('customer.subscription.trial_will_end')).toHaveLength(1);
+    // Trial end (Oct 8), then renewals on Nov 8 and Dec 8: three updates, one each.
+    expect((await mine('customer.subscription.updated')).map((o) => o.current_period_end)).toEqual([
+      '2027-01-08T00:00:00.000Z',
+      '2026-12-08T00:00:00.000Z',
+      '2026-11-08T00:00:00.000Z',
+    ]);
+    expect(await read(sub.id)).toMatchObject({ status: 'active', current_period_start: '2026-12-08T00:00:00.000Z' });
+  });
+
+  it('creates one subscription for a repeated Idempotency-Key', async () => {
+    const customer = await createCustomer(t, tenant);
+    const body = { customer_id: customer.id, items: [{ price_id: monthly.id }], collection_method: 'send_invoice' };
+    const key = `sub-${Date.now()}`;
+    const first = await t.http
+      .post(tenant.path('/subscriptions'))
+      .set(tenant.as('test', { 'Idempotency-Key': key }))
+      .send(body);
+    const again = await t.http
+      .post(tenant.path('/subscriptions'))
+      .set(tenant.as('test', { 'Idempotency-Key': key }))
+      .send(body);
+    expect(again.body).toEqual(first.body);
+    const list = await t.http
+      .get(tenant.path('/subscriptions'))
+      .query({ customer: customer.id })
+      .set(tenant.as('test'));
+    expect(list.body.data).toHaveLength(1);
+  });
+
   it('clamps month ends on a clock: anchored Jan 31, periods end Feb 28 and Mar 31', async () => {
     const clock = await createClock(t, tenant, '2026-01-31T09:00:00.000Z');
     const customer = await createCustomer(t, tenant, { test_clock: clock.id });

@@ -5,12 +5,13 @@ export function mergeMetadata(
   current: Record<string, unknown>,
   update: Record<string, unknown>,
 ): Record<string, unknown> {
-  const out = { ...current };
+  const merged = new Map(Object.entries(current));
   for (const [key, value] of Object.entries(update)) {
-    if (value === '' || value === null) delete out[key];
-    else out[key] = value;
+    if (value === '' || value === null) merged.delete(key);
+    else merged.set(key, value);
   }
-  return out;
+  // fromEntries: a key named like an Object.prototype member stays a plain key.
+  return Object.fromEntries(merged);
 }
 
 /** The top-level fields of `before` that differ in `after` (the event's previous_attributes). */

@@ -5,6 +5,7 @@ import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
+import { IdempotencyScope } from '../../../common/idempotency/idempotency-scope.js';
 import { newId } from '../../../common/ids.js';
 import { ListFilters, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
 import { CustomersService } from '../../customers/index.js';
@@ -63,9 +64,16 @@ export class SubscriptionsService {
     private readonly prices: SubscriptionPrices,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
+    private readonly idempotency: IdempotencyScope,
   ) {}
 
+  /**
+   * The subscription is committed with the request's idempotency recovery point: a resend of a
+   * keyed request that lost its answer gets this subscription, never a second one.
+   */
   async create(principal: Principal, dto: CreateSubscriptionDto): Promise<SubscriptionResponse> {
+    const resumed = this.idempotency.resumes('subscription');
+    if (resumed) return this.retrieve(principal, resumed);
     if (dto.trial_period_days !== undefined && dto.trial_end !== undefined)
       throw new AppError(SubscriptionErrors.E7719, 'Send trial_period_days or trial_end, not both.');
     if (dto.coupon !== undefined && dto.promotion_code !== undefined)
@@ -78,7 +86,7 @@ export class SubscriptionsService {
     return this.subscriptions.transaction(async (manager) => {
       const customer = (await this.customers.byIds(applicationId, [dto.customer_id], manager)).get(dto.customer_id);
       if (!customer) throw new AppError(SubscriptionErrors.E7723, `No customer with id "${dto.customer_id}".`);
-      if (customer.test_clock_id) await this.assertClockReady(applicationId, customer.test_clock_id, manager);
+      if (customer.test_clock_id) await this.assertClockReady(applicationId, customer.test_clock_id, manager, true);
       const now = await this.billingClock.nowFor(customer, manager);
       const prices = await this.prices.load(
         principal,
@@ -155,6 +163,7 @@ export class SubscriptionsService {
           }) as SubscriptionItem,
       );
       await this.subscriptions.insert(subscription, items, manager);
+      await this.idempotency.checkpoint(manager, 'subscription', subscription.id);
       const stored = await this.load(applicationId, subscription.id, manager);
       await this.events.record(manager, { applicationId, type: 'customer.subscription.created', object: stored });
       return stored;
@@ -203,9 +212,13 @@ export class SubscriptionsService {
     return toSubscriptionResponse(s, items.get(s.id) ?? []);
   }
 
-  /** A customer on an advancing test clock waits: the job is moving its subscriptions (E7702). */
-  async assertClockReady(applicationId: string, clockId: string, manager: EntityManager): Promise<void> {
-    const testClock = await this.testClocks.find(applicationId, clockId, manager);
+  /**
+   * A customer on an advancing test clock waits: the job is moving its subscriptions (E7702).
+   * `lock` (a new subscription) holds the clock until the transaction ends, so an advance starts
+   * only after the subscription exists and moves it too.
+   */
+  async assertClockReady(applicationId: string, clockId: string, manager: EntityManager, lock = false) {
+    const testClock = await this.testClocks.find(applicationId, clockId, manager, lock);
     if (testClock?.status === 'advancing')
       throw new AppError(TestClockErrors.E7702, `Test clock "${clockId}" is advancing; wait until it is ready.`);
   }
