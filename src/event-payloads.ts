@@ -11,7 +11,7 @@ import { RefundDto } from './modules/refunds/index.js';
 import { PayoutDto } from './modules/payouts/index.js';
 import { MeterEventDto } from './modules/meter/index.js';
 import { SubscriptionDto, TestClockDto } from './modules/billing/subscriptions/index.js';
-import { PriceDto, ProductDto } from './modules/billing/index.js';
+import { CouponDto, PriceDto, ProductDto, PromotionCodeDto, TaxRateDto } from './modules/billing/index.js';
 
 /**
  * The schema of each event type's `data.object` (the record type says every type has one). Wired
@@ -55,6 +55,13 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'product.updated': ProductDto,
   'price.created': PriceDto,
   'price.updated': PriceDto,
+  'coupon.created': CouponDto,
+  'coupon.updated': CouponDto,
+  'coupon.deleted': CouponDto,
+  'promotion_code.created': PromotionCodeDto,
+  'promotion_code.updated': PromotionCodeDto,
+  'tax_rate.created': TaxRateDto,
+  'tax_rate.updated': TaxRateDto,
 };
 
 export const eventSchemaName = (type: string): string => `Event_${type.replaceAll('.', '_')}`;

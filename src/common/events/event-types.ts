@@ -43,6 +43,13 @@ export const EVENT_TYPES = {
   'product.updated': 'A product changed: name, description, active or metadata.',
   'price.created': 'A price was created.',
   'price.updated': 'A price changed: active, lookup_key (also when another price took it) or metadata.',
+  'coupon.created': 'A coupon was created.',
+  'coupon.updated': 'A coupon changed: name or metadata.',
+  'coupon.deleted': 'A coupon was deleted: it and its promotion codes can no longer be redeemed.',
+  'promotion_code.created': 'A promotion code was created.',
+  'promotion_code.updated': 'A promotion code changed: active or metadata.',
+  'tax_rate.created': 'A tax rate was created.',
+  'tax_rate.updated': 'A tax rate changed: display_name, description, country, jurisdiction, active or metadata.',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -172,4 +172,10 @@ export const BillingErrors = defineErrors('billing', {
     http_status: 400,
     message: 'percentage and inclusive of a tax rate never change: create another tax rate.',
   },
+  E7652: { key: 'tax_rate_not_found', http_status: 400, message: 'No tax rate of this application has this id.' },
+  E7653: {
+    key: 'tax_rate_inactive',
+    http_status: 400,
+    message: 'The tax rate is inactive: it cannot be applied to new amounts.',
+  },
 });

@@ -18,3 +18,20 @@ export type {
   UsageType,
 } from './catalog/prices/entities/price.entity.js';
 export { PriceDto } from './catalog/prices/price.dto.js';
+export { CouponsService } from './catalog/coupons/coupons.service.js';
+export { toCouponResponse, couponValid, type CouponResponse } from './catalog/coupons/coupons.responses.js';
+export type { Coupon, CouponDuration } from './catalog/coupons/entities/coupon.entity.js';
+export { CouponDto } from './catalog/coupons/coupon.dto.js';
+export { PromotionCodesService, type Redemption } from './catalog/promotion-codes/promotion-codes.service.js';
+export {
+  toPromotionCodeResponse,
+  type PromotionCodeResponse,
+} from './catalog/promotion-codes/promotion-codes.responses.js';
+export type { PromotionCode } from './catalog/promotion-codes/entities/promotion-code.entity.js';
+export { PromotionCodeDto } from './catalog/promotion-codes/promotion-code.dto.js';
+export type { RedemptionInput } from './catalog/redemption.js';
+export { TaxRatesService } from './catalog/tax-rates/tax-rates.service.js';
+export { toTaxRateResponse, type TaxRateResponse } from './catalog/tax-rates/tax-rates.responses.js';
+export type { TaxRate } from './catalog/tax-rates/entities/tax-rate.entity.js';
+export { TaxRateDto } from './catalog/tax-rates/tax-rate.dto.js';
+export * from './pricing/index.js';

@@ -35,5 +35,19 @@ export function billingEndpoints(keyOrUser: Expect, unknownId: string): Endpoint
     }),
     row('GET /prices/:id', 'get', unknown),
     row('POST /prices/:id', 'post', unknown, { active: false }),
+    row('GET /coupons', 'get', keyOrUser),
+    row('POST /coupons', 'post', keyOrUser, { percent_off: 10 }),
+    row('GET /coupons/:id', 'get', unknown),
+    row('POST /coupons/:id', 'post', unknown, { name: 'Renamed' }),
+    row('DELETE /coupons/:id', 'delete', unknown),
+    row('GET /promotion_codes', 'get', keyOrUser),
+    // No such coupon: allowed callers get the promotion code's own code.
+    row('POST /promotion_codes', 'post', reaching(keyOrUser, 'E7625'), { coupon_id: unknownId }),
+    row('GET /promotion_codes/:id', 'get', unknown),
+    row('POST /promotion_codes/:id', 'post', unknown, { active: false }),
+    row('GET /tax_rates', 'get', keyOrUser),
+    row('POST /tax_rates', 'post', keyOrUser, { display_name: 'VAT', percentage: 7, inclusive: false, country: 'TH' }),
+    row('GET /tax_rates/:id', 'get', unknown),
+    row('POST /tax_rates/:id', 'post', unknown, { active: false }),
   ];
 }
