@@ -10,6 +10,8 @@ export interface PriceOptions {
   usage_type?: 'licensed' | 'metered';
   one_time?: boolean;
   mode?: Mode;
+  /** Fields sent as they are (tiers, billing_scheme); `unit_amount: null` leaves it out. */
+  extra?: Record<string, unknown>;
 }
 
 let meters = 0;
@@ -35,7 +37,8 @@ export async function createPrice(t: TestApp, tenant: Tenant, options: PriceOpti
     .send({
       product_id: product.body.id,
       currency: options.currency ?? 'THB',
-      unit_amount: options.unit_amount ?? 30_000,
+      ...(options.extra && 'tiers' in options.extra ? {} : { unit_amount: options.unit_amount ?? 30_000 }),
+      ...options.extra,
       ...(options.one_time
         ? {}
         : {

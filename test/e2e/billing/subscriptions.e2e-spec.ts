@@ -258,6 +258,34 @@ describe('subscriptions', () => {
     expect(meteredOk.body.items.data[0].quantity).toBeNull();
   });
 
+  it('redeems a coupon or promotion code and checks default tax rates when created', async () => {
+    const post = async (path: string, body: object) => {
+      const res = await t.http.post(tenant.path(path)).set(tenant.as('test')).send(body);
+      expect(res.status).toBe(200);
+      return res.body as { id: string };
+    };
+    const vat = await post('/tax_rates', { display_name: 'VAT', percentage: 7, inclusive: false, country: 'TH' });
+    const once = await post('/coupons', { percent_off: 10, duration: 'once', max_redemptions: 1 });
+    const tenOff = await post('/coupons', { percent_off: 10, duration: 'forever' });
+    const promo = await post('/promotion_codes', { coupon_id: tenOff.id, code: `SUBS${Date.now()}` });
+    const customer = await createCustomer(t, tenant);
+    const base = { customer_id: customer.id, items: [{ price_id: monthly.id }], collection_method: 'send_invoice' };
+
+    const withCoupon = await subscribe({ ...base, coupon: once.id, default_tax_rates: [vat.id] });
+    expect(withCoupon.status).toBe(200);
+    expect(withCoupon.body).toMatchObject({
+      discount: { coupon: once.id, promotion_code: null, start: expect.any(String) },
+      default_tax_rates: [vat.id],
+    });
+    // max_redemptions 1: the second subscription is refused, by the catalog's code.
+    expectErrorObject((await subscribe({ ...base, coupon: once.id })).body, 'E7636');
+    const withCode = await subscribe({ ...base, promotion_code: promo.id });
+    expect(withCode.body.discount).toMatchObject({ coupon: tenOff.id, promotion_code: promo.id });
+    expectErrorObject((await subscribe({ ...base, promotion_code: vat.id })).body, 'E7729');
+    expectErrorObject((await subscribe({ ...base, coupon: vat.id })).body, 'E7625');
+    expectErrorObject((await subscribe({ ...base, default_tax_rates: [once.id] })).body, 'E7652');
+  });
+
   it('keeps subscriptions to their application', async () => {
     const other = await createTenant(t);
     const theirPrice = await createPrice(t, other);
@@ -319,6 +347,24 @@ describe('subscriptions', () => {
     const removed = await update(sub.id, { items: [{ id: added.body.items.data[1].id, deleted: true }] });
     expect(removed.body.items.data).toHaveLength(1);
     expect((await pending(sub.id)).slice(3).map((p) => p.amount)).toEqual([-5_000]);
+
+    // A tiered (volume) price is costed by the catalog's rating: 1 unit at 10.00, 10 units at 8.00 each.
+    const volume = await createPrice(t, tenant, {
+      extra: {
+        billing_scheme: 'tiered',
+        tiers_mode: 'volume',
+        tiers: [
+          { up_to: 5, unit_amount: 1_000 },
+          { up_to: 'inf', unit_amount: 800 },
+        ],
+      },
+    });
+    const tiered = await update(sub.id, { items: [{ price_id: volume.id }] });
+    const tieredItem = tiered.body.items.data.find((i: { price_id: string }) => i.price_id === volume.id);
+    await update(sub.id, { items: [{ id: tieredItem.id, quantity: 10 }] });
+    // Half the period: +500 for the added unit; then -500 for 1 unit and +4,000 for 10 units.
+    expect((await pending(sub.id)).slice(4).map((p) => p.amount)).toEqual([500, -500, 4_000]);
+    await update(sub.id, { items: [{ id: tieredItem.id, deleted: true }] });
 
     expectErrorObject((await update(sub.id, { items: [{ id: itemId, deleted: true }] })).body, 'E7724');
     expectErrorObject((await update(sub.id, { items: [{ id: sub.id, quantity: 2 }] })).body, 'E7725');

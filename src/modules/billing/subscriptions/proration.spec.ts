@@ -1,4 +1,4 @@
-import { prorate, quantityChangeProrations } from './proration.js';
+import { changeProrations, prorate } from './proration.js';
 
 const period = { start: new Date('2026-04-01T00:00:00Z'), end: new Date('2026-05-01T00:00:00Z') }; // 30 days
 
@@ -30,15 +30,16 @@ describe('proration', () => {
     expect(prorate(big, new Date('2026-04-16T00:00:00Z'), period)).toBe(big / 2n);
   });
 
-  it('credits the old quantity and charges the new one', () => {
-    expect(quantityChangeProrations(10_000n, 1, 3, new Date('2026-04-16T00:00:00Z'), period)).toEqual([
+  it('credits the old cost and charges the new one', () => {
+    const mid = new Date('2026-04-16T00:00:00Z');
+    expect(changeProrations({ quantity: 1, amount: 10_000n }, { quantity: 3, amount: 30_000n }, mid, period)).toEqual([
       { amount: -5_000n, quantity: 1, description: 'Unused time on 1 ×' },
       { amount: 15_000n, quantity: 3, description: 'Remaining time on 3 ×' },
     ]);
-    expect(quantityChangeProrations(10_000n, 0, 2, new Date('2026-04-16T00:00:00Z'), period)).toEqual([
+    expect(changeProrations(null, { quantity: 2, amount: 20_000n }, mid, period)).toEqual([
       { amount: 10_000n, quantity: 2, description: 'Remaining time on 2 ×' },
     ]);
-    expect(quantityChangeProrations(10_000n, 2, 0, new Date('2026-04-16T00:00:00Z'), period)).toEqual([
+    expect(changeProrations({ quantity: 2, amount: 20_000n }, null, mid, period)).toEqual([
       { amount: -10_000n, quantity: 2, description: 'Unused time on 2 ×' },
     ]);
   });

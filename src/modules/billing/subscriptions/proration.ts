@@ -29,26 +29,32 @@ export interface ProrationLine {
   description: string;
 }
 
+/** What an item costs for a whole period at a quantity (the catalog's rating: per unit, tiers, packages). */
+export interface ItemCost {
+  quantity: number;
+  amount: bigint;
+}
+
 /**
- * The proration lines of a licensed per-unit item changing from `fromQuantity` to `toQuantity`
- * (0 = added or removed) at `changeAt`: as Stripe, a credit for the unused time at the old quantity
- * and a charge for the remaining time at the new one, each rounded on its own.
+ * The proration lines of a licensed item going from `from` to `to` (null = added or removed) at
+ * `changeAt`: as Stripe, a credit for the unused time at the old cost and a charge for the
+ * remaining time at the new one, each rounded on its own.
  */
-export function quantityChangeProrations(
-  unitAmount: bigint,
-  fromQuantity: number,
-  toQuantity: number,
+export function changeProrations(
+  from: ItemCost | null,
+  to: ItemCost | null,
   changeAt: Date,
   period: { start: Date; end: Date },
 ): ProrationLine[] {
   const lines: ProrationLine[] = [];
-  if (fromQuantity > 0) {
-    const amount = prorate(-unitAmount * BigInt(fromQuantity), changeAt, period);
-    if (amount !== 0n) lines.push({ amount, quantity: fromQuantity, description: `Unused time on ${fromQuantity} ×` });
+  if (from && from.quantity > 0) {
+    const amount = prorate(-from.amount, changeAt, period);
+    if (amount !== 0n)
+      lines.push({ amount, quantity: from.quantity, description: `Unused time on ${from.quantity} ×` });
   }
-  if (toQuantity > 0) {
-    const amount = prorate(unitAmount * BigInt(toQuantity), changeAt, period);
-    if (amount !== 0n) lines.push({ amount, quantity: toQuantity, description: `Remaining time on ${toQuantity} ×` });
+  if (to && to.quantity > 0) {
+    const amount = prorate(to.amount, changeAt, period);
+    if (amount !== 0n) lines.push({ amount, quantity: to.quantity, description: `Remaining time on ${to.quantity} ×` });
   }
   return lines;
 }

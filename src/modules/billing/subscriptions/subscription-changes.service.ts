@@ -33,8 +33,7 @@ const BILLED_STATUSES = new Set(['active', 'past_due', 'unpaid']);
 /** An item's prorations, computed only when they are stored (proration_behavior none never prices them). */
 interface Proration {
   item: SubscriptionItem | null;
-  price: Price;
-  lines: () => ProrationLine[];
+  lines: () => Array<ProrationLine & { price: Price }>;
 }
 
 /** POST /subscriptions/{id} and POST /subscriptions/{id}/cancel. */
@@ -103,7 +102,7 @@ export class SubscriptionChangesService {
           .filter((i) => i.quantity !== null)
           .map((item) => {
             const price = prices.get(item.price_id)!;
-            return this.proration(item, price, item.quantity!, 0, now, sub);
+            return this.proration(item, { price, quantity: item.quantity! }, null, now, sub);
           });
         await this.storeProrations(sub, prorations, manager);
       }
@@ -184,7 +183,8 @@ export class SubscriptionChangesService {
           created_at: stamp,
         } as SubscriptionItem;
         added.push(item);
-        if (item.quantity !== null) prorations.push(this.proration(item, price, 0, item.quantity, now, sub));
+        if (item.quantity !== null)
+          prorations.push(this.proration(item, null, { price, quantity: item.quantity }, now, sub));
         continue;
       }
       const old = byId.get(change.id);
@@ -195,7 +195,8 @@ export class SubscriptionChangesService {
       if (change.deleted) {
         next.delete(change.id);
         removed.push(change.id);
-        if (old.quantity !== null) prorations.push(this.proration(old, oldPrice, old.quantity, 0, now, sub));
+        if (old.quantity !== null)
+          prorations.push(this.proration(old, { price: oldPrice, quantity: old.quantity }, null, now, sub));
         continue;
       }
       const price = prices.get(change.price_id ?? old.price_id)!;
@@ -204,12 +205,10 @@ export class SubscriptionChangesService {
       const metered = price.recurring?.usage_type === 'metered';
       item.quantity = itemQuantity(price, change.quantity ?? (metered ? undefined : (old.quantity ?? undefined)));
       if (change.metadata !== undefined) item.metadata = change.metadata;
-      if (samePrice) {
-        if (old.quantity !== null && item.quantity !== old.quantity)
-          prorations.push(this.proration(item, price, old.quantity, item.quantity!, now, sub));
-      } else {
-        if (old.quantity !== null) prorations.push(this.proration(item, oldPrice, old.quantity, 0, now, sub));
-        if (item.quantity !== null) prorations.push(this.proration(item, price, 0, item.quantity, now, sub));
+      if (!samePrice || item.quantity !== old.quantity) {
+        const from = old.quantity === null ? null : { price: oldPrice, quantity: old.quantity };
+        const to = item.quantity === null ? null : { price, quantity: item.quantity };
+        if (from || to) prorations.push(this.proration(item, from, to, now, sub));
       }
     }
     const result = [...next.values(), ...added];
@@ -246,20 +245,19 @@ export class SubscriptionChangesService {
 
   private proration(
     item: SubscriptionItem,
-    price: Price,
-    from: number,
-    to: number,
+    from: { price: Price; quantity: number } | null,
+    to: { price: Price; quantity: number } | null,
     now: Date,
     sub: Subscription,
   ): Proration {
-    return { item, price, lines: () => this.prices.prorations(price, from, to, now, periodOf(sub)) };
+    return { item, lines: () => this.prices.prorations(from, to, now, periodOf(sub)) };
   }
 
   private async storeProrations(sub: Subscription, prorations: Proration[], manager: EntityManager): Promise<void> {
     const stamp = this.clock.now();
     const rows: PendingItem[] = [];
-    for (const { item, price, lines } of prorations) {
-      for (const line of lines()) {
+    for (const { item, lines } of prorations) {
+      for (const { price, ...line } of lines()) {
         rows.push({
           id: newId(),
           application_id: sub.application_id,

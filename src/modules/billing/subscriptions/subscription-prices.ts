@@ -4,7 +4,8 @@ import type { Scope } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import type { Price } from '../catalog/prices/entities/price.entity.js';
 import { PricesService } from '../catalog/prices/prices.service.js';
-import { quantityChangeProrations, type ProrationLine } from './proration.js';
+import { ratePrice } from '../pricing/index.js';
+import { changeProrations, type ProrationLine } from './proration.js';
 import { SubscriptionErrors } from './subscriptions.errors.js';
 
 /** The catalog's prices as subscriptions use them. */
@@ -28,22 +29,35 @@ export class SubscriptionPrices {
   }
 
   /**
-   * Prorations of a licensed item going from `fromQuantity` to `toQuantity` at `at` in `period`
-   * (proration.ts). Per-unit prices only for now: a tiered price is E7730.
+   * Prorations of a licensed item going from `from` to `to` (a price and quantity each; null when
+   * added or removed) at `at` in `period` (proration.ts), each side costed by the catalog's rating
+   * (per unit, tiers, transform_quantity). Metered prices are billed from usage: no proration.
    */
   prorations(
-    price: Price,
-    fromQuantity: number,
-    toQuantity: number,
+    from: { price: Price; quantity: number } | null,
+    to: { price: Price; quantity: number } | null,
     at: Date,
     period: { start: Date; end: Date },
-  ): ProrationLine[] {
-    if (price.recurring?.usage_type === 'metered') return [];
-    if (price.billing_scheme !== 'per_unit' || price.unit_amount === null)
-      throw new AppError(
-        SubscriptionErrors.E7730,
-        `Price "${price.id}" is tiered: its prorations come with the pricing functions; use proration_behavior none.`,
-      );
-    return quantityChangeProrations(BigInt(price.unit_amount), fromQuantity, toQuantity, at, period);
+  ): Array<ProrationLine & { price: Price }> {
+    const cost = (side: { price: Price; quantity: number } | null) =>
+      side && side.price.recurring?.usage_type !== 'metered'
+        ? { quantity: side.quantity, amount: BigInt(ratePrice(ratable(side.price), side.quantity)) }
+        : null;
+    // A credit is the old side's, a charge the new side's.
+    return changeProrations(cost(from), cost(to), at, period).map((line) => ({
+      ...line,
+      price: line.amount < 0n ? from!.price : to!.price,
+    }));
+  }
+
+  /** What the licensed items cost for a whole period, in minor units (what a coupon applies to). */
+  periodAmount(items: Array<{ price: Price; quantity: number | null }>): number {
+    return items.reduce((sum, i) => (i.quantity === null ? sum : sum + ratePrice(ratable(i.price), i.quantity)), 0);
   }
 }
+
+/** A bigint column may load as a string (the embedded database): rating takes numbers. */
+const ratable = (price: Price): Price => ({
+  ...price,
+  unit_amount: price.unit_amount === null ? null : Number(price.unit_amount),
+});

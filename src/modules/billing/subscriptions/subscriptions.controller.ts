@@ -101,7 +101,6 @@ export class SubscriptionsController {
     E.E7724,
     E.E7725,
     E.E7727,
-    E.E7730,
     TestClockErrors.E7702,
   )
   update(
@@ -120,7 +119,7 @@ export class SubscriptionsController {
     description: '`prorate: true` credits the unused time as pending items; `invoice_now: true` is not available yet.',
   })
   @ApiOkResponse({ type: SubscriptionDto })
-  @ApiErrors(Errors.E2000, Errors.E4004, E.E7722, E.E7726, E.E7730, TestClockErrors.E7702)
+  @ApiErrors(Errors.E2000, Errors.E4004, E.E7722, E.E7726, TestClockErrors.E7702)
   cancel(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdOf('subscription')) id: string,

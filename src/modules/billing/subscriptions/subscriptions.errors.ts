@@ -80,19 +80,9 @@ export const SubscriptionErrors = defineErrors('billing', {
     http_status: 400,
     message: 'A licensed item has a quantity of at least 1 (an item of quantity 0 is removed with deleted: true).',
   },
-  E7728: {
-    key: 'subscription_tax_rate_unknown',
-    http_status: 400,
-    message: 'No active tax rate with this id in this application.',
-  },
   E7729: {
-    key: 'subscription_coupon_unknown',
+    key: 'subscription_promotion_code_unknown',
     http_status: 400,
-    message: 'No valid coupon or promotion code with this id in this application.',
-  },
-  E7730: {
-    key: 'subscription_proration_unsupported',
-    http_status: 400,
-    message: 'This price cannot be prorated yet (tiered prices): use proration_behavior none.',
+    message: 'No promotion code with this id in this application.',
   },
 });

@@ -35,7 +35,7 @@ export function toSubscriptionResponse(s: Subscription, items: SubscriptionItem[
     collection_method: s.collection_method,
     days_until_due: s.days_until_due,
     default_payment_method: s.default_payment_method,
-    discount: s.coupon || s.promotion_code ? { coupon: s.coupon, promotion_code: s.promotion_code } : null,
+    discount: s.coupon ? { coupon: s.coupon, promotion_code: s.promotion_code, start: s.created.toISOString() } : null,
     default_tax_rates: s.default_tax_rates,
     latest_invoice: s.latest_invoice,
     test_clock: s.test_clock_id,

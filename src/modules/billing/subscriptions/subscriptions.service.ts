@@ -9,6 +9,9 @@ import { IdempotencyScope } from '../../../common/idempotency/idempotency-scope.
 import { newId } from '../../../common/ids.js';
 import { ListFilters, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
 import { CustomersService } from '../../customers/index.js';
+import { CouponsService } from '../catalog/coupons/coupons.service.js';
+import { PromotionCodesService } from '../catalog/promotion-codes/promotion-codes.service.js';
+import { TaxRatesService } from '../catalog/tax-rates/tax-rates.service.js';
 import { BillingClock } from '../test-clocks/billing-clock.js';
 import { TestClockErrors } from '../test-clocks/test-clocks.errors.js';
 import { TestClocksService } from '../test-clocks/test-clocks.service.js';
@@ -65,6 +68,9 @@ export class SubscriptionsService {
     private readonly events: EventRecorder,
     private readonly clock: Clock,
     private readonly idempotency: IdempotencyScope,
+    private readonly coupons: CouponsService,
+    private readonly promotionCodes: PromotionCodesService,
+    private readonly taxRates: TaxRatesService,
   ) {}
 
   /**
@@ -83,6 +89,9 @@ export class SubscriptionsService {
       throw new AppError(SubscriptionErrors.E7718, 'days_until_due is for collection_method send_invoice only.');
     assertNoDuplicatePrices(dto.items.map((i) => i.price_id));
     const applicationId = principal.application.id;
+    // Read before the transaction opens (the embedded database serves one connection at a time).
+    const promotionCode =
+      dto.promotion_code === undefined ? null : await this.promotionCode(principal, dto.promotion_code);
     return this.subscriptions.transaction(async (manager) => {
       const customer = (await this.customers.byIds(applicationId, [dto.customer_id], manager)).get(dto.customer_id);
       if (!customer) throw new AppError(SubscriptionErrors.E7723, `No customer with id "${dto.customer_id}".`);
@@ -99,6 +108,20 @@ export class SubscriptionsService {
         customer.currency,
       );
       const quantities = requested.map((r) => itemQuantity(r.price, r.quantity));
+      const taxRates = dto.default_tax_rates ?? [];
+      if (taxRates.length > 0) await this.taxRates.findUsable(principal, taxRates, manager);
+      // The discount is redeemed now, counted in this transaction (never past max_redemptions).
+      const redemption = {
+        customerId: customer.id,
+        amount: this.prices.periodAmount(requested.map((r, n) => ({ price: r.price, quantity: quantities[n] }))),
+        currency,
+      };
+      let couponId: string | null = null;
+      if (dto.coupon !== undefined)
+        couponId = (await this.coupons.redeem(manager, principal, dto.coupon, redemption)).id;
+      if (promotionCode) {
+        couponId = (await this.promotionCodes.redeem(manager, principal, promotionCode, redemption)).coupon.id;
+      }
 
       const trialEnd =
         dto.trial_end !== undefined
@@ -139,9 +162,9 @@ export class SubscriptionsService {
         canceled_at: dto.cancel_at_period_end ? now : null,
         ended_at: null,
         cancellation_details: null,
-        coupon: dto.coupon ?? null,
+        coupon: couponId,
         promotion_code: dto.promotion_code ?? null,
-        default_tax_rates: dto.default_tax_rates ?? [],
+        default_tax_rates: taxRates,
         latest_invoice: null,
         next_event_at: null,
         metadata: dto.metadata ?? {},
@@ -210,6 +233,17 @@ export class SubscriptionsService {
   private async respond(s: Subscription, manager?: EntityManager): Promise<SubscriptionResponse> {
     const items = await this.subscriptions.itemsOf(s.application_id, [s.id], manager);
     return toSubscriptionResponse(s, items.get(s.id) ?? []);
+  }
+
+  /** The code of the promotion code `id` names (subscriptions take its id, as Stripe's); E7729 when unknown. */
+  private async promotionCode(principal: Principal, id: string): Promise<string> {
+    try {
+      return (await this.promotionCodes.retrieve(principal, id)).code;
+    } catch (err) {
+      if (err instanceof AppError && err.definition.code === 'E4004')
+        throw new AppError(SubscriptionErrors.E7729, `No promotion code with id "${id}".`);
+      throw err;
+    }
   }
 
   /**

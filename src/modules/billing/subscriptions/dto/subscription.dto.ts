@@ -178,8 +178,11 @@ export class SubscriptionItemDto {
 }
 
 class DiscountDto {
-  @ApiProperty({ example: EXAMPLE_ID, nullable: true, type: String }) coupon: string | null;
+  @ApiProperty({ example: EXAMPLE_ID, description: 'The coupon applied (of the promotion code, if one was used).' })
+  coupon: string;
   @ApiProperty({ example: null, nullable: true, type: String }) promotion_code: string | null;
+  @ApiProperty({ example: EXAMPLE_TIME, description: "When it started applying (the subscription's creation)." })
+  start: string;
 }
 
 class ItemListDto {
