@@ -196,7 +196,7 @@ export class PriceDto {
   @ApiProperty({ enum: ['per_unit', 'tiered'], example: 'per_unit' }) billing_scheme: string;
   @ApiProperty({ example: 29900, nullable: true, type: Number }) unit_amount: number | null;
   @ApiProperty({ type: [PriceTierResponseDto], nullable: true }) tiers: PriceTierResponseDto[] | null;
-  @ApiProperty({ enum: ['graduated', 'volume'], nullable: true, example: null }) tiers_mode: string | null;
+  @ApiProperty({ enum: ['graduated', 'volume'], nullable: true, example: 'graduated' }) tiers_mode: string | null;
   @ApiProperty({ type: TransformQuantityDto, nullable: true }) transform_quantity: TransformQuantityDto | null;
   @ApiProperty({ type: RecurringResponseDto, nullable: true }) recurring: RecurringResponseDto | null;
   @ApiProperty({ enum: ['inclusive', 'exclusive'], example: 'exclusive' }) tax_behavior: string;
