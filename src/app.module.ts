@@ -33,6 +33,7 @@ import { MeterModule } from './modules/meter/index.js';
 import { BillingModule } from './modules/billing/index.js';
 import { PayoutsModule } from './modules/payouts/index.js';
 import { ProviderEventsModule } from './modules/provider-events/index.js';
+import { SubscriptionsModule, TestClocksModule } from './modules/billing/subscriptions/index.js';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -111,6 +112,8 @@ function requestBinding(): { req?: unknown } {
     LedgerModule,
     DisputesModule,
     RefundsModule,
+    TestClocksModule,
+    SubscriptionsModule,
     PayoutsModule,
     ProviderEventsModule,
     CheckoutModule,

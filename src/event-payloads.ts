@@ -10,6 +10,7 @@ import { BankAccountDto } from './modules/payouts/dto/bank-account.dto.js';
 import { RefundDto } from './modules/refunds/index.js';
 import { PayoutDto } from './modules/payouts/index.js';
 import { MeterEventDto } from './modules/meter/index.js';
+import { SubscriptionDto, TestClockDto } from './modules/billing/subscriptions/index.js';
 import { CouponDto, PriceDto, ProductDto, PromotionCodeDto, TaxRateDto } from './modules/billing/index.js';
 
 /**
@@ -41,6 +42,14 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'payout.failed': PayoutDto,
   'payout.canceled': PayoutDto,
   'meter_event.delivery_failed': MeterEventDto,
+  'test_helpers.test_clock.created': TestClockDto,
+  'test_helpers.test_clock.advancing': TestClockDto,
+  'test_helpers.test_clock.ready': TestClockDto,
+  'test_helpers.test_clock.deleted': TestClockDto,
+  'customer.subscription.created': SubscriptionDto,
+  'customer.subscription.updated': SubscriptionDto,
+  'customer.subscription.deleted': SubscriptionDto,
+  'customer.subscription.trial_will_end': SubscriptionDto,
   'webhook_endpoint.disabled': WebhookEndpointDto,
   'product.created': ProductDto,
   'product.updated': ProductDto,

@@ -28,6 +28,16 @@ export const EVENT_TYPES = {
   'payout.failed': 'A payout failed; its amount returned to the available balance.',
   'payout.canceled': 'A pending payout was canceled; its amount returned to the available balance.',
   'meter_event.delivery_failed': 'A meter event could not be delivered to the billing provider and was abandoned.',
+  'test_helpers.test_clock.created': 'A test clock was created (test mode).',
+  'test_helpers.test_clock.advancing': 'A test clock started advancing to a new frozen_time.',
+  'test_helpers.test_clock.ready': 'A test clock finished advancing: everything due up to its frozen_time happened.',
+  'test_helpers.test_clock.deleted':
+    "A test clock was deleted: its customers' subscriptions were canceled and its customers detached.",
+  'customer.subscription.created': 'A subscription was created.',
+  'customer.subscription.updated':
+    'A subscription changed: its items, status (trial ended, expired), period (renewed) or settings.',
+  'customer.subscription.deleted': 'A subscription was canceled (now, at period end, or with its test clock).',
+  'customer.subscription.trial_will_end': "A subscription's trial ends in three days (at once for a shorter trial).",
   'webhook_endpoint.disabled': 'A webhook endpoint was disabled after its deliveries failed for 3 days.',
   'product.created': 'A product was created.',
   'product.updated': 'A product changed: name, description, active or metadata.',

@@ -2,6 +2,7 @@ import { Module, type OnModuleInit } from '@nestjs/common';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { BalanceCustomers, LedgerModule } from '../ledger/index.js';
 import { CustomerHooks } from './customer-hooks.js';
+import { CustomerTestClocks } from './customer-test-clocks.js';
 import { CustomersController } from './customers.controller.js';
 import { CustomersRepository } from './customers.repository.js';
 import { toCustomerResponse } from './customers.responses.js';
@@ -11,8 +12,8 @@ import { Customer } from './entities/customer.entity.js';
 @Module({
   imports: [...DatabaseModule.forModeEntities([Customer]), LedgerModule],
   controllers: [CustomersController],
-  providers: [CustomersRepository, CustomersService, CustomerHooks],
-  exports: [CustomersService, CustomerHooks],
+  providers: [CustomersRepository, CustomersService, CustomerHooks, CustomerTestClocks],
+  exports: [CustomersService, CustomerHooks, CustomerTestClocks],
 })
 export class CustomersModule implements OnModuleInit {
   constructor(

@@ -40,6 +40,12 @@ export class CustomersRepository {
       .update({ application_id: applicationId, id }, changes as QueryDeepPartialEntity<Customer>);
   }
 
+  async detachTestClock(applicationId: string, testClockId: string, manager: EntityManager): Promise<void> {
+    await this.db
+      .repository(Customer, manager)
+      .update({ application_id: applicationId, test_clock_id: testClockId }, { test_clock_id: null });
+  }
+
   query(applicationId: string): SelectQueryBuilder<Customer> {
     return this.db
       .repository(Customer)

@@ -21,6 +21,7 @@ export function toCustomerResponse(c: Customer) {
     labels: c.labels,
     invoice_settings: c.invoice_settings,
     preferred_locales: c.preferred_locales,
+    test_clock: c.test_clock_id ?? null,
     created_at: c.created_at.toISOString(),
     updated_at: c.updated_at.toISOString(),
   };

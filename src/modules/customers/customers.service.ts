@@ -8,6 +8,7 @@ import { IdempotencyScope } from '../../common/idempotency/idempotency-scope.js'
 import { newId } from '../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
 import { CustomerHooks } from './customer-hooks.js';
+import { CustomerTestClocks } from './customer-test-clocks.js';
 import { CustomersRepository } from './customers.repository.js';
 import type { CreateCustomerDto } from './dto/create-customer.dto.js';
 import type { Customer } from './entities/customer.entity.js';
@@ -23,6 +24,7 @@ export const CUSTOMER_LIST: ListSpec = {
     updated_at: ListFilters.timestamp,
     labels: ListFilters.labels,
     is_system: ListFilters.boolean,
+    test_clock: { type: 'uuid', column: 'c.test_clock_id' },
   },
   sortable: ['created_at', 'updated_at'],
   search: ['id', 'name', 'email', 'business_name', 'phone'],
@@ -38,6 +40,7 @@ export class CustomersService {
     private readonly hooks: CustomerHooks,
     private readonly invalidation: CacheInvalidation,
     private readonly idempotency: IdempotencyScope,
+    private readonly testClocks: CustomerTestClocks,
   ) {}
 
   /**
@@ -53,6 +56,7 @@ export class CustomersService {
       return toCustomerResponse(customer);
     }
     const customer = await this.customers.transaction(async (manager) => {
+      if (dto.test_clock !== undefined) await this.testClocks.assertUsable(principal, dto.test_clock, manager);
       const inserted = await this.customers.insert(
         {
           id: newId(),
@@ -79,6 +83,7 @@ export class CustomersService {
           invoice_settings: dto.invoice_settings ?? {},
           preferred_locales: dto.preferred_locales ?? [],
           kyc_status: dto.kyc_status ?? 'not_required',
+          test_clock_id: dto.test_clock ?? null,
         },
         manager,
       );
@@ -129,6 +134,11 @@ export class CustomersService {
    */
   find(applicationId: string, id: string): Promise<Customer | null> {
     return this.customers.findById(applicationId, id);
+  }
+
+  /** For test clocks: the customers living on a deleted clock move to the service clock. */
+  async detachTestClock(applicationId: string, testClockId: string, manager: EntityManager): Promise<void> {
+    await this.customers.detachTestClock(applicationId, testClockId, manager);
   }
 
   list(principal: Principal, query: ListQuery): Promise<ListEnvelope<CustomerResponse>> {

@@ -3,3 +3,4 @@ export { CUSTOMER_REFERENCE_CHANNEL, CustomersService } from './customers.servic
 export { toCustomerResponse, type CustomerResponse } from './customers.responses.js';
 export type { Customer } from './entities/customer.entity.js';
 export { CustomerHooks, type CustomerCreated } from './customer-hooks.js';
+export { CustomerTestClocks } from './customer-test-clocks.js';

@@ -1,5 +1,6 @@
 import type { Mode } from '../../../src/common/context/principal.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
+import { subscriptionEndpoints } from './subscriptions.js';
 import { billingEndpoints } from './billing.js';
 import { checkoutSessions, checkoutSessionsWithToken, collectionRecords } from './checkout.js';
 import { MATRIX_WEBHOOK_URL, eventRecords } from './events.js';
@@ -587,6 +588,7 @@ export const ENDPOINTS: EndpointCase[] = [
         : { id: 'evt_matrix', object: 'event', type: 'payment_intent.succeeded', livemode: false, data: {} },
     expect: NO_CREDENTIAL_READ,
   })),
+  ...subscriptionEndpoints(KEY_OR_USER, UNKNOWN_ID),
   ...billingEndpoints(KEY_OR_USER, UNKNOWN_ID),
 ];
 

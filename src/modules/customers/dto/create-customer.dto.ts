@@ -7,6 +7,7 @@ import {
   IsIn,
   IsObject,
   IsString,
+  IsUUID,
   Matches,
   MaxLength,
 } from 'class-validator';
@@ -73,4 +74,11 @@ export class CreateCustomerDto {
   @Optional()
   @IsIn(['not_required', 'pending', 'verified', 'rejected'])
   kyc_status?: string;
+  @ApiPropertyOptional({
+    example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b',
+    description: 'Test mode only: the test clock the customer lives on (its trials and periods follow it).',
+  })
+  @Optional()
+  @IsUUID()
+  test_clock?: string;
 }

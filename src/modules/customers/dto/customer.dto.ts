@@ -29,6 +29,8 @@ export class CustomerDto {
   @ApiProperty({ example: ['vip'], type: [String] }) labels: string[];
   @ApiProperty({ example: {} }) invoice_settings: Record<string, unknown>;
   @ApiProperty({ example: ['th-TH'], type: [String] }) preferred_locales: string[];
+  @ApiProperty({ example: null, nullable: true, type: String, description: 'The test clock the customer lives on.' })
+  test_clock: string | null;
   @ApiProperty({ example: '2026-11-22T16:30:30.583Z' }) created_at: string;
   @ApiProperty({ example: '2026-11-22T16:30:30.583Z' }) updated_at: string;
 }

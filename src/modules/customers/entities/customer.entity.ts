@@ -35,6 +35,8 @@ export class Customer extends ModeRecord {
   /** The billing provider serving this customer, and its reference there (set by the metering module). */
   @Column('text', { nullable: true }) provider: string | null;
   @Column('text', { nullable: true }) provider_reference: string | null;
+  /** The test clock the customer lives on (test mode only; docs/BILLING.md, "Test clocks"), or null. */
+  @Column('uuid', { nullable: true }) test_clock_id: string | null;
   @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updated_at: Date;
 }

@@ -1,0 +1,9 @@
+export { TestClocksModule } from '../test-clocks/test-clocks.module.js';
+export { TestClocksService } from '../test-clocks/test-clocks.service.js';
+export { BillingClock } from '../test-clocks/billing-clock.js';
+export { TestClockDto } from '../test-clocks/dto/test-clock.dto.js';
+export { SubscriptionsModule } from './subscriptions.module.js';
+export { SubscriptionsService } from './subscriptions.service.js';
+export { SubscriptionsJob } from './subscriptions.job.js';
+export { SubscriptionHooks, type PeriodRolled } from './subscription-hooks.js';
+export { SubscriptionDto } from './dto/subscription.dto.js';

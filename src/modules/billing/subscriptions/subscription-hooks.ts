@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Hook } from '../../../common/hooks/hook.js';
+import type { Period } from './subscription-periods.js';
+import type { Subscription } from './entities/subscription.entity.js';
+
+/**
+ * A subscription moved into a new billing period: its trial ended (`trial_end`) or a period ended
+ * and the next began (`subscription_cycle`). Emitted in the job's transaction, the subscription
+ * locked, at the customer's clock time `at`. This is the seam where billing part 2 closes the
+ * ended period into an invoice (and bills in advance the period that begins); nothing listens yet.
+ */
+export interface PeriodRolled {
+  subscription: Subscription;
+  reason: 'trial_end' | 'subscription_cycle';
+  ended: Period;
+  started: Period;
+  at: Date;
+  manager: EntityManager;
+}
+
+@Injectable()
+export class SubscriptionHooks {
+  readonly periodRolled = new Hook<PeriodRolled>();
+}
