@@ -20,6 +20,7 @@ import { ConnectAccounts1763803200000 } from './1763803200000-ConnectAccounts.js
 import { MeterForwardingHotUpdates1763803300000 } from './1763803300000-MeterForwardingHotUpdates.js';
 import { WebhookEndpointClaims1763803450000 } from './1763803450000-WebhookEndpointClaims.js';
 import { IdempotencyLeases1763803500000 } from './1763803500000-IdempotencyLeases.js';
+import { SavedPaymentMethods1764400200000 } from './1764400200000-SavedPaymentMethods.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   MeterForwardingHotUpdates1763803300000,
   WebhookEndpointClaims1763803450000,
   IdempotencyLeases1763803500000,
+  SavedPaymentMethods1764400200000,
 ];

@@ -36,7 +36,8 @@ export type SandboxOutcome =
   | 'expired_card'
   | 'incorrect_cvc'
   | 'processing_error'
-  | 'disputed';
+  | 'disputed'
+  | 'authentication_required';
 
 /** What the test-mode vault kept of a tokenized card: never the number or the CVC. */
 export interface VaultCard {
@@ -47,6 +48,16 @@ export interface VaultCard {
   fingerprint: string;
   name: string | null;
   sandbox_outcome: SandboxOutcome;
+}
+
+/** A card saved to a customer at the provider (docs/COLLECTION.md, "Saved payment methods"). */
+export interface SavedCard {
+  /** The provider's card (Opn `card_…`, Stripe `pm_…`; the sandbox's `card_sbx_…`). */
+  reference: string;
+  /** The provider's customer holding it (Opn `cust_…`, Stripe `cus_…`). */
+  customer: string | null;
+  /** Test mode: what the saved test card's number selected. */
+  sandbox_outcome: SandboxOutcome | null;
 }
 
 export interface ProviderFailure {
@@ -123,6 +134,15 @@ export interface CollectionProvider {
    */
   chargeCard(request: PaymentRequest, token: string, vaultCard?: VaultCard): Promise<ProviderPayment>;
   createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment>;
+  /**
+   * Charges a saved card. Off-session (`offSession`), a card that needs 3-D Secure answers `failed`
+   * with failure code `authentication_required` (the customer is not there to authenticate);
+   * on-session (the customer back on the hosted page) it is authenticated there. Providers without
+   * saved cards leave it out.
+   */
+  chargeSavedCard?(request: PaymentRequest, card: SavedCard, offSession: boolean): Promise<ProviderPayment>;
+  /** Removes a saved card from its provider customer (idempotent: an already removed card is fine). */
+  detachSavedCard?(card: SavedCard): Promise<void>;
   /** Whether a pending PromptPay charge has been paid (the sandbox is told so by a test helper). */
   confirmPromptPay(reference: string): Promise<ProviderPayment>;
   /** Refunds `amount` of a charge it made. Throws CollectionProviderError when it cannot be reached. */

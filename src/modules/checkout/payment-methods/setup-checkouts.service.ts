@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../../../common/context/principal.js';
+import { AppError } from '../../../common/errors/app-error.js';
+import { SessionsService } from '../../auth/index.js';
+import { CustomersService } from '../../customers/index.js';
+import { CheckoutErrors } from '../checkout.errors.js';
+import type { CheckoutResponse } from '../checkout.responses.js';
+import { CheckoutsService } from '../checkouts/checkouts.service.js';
+import type { ConfirmCheckoutDto } from '../dto/checkout.dto.js';
+import { CardTokensService } from '../payments/card-tokens.service.js';
+import { toPaymentMethodResponse, type PaymentMethodResponse } from '../payments/charges.responses.js';
+import { CheckoutPaymentsService } from '../payments/checkout-payments.service.js';
+import { CollectionProviders } from '../payments/providers/collection-providers.js';
+import { sandboxCardReference } from '../payments/providers/sandbox-collection.provider.js';
+import { PaymentMethodsService } from './payment-methods.service.js';
+
+/** What the hosted page gets back from a setup checkout: the card saved. */
+export interface CheckoutSetupResponse {
+  object: 'checkout_setup';
+  checkout: CheckoutResponse;
+  payment_method: PaymentMethodResponse;
+  redirect_url: string | null;
+}
+
+/**
+ * `POST /checkouts/{id}/confirm` of a checkout in mode `setup` (docs/COLLECTION.md, "Saved payment
+ * methods"): the card the page tokenized is saved to the checkout's customer, nothing is charged.
+ * Test mode: the vault's token is used up and its card facts (and the sandbox outcome its number
+ * selected) are saved, all in one transaction with the checkout locked: the payment method
+ * (`payment_method.attached`), the customer's default when it has none, the checkout complete
+ * (`checkout.completed`). No provider is called in test mode, so nothing happens outside it.
+ */
+@Injectable()
+export class SetupCheckoutsService {
+  constructor(
+    private readonly payments: CheckoutPaymentsService,
+    private readonly checkouts: CheckoutsService,
+    private readonly cardTokens: CardTokensService,
+    private readonly paymentMethods: PaymentMethodsService,
+    private readonly customers: CustomersService,
+    private readonly providers: CollectionProviders,
+    private readonly sessions: SessionsService,
+  ) {}
+
+  async confirm(principal: Principal, id: string, dto: ConfirmCheckoutDto): Promise<CheckoutSetupResponse> {
+    if (dto.payment_method_type !== 'card' || !dto.token || dto.payment_method !== undefined) {
+      throw new AppError(
+        CheckoutErrors.E7008,
+        'A setup checkout saves a card: send {payment_method_type: "card", token}.',
+      );
+    }
+    const applicationId = principal.application.id;
+    const { checkout, paymentMethod } = await this.payments.transaction(async (manager) => {
+      const checkout = await this.payments.lockPayable(applicationId, id, manager);
+      const provider = this.providers.forCountry(checkout.country, principal.livemode);
+      if (provider.testOnly !== true) {
+        throw new AppError(CheckoutErrors.E7034, `Saving cards through ${provider.name} is not available yet.`);
+      }
+      const card = await this.cardTokens.consume(applicationId, id, dto.token!, manager);
+      const customerId = checkout.customer_id!;
+      const paymentMethod = await this.paymentMethods.attach(
+        applicationId,
+        customerId,
+        {
+          provider: provider.name,
+          reference: sandboxCardReference(),
+          providerCustomer: null,
+          card,
+          sandboxOutcome: card.sandbox_outcome,
+        },
+        manager,
+      );
+      await this.customers.setDefaultPaymentMethod(applicationId, customerId, paymentMethod.id, manager, true);
+      await this.checkouts.completeSetup(principal, checkout, paymentMethod.id, manager);
+      return { checkout, paymentMethod };
+    });
+    await this.sessions.complete(checkout.session_id);
+    const customer = await this.customers.find(applicationId, checkout.customer_id!);
+    return {
+      object: 'checkout_setup',
+      checkout: this.checkouts.toResponse(principal, checkout),
+      payment_method: toPaymentMethodResponse(paymentMethod, customer),
+      redirect_url: checkout.success_url ? checkout.success_url.replaceAll('{CHECKOUT_ID}', checkout.id) : null,
+    };
+  }
+}
