@@ -7,6 +7,7 @@ import type {
   ProviderPayment,
   ProviderRefund,
   RefundRequest,
+  SavedCard,
 } from '../ports/collection.port.js';
 import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { OpnApiError, type OpnClient, type OpnObject } from './opn-client.js';
@@ -110,6 +111,73 @@ export class OpnCollectionProvider implements CollectionProvider {
           failure: chargeFailure(err.code, err.message),
         };
       }
+      throw this.providerError(err);
+    }
+  }
+
+  /**
+   * Charges a card saved to an Opn customer (`customer` `cust_…` + `card` `card_…`). Opn has no
+   * off-session flag: a card that needs 3-D Secure answers a pending charge with `authorize_uri`;
+   * off-session nobody can open it, so it is a failed attempt with `authentication_required` (the
+   * pending charge at Opn is never authorized and expires there). On-session it is `pending` with
+   * `authorizeUri`, as for a token.
+   */
+  async chargeSavedCard(request: PaymentRequest, card: SavedCard, offSession: boolean): Promise<OpnPayment> {
+    if (!card.customer || !/^card_(test_)?\w+$/.test(card.reference)) {
+      throw new OpnCollectionError(
+        'Opn saved cards are a customer (cust_…) and its card (card_…)',
+        'card_required',
+        false,
+        false,
+      );
+    }
+    try {
+      const charge = await this.client.post<OpnCharge>(
+        '/charges',
+        {
+          amount: request.amount,
+          currency: request.currency.toLowerCase(),
+          customer: card.customer,
+          card: card.reference,
+          return_uri: this.options.returnUri(request.chargeId),
+          metadata: { charge_id: request.chargeId, application_id: request.applicationId },
+        },
+        `charge:${request.chargeId}`,
+      );
+      const payment = this.toPayment(charge);
+      if (offSession && payment.status === 'pending' && payment.authorizeUri) {
+        return {
+          status: 'failed',
+          reference: payment.reference,
+          failure: {
+            code: 'authentication_required',
+            reason: 'authentication_required',
+            message: 'The card requires 3-D Secure: the customer must complete the payment.',
+          },
+        };
+      }
+      return payment;
+    } catch (err) {
+      if (isCardRefusal(err)) {
+        return {
+          status: 'failed',
+          reference: `opn_refused:${request.chargeId}`,
+          failure: chargeFailure(err.code, err.message),
+        };
+      }
+      throw this.providerError(err);
+    }
+  }
+
+  /** Removes the card from its Opn customer (DELETE /customers/{cust}/cards/{card}); already gone is fine. */
+  async detachSavedCard(card: SavedCard): Promise<void> {
+    if (!card.customer) return;
+    try {
+      await this.client.delete(
+        `/customers/${encodeURIComponent(card.customer)}/cards/${encodeURIComponent(card.reference)}`,
+      );
+    } catch (err) {
+      if (err instanceof OpnApiError && err.httpStatus === 404) return;
       throw this.providerError(err);
     }
   }
