@@ -8,6 +8,9 @@ import type {
   ProviderRefund,
   RefundRequest,
   SavedCard,
+  SaveCardRequest,
+  ProviderSavedCard,
+  ProviderFailure,
 } from '../ports/collection.port.js';
 import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { OpnApiError, type OpnClient, type OpnObject } from './opn-client.js';
@@ -23,6 +26,24 @@ export interface OpnCollectionOptions extends FeeRates {
 export interface OpnPayment extends ProviderPayment {
   /** Set while a card charge waits for 3-D Secure: redirect the payer here; Opn returns them to `return_uri`. */
   authorizeUri?: string;
+}
+
+/** An Opn customer with its cards (https://docs.opn.ooo/customers-api). */
+interface OpnCustomer extends OpnObject {
+  id: string;
+  cards?: {
+    data: Array<{
+      id: string;
+      brand?: string;
+      last_digits?: string;
+      expiration_month?: number;
+      expiration_year?: number;
+      fingerprint?: string;
+      name?: string | null;
+      financing?: string | null;
+      created_at?: string;
+    }>;
+  };
 }
 
 interface OpnCharge extends OpnObject {
@@ -165,6 +186,57 @@ export class OpnCollectionProvider implements CollectionProvider {
           failure: chargeFailure(err.code, err.message),
         };
       }
+      throw this.providerError(err);
+    }
+  }
+
+  /**
+   * Saves an Omise.js token (`tokn_…`) to an Opn customer: a new customer (POST /customers, keyed by
+   * the setup checkout) or the customer's existing one (PATCH /customers/{cust} with `card`). The
+   * saved card is the customer's newest card (`cards.data`, by `created_at`).
+   */
+  async saveCard(request: SaveCardRequest): Promise<ProviderSavedCard | { failure: ProviderFailure }> {
+    if (!/^tokn_(test_)?\w+$/.test(request.token)) {
+      throw new OpnCollectionError('Opn saves Omise.js card tokens (tokn_…)', 'token_required', false, false);
+    }
+    try {
+      const customer = request.providerCustomer
+        ? await this.client.patch<OpnCustomer>(`/customers/${encodeURIComponent(request.providerCustomer)}`, {
+            card: request.token,
+          })
+        : await this.client.post<OpnCustomer>(
+            '/customers',
+            {
+              card: request.token,
+              ...(request.email ? { email: request.email } : {}),
+              metadata: { customer_id: request.customerId, application_id: request.applicationId },
+            },
+            `setup:${request.checkoutId}`,
+          );
+      const cards = [...(customer.cards?.data ?? [])].sort((a, b) =>
+        String(a.created_at).localeCompare(String(b.created_at)),
+      );
+      const card = cards.at(-1);
+      if (!card)
+        throw new OpnCollectionError(
+          `Opn customer ${customer.id} has no card after saving one`,
+          'card_missing',
+          true,
+          false,
+        );
+      return {
+        reference: card.id,
+        customer: customer.id,
+        brand: String(card.brand ?? 'unknown').toLowerCase(),
+        last4: String(card.last_digits ?? ''),
+        exp_month: Number(card.expiration_month),
+        exp_year: Number(card.expiration_year),
+        fingerprint: String(card.fingerprint ?? card.id),
+        name: card.name ?? null,
+        funding: card.financing || null,
+      };
+    } catch (err) {
+      if (isCardRefusal(err)) return { failure: chargeFailure(err.code, err.message) };
       throw this.providerError(err);
     }
   }

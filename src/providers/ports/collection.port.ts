@@ -60,6 +60,31 @@ export interface SavedCard {
   sandbox_outcome: SandboxOutcome | null;
 }
 
+/** What a provider tells of a card it saved to one of its customers (never the number). */
+export interface ProviderSavedCard {
+  reference: string;
+  customer: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  fingerprint: string;
+  name: string | null;
+  funding: string | null;
+}
+
+/** A card token to save: the browser's provider token, and who it is for. */
+export interface SaveCardRequest {
+  applicationId: string;
+  /** This service's customer, and the setup checkout saving the card (the idempotency key). */
+  customerId: string;
+  checkoutId: string;
+  email: string | null;
+  /** The provider's customer already holding this customer's cards, if any. */
+  providerCustomer: string | null;
+  token: string;
+}
+
 export interface ProviderFailure {
   /** Stripe-style `failure_code`, e.g. `card_declined`. */
   code: string;
@@ -141,6 +166,11 @@ export interface CollectionProvider {
    * saved cards leave it out.
    */
   chargeSavedCard?(request: PaymentRequest, card: SavedCard, offSession: boolean): Promise<ProviderPayment>;
+  /**
+   * Saves a browser-made card token to a provider customer (made when `providerCustomer` is null);
+   * a card the provider refuses is `{failure}`, not an exception.
+   */
+  saveCard?(request: SaveCardRequest): Promise<ProviderSavedCard | { failure: ProviderFailure }>;
   /** Removes a saved card from its provider customer (idempotent: an already removed card is fine). */
   detachSavedCard?(card: SavedCard): Promise<void>;
   /** Whether a pending PromptPay charge has been paid (the sandbox is told so by a test helper). */

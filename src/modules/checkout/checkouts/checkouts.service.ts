@@ -125,8 +125,7 @@ export class CheckoutsService {
    */
   private async setupFields(scope: Scope, dto: CreateCheckoutDto): Promise<OpeningFields> {
     const country = countryOf(scope);
-    assertSetupRequest(dto, scope.livemode);
-    this.providers.forCountry(country, scope.livemode);
+    assertSetupRequest(dto, this.providers.forCountry(country, scope.livemode));
     const customer = await this.targets.chargeableCustomer(scope, dto.target_id);
     const currency = customer.currency ?? COUNTRY_CURRENCY[country] ?? 'THB';
     return {

@@ -2,6 +2,7 @@ import { AppError } from '../../../common/errors/app-error.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import type { CreateCheckoutDto } from '../dto/checkout.dto.js';
 import type { Checkout } from '../entities/checkout.entity.js';
+import type { CollectionProvider } from '../../../providers/ports/collection.port.js';
 
 /** What a new checkout takes from its target (payment) or its customer (setup). */
 export type OpeningFields = Pick<
@@ -20,15 +21,15 @@ export type OpeningFields = Pick<
 
 /**
  * A setup checkout saves a card and charges nothing: its target is a customer (E7033), it takes
- * cards only (E7007), nothing that prices a payment (line items, E7033), and test mode only for now
- * (E7034: live card saving through Opn or Stripe is not built yet).
+ * cards only (E7007), nothing that prices a payment (line items, E7033), and a provider that saves
+ * cards (the sandbox's vault in test mode, Opn in live mode; E7034 otherwise, e.g. Stripe for now).
  */
-export function assertSetupRequest(dto: CreateCheckoutDto, livemode: boolean): void {
+export function assertSetupRequest(dto: CreateCheckoutDto, provider: CollectionProvider): void {
   if (dto.target_type !== 'customer') {
     throw new AppError(CheckoutErrors.E7033, 'A checkout in mode "setup" has target_type "customer".');
   }
-  if (livemode) {
-    throw new AppError(CheckoutErrors.E7034, 'Setup checkouts are available in test mode only.');
+  if (provider.testOnly !== true && !provider.saveCard) {
+    throw new AppError(CheckoutErrors.E7034, `Saving cards through ${provider.name} is not available yet.`);
   }
   const other = (dto.payment_method_types ?? []).filter((t) => t !== 'card');
   if (other.length > 0) {

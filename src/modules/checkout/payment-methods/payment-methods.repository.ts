@@ -28,6 +28,16 @@ export class PaymentMethodsRepository extends OwnedRecords<PaymentMethod> {
     return qb.getOne();
   }
 
+  /** The provider customer (`cust_…`, `cus_…`) holding this customer's cards at `provider`, if any. */
+  async providerCustomerOf(applicationId: string, customerId: string, provider: string): Promise<string | null> {
+    const row = await this.listQuery('pm', applicationId)
+      .andWhere('pm.customer_id = :customerId AND pm.provider = :provider', { customerId, provider })
+      .andWhere('pm.status IS NOT NULL AND pm.provider_customer IS NOT NULL')
+      .orderBy('pm.created_at', 'DESC')
+      .getOne();
+    return row?.provider_customer ?? null;
+  }
+
   /** A customer's saved methods, for the list engine. */
   savedOf(alias: string, applicationId: string, customerId: string): SelectQueryBuilder<PaymentMethod> {
     return this.listQuery(alias, applicationId)

@@ -166,6 +166,11 @@ export class PaymentMethodsService implements OnModuleInit {
     return pm;
   }
 
+  /** The provider customer already holding the customer's cards at `provider` (reused for the next card). */
+  providerCustomerOf(applicationId: string, customerId: string, provider: string): Promise<string | null> {
+    return this.repository.providerCustomerOf(applicationId, customerId, provider);
+  }
+
   /** The customer's default payment method id, or null (for callers charging "the default"). */
   async defaultOf(principal: Principal, customerId: string): Promise<string | null> {
     const customer: Customer = await this.customers.get(principal, customerId);
