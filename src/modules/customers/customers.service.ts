@@ -121,10 +121,11 @@ export class CustomersService {
         ...(chosen !== undefined
           ? { invoice_settings: { ...found.invoice_settings, default_payment_method: chosen } }
           : {}),
-        updated_at: new Date(),
       };
+      if (Object.keys(changes).length === 0) return found;
       await this.customers.update(applicationId, id, changes, manager);
-      return Object.assign(found, changes);
+      // updated_at is the database's (UpdateDateColumn): read the row back as stored.
+      return (await this.customers.findById(applicationId, id, manager))!;
     });
     return toCustomerResponse(customer);
   }
@@ -144,7 +145,7 @@ export class CustomersService {
     if (!found) return false;
     if (onlyIfNone && found.invoice_settings.default_payment_method) return false;
     const invoice_settings = { ...found.invoice_settings, default_payment_method: paymentMethodId };
-    await this.customers.update(applicationId, customerId, { invoice_settings, updated_at: new Date() }, manager);
+    await this.customers.update(applicationId, customerId, { invoice_settings }, manager);
     return true;
   }
 

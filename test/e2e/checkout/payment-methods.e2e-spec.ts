@@ -165,6 +165,8 @@ describe('saved payment methods and setup checkouts', () => {
       invoice_settings: { default_payment_method: newer.body.payment_method.id },
     });
     expect(set.status).toBe(200);
+    expect(Date.parse(set.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(set.body.created_at));
+    expect((await post(`/customers/${customer.id}`, {})).body).toMatchObject({ id: customer.id, name: 'Renamed' });
     expect(set.body).toMatchObject({
       name: 'Renamed',
       invoice_settings: { default_payment_method: newer.body.payment_method.id },
