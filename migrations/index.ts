@@ -21,6 +21,7 @@ import { MeterForwardingHotUpdates1763803300000 } from './1763803300000-MeterFor
 import { WebhookEndpointClaims1763803450000 } from './1763803450000-WebhookEndpointClaims.js';
 import { IdempotencyLeases1763803500000 } from './1763803500000-IdempotencyLeases.js';
 import { BillingCatalog1764400100000 } from './1764400100000-BillingCatalog.js';
+import { SavedPaymentMethods1764400200000 } from './1764400200000-SavedPaymentMethods.js';
 import { TestClocksAndSubscriptions1764400300000 } from './1764400300000-TestClocksAndSubscriptions.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
@@ -48,5 +49,6 @@ export const MIGRATIONS = [
   WebhookEndpointClaims1763803450000,
   IdempotencyLeases1763803500000,
   BillingCatalog1764400100000,
+  SavedPaymentMethods1764400200000,
   TestClocksAndSubscriptions1764400300000,
 ];

@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { EVENT_TYPES, type EventType } from './common/events/event-types.js';
 import { AccountDto } from './modules/accounts/dto/account.dto.js';
-import { ChargeDto } from './modules/checkout/index.js';
+import { ChargeDto, PaymentMethodDto } from './modules/checkout/index.js';
 import { CheckoutDto, InvoiceDto, PaymentIntentDto } from './modules/checkout/dto/responses.dto.js';
 import { DisputeDto } from './modules/disputes/dto/dispute.dto.js';
 import { WebhookEndpointDto } from './modules/events/dto/webhook-endpoint.dto.js';
@@ -22,6 +22,9 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'checkout.expired': CheckoutDto,
   'payment_intent.succeeded': PaymentIntentDto,
   'payment_intent.payment_failed': PaymentIntentDto,
+  'payment_intent.requires_action': PaymentIntentDto,
+  'payment_method.attached': PaymentMethodDto,
+  'payment_method.detached': PaymentMethodDto,
   'invoice.paid': InvoiceDto,
   'charge.succeeded': ChargeDto,
   'charge.failed': ChargeDto,

@@ -76,7 +76,7 @@ export const triggerCommands: Record<string, CliCommand> = {
             .create(buyer, { number: card, exp_month: 12, exp_year: 2099, cvc: '123' });
           return app
             .get(ConfirmCheckoutService)
-            .confirm(buyer, checkout.id, { payment_method_type: 'card', token: token.id });
+            .pay(buyer, checkout.id, { payment_method_type: 'card', token: token.id });
         },
         bound,
       );

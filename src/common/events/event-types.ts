@@ -8,6 +8,10 @@ export const EVENT_TYPES = {
   'checkout.expired': 'A checkout expired unpaid (its 24 hours passed, or the test helper expired it).',
   'payment_intent.succeeded': "A payment intent was paid by a checkout's charge.",
   'payment_intent.payment_failed': 'A payment attempt on a payment intent failed (declined or target not payable).',
+  'payment_intent.requires_action':
+    'An off-session payment of a payment intent needs the customer to authenticate (3-D Secure): next_action has the link.',
+  'payment_method.attached': 'A payment method was saved to a customer (a setup checkout completed).',
+  'payment_method.detached': 'A saved payment method was detached from its customer; it can no longer be charged.',
   'invoice.paid': "An invoice was paid by a checkout's charge.",
   'charge.succeeded': 'A charge succeeded: the money is booked to the balance.',
   'charge.failed': 'A charge failed (declined, provider error or unavailable, or the target stopped being payable).',

@@ -84,4 +84,37 @@ export const CheckoutErrors = defineErrors('checkout', {
     http_status: 404,
     message: 'No charge of this provider has this id: the 3-D Secure return link is not valid.',
   },
+  E7030: {
+    key: 'payment_method_not_found',
+    http_status: 404,
+    message: 'No saved payment method with this id exists in this application and mode.',
+  },
+  E7031: {
+    key: 'payment_method_not_attached',
+    http_status: 400,
+    message: 'The payment method is detached, or is not attached to this customer.',
+  },
+  E7032: {
+    key: 'off_session_confirmation_invalid',
+    http_status: 400,
+    message:
+      'Confirming a payment intent with a saved payment method needs customer_id, payment_method and confirm: true; off_session needs confirm.',
+  },
+  E7033: {
+    key: 'setup_checkout_invalid',
+    http_status: 400,
+    message:
+      'A checkout in mode "setup" has target_type "customer" and a customer id as target_id; only setup checkouts have that target.',
+  },
+  E7034: {
+    key: 'saved_cards_live_unavailable',
+    http_status: 400,
+    message:
+      'Cards are saved (mode "setup") and charged as saved cards in test mode only for now; live saving through Opn or Stripe is not available yet.',
+  },
+  E7035: {
+    key: 'payment_intent_not_confirmable',
+    http_status: 400,
+    message: 'The payment intent cannot be confirmed off-session from its current status.',
+  },
 });

@@ -45,6 +45,12 @@ import { CollectionProviders } from './payments/providers/collection-providers.j
 import { SandboxCollectionProvider } from './payments/providers/sandbox-collection.provider.js';
 import { ChargeJournals } from './payments/charge.journals.js';
 import { TargetsService } from './targets/targets.service.js';
+import { PaymentMethodsRepository } from './payment-methods/payment-methods.repository.js';
+import { PaymentMethodsService } from './payment-methods/payment-methods.service.js';
+import { PaymentMethodsController } from './payment-methods/payment-methods.controller.js';
+import { CustomerPaymentMethodsController } from './payment-methods/customer-payment-methods.controller.js';
+import { SetupCheckoutsService } from './payment-methods/setup-checkouts.service.js';
+import { OffSessionPaymentsService } from './payment-methods/off-session-payments.service.js';
 import { CollectionTestHelpersService } from './payments/test-helpers.service.js';
 
 @Module({
@@ -73,6 +79,8 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     HostedPagesController,
     ProviderReturnsController,
     VaultController,
+    PaymentMethodsController,
+    CustomerPaymentMethodsController,
   ],
   providers: [
     CheckoutsRepository,
@@ -101,6 +109,10 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     HostedUrls,
     CheckoutPageRenderer,
     CardTokensService,
+    PaymentMethodsRepository,
+    PaymentMethodsService,
+    SetupCheckoutsService,
+    OffSessionPaymentsService,
   ],
   exports: [
     ChargeOutcomesService,
@@ -112,6 +124,8 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     SandboxCollectionProvider,
     CollectionProviders,
     CardTokensService,
+    PaymentMethodsService,
+    OffSessionPaymentsService,
   ],
 })
 export class CheckoutModule {}

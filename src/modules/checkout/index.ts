@@ -15,3 +15,5 @@ export { ConfirmCheckoutService } from './payments/confirm-checkout.service.js';
 export { CardTokensService } from './payments/card-tokens.service.js';
 export { CollectionProviders } from './payments/providers/collection-providers.js';
 export { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
+export { PaymentMethodsService } from './payment-methods/payment-methods.service.js';
+export { OffSessionPaymentsService } from './payment-methods/off-session-payments.service.js';

@@ -9,6 +9,7 @@ import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '
 import { CUSTOMER_LIST, CustomersService } from './customers.service.js';
 import { CreateCustomerDto } from './dto/create-customer.dto.js';
 import { CustomerDto } from './dto/customer.dto.js';
+import { UpdateCustomerDto } from './dto/update-customer.dto.js';
 
 const customerId = new IdParam((id) => new AppError(Errors.E4004, `No customer with id "${id}".`));
 
@@ -33,6 +34,24 @@ export class CustomersController {
   @ApiErrors(Errors.E4004)
   retrieve(@CurrentPrincipal() principal: Principal, @Param('id', customerId) id: string) {
     return this.customers.retrieve(principal, id);
+  }
+
+  @Post(':id')
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({
+    summary: 'Update a customer',
+    description:
+      '`invoice_settings.default_payment_method` must be a payment method attached to this customer (E7030, E7031); null clears it.',
+  })
+  @ApiOkResponse({ type: CustomerDto })
+  @ApiErrors(Errors.E2000, Errors.E4004)
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', customerId) id: string,
+    @Body() dto: UpdateCustomerDto,
+  ) {
+    return this.customers.update(principal, id, dto);
   }
 
   @Get()

@@ -46,6 +46,26 @@ export class CustomersRepository {
       .update({ application_id: applicationId, test_clock_id: testClockId }, { test_clock_id: null });
   }
 
+  /** Clears `invoice_settings.default_payment_method` of the customer where it is `paymentMethodId`. */
+  async clearDefaultPaymentMethod(
+    applicationId: string,
+    customerId: string,
+    paymentMethodId: string,
+    manager: EntityManager,
+  ): Promise<void> {
+    await this.db
+      .repository(Customer, manager)
+      .createQueryBuilder()
+      .update()
+      .set({
+        invoice_settings: () => `jsonb_set(invoice_settings, '{default_payment_method}', 'null'::jsonb)`,
+        updated_at: () => 'now()',
+      })
+      .where('application_id = :applicationId AND id = :customerId', { applicationId, customerId })
+      .andWhere(`invoice_settings->>'default_payment_method' = :paymentMethodId`, { paymentMethodId })
+      .execute();
+  }
+
   query(applicationId: string): SelectQueryBuilder<Customer> {
     return this.db
       .repository(Customer)

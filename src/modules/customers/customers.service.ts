@@ -11,6 +11,7 @@ import { CustomerHooks } from './customer-hooks.js';
 import { CustomerTestClocks } from './customer-test-clocks.js';
 import { CustomersRepository } from './customers.repository.js';
 import type { CreateCustomerDto } from './dto/create-customer.dto.js';
+import type { UpdateCustomerDto } from './dto/update-customer.dto.js';
 import type { Customer } from './entities/customer.entity.js';
 import { toCustomerResponse, type CustomerResponse } from './customers.responses.js';
 
@@ -99,6 +100,68 @@ export class CustomersService {
     await this.customers.update(customer.application_id, customer.id, { provider, provider_reference: reference });
     // Caches of the reference (meter event ingestion) on every replica forget it.
     await this.invalidation.publish(CUSTOMER_REFERENCE_CHANNEL, `${customer.application_id}:${customer.id}`);
+  }
+
+  /**
+   * Changes the fields sent. A new `invoice_settings.default_payment_method` is checked by the
+   * module owning payment methods (CustomerHooks.defaultPaymentMethod), which locks it for this
+   * transaction: it must be attached to this customer.
+   */
+  async update(principal: Principal, id: string, dto: UpdateCustomerDto): Promise<CustomerResponse> {
+    const applicationId = principal.application.id;
+    const customer = await this.customers.transaction(async (manager) => {
+      const found = await this.customers.findById(applicationId, id, manager);
+      if (!found) throw new AppError(Errors.E4004, `No customer with id "${id}".`);
+      const chosen = dto.invoice_settings?.default_payment_method;
+      if (chosen) {
+        await this.hooks.defaultPaymentMethod.emit({ applicationId, customerId: id, paymentMethodId: chosen, manager });
+      }
+      const changes: Partial<Customer> = {
+        ...(dto.name !== undefined ? { name: dto.name } : {}),
+        ...(dto.email !== undefined ? { email: dto.email } : {}),
+        ...(dto.phone !== undefined ? { phone: dto.phone } : {}),
+        ...(dto.business_name !== undefined ? { business_name: dto.business_name } : {}),
+        ...(dto.metadata !== undefined ? { metadata: dto.metadata } : {}),
+        ...(dto.labels !== undefined ? { labels: dto.labels } : {}),
+        ...(chosen !== undefined
+          ? { invoice_settings: { ...found.invoice_settings, default_payment_method: chosen } }
+          : {}),
+      };
+      if (Object.keys(changes).length === 0) return found;
+      await this.customers.update(applicationId, id, changes, manager);
+      // updated_at is the database's (UpdateDateColumn): read the row back as stored.
+      return (await this.customers.findById(applicationId, id, manager))!;
+    });
+    return toCustomerResponse(customer);
+  }
+
+  /**
+   * For the module owning payment methods, in its transaction: `paymentMethodId` (checked by it)
+   * becomes the customer's default; with `onlyIfNone`, only when the customer has none yet.
+   */
+  async setDefaultPaymentMethod(
+    applicationId: string,
+    customerId: string,
+    paymentMethodId: string,
+    manager: EntityManager,
+    onlyIfNone = false,
+  ): Promise<boolean> {
+    const found = await this.customers.findById(applicationId, customerId, manager);
+    if (!found) return false;
+    if (onlyIfNone && found.invoice_settings.default_payment_method) return false;
+    const invoice_settings = { ...found.invoice_settings, default_payment_method: paymentMethodId };
+    await this.customers.update(applicationId, customerId, { invoice_settings }, manager);
+    return true;
+  }
+
+  /** For the module owning payment methods: a detached method stops being its customer's default. */
+  clearDefaultPaymentMethod(
+    applicationId: string,
+    customerId: string,
+    paymentMethodId: string,
+    manager: EntityManager,
+  ): Promise<void> {
+    return this.customers.clearDefaultPaymentMethod(applicationId, customerId, paymentMethodId, manager);
   }
 
   async retrieve(principal: Principal, id: string): Promise<CustomerResponse> {

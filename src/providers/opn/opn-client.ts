@@ -106,6 +106,10 @@ export class OpnClient {
     return this.request<T>('POST', this.apiBase, path, body, idempotencyKey);
   }
 
+  patch<T extends OpnObject = OpnObject>(path: string, body: Form): Promise<T> {
+    return this.request<T>('PATCH', this.apiBase, path, body);
+  }
+
   delete<T extends OpnObject = OpnObject>(path: string): Promise<T> {
     return this.request<T>('DELETE', this.apiBase, path);
   }

@@ -7,6 +7,10 @@ import type {
   ProviderPayment,
   ProviderRefund,
   RefundRequest,
+  SavedCard,
+  SaveCardRequest,
+  ProviderSavedCard,
+  ProviderFailure,
 } from '../ports/collection.port.js';
 import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { OpnApiError, type OpnClient, type OpnObject } from './opn-client.js';
@@ -22,6 +26,24 @@ export interface OpnCollectionOptions extends FeeRates {
 export interface OpnPayment extends ProviderPayment {
   /** Set while a card charge waits for 3-D Secure: redirect the payer here; Opn returns them to `return_uri`. */
   authorizeUri?: string;
+}
+
+/** An Opn customer with its cards (https://docs.opn.ooo/customers-api). */
+interface OpnCustomer extends OpnObject {
+  id: string;
+  cards?: {
+    data: Array<{
+      id: string;
+      brand?: string;
+      last_digits?: string;
+      expiration_month?: number;
+      expiration_year?: number;
+      fingerprint?: string;
+      name?: string | null;
+      financing?: string | null;
+      created_at?: string;
+    }>;
+  };
 }
 
 interface OpnCharge extends OpnObject {
@@ -110,6 +132,124 @@ export class OpnCollectionProvider implements CollectionProvider {
           failure: chargeFailure(err.code, err.message),
         };
       }
+      throw this.providerError(err);
+    }
+  }
+
+  /**
+   * Charges a card saved to an Opn customer (`customer` `cust_…` + `card` `card_…`). Opn has no
+   * off-session flag: a card that needs 3-D Secure answers a pending charge with `authorize_uri`;
+   * off-session nobody can open it, so it is a failed attempt with `authentication_required` (the
+   * pending charge at Opn is never authorized and expires there). On-session it is `pending` with
+   * `authorizeUri`, as for a token.
+   */
+  async chargeSavedCard(request: PaymentRequest, card: SavedCard, offSession: boolean): Promise<OpnPayment> {
+    if (!card.customer || !/^card_(test_)?\w+$/.test(card.reference)) {
+      throw new OpnCollectionError(
+        'Opn saved cards are a customer (cust_…) and its card (card_…)',
+        'card_required',
+        false,
+        false,
+      );
+    }
+    try {
+      const charge = await this.client.post<OpnCharge>(
+        '/charges',
+        {
+          amount: request.amount,
+          currency: request.currency.toLowerCase(),
+          customer: card.customer,
+          card: card.reference,
+          return_uri: this.options.returnUri(request.chargeId),
+          metadata: { charge_id: request.chargeId, application_id: request.applicationId },
+        },
+        `charge:${request.chargeId}`,
+      );
+      const payment = this.toPayment(charge);
+      if (offSession && payment.status === 'pending' && payment.authorizeUri) {
+        return {
+          status: 'failed',
+          reference: payment.reference,
+          failure: {
+            code: 'authentication_required',
+            reason: 'authentication_required',
+            message: 'The card requires 3-D Secure: the customer must complete the payment.',
+          },
+        };
+      }
+      return payment;
+    } catch (err) {
+      if (isCardRefusal(err)) {
+        return {
+          status: 'failed',
+          reference: `opn_refused:${request.chargeId}`,
+          failure: chargeFailure(err.code, err.message),
+        };
+      }
+      throw this.providerError(err);
+    }
+  }
+
+  /**
+   * Saves an Omise.js token (`tokn_…`) to an Opn customer: a new customer (POST /customers, keyed by
+   * the setup checkout) or the customer's existing one (PATCH /customers/{cust} with `card`). The
+   * saved card is the customer's newest card (`cards.data`, by `created_at`).
+   */
+  async saveCard(request: SaveCardRequest): Promise<ProviderSavedCard | { failure: ProviderFailure }> {
+    if (!/^tokn_(test_)?\w+$/.test(request.token)) {
+      throw new OpnCollectionError('Opn saves Omise.js card tokens (tokn_…)', 'token_required', false, false);
+    }
+    try {
+      const customer = request.providerCustomer
+        ? await this.client.patch<OpnCustomer>(`/customers/${encodeURIComponent(request.providerCustomer)}`, {
+            card: request.token,
+          })
+        : await this.client.post<OpnCustomer>(
+            '/customers',
+            {
+              card: request.token,
+              ...(request.email ? { email: request.email } : {}),
+              metadata: { customer_id: request.customerId, application_id: request.applicationId },
+            },
+            `setup:${request.checkoutId}`,
+          );
+      const cards = [...(customer.cards?.data ?? [])].sort((a, b) =>
+        String(a.created_at).localeCompare(String(b.created_at)),
+      );
+      const card = cards.at(-1);
+      if (!card)
+        throw new OpnCollectionError(
+          `Opn customer ${customer.id} has no card after saving one`,
+          'card_missing',
+          true,
+          false,
+        );
+      return {
+        reference: card.id,
+        customer: customer.id,
+        brand: String(card.brand ?? 'unknown').toLowerCase(),
+        last4: String(card.last_digits ?? ''),
+        exp_month: Number(card.expiration_month),
+        exp_year: Number(card.expiration_year),
+        fingerprint: String(card.fingerprint ?? card.id),
+        name: card.name ?? null,
+        funding: card.financing || null,
+      };
+    } catch (err) {
+      if (isCardRefusal(err)) return { failure: chargeFailure(err.code, err.message) };
+      throw this.providerError(err);
+    }
+  }
+
+  /** Removes the card from its Opn customer (DELETE /customers/{cust}/cards/{card}); already gone is fine. */
+  async detachSavedCard(card: SavedCard): Promise<void> {
+    if (!card.customer) return;
+    try {
+      await this.client.delete(
+        `/customers/${encodeURIComponent(card.customer)}/cards/${encodeURIComponent(card.reference)}`,
+      );
+    } catch (err) {
+      if (err instanceof OpnApiError && err.httpStatus === 404) return;
       throw this.providerError(err);
     }
   }

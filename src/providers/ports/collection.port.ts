@@ -36,7 +36,8 @@ export type SandboxOutcome =
   | 'expired_card'
   | 'incorrect_cvc'
   | 'processing_error'
-  | 'disputed';
+  | 'disputed'
+  | 'authentication_required';
 
 /** What the test-mode vault kept of a tokenized card: never the number or the CVC. */
 export interface VaultCard {
@@ -47,6 +48,41 @@ export interface VaultCard {
   fingerprint: string;
   name: string | null;
   sandbox_outcome: SandboxOutcome;
+}
+
+/** A card saved to a customer at the provider (docs/COLLECTION.md, "Saved payment methods"). */
+export interface SavedCard {
+  /** The provider's card (Opn `card_…`, Stripe `pm_…`; the sandbox's `card_sbx_…`). */
+  reference: string;
+  /** The provider's customer holding it (Opn `cust_…`, Stripe `cus_…`). */
+  customer: string | null;
+  /** Test mode: what the saved test card's number selected. */
+  sandbox_outcome: SandboxOutcome | null;
+}
+
+/** What a provider tells of a card it saved to one of its customers (never the number). */
+export interface ProviderSavedCard {
+  reference: string;
+  customer: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  fingerprint: string;
+  name: string | null;
+  funding: string | null;
+}
+
+/** A card token to save: the browser's provider token, and who it is for. */
+export interface SaveCardRequest {
+  applicationId: string;
+  /** This service's customer, and the setup checkout saving the card (the idempotency key). */
+  customerId: string;
+  checkoutId: string;
+  email: string | null;
+  /** The provider's customer already holding this customer's cards, if any. */
+  providerCustomer: string | null;
+  token: string;
 }
 
 export interface ProviderFailure {
@@ -123,6 +159,20 @@ export interface CollectionProvider {
    */
   chargeCard(request: PaymentRequest, token: string, vaultCard?: VaultCard): Promise<ProviderPayment>;
   createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment>;
+  /**
+   * Charges a saved card. Off-session (`offSession`), a card that needs 3-D Secure answers `failed`
+   * with failure code `authentication_required` (the customer is not there to authenticate);
+   * on-session (the customer back on the hosted page) it is authenticated there. Providers without
+   * saved cards leave it out.
+   */
+  chargeSavedCard?(request: PaymentRequest, card: SavedCard, offSession: boolean): Promise<ProviderPayment>;
+  /**
+   * Saves a browser-made card token to a provider customer (made when `providerCustomer` is null);
+   * a card the provider refuses is `{failure}`, not an exception.
+   */
+  saveCard?(request: SaveCardRequest): Promise<ProviderSavedCard | { failure: ProviderFailure }>;
+  /** Removes a saved card from its provider customer (idempotent: an already removed card is fine). */
+  detachSavedCard?(card: SavedCard): Promise<void>;
   /** Whether a pending PromptPay charge has been paid (the sandbox is told so by a test helper). */
   confirmPromptPay(reference: string): Promise<ProviderPayment>;
   /** Refunds `amount` of a charge it made. Throws CollectionProviderError when it cannot be reached. */

@@ -8,6 +8,7 @@ import type {
   ProviderPayment,
   ProviderRefund,
   RefundRequest,
+  SavedCard,
 } from '../ports/collection.port.js';
 import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { cardFailure, failureFacts, StripeCollectionError } from './stripe-errors.js';
@@ -138,6 +139,59 @@ export class StripeCollectionProvider implements CollectionProvider {
           failure: cardFailure(err.code, err.decline_code, err.message),
         };
       }
+      throw this.providerError(err);
+    }
+  }
+
+  /**
+   * Charges a PaymentMethod saved to a Stripe customer (`pm_…` of `cus_…`): a PaymentIntent
+   * confirmed at once, keyed `charge:{chargeId}`. Off-session (`off_session: true`) Stripe refuses a
+   * card that needs authentication with a 402 `authentication_required` (or leaves the intent
+   * `requires_action`): a failed attempt with that code. On-session a `redirect_to_url` is pending.
+   */
+  async chargeSavedCard(request: PaymentRequest, card: SavedCard, offSession: boolean): Promise<StripePayment> {
+    if (!PM.test(card.reference)) {
+      throw new StripeCollectionError('Stripe saved cards are PaymentMethods (pm_…)', 'token_required', false, false);
+    }
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          ...this.base(request),
+          allowed_payment_method_types: ['card'],
+          ...(card.customer ? { customer: card.customer } : {}),
+          payment_method: card.reference,
+          confirm: true,
+          ...(offSession ? { off_session: true } : { return_url: this.options.returnUri(request.chargeId) }),
+        },
+        { idempotencyKey: `charge:${request.chargeId}` },
+      );
+      if (offSession && intent.status === 'requires_action') {
+        return {
+          status: 'failed',
+          reference: intent.id,
+          failure: cardFailure('authentication_required', null, 'The card requires authentication.'),
+        };
+      }
+      return this.toPayment(intent);
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeCardError) {
+        const pi = (err.raw as { payment_intent?: { id?: string } } | undefined)?.payment_intent;
+        return {
+          status: 'failed',
+          reference: pi?.id ?? `stripe_refused:${request.chargeId}`,
+          failure: cardFailure(err.code, err.decline_code, err.message),
+        };
+      }
+      throw this.providerError(err);
+    }
+  }
+
+  /** Detaches the PaymentMethod from its customer (POST /v1/payment_methods/{pm}/detach); already gone is fine. */
+  async detachSavedCard(card: SavedCard): Promise<void> {
+    try {
+      await this.stripe.paymentMethods.detach(card.reference);
+    } catch (err) {
+      if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'resource_missing') return;
       throw this.providerError(err);
     }
   }

@@ -154,6 +154,30 @@ export const ENDPOINTS: EndpointCase[] = [
     path: (f, mode) => f.tenant.path(`/customers/${f.customers[mode]}`),
     expect: KEY_OR_USER,
   },
+  {
+    name: 'POST /customers/:id',
+    method: 'post',
+    path: (f, mode) => f.tenant.path(`/customers/${f.customers[mode]}`),
+    body: { name: 'Matrix renamed' },
+    expect: KEY_OR_USER,
+  },
+  {
+    name: 'GET /customers/:id/payment_methods',
+    method: 'get',
+    path: (f, mode) => f.tenant.path(`/customers/${f.customers[mode]}/payment_methods`),
+    expect: KEY_OR_USER,
+  },
+  ...(
+    [
+      ['GET /payment_methods/:id', 'get', `/payment_methods/${UNKNOWN_ID}`],
+      ['POST /payment_methods/:id/detach', 'post', `/payment_methods/${UNKNOWN_ID}/detach`],
+    ] as const
+  ).map(([name, method, path]): EndpointCase => ({
+    name,
+    method,
+    path: (f) => f.tenant.path(path),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  })),
   { name: 'GET /balances', method: 'get', path: (f) => f.tenant.path('/balances'), expect: KEY_OR_USER },
   {
     name: 'GET /balance_transactions',

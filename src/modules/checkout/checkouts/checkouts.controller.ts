@@ -1,5 +1,5 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, getSchemaPath } from '@nestjs/swagger';
 import type { Principal } from '../../../common/context/principal.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import {
@@ -15,7 +15,7 @@ import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '
 import { CHECKOUT_LIST, CheckoutsService } from './checkouts.service.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
 import { ConfirmCheckoutDto, CreateCheckoutDto } from '../dto/checkout.dto.js';
-import { CheckoutDto, CheckoutPaymentDto } from '../dto/responses.dto.js';
+import { CheckoutDto, CheckoutPaymentDto, CheckoutSetupDto } from '../dto/responses.dto.js';
 import { ConfirmCheckoutService } from '../payments/confirm-checkout.service.js';
 
 @WalletController('checkouts')
@@ -30,10 +30,11 @@ export class CheckoutsController {
   @Auth('machine', 'user', 'superuser')
   @ModeFromCredential()
   @ApiOperation({
-    summary: 'Create a checkout session for an invoice or a payment intent',
+    summary: 'Create a checkout session for an invoice or a payment intent, or (mode `setup`) to save a card',
     description:
       'The mode comes from the credential (a secret key is test or live); with a bearer token X-Test-Mode is honoured. ' +
-      '`session` is shown once; `url` carries it in its fragment.',
+      '`session` is shown once; `url` carries it in its fragment. Mode `setup` names the customer as target ' +
+      '(`target_type: "customer"`) and charges nothing; the completed checkout names the saved card in `setup_payment_method`.',
   })
   @ApiOkResponse({ type: CheckoutDto })
   @ApiErrors(
@@ -48,6 +49,9 @@ export class CheckoutsController {
     E.E7009,
     E.E7010,
     E.E7012,
+    E.E7014,
+    E.E7033,
+    E.E7034,
     Errors.E5000,
   )
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateCheckoutDto) {
@@ -83,7 +87,12 @@ export class CheckoutsController {
       'A card is charged at once by its token (`succeeded` or `failed` with failure_code); PromptPay answers a `pending` charge with its QR code. ' +
       'Card data is never accepted here: a card number (or a field named like one, or a CVC) anywhere in the request is E2009.',
   })
-  @ApiOkResponse({ type: CheckoutPaymentDto })
+  @ApiExtraModels(CheckoutPaymentDto, CheckoutSetupDto)
+  @ApiOkResponse({
+    description:
+      'Mode `payment`: the payment attempt (`checkout_payment`); mode `setup`: the saved card (`checkout_setup`).',
+    schema: { oneOf: [{ $ref: getSchemaPath(CheckoutPaymentDto) }, { $ref: getSchemaPath(CheckoutSetupDto) }] },
+  })
   @ApiErrors(
     Errors.E2000,
     Errors.E2009,
@@ -97,6 +106,10 @@ export class CheckoutsController {
     E.E7007,
     E.E7008,
     E.E7021,
+    E.E7030,
+    E.E7031,
+    E.E7033,
+    E.E7034,
     Errors.E5002,
   )
   confirm(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() dto: ConfirmCheckoutDto) {

@@ -10,7 +10,9 @@ import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters 
 import { SessionsService } from '../../auth/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toCheckoutResponse, type CheckoutResponse } from '../checkout.responses.js';
-import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS } from '../checkout-rules.js';
+import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS, COUNTRY_CURRENCY } from '../checkout-rules.js';
+import { scalingFactorOf } from '../../ledger/index.js';
+import { assertSetupRequest, type OpeningFields } from './setup-mode.js';
 import { type PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { CreateCheckoutDto } from '../dto/checkout.dto.js';
 import type { Checkout, CheckoutStatus } from '../entities/checkout.entity.js';
@@ -26,7 +28,8 @@ export type { ExpiryWork } from './checkouts.repository.js';
 export const CHECKOUT_LIST: ListSpec = {
   filters: {
     id: ListFilters.uuid,
-    target_type: ListFilters.oneOf(['invoice', 'payment_intent']),
+    target_type: ListFilters.oneOf(['invoice', 'payment_intent', 'customer']),
+    mode: ListFilters.oneOf(['payment', 'setup']),
     target_id: ListFilters.uuid,
     payment_link_id: ListFilters.uuid,
     customer_id: ListFilters.uuid,
@@ -36,7 +39,7 @@ export const CHECKOUT_LIST: ListSpec = {
       values: ['open', 'complete', 'expired'],
       column: `CASE WHEN co.status = 'open' AND co.expires_at <= :statusAsOf THEN 'expired' ELSE co.status END`,
     },
-    payment_status: ListFilters.oneOf(['unpaid', 'paid']),
+    payment_status: ListFilters.oneOf(['unpaid', 'paid', 'no_payment_required']),
     created_at: ListFilters.timestamp,
     expires_at: ListFilters.timestamp,
   },
@@ -72,14 +75,23 @@ export class CheckoutsService {
    * session (once) and the page URL with the session in its fragment.
    */
   async create(scope: Scope, dto: CreateCheckoutDto, link: PaymentLink | null = null): Promise<CheckoutResponse> {
-    if (dto.mode !== undefined && dto.mode !== 'payment') {
-      throw new AppError(CheckoutErrors.E7009, `mode "${dto.mode}" is not supported; use "payment".`);
+    if (dto.mode === 'subscription') {
+      throw new AppError(CheckoutErrors.E7009, 'mode "subscription" is not supported; use "payment" or "setup".');
     }
     if (dto.subscription_data !== undefined) {
       throw new AppError(CheckoutErrors.E7009, 'subscription_data needs mode "subscription", which is not supported.');
     }
     if (dto.promotion_code !== undefined) {
       throw new AppError(CheckoutErrors.E7010, `No promotion code "${dto.promotion_code}".`);
+    }
+    const fields = dto.mode === 'setup' ? await this.setupFields(scope, dto) : await this.paymentFields(scope, dto);
+    return this.open(scope, dto, fields, link);
+  }
+
+  /** A payment checkout: what it collects comes from its target (an invoice or a payment intent). */
+  private async paymentFields(scope: Scope, dto: CreateCheckoutDto): Promise<OpeningFields> {
+    if (dto.target_type === 'customer') {
+      throw new AppError(CheckoutErrors.E7033, 'target_type "customer" is for checkouts in mode "setup".');
     }
     const applicationId = scope.application.id;
     const country = countryOf(scope);
@@ -98,7 +110,47 @@ export class CheckoutsService {
         `payment_method_types: ${refused.join(', ')} not allowed by the ${dto.target_type} (allowed: ${terms.payment_method_types.join(', ')}).`,
       );
     }
+    return {
+      mode: 'payment',
+      target_type: dto.target_type,
+      target_id: target.record.id,
+      ...terms,
+      payment_method_types: types,
+    };
+  }
 
+  /**
+   * A setup checkout (docs/COLLECTION.md, "Saved payment methods"): its target is the customer whose
+   * card it saves; nothing is charged (amount 0, the customer's currency or the country's).
+   */
+  private async setupFields(scope: Scope, dto: CreateCheckoutDto): Promise<OpeningFields> {
+    const country = countryOf(scope);
+    assertSetupRequest(dto, this.providers.forCountry(country, scope.livemode));
+    const customer = await this.targets.chargeableCustomer(scope, dto.target_id);
+    const currency = customer.currency ?? COUNTRY_CURRENCY[country] ?? 'THB';
+    return {
+      mode: 'setup',
+      target_type: 'customer',
+      target_id: customer.id,
+      amount: 0,
+      currency,
+      scaling_factor: scalingFactorOf(currency),
+      customer_id: customer.id,
+      transfer_destination: null,
+      application_fee_amount: 0,
+      payment_method_types: ['card'],
+    };
+  }
+
+  /** The checkout row and its one-time session. */
+  private async open(
+    scope: Scope,
+    dto: CreateCheckoutDto,
+    fields: OpeningFields,
+    link: PaymentLink | null,
+  ): Promise<CheckoutResponse> {
+    const applicationId = scope.application.id;
+    const country = countryOf(scope);
     const id = newId();
     const session = await this.sessions.issue({
       purpose: 'checkout',
@@ -112,14 +164,10 @@ export class CheckoutsService {
       country,
       status: NEW_CHECKOUT_STATUS,
       payment_status: 'unpaid',
-      target_type: dto.target_type,
-      target_id: target.record.id,
       payment_link_id: link?.id ?? null,
-      ...terms,
-      payment_method_types: types,
+      ...fields,
       success_url: dto.success_url ?? null,
       cancel_url: dto.cancel_url ?? null,
-      mode: 'payment',
       line_items: dto.line_items?.map((l) => ({ price: l.price, quantity: l.quantity })) ?? [],
       allow_promotion_codes: dto.allow_promotion_codes ?? false,
       payment_method_collection: dto.payment_method_collection ?? null,
@@ -127,6 +175,7 @@ export class CheckoutsService {
       session_id: session.sessionId,
       charge_id: null,
       pending_charge_id: null,
+      setup_payment_method: null,
       expires_at: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
       completed_at: null,
       expired_at: null,
@@ -192,6 +241,34 @@ export class CheckoutsService {
       completed_at: now,
       charge_id: chargeId,
       pending_charge_id: null,
+      updated_at: now,
+    };
+    await this.transition(checkout, 'complete', changes, manager);
+    await this.events.record(manager, {
+      applicationId: checkout.application_id,
+      type: 'checkout.completed',
+      object: this.toResponse(scope, checkout),
+      previous_attributes: before,
+    });
+  }
+
+  /**
+   * The locked open setup checkout saved `paymentMethodId`: `checkout.completed` (docs/COLLECTION.md,
+   * "Saved payment methods"); nothing was paid, so `payment_status` is `no_payment_required`.
+   */
+  async completeSetup(scope: Scope, checkout: Checkout, paymentMethodId: string, manager: EntityManager) {
+    const before = {
+      status: checkout.status,
+      payment_status: checkout.payment_status,
+      completed_at: null,
+      setup_payment_method: null,
+      updated_at: checkout.updated_at.toISOString(),
+    };
+    const now = this.clock.now();
+    const changes = {
+      payment_status: 'no_payment_required' as const,
+      completed_at: now,
+      setup_payment_method: paymentMethodId,
       updated_at: now,
     };
     await this.transition(checkout, 'complete', changes, manager);

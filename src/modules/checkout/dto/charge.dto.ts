@@ -12,6 +12,8 @@ class CardDto {
   @ApiProperty({ example: '4242', nullable: true }) last4: string;
   @ApiProperty({ example: 12, nullable: true }) exp_month: number;
   @ApiProperty({ example: 2030, nullable: true }) exp_year: number;
+  @ApiProperty({ example: 'Xq3v9T0bYc1dE2fG', nullable: true }) fingerprint: string;
+  @ApiProperty({ example: 'credit', nullable: true, enum: ['credit', 'debit', 'prepaid', 'unknown'] }) funding: string;
 }
 
 /** The Payment method record of the contract. */
@@ -33,6 +35,13 @@ export class PaymentMethodDto {
   @ApiProperty({ example: 12, nullable: true }) exp_month: number;
   @ApiProperty({ example: 2030, nullable: true }) exp_year: number;
   @ApiProperty({ example: false }) needs_recollection: boolean;
+  @ApiProperty({
+    enum: ['attached', 'detached'],
+    nullable: true,
+    description: "A saved method's state; null for the one-off method of a charge attempt.",
+  })
+  status: string;
+  @ApiProperty({ example: null, nullable: true }) detached_at: string;
   @ApiProperty({ type: CardDto, nullable: true }) card: CardDto;
   @ApiProperty({ example: {} }) billing_details: Record<string, unknown>;
   @ApiProperty({ example: {} }) metadata: Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
+  IsUUID,
   IsArray,
   IsBoolean,
   IsIn,
@@ -70,11 +71,17 @@ export class SubscriptionDataDto {
 }
 
 export class CreateCheckoutDto {
-  @ApiProperty({ enum: ['invoice', 'payment_intent'] })
-  @IsIn(['invoice', 'payment_intent'])
-  target_type: 'invoice' | 'payment_intent';
+  @ApiProperty({
+    enum: ['invoice', 'payment_intent', 'customer'],
+    description: '`customer` (the customer whose card is saved) only with mode `setup`, and only then (E7033).',
+  })
+  @IsIn(['invoice', 'payment_intent', 'customer'])
+  target_type: 'invoice' | 'payment_intent' | 'customer';
 
-  @ApiProperty({ example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b', description: 'Id of the target to collect.' })
+  @ApiProperty({
+    example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b',
+    description: 'Id of the target to collect (mode `setup`: the customer).',
+  })
   @IsString()
   @Length(1, 100)
   target_id: string;
@@ -93,7 +100,8 @@ export class CreateCheckoutDto {
   @ApiPropertyOptional({
     enum: ['payment', 'setup', 'subscription'],
     default: 'payment',
-    description: 'Only `payment` is supported; the others are refused with E7009.',
+    description:
+      '`payment` collects the target; `setup` saves a card to the customer named by target_id (test mode, docs/COLLECTION.md "Saved payment methods"); `subscription` is refused with E7009.',
   })
   @Optional()
   @IsIn(['payment', 'setup', 'subscription'])
@@ -164,6 +172,15 @@ export class ConfirmCheckoutDto {
   @IsString()
   @Matches(/^[A-Za-z0-9_]{1,255}$/)
   token?: string;
+
+  @ApiPropertyOptional({
+    example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b',
+    description:
+      'Instead of `token`: a saved card of the checkout’s customer, paid with the customer on the page (completes the 3-D Secure an off-session payment asked for).',
+  })
+  @Optional()
+  @IsUUID()
+  payment_method?: string;
 }
 
 export class CreatePaymentLinkDto {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { Optional } from '../../../common/http/fields.js';
 import { MAX_AMOUNT } from '../checkout-rules.js';
 import { CollectionTermsDto, CURRENCY_MESSAGE, CURRENCY_PATTERN } from './common.dto.js';
@@ -21,6 +21,29 @@ export class CreatePaymentIntentDto extends CollectionTermsDto {
   customer_id?: string;
 
   @ApiPropertyOptional({ example: 'Order 1001' }) @Optional() @IsString() @MaxLength(1000) description?: string;
+
+  @ApiPropertyOptional({
+    example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b',
+    description: 'A saved payment method attached to customer_id (E7030, E7031); charged at once with confirm: true.',
+  })
+  @Optional()
+  @IsUUID()
+  payment_method?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'The customer is not present: a card that needs 3-D Secure is not charged, the intent goes requires_action with a next_action link for the customer. Needs confirm: true (E7032).',
+  })
+  @Optional()
+  @IsBoolean()
+  off_session?: boolean;
+
+  @ApiPropertyOptional({
+    description: 'Charge payment_method now (needs customer_id and payment_method, E7032).',
+  })
+  @Optional()
+  @IsBoolean()
+  confirm?: boolean;
 }
 
 export class CancelPaymentIntentDto {

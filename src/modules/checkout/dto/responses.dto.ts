@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ChargeDto } from './charge.dto.js';
+import { ChargeDto, PaymentMethodDto } from './charge.dto.js';
 import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from '../../../common/http/examples.js';
 
 const OBJECT = { type: 'object', additionalProperties: true } as const;
@@ -12,13 +12,26 @@ class PaymentErrorDto {
   @ApiProperty({ example: 'card_declined' }) code: string;
   @ApiProperty({ example: 'Your card was declined.' }) message: string;
   @ApiProperty({ example: UUID }) charge: string;
+  @ApiProperty({ example: 'insufficient_funds', nullable: true, required: false }) decline_code: string;
+}
+
+class RedirectToUrlDto {
+  @ApiProperty({ example: 'https://pay.example/checkout/acme/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b#session=wss_…' })
+  url: string;
+  @ApiProperty({ example: null, nullable: true }) return_url: string;
+}
+
+class IntentNextActionDto {
+  @ApiProperty({ enum: ['redirect_to_url'] }) type: string;
+  @ApiProperty({ type: RedirectToUrlDto }) redirect_to_url: RedirectToUrlDto;
 }
 
 export class PaymentIntentDto {
   @ApiProperty({ example: UUID }) id: string;
   @ApiProperty({ example: 'payment_intent' }) object: string;
   @ApiProperty({ example: false }) livemode: boolean;
-  @ApiProperty({ enum: ['requires_payment_method', 'processing', 'succeeded', 'canceled'] }) status: string;
+  @ApiProperty({ enum: ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'canceled'] })
+  status: string;
   @ApiProperty({ example: 125000 }) amount: number;
   @ApiProperty({ example: 0 }) amount_received: number;
   @ApiProperty({ example: 'THB' }) currency: string;
@@ -30,6 +43,18 @@ export class PaymentIntentDto {
   @ApiProperty({ type: TransferDataDto, nullable: true }) transfer_data: TransferDataDto;
   @ApiProperty({ example: 0 }) application_fee_amount: number;
   @ApiProperty({ example: null, nullable: true }) latest_charge: string;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    description: 'The saved payment method the intent was confirmed with (off-session).',
+  })
+  payment_method: string;
+  @ApiProperty({
+    type: IntentNextActionDto,
+    nullable: true,
+    description: 'With status `requires_action`: the page where the customer completes 3-D Secure.',
+  })
+  next_action: IntentNextActionDto;
   @ApiProperty({ type: PaymentErrorDto, nullable: true }) last_payment_error: PaymentErrorDto;
   @ApiProperty({ example: null, nullable: true }) cancellation_reason: string;
   @ApiProperty({ example: null, nullable: true }) canceled_at: string;
@@ -95,8 +120,8 @@ export class CheckoutDto {
   })
   session: string;
   @ApiProperty({ enum: ['open', 'complete', 'expired'] }) status: string;
-  @ApiProperty({ enum: ['unpaid', 'paid'] }) payment_status: string;
-  @ApiProperty({ enum: ['invoice', 'payment_intent'] }) target_type: string;
+  @ApiProperty({ enum: ['unpaid', 'paid', 'no_payment_required'] }) payment_status: string;
+  @ApiProperty({ enum: ['invoice', 'payment_intent', 'customer'] }) target_type: string;
   @ApiProperty({ example: UUID }) target_id: string;
   @ApiProperty({ example: null, nullable: true }) payment_link_id: string;
   @ApiProperty({ example: 125000 }) amount: number;
@@ -115,6 +140,8 @@ export class CheckoutDto {
   @ApiProperty({ example: null, nullable: true }) payment_method_collection: string;
   @ApiProperty({ ...OBJECT, nullable: true }) subscription_data: Record<string, unknown>;
   @ApiProperty({ example: null, nullable: true }) charge_id: string;
+  @ApiProperty({ example: null, nullable: true, description: 'Mode `setup`: the payment method it saved.' })
+  setup_payment_method: string;
   @ApiProperty(OBJECT) metadata: Record<string, unknown>;
   @ApiProperty({ example: TS }) expires_at: string;
   @ApiProperty({ example: null, nullable: true }) completed_at: string;
@@ -127,6 +154,13 @@ export class CheckoutPaymentDto {
   @ApiProperty({ example: 'checkout_payment' }) object: string;
   @ApiProperty({ type: CheckoutDto }) checkout: CheckoutDto;
   @ApiProperty({ type: ChargeDto }) charge: ChargeDto;
+  @ApiProperty({ example: 'https://shop.example/thanks', nullable: true }) redirect_url: string;
+}
+
+export class CheckoutSetupDto {
+  @ApiProperty({ example: 'checkout_setup' }) object: string;
+  @ApiProperty({ type: CheckoutDto }) checkout: CheckoutDto;
+  @ApiProperty({ type: PaymentMethodDto }) payment_method: PaymentMethodDto;
   @ApiProperty({ example: 'https://shop.example/thanks', nullable: true }) redirect_url: string;
 }
 

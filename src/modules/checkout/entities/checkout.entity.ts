@@ -3,6 +3,8 @@ import { ModeRecord } from '../../../common/database/mode-record.js';
 
 export type CheckoutStatus = 'open' | 'complete' | 'expired';
 export type TargetType = 'invoice' | 'payment_intent';
+/** What a checkout names as its target: a collection target, or (mode `setup`) the customer whose card it saves. */
+export type CheckoutTargetType = TargetType | 'customer';
 
 /** A hosted checkout on one collection target; amount, currency and the rest are copied from it. */
 @Entity({ name: 'checkouts' })
@@ -11,8 +13,8 @@ export class Checkout extends ModeRecord {
   @Column('uuid') application_id: string;
   @Column('text') country: string;
   @Column('text') status: CheckoutStatus;
-  @Column('text') payment_status: 'unpaid' | 'paid';
-  @Column('text') target_type: TargetType;
+  @Column('text') payment_status: 'unpaid' | 'paid' | 'no_payment_required';
+  @Column('text') target_type: CheckoutTargetType;
   @Column('uuid') target_id: string;
   @Column('uuid', { nullable: true }) payment_link_id: string | null;
   @Column('bigint') amount: number;
@@ -32,6 +34,8 @@ export class Checkout extends ModeRecord {
   @Column('uuid') session_id: string;
   @Column('uuid', { nullable: true }) charge_id: string | null;
   @Column('uuid', { nullable: true }) pending_charge_id: string | null;
+  /** Mode `setup`: the payment method the completed checkout saved. */
+  @Column('uuid', { nullable: true }) setup_payment_method: string | null;
   @Column('timestamptz') expires_at: Date;
   @Column('timestamptz', { nullable: true }) completed_at: Date | null;
   @Column('timestamptz', { nullable: true }) expired_at: Date | null;

@@ -1,12 +1,21 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
 
-export type PaymentIntentStatus = 'requires_payment_method' | 'processing' | 'succeeded' | 'canceled';
+export type PaymentIntentStatus =
+  'requires_payment_method' | 'requires_action' | 'processing' | 'succeeded' | 'canceled';
 
 export interface PaymentError {
   code: string;
   message: string;
   charge: string;
+  /** The issuer's finer reason of a card decline (e.g. `insufficient_funds`), when there is one. */
+  decline_code?: string | null;
+}
+
+/** What the customer does next for an intent in `requires_action`: open the page that completes 3-D Secure. */
+export interface IntentNextAction {
+  type: 'redirect_to_url';
+  redirect_to_url: { url: string; return_url: string | null };
 }
 
 /** A payment intent: an amount to collect from a customer, a collection target. */
@@ -27,6 +36,9 @@ export class PaymentIntent extends ModeRecord {
   @Column('bigint') application_fee_amount: number;
   @Column('uuid', { nullable: true }) latest_charge: string | null;
   @Column('jsonb', { nullable: true }) last_payment_error: PaymentError | null;
+  @Column('jsonb', { nullable: true }) next_action: IntentNextAction | null;
+  /** The saved payment method the intent is (being) paid with, off-session. */
+  @Column('uuid', { nullable: true }) payment_method: string | null;
   @Column('text', { nullable: true }) cancellation_reason: string | null;
   @Column('timestamptz', { nullable: true }) canceled_at: Date | null;
   @Column('timestamptz', { nullable: true }) succeeded_at: Date | null;

@@ -91,6 +91,7 @@ export class CheckoutPageRenderer {
         cancelUrl: checkout.cancel_url,
         cardEntry,
         notice,
+        setup: checkout.mode === 'setup',
       }),
       // Only an open page takes a card; a paid or expired one loads nothing.
       origins: pageStatus === 'open' ? cardEntryOrigins(cardEntry) : {},

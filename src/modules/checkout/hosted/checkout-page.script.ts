@@ -10,6 +10,7 @@ export const SCRIPT_TEXT = {
     failed: 'The payment failed.',
     declined: null,
     expiryFormat: 'Enter the expiry as MM/YY.',
+    notSaved: 'The card could not be saved.',
   },
   th: {
     incomplete: 'ลิงก์ชำระเงินนี้ไม่ครบถ้วน กรุณาเปิดลิงก์เต็มที่คุณได้รับ',
@@ -19,6 +20,7 @@ export const SCRIPT_TEXT = {
     failed: 'การชำระเงินไม่สำเร็จ',
     declined: 'บัตรของคุณถูกปฏิเสธ',
     expiryFormat: 'กรุณากรอกวันหมดอายุในรูปแบบ ดด/ปป',
+    notSaved: 'ไม่สามารถบันทึกบัตรได้',
   },
 } satisfies Record<HostedLocale, Record<string, string | null>>;
 
@@ -96,7 +98,8 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
   }
 
   function finish(result) {
-    const charge = result.charge;
+    // A setup checkout answers the saved card: nothing was charged.
+    const charge = result.object === 'checkout_setup' ? { status: 'succeeded' } : result.charge;
     const redirect = charge.status === 'pending' &&
       (charge.next_action || []).find((action) => action.type === 'redirect_to_url' && action.url);
     if (redirect) { location.assign(redirect.url); return; }

@@ -34,6 +34,8 @@ export interface CheckoutPageInput {
   cardEntry: CardEntry;
   /** A message shown as the page opens (a 3-D Secure return that ended in a decline). */
   notice?: string | null;
+  /** Mode `setup`: the page saves the card for later payments and charges nothing. */
+  setup?: boolean;
 }
 
 /** The page's strings; `{merchant}` is filled in. */
@@ -60,6 +62,10 @@ const TEXT = {
     scan: 'Scan with your banking app. The code is valid until',
     simulate: 'Simulate PromptPay payment (test mode)',
     cancel: 'Cancel and return to {merchant}',
+    setupTitle: 'Save a card for {merchant}',
+    setupHint: 'Nothing is charged now: {merchant} will charge this card for later payments.',
+    save: 'Save card',
+    saved: 'This card has been saved. Thank you.',
   },
   th: {
     title: 'ชำระเงินให้ {merchant}',
@@ -83,6 +89,10 @@ const TEXT = {
     scan: 'สแกนด้วยแอปธนาคารของคุณ คิวอาร์โค้ดใช้ได้ถึง',
     simulate: 'จำลองการชำระด้วยพร้อมเพย์ (โหมดทดสอบ)',
     cancel: 'ยกเลิกและกลับไปที่ {merchant}',
+    setupTitle: 'บันทึกบัตรสำหรับ {merchant}',
+    setupHint: 'ยังไม่มีการเรียกเก็บเงินในตอนนี้ {merchant} จะเรียกเก็บเงินจากบัตรนี้สำหรับการชำระเงินครั้งต่อไป',
+    save: 'บันทึกบัตร',
+    saved: 'บันทึกบัตรนี้เรียบร้อยแล้ว ขอบคุณ',
   },
 } satisfies Record<HostedLocale, Record<string, string>>;
 
@@ -117,7 +127,11 @@ const STYLE = `
  * address bar and sends it as X-Session-Token to the session-only endpoints.
  */
 export function checkoutPage(input: CheckoutPageInput): string {
-  const t = fill(TEXT[input.locale], input.merchant);
+  const filled = fill(TEXT[input.locale], input.merchant);
+  // A setup checkout saves the card: its own heading, button and "done" line, and no amount.
+  const t = input.setup
+    ? { ...filled, title: filled.setupTitle, heading: filled.setupTitle, pay: filled.save, paid: filled.saved }
+    : filled;
   const config = {
     api: `/api/v1/${encodeURIComponent(input.slug)}/platform/wallet`,
     vault: `/api/v1/${encodeURIComponent(input.slug)}/vault/tokens`,
@@ -128,7 +142,9 @@ export function checkoutPage(input: CheckoutPageInput): string {
     successUrl: input.successUrl,
     livemode: input.livemode,
     locale: intlLocale(input.locale),
-    t: SCRIPT_TEXT[input.locale],
+    t: input.setup
+      ? { ...SCRIPT_TEXT[input.locale], received: t.saved, notProcessed: SCRIPT_TEXT[input.locale].notSaved }
+      : SCRIPT_TEXT[input.locale],
   };
   return renderHostedPage(
     '@checkout',
@@ -145,8 +161,8 @@ export function checkoutPage(input: CheckoutPageInput): string {
     {
       t,
       merchant: input.merchant,
-      amount: formatMoney(input.amount, input.currency, input.scalingFactor, input.locale),
-      description: input.description,
+      amount: input.setup ? null : formatMoney(input.amount, input.currency, input.scalingFactor, input.locale),
+      description: input.setup ? t.setupHint : input.description,
       status: input.status,
       card: input.paymentMethodTypes.includes('card'),
       // Omise.js tokens carry the cardholder's name (Opn requires it).

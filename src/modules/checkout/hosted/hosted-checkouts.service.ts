@@ -258,6 +258,7 @@ export class HostedCheckoutsService {
 
   /** The line under the amount: the target's, in the mode bound. */
   private describe(application: ApplicationRef, checkout: Checkout): Promise<string | null> {
+    if (checkout.target_type === 'customer') return Promise.resolve('Save a card for future payments');
     return this.targets.description(application.id, checkout.target_type, checkout.target_id);
   }
 

@@ -8,7 +8,15 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 export function toPaymentMethodResponse(pm: PaymentMethod, customer: Customer | null) {
   const card =
     pm.type === 'card'
-      ? { brand: pm.brand, issuer: pm.issuer, last4: pm.last4, exp_month: pm.exp_month, exp_year: pm.exp_year }
+      ? {
+          brand: pm.brand,
+          issuer: pm.issuer,
+          last4: pm.last4,
+          exp_month: pm.exp_month,
+          exp_year: pm.exp_year,
+          fingerprint: pm.fingerprint,
+          funding: pm.funding,
+        }
       : null;
   return {
     id: pm.id,
@@ -28,6 +36,8 @@ export function toPaymentMethodResponse(pm: PaymentMethod, customer: Customer | 
     exp_month: pm.exp_month,
     exp_year: pm.exp_year,
     needs_recollection: pm.needs_recollection,
+    status: pm.status,
+    detached_at: iso(pm.detached_at),
     card,
     billing_details: pm.billing_details,
     metadata: pm.metadata,

@@ -12,6 +12,7 @@ import type { PaymentMethodType } from '../../../providers/ports/collection.port
 import { CheckoutsService, effectiveStatus } from '../checkouts/checkouts.service.js';
 import type { Charge } from '../entities/charge.entity.js';
 import type { Checkout } from '../entities/checkout.entity.js';
+import type { PaymentMethod } from '../entities/payment-method.entity.js';
 import { InvoicesService } from '../targets/invoices.service.js';
 import { PaymentIntentsService } from '../targets/payment-intents.service.js';
 import { TargetsService, type Target } from '../targets/targets.service.js';
@@ -111,6 +112,12 @@ export class CheckoutPaymentsService {
 
   /** The checkout's target, locked, if it can be paid in the checkout's country. */
   async lockTarget(checkout: Checkout, manager: EntityManager): Promise<Target> {
+    if (checkout.target_type === 'customer') {
+      throw new AppError(
+        CheckoutErrors.E7033,
+        `Checkout "${checkout.id}" saves a card (mode "setup"): it has nothing to pay.`,
+      );
+    }
     const target = await this.targets.load(
       checkout.application_id,
       checkout.target_type,
@@ -158,28 +165,31 @@ export class CheckoutPaymentsService {
     type: PaymentMethodType,
     manager: EntityManager,
     vaultCard: VaultCard | null = null,
+    saved: PaymentMethod | null = null,
   ) {
-    const paymentMethod = await this.charges.createPaymentMethod(
-      {
-        application_id: checkout.application_id,
-        customer_id: checkout.customer_id,
-        type,
-        provider: providerName,
-        ...(vaultCard
-          ? {
-              brand: vaultCard.brand,
-              issuer: 'Sandbox Bank',
-              last4: vaultCard.last4,
-              fingerprint: vaultCard.fingerprint,
-              exp_month: vaultCard.exp_month,
-              exp_year: vaultCard.exp_year,
-              card_holder_name: vaultCard.name,
-              billing_details: { name: vaultCard.name },
-            }
-          : {}),
-      },
-      manager,
-    );
+    const paymentMethod =
+      saved ??
+      (await this.charges.createPaymentMethod(
+        {
+          application_id: checkout.application_id,
+          customer_id: checkout.customer_id,
+          type,
+          provider: providerName,
+          ...(vaultCard
+            ? {
+                brand: vaultCard.brand,
+                issuer: 'Sandbox Bank',
+                last4: vaultCard.last4,
+                fingerprint: vaultCard.fingerprint,
+                exp_month: vaultCard.exp_month,
+                exp_year: vaultCard.exp_year,
+                card_holder_name: vaultCard.name,
+                billing_details: { name: vaultCard.name },
+              }
+            : {}),
+        },
+        manager,
+      ));
     const charge = await this.charges.create(
       {
         application_id: checkout.application_id,
@@ -271,11 +281,29 @@ export class CheckoutPaymentsService {
     manager: EntityManager,
     providerFacts: Omit<Partial<Charge>, 'status'> = {},
   ): Promise<Charge> {
+    const updated = await this.book(checkout, target, charge, method, manager, providerFacts);
+    await this.checkouts.complete(scope, checkout, charge.id, manager);
+    return updated;
+  }
+
+  /**
+   * The locked attempt succeeded, with or without a checkout (an off-session payment has none): the
+   * ledger posting, the charge succeeded and the target paid. `terms` are the destination charge's,
+   * as the checkout or the payment intent has them.
+   */
+  async book(
+    terms: Pick<Checkout, 'application_id' | 'transfer_destination' | 'application_fee_amount'>,
+    target: Target,
+    charge: Charge,
+    method: PaymentMethodType,
+    manager: EntityManager,
+    providerFacts: Omit<Partial<Charge>, 'status'> = {},
+  ): Promise<Charge> {
     const provider = this.providers.named(charge.provider ?? 'sandbox');
     const amount = Number(charge.amount);
     const fee = provider.fee(method, amount, charge.currency);
-    const destination = checkout.transfer_destination;
-    const applicationFee = destination ? Number(checkout.application_fee_amount) : 0;
+    const destination = terms.transfer_destination;
+    const applicationFee = destination ? Number(terms.application_fee_amount) : 0;
     const booked = await this.journals.postSucceededCharge(charge, fee, destination, applicationFee, manager);
     const updated = await this.charges.transition(
       charge,
@@ -294,7 +322,7 @@ export class CheckoutPaymentsService {
         expires_at: null,
         next_action: [],
         transfer_data: booked.transfer_data,
-        application: destination ? checkout.application_id : null,
+        application: destination ? terms.application_id : null,
         application_fee: booked.application_fee_entry,
         transfer: booked.transfer_entry,
         on_behalf_of: destination,
@@ -304,7 +332,6 @@ export class CheckoutPaymentsService {
     const paidBy = { id: charge.id, amount };
     if (target.type === 'payment_intent') await this.paymentIntents.succeed(target.record, paidBy, manager);
     else await this.invoices.pay(target.record, paidBy, manager);
-    await this.checkouts.complete(scope, checkout, charge.id, manager);
     return updated!;
   }
 
@@ -315,6 +342,7 @@ export class CheckoutPaymentsService {
       code: charge.failure_code ?? 'card_declined',
       message: charge.failure_message ?? 'The payment failed.',
       charge: charge.id,
+      decline_code: charge.failure_code === 'card_declined' ? charge.failure_reason : null,
     };
     await this.paymentIntents.fail(target.record, error, manager);
   }

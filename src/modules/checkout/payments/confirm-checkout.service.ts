@@ -18,11 +18,16 @@ import { nextActionsOf, type PendingAnswer } from './next-actions.js';
 import { assertSessionTarget, reachProvider } from './provider-call.js';
 import type { CollectionProvider, ProviderPayment, VaultCard } from '../../../providers/ports/collection.port.js';
 import { CollectionProviders } from './providers/collection-providers.js';
+import type { PaymentMethod } from '../entities/payment-method.entity.js';
+import { PaymentMethodsService, savedCardOf } from '../payment-methods/payment-methods.service.js';
+import { SetupCheckoutsService, type CheckoutSetupResponse } from '../payment-methods/setup-checkouts.service.js';
+import type { EntityManager } from 'typeorm';
 
-/** What the buyer pays with: a card (by its token) or PromptPay. */
+/** What the buyer pays with: a card (by its token, or a saved card of the checkout's customer) or PromptPay. */
 interface Method {
   type: PaymentMethodType;
   token: string | null;
+  saved: string | null;
 }
 
 /** The attempt as the first transaction recorded it, before the provider is called. */
@@ -31,6 +36,8 @@ interface Recorded {
   provider: CollectionProvider;
   paymentMethodId: string;
   vaultCard: VaultCard | null;
+  /** A saved card of the checkout's customer, paid with the customer on the page. */
+  saved: PaymentMethod | null;
   /** The destination charge's terms, as the locked checkout had them. */
   transfer: Pick<Checkout, 'transfer_destination' | 'application_fee_amount'>;
 }
@@ -55,10 +62,24 @@ export class ConfirmCheckoutService {
     private readonly charges: ChargesService,
     private readonly cardTokens: CardTokensService,
     private readonly providers: CollectionProviders,
+    private readonly paymentMethods: PaymentMethodsService,
+    private readonly setups: SetupCheckoutsService,
     private readonly clock: Clock,
   ) {}
 
-  async confirm(principal: Principal, id: string, dto: ConfirmCheckoutDto): Promise<CheckoutPaymentResponse> {
+  async confirm(
+    principal: Principal,
+    id: string,
+    dto: ConfirmCheckoutDto,
+  ): Promise<CheckoutPaymentResponse | CheckoutSetupResponse> {
+    assertSessionTarget(principal, id);
+    const found = await this.checkouts.find(principal.application.id, id);
+    if (found?.mode === 'setup') return this.setups.confirm(principal, id, dto);
+    return this.pay(principal, id, dto);
+  }
+
+  /** Pays a checkout in mode `payment`. */
+  async pay(principal: Principal, id: string, dto: ConfirmCheckoutDto): Promise<CheckoutPaymentResponse> {
     assertSessionTarget(principal, id);
     const method = methodOf(dto);
     const recorded = await this.recordAttempt(principal, id, method);
@@ -82,13 +103,49 @@ export class ConfirmCheckoutService {
         method.token && provider.testOnly === true
           ? await this.cardTokens.consume(applicationId, id, method.token, manager)
           : null;
-      const attempt = await this.payments.newAttempt(checkout, target, provider.name, method.type, manager, vaultCard);
+      const saved = method.saved ? await this.savedCard(checkout, method.saved, provider, manager) : null;
+      const attempt = await this.payments.newAttempt(
+        checkout,
+        target,
+        provider.name,
+        method.type,
+        manager,
+        vaultCard,
+        saved,
+      );
       const transfer = {
         transfer_destination: checkout.transfer_destination,
         application_fee_amount: checkout.application_fee_amount,
       };
-      return { charge: attempt.charge, provider, paymentMethodId: attempt.paymentMethod.id, vaultCard, transfer };
+      const paymentMethodId = attempt.paymentMethod.id;
+      return { charge: attempt.charge, provider, paymentMethodId, vaultCard, saved, transfer };
     });
+  }
+
+  /**
+   * A saved card paid on the hosted page: attached to the checkout's customer (E7030, E7031), at a
+   * provider that charges saved cards (E7034), and held (shared lock) until the attempt is recorded.
+   */
+  private async savedCard(
+    checkout: Checkout,
+    id: string,
+    provider: CollectionProvider,
+    manager: EntityManager,
+  ): Promise<PaymentMethod> {
+    if (!checkout.customer_id) {
+      throw new AppError(CheckoutErrors.E7031, `Checkout "${checkout.id}" has no customer to own a saved card.`);
+    }
+    const pm = await this.paymentMethods.attachedTo(
+      checkout.application_id,
+      checkout.customer_id,
+      id,
+      manager,
+      'share',
+    );
+    if (!provider.chargeSavedCard || pm.provider !== provider.name) {
+      throw new AppError(CheckoutErrors.E7034, `${provider.name} does not charge this saved card.`);
+    }
+    return pm;
   }
 
   /** Phase 2: the provider, with no transaction open and no row locked; on no answer the attempt is abandoned. */
@@ -111,11 +168,12 @@ export class ConfirmCheckoutService {
           principal.livemode,
         ),
       };
-      const result = await reachProvider(() =>
-        method.token
-          ? provider.chargeCard(request, method.token, recorded.vaultCard ?? undefined)
-          : provider.createPromptPay(request, qrExpiry),
-      );
+      const saved = recorded.saved;
+      const result = await reachProvider(() => {
+        if (saved) return provider.chargeSavedCard!(request, savedCardOf(saved), false);
+        if (method.token) return provider.chargeCard(request, method.token, recorded.vaultCard ?? undefined);
+        return provider.createPromptPay(request, qrExpiry);
+      });
       return { result, qrExpiry };
     } catch (err) {
       await this.payments.abandon(applicationId, id, charge.id, err);
@@ -208,17 +266,21 @@ export class ConfirmCheckoutService {
   }
 }
 
-/** The payment method of a confirm: a card needs its token (E7008), PromptPay takes none. */
+/** The payment method of a confirm: a card needs its token or a saved card (E7008), PromptPay neither. */
 function methodOf(dto: ConfirmCheckoutDto): Method {
   const type = dto.payment_method_type as PaymentMethodType;
-  if (type === 'card' && !dto.token) {
+  if (type === 'card' && !dto.token && !dto.payment_method) {
     throw new AppError(
       CheckoutErrors.E7008,
       'token is required for payment_method_type "card" (tokenize the card first: POST /api/v1/{app}/vault/tokens in test mode).',
     );
   }
-  if (type !== 'card' && dto.token !== undefined) {
-    throw new AppError(CheckoutErrors.E7008, 'token is only sent with payment_method_type "card".');
+  if (dto.token !== undefined && dto.payment_method !== undefined) {
+    throw new AppError(CheckoutErrors.E7008, 'Send either token or payment_method, not both.');
   }
-  return { type, token: type === 'card' ? dto.token! : null };
+  if (type !== 'card' && (dto.token !== undefined || dto.payment_method !== undefined)) {
+    throw new AppError(CheckoutErrors.E7008, 'token and payment_method are only sent with payment_method_type "card".');
+  }
+  if (type !== 'card') return { type, token: null, saved: null };
+  return { type, token: dto.token ?? null, saved: dto.payment_method ?? null };
 }

@@ -7,12 +7,20 @@ export const NEW_PAYMENT_INTENT_STATUS: PaymentIntentStatus = 'requires_payment_
 /**
  * `process`: a payment is under way (a PromptPay QR code waits to be paid); `succeed`: it is paid;
  * `fail`: the attempt failed or expired and the intent waits for another payment method;
- * `cancel`: the merchant cancels it.
+ * `cancel`: the merchant cancels it; `require_action`: an off-session payment needs the customer to
+ * authenticate (3-D Secure) on the page its `next_action` links.
  */
-export type PaymentIntentEvent = 'process' | 'succeed' | 'fail' | 'cancel';
+export type PaymentIntentEvent = 'process' | 'succeed' | 'fail' | 'cancel' | 'require_action';
 
 const NEXT: Record<PaymentIntentStatus, Partial<Record<PaymentIntentEvent, PaymentIntentStatus>>> = {
   requires_payment_method: {
+    process: 'processing',
+    succeed: 'succeeded',
+    fail: 'requires_payment_method',
+    cancel: 'canceled',
+    require_action: 'requires_action',
+  },
+  requires_action: {
     process: 'processing',
     succeed: 'succeeded',
     fail: 'requires_payment_method',
@@ -23,6 +31,7 @@ const NEXT: Record<PaymentIntentStatus, Partial<Record<PaymentIntentEvent, Payme
     succeed: 'succeeded',
     fail: 'requires_payment_method',
     cancel: 'canceled',
+    require_action: 'requires_action',
   },
   succeeded: {},
   canceled: {},

@@ -10,19 +10,29 @@ import { TERMS_ERRORS } from './terms-errors.js';
 import { CancelPaymentIntentDto, CreatePaymentIntentDto } from '../dto/payment-intent.dto.js';
 import { PaymentIntentDto } from '../dto/responses.dto.js';
 import { PAYMENT_INTENT_LIST, PaymentIntentsService } from './payment-intents.service.js';
+import { OffSessionPaymentsService } from '../payment-methods/off-session-payments.service.js';
 
 @WalletController('payment_intents')
 export class PaymentIntentsController {
-  constructor(private readonly intents: PaymentIntentsService) {}
+  constructor(
+    private readonly intents: PaymentIntentsService,
+    private readonly offSession: OffSessionPaymentsService,
+  ) {}
 
   @Post()
   @HttpCode(200)
   @Auth('machine', 'user', 'superuser')
-  @ApiOperation({ summary: 'Create a payment intent (a collection target)' })
+  @ApiOperation({
+    summary: 'Create a payment intent (a collection target), and optionally charge a saved card off-session',
+    description:
+      'With `customer_id`, `payment_method` (a saved card of that customer), `off_session: true` and `confirm: true` the card is charged at once: ' +
+      '`succeeded`; declined: `requires_payment_method` with `last_payment_error` {code, message, decline_code}; ' +
+      'authentication required: `requires_action` with `next_action.redirect_to_url.url`, a hosted page where the customer completes 3-D Secure.',
+  })
   @ApiOkResponse({ type: PaymentIntentDto })
-  @ApiErrors(...TERMS_ERRORS)
+  @ApiErrors(...TERMS_ERRORS, E.E7030, E.E7031, E.E7032, E.E7034, E.E7035, Errors.E4090, Errors.E5002)
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePaymentIntentDto) {
-    return this.intents.create(principal, dto);
+    return this.offSession.create(principal, dto);
   }
 
   @Get(':id')

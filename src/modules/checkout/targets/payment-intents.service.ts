@@ -15,7 +15,7 @@ import { defaultPaymentMethodTypes } from '../checkout-rules.js';
 import { type PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { CollectionTermsDto } from '../dto/common.dto.js';
 import type { CancelPaymentIntentDto, CreatePaymentIntentDto } from '../dto/payment-intent.dto.js';
-import type { PaymentIntent } from '../entities/payment-intent.entity.js';
+import type { IntentNextAction, PaymentIntent } from '../entities/payment-intent.entity.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
 import {
@@ -28,7 +28,7 @@ import { PaymentIntentsRepository } from './payment-intents.repository.js';
 export const PAYMENT_INTENT_LIST: ListSpec = {
   filters: {
     id: ListFilters.uuid,
-    status: ListFilters.oneOf(['requires_payment_method', 'processing', 'succeeded', 'canceled']),
+    status: ListFilters.oneOf(['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'canceled']),
     customer_id: ListFilters.uuid,
     currency: ListFilters.currency,
     amount: ListFilters.money,
@@ -40,12 +40,8 @@ export const PAYMENT_INTENT_LIST: ListSpec = {
   search: ['id', 'description', 'customer_id'],
 };
 
-/** Why the latest payment of an intent failed, as its `last_payment_error` says. */
-export interface PaymentError {
-  code: string;
-  message: string;
-  charge: string;
-}
+import type { PaymentError } from '../entities/payment-intent.entity.js';
+export type { PaymentError };
 
 /** The terms a new target carries: payment method types, destination and application fee, checked together. */
 export interface CheckedTerms {
@@ -68,21 +64,35 @@ export class PaymentIntentsService {
     private readonly clock: Clock,
   ) {}
 
-  async create(principal: Principal, dto: CreatePaymentIntentDto): Promise<PaymentIntentResponse> {
+  /** With `created`, the intent is inserted in a transaction that `created` joins (an idempotency checkpoint). */
+  async create(
+    principal: Principal,
+    dto: CreatePaymentIntentDto,
+    created?: (manager: EntityManager, id: string) => Promise<void>,
+  ): Promise<PaymentIntentResponse> {
     if (dto.customer_id) await this.targets.chargeableCustomer(principal, dto.customer_id);
     const now = this.clock.now();
-    const pi = await this.repository.insert({
+    const record = {
       ...(await newTargetFields(this.targets, this.providers, principal, dto, dto.amount, now)),
       status: NEW_PAYMENT_INTENT_STATUS,
       amount: dto.amount,
       amount_received: 0,
       customer_id: dto.customer_id ?? null,
+      payment_method: null,
+      next_action: null,
       latest_charge: null,
       last_payment_error: null,
       cancellation_reason: null,
       canceled_at: null,
       succeeded_at: null,
-    });
+    };
+    const pi = created
+      ? await this.repository.transaction(async (manager) => {
+          const inserted = await this.repository.insert(record, manager);
+          await created(manager, inserted.id);
+          return inserted;
+        })
+      : await this.repository.insert(record);
     return toPaymentIntentResponse(pi);
   }
 
@@ -111,8 +121,37 @@ export class PaymentIntentsService {
   }
 
   /** A payment of the locked intent is under way (`chargeId`, e.g. a PromptPay QR code waiting to be paid). */
-  async process(record: PaymentIntent, chargeId: string, manager: EntityManager): Promise<void> {
-    await this.transition(record, 'process', { latest_charge: chargeId, updated_at: this.clock.now() }, manager);
+  async process(
+    record: PaymentIntent,
+    chargeId: string,
+    manager: EntityManager,
+    paymentMethodId: string | null = record.payment_method,
+  ): Promise<void> {
+    const changes = {
+      latest_charge: chargeId,
+      payment_method: paymentMethodId,
+      next_action: null,
+      updated_at: this.clock.now(),
+    };
+    await this.transition(record, 'process', changes, manager);
+  }
+
+  /**
+   * The locked intent's off-session payment needs the customer to authenticate: `requires_action`
+   * with the page that does it (`nextAction`), `payment_intent.requires_action`.
+   */
+  async requireAction(record: PaymentIntent, nextAction: IntentNextAction, manager: EntityManager): Promise<void> {
+    const before = record.status;
+    const changes = { next_action: nextAction, updated_at: this.clock.now() };
+    const waiting = await this.transition(record, 'require_action', changes, manager);
+    await this.recordEvent('payment_intent.requires_action', waiting, before, manager);
+  }
+
+  /** The payment intent, locked until `manager`'s transaction ends, or E4004. */
+  async lock(applicationId: string, id: string, manager: EntityManager): Promise<PaymentIntent> {
+    const found = await this.repository.findById(applicationId, id, manager, true);
+    if (!found) throw new AppError(Errors.E4004, `No payment intent with id "${id}".`);
+    return found;
   }
 
   /** The locked intent is paid by `charge` (its amount): `payment_intent.succeeded`. */
@@ -122,6 +161,7 @@ export class PaymentIntentsService {
       amount_received: charge.amount,
       latest_charge: charge.id,
       last_payment_error: null,
+      next_action: null,
       succeeded_at: now,
       updated_at: now,
     };
@@ -132,7 +172,12 @@ export class PaymentIntentsService {
 
   /** The locked intent's payment failed (`error`): it waits for another one, `payment_intent.payment_failed`. */
   async fail(record: PaymentIntent, error: PaymentError, manager: EntityManager): Promise<void> {
-    const changes = { latest_charge: error.charge, last_payment_error: error, updated_at: this.clock.now() };
+    const changes = {
+      latest_charge: error.charge,
+      last_payment_error: error,
+      next_action: null,
+      updated_at: this.clock.now(),
+    };
     const before = record.status;
     const failed = await this.transition(record, 'fail', changes, manager);
     await this.recordEvent('payment_intent.payment_failed', failed, before, manager);

@@ -8,7 +8,9 @@
  */
 export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
     <h1><%= it.t.heading %></h1>
+<% if (it.amount) { %>
     <p class="amount" id="amount"><%= it.amount %></p>
+<% } %>
 <% if (it.description) { %>
     <p class="description"><%= it.description %></p>
 <% } %>

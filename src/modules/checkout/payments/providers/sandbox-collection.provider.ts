@@ -12,6 +12,7 @@ import {
   type ProviderRefund,
   type RefundRequest,
   type SandboxOutcome,
+  type SavedCard,
   type VaultCard,
 } from '../../../../providers/ports/collection.port.js';
 
@@ -23,6 +24,9 @@ const TEST_CARDS: Record<string, SandboxOutcome> = {
   '4000000000000127': 'incorrect_cvc',
   '4000000000000119': 'processing_error',
   '4000000000000259': 'disputed',
+  // Stripe's "authentication required on every charge": off-session it is declined with
+  // authentication_required; on-session (the customer on the hosted page) it is authenticated.
+  '4000002500003155': 'authentication_required',
 };
 
 /** The outcome a (valid) card number selects: what the test-mode vault keeps on its token instead of the number. */
@@ -42,6 +46,11 @@ const FAILURES: Partial<Record<SandboxOutcome, ProviderFailure>> = {
     code: 'incorrect_cvc',
     reason: 'incorrect_cvc',
     message: "Your card's security code is incorrect.",
+  },
+  authentication_required: {
+    code: 'authentication_required',
+    reason: 'authentication_required',
+    message: 'The card requires authentication (3-D Secure): the customer must complete the payment.',
   },
   processing_error: {
     code: 'processing_error',
@@ -117,11 +126,17 @@ export class SandboxCollectionProvider implements CollectionProvider {
   async chargeCard(request: PaymentRequest, _token: string, vaultCard?: VaultCard): Promise<ProviderPayment> {
     await this.answerAfterGate(request.applicationId);
     const reference = providerReference('ch');
-    const outcome = vaultCard?.sandbox_outcome ?? 'succeeds';
-    const failure = FAILURES[outcome];
-    if (failure) return { status: 'failed', reference, failure };
-    return { status: 'succeeded', reference, disputeAfterSuccess: outcome === 'disputed' };
+    return answerFor(reference, vaultCard?.sandbox_outcome ?? 'succeeds', false);
   }
+
+  /** A saved test card: the outcome its number selected when it was saved. */
+  async chargeSavedCard(request: PaymentRequest, card: SavedCard, offSession: boolean): Promise<ProviderPayment> {
+    await this.answerAfterGate(request.applicationId);
+    return answerFor(providerReference('ch'), card.sandbox_outcome ?? 'succeeds', offSession);
+  }
+
+  /** The sandbox keeps no cards of its own: nothing to remove. */
+  async detachSavedCard(): Promise<void> {}
 
   async createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment> {
     await this.answerAfterGate(request.applicationId);
@@ -176,6 +191,16 @@ export class SandboxCollectionProvider implements CollectionProvider {
 
 /** The sandbox's failing refund amount (minor units): a refund of exactly this amount is declined. */
 export const SANDBOX_FAILING_REFUND_AMOUNT = 4004;
+
+/** A card payment's answer for `outcome`; authentication is only missing when the customer is not there. */
+function answerFor(reference: string, outcome: SandboxOutcome, offSession: boolean): ProviderPayment {
+  const failure = outcome === 'authentication_required' && !offSession ? undefined : FAILURES[outcome];
+  if (failure) return { status: 'failed', reference, failure };
+  return { status: 'succeeded', reference, disputeAfterSuccess: outcome === 'disputed' };
+}
+
+/** The sandbox's reference of a card saved in test mode. */
+export const sandboxCardReference = () => providerReference('card');
 
 function providerReference(prefix: string): string {
   return `${prefix}_sbx_${randomBytes(12).toString('base64url')}`;
