@@ -15,3 +15,4 @@ export { ConfirmCheckoutService } from './payments/confirm-checkout.service.js';
 export { CardTokensService } from './payments/card-tokens.service.js';
 export { CollectionProviders } from './payments/providers/collection-providers.js';
 export { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
+export { ChargeReconciliationJob, CHARGE_UNANSWERED_AFTER_MS } from './payments/charge-reconciliation.job.js';

@@ -123,6 +123,13 @@ export interface CollectionProvider {
    */
   chargeCard(request: PaymentRequest, token: string, vaultCard?: VaultCard): Promise<ProviderPayment>;
   createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment>;
+  /**
+   * The payment this provider made for OUR charge id (`PaymentRequest.chargeId`, sent as metadata
+   * and in the idempotency key), or null when it made none: how a charge whose call's answer was
+   * lost is read back (docs/PROVIDERS.md). `createdAt` is when the charge was recorded, just before
+   * the call: providers that list by time look around it.
+   */
+  paymentByChargeId(chargeId: string, createdAt: Date): Promise<ProviderPayment | null>;
   /** Whether a pending PromptPay charge has been paid (the sandbox is told so by a test helper). */
   confirmPromptPay(reference: string): Promise<ProviderPayment>;
   /** Refunds `amount` of a charge it made. Throws CollectionProviderError when it cannot be reached. */
