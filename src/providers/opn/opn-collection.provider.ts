@@ -167,7 +167,12 @@ export class OpnCollectionProvider implements CollectionProvider {
     } catch (err) {
       throw this.providerError(err);
     }
-    throw new OpnCollectionError(`more than ${READ_BACK_MAX} charges around charge ${chargeId}`, 'read_back_too_many', true, false);
+    throw new OpnCollectionError(
+      `more than ${READ_BACK_MAX} charges around charge ${chargeId}`,
+      'read_back_too_many',
+      true,
+      false,
+    );
   }
 
   /** Reads the charge at Opn (GET /charges/{id}): the truth for pending PromptPay and 3-D Secure charges. */

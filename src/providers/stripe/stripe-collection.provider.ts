@@ -46,7 +46,6 @@ const READ_BACK_AFTER_MS = 5 * 60_000;
 /** Intents listed at most per read-back; beyond it the read-back fails and is tried again next run. */
 const READ_BACK_MAX = 1_000;
 
-
 /**
  * The Stripe collection provider: card payments as PaymentIntents (the Payment Element confirms
  * them in the browser; the service never sees a card number), PromptPay PaymentIntents, refunds.
