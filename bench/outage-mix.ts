@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   const cluster = new PrivateCluster();
   await cluster.init();
   process.env.BENCH_DATABASE_SERVER = cluster.server;
-  const { createDatabase, printTable, writeResults } = await import('./support.js');
+  const { createDatabase, printTable, summarize, writeResults } = await import('./support.js');
   try {
     const url = await createDatabase('wallet_bench_outage_mix_test');
     Object.assign(process.env, { DATABASE_URL: url, LOG_LEVEL: 'error', RUN_JOBS: 'true', RATE_LIMIT: '0' });
@@ -158,7 +158,9 @@ async function main(): Promise<void> {
       target: 'THB',
       extra_fields: { bankCode: '004', accountNumber: '1234567890' },
     });
-    const outages = ['restart', 'kill -9'] as const;
+    const outages = (['restart', 'kill -9'] as const).filter((o) =>
+      (process.env.BENCH_OUTAGES ?? 'restart,kill -9').split(',').includes(o),
+    );
     const perOutage = WORKERS * SETS;
     console.log(`setup: ${2 * perOutage * outages.length} paid charges`);
     const charges: string[] = [];
@@ -264,23 +266,42 @@ async function main(): Promise<void> {
         return performance.now();
       };
       const finals = new Map<string, { status: number; code?: string }>();
+      /** Per kind: the latest final answer (ms after the database was back) and what the resends were answered. */
+      const slowest = new Map<string, number>();
+      const retried = new Map<string, number>();
+      /** For each key answered retryably: from its first send after that answer to its final answer. */
+      const resendWaits: number[] = [];
+      const passEnds: number[] = [];
       const duringOutage: number[] = [];
       let lastFinal = 0;
       await Promise.all(
         work.map(async (requests) => {
+          const firstAnswers = new Map<string, boolean>();
           for (const req of requests) {
             const answer = await send(req);
             duringOutage.push(answer.status);
+            firstAnswers.set(req.key, retryable(answer));
             outageDone ??= startOutage();
           }
+          passEnds.push(performance.now());
           for (const req of requests) {
+            let firstResend: number | undefined;
             for (;;) {
+              const sentAt = performance.now();
+              if (firstAnswers.get(req.key)) firstResend ??= sentAt;
               const answer = await send(req);
               if (!retryable(answer)) {
                 finals.set(req.key, answer);
                 lastFinal = performance.now();
+                // A resend: the key was answered retryably before (in the outage, or 409 since).
+                if (firstResend !== undefined) resendWaits.push(lastFinal - firstResend);
+                const after = Math.round(lastFinal - ((await outageDone) ?? lastFinal));
+                slowest.set(req.kind, Math.max(slowest.get(req.kind) ?? 0, after));
                 break;
               }
+              firstResend ??= sentAt;
+              const seen = `${req.kind} ${answer.status}${answer.code ? ` ${answer.code}` : ''}`;
+              retried.set(seen, (retried.get(seen) ?? 0) + 1);
               await sleep(100);
             }
           }
@@ -300,12 +321,11 @@ async function main(): Promise<void> {
         );
         maxRows = Math.max(maxRows, Number(rows[0].n));
       }
-      const byStatus = (kind: string) =>
-        [...finals]
-          .filter(([key]) => key.startsWith(kind))
-          .map(([, a]) => a.status)
-          .sort()
-          .join(',');
+      const byStatus = (kind: string) => {
+        const counts = new Map<number, number>();
+        for (const [key, a] of finals) if (key.startsWith(kind)) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
+        return [...counts].map(([status, n]) => `${n}x${status}`).join(' ');
+      };
       // Pending refunds and payouts of this outage's work, AFTER_MS after the database was back.
       await sleep(Math.max(0, backAt + AFTER_MS - performance.now()));
       const pending = await query(
@@ -318,7 +338,11 @@ async function main(): Promise<void> {
         outage,
         keys: all.length,
         answers_during: `${duringOutage.filter((s) => s === 200).length}x200 ${duringOutage.filter((s) => s === 503).length}x503 ${duringOutage.filter((s) => s !== 200 && s !== 503).length} other`,
+        first_pass_end_s_after_back: Math.round((Math.max(...passEnds) - backAt) / 100) / 10,
         all_final_s_after_back: Math.round((Math.max(lastFinal, backAt) - backAt) / 100) / 10,
+        resends: resendWaits.length,
+        resend_final_p50_s: Math.round(summarize(resendWaits).p50 / 100) / 10,
+        resend_final_max_s: Math.round(summarize(resendWaits).max / 100) / 10,
         non_200_finals: all.length - [...finals.values()].filter((a) => a.status === 200).length,
         keys_processing: Number(processing[0].n),
         max_rows_per_key: maxRows,
@@ -326,7 +350,13 @@ async function main(): Promise<void> {
         [`payouts_pending_${AFTER_MS / 1000}s`]: Number(pending[0].payouts),
         [`charges_pending_${AFTER_MS / 1000}s`]: Number(pending[0].charges),
       });
-      console.log(outage, { card: byStatus('card'), dispute: byStatus('dispute'), refund: byStatus('refund') });
+      console.log(outage, {
+        final_statuses: Object.fromEntries(
+          ['refund', 'payout', 'customer', 'card', 'dispute'].map((k) => [k, byStatus(k)]),
+        ),
+        slowest_final_ms_after_back: Object.fromEntries(slowest),
+        resend_answers: Object.fromEntries(retried),
+      });
     }
     await db.end().catch(() => undefined);
     await app.close();
