@@ -346,4 +346,39 @@ describe('keyed requests through a database outage', () => {
     expect(await modeCount('charges', 'payment_intent = $2', [payment.paymentIntent])).toBe(1);
     await expectLedgerInvariants(t, [tenant.applicationId]);
   });
+
+  it('fails a card payment whose call never reached the provider, when the client never resends: nothing was charged', async () => {
+    tenant = await createTenant(t);
+    const payment = await cardPayment(3);
+    const gate = t.app.get(SandboxCollectionProvider).hold(tenant.applicationId);
+    const first = send(payment).then((res) => res);
+    const recordedBy = Date.now() + FINAL_WITHIN_MS;
+    while ((await modeCount('charges', 'payment_intent = $2', [payment.paymentIntent])) === 0) {
+      if (Date.now() > recordedBy) throw new Error('the charge was never recorded');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await proxy.close();
+    gate.fail('connection refused');
+    expect((await first).status).toBe(502);
+    await proxy.open();
+
+    const job = t.app.get(ChargeReconciliationJob);
+    const scope = { applicationIds: [tenant.applicationId], modes: ['test' as const] };
+    t.clock.advance(CHARGE_UNANSWERED_AFTER_MS + 1000);
+    let run = await job.run(scope).catch(() => undefined);
+    for (let i = 0; i < 5 && !run; i++) run = await job.run(scope).catch(() => undefined);
+    expect(run).toEqual({ read: 1, applied: 1 });
+    expect(
+      await modeCount(
+        'charges',
+        `status = 'failed' AND failure_reason = 'provider_unavailable' AND payment_intent = $2`,
+        [payment.paymentIntent],
+      ),
+    ).toBe(1);
+    expect(
+      await modeCount('checkouts', 'pending_charge_id IS NOT NULL AND target_id = $2', [payment.paymentIntent]),
+    ).toBe(0);
+    expect(await job.run(scope)).toEqual({ read: 0, applied: 0 });
+    await expectLedgerInvariants(t, [tenant.applicationId]);
+  });
 });
