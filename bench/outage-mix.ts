@@ -101,10 +101,10 @@ class PrivateCluster {
 
 async function main(): Promise<void> {
   const cluster = new PrivateCluster();
-  await cluster.init();
-  process.env.BENCH_DATABASE_SERVER = cluster.server;
-  const { createDatabase, printTable, summarize, writeResults } = await import('./support.js');
   try {
+    await cluster.init();
+    process.env.BENCH_DATABASE_SERVER = cluster.server;
+    const { createDatabase, printTable, summarize, writeResults } = await import('./support.js');
     const url = await createDatabase('wallet_bench_outage_mix_test');
     Object.assign(process.env, { DATABASE_URL: url, LOG_LEVEL: 'error', RUN_JOBS: 'true', RATE_LIMIT: '0' });
     const { createApp } = await import('../src/app.factory.js');
