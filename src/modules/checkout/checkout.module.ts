@@ -6,6 +6,7 @@ import { CustomersModule } from '../customers/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { ChargeHooks } from './payments/charge-hooks.js';
 import { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
+import { ChargeReconciliationJob } from './payments/charge-reconciliation.job.js';
 import { ChargesRepository } from './payments/charges.repository.js';
 import { ChargesService } from './payments/charges.service.js';
 import { CheckoutExpiryJob } from './payments/checkout-expiry.job.js';
@@ -98,6 +99,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CardIntentsService,
     HostedCheckoutsService,
     ChargeOutcomesService,
+    ChargeReconciliationJob,
     ChargesRepository,
     ChargesService,
     ChargeHooks,
