@@ -119,7 +119,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   // module middleware they replace was (requestContextMiddleware says why they are not that).
   app.use(requestContextMiddleware(app.get(ClsService)));
   app.use(metricsMiddleware(app.get(Metrics)));
-  answerClientErrors(app.getHttpServer());
+  answerClientErrors(app.getHttpServer(), config.publicUrl);
   keepConnectionsOpen(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
 
   const document = buildOpenApi(app);

@@ -48,6 +48,7 @@ export function ApiErrors(...definitions: ErrorDefinition[]) {
                   key: d.key,
                   i18n_key: d.i18n_key,
                   message: d.message,
+                  doc_url: `http://localhost:3000/errors/${d.code}`,
                   request_id: 'req_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b',
                 },
               },
