@@ -51,18 +51,22 @@ function walk(node: unknown, visit: (schema: Json, name?: string) => void, name?
 /**
  * A nullable reference: OpenAPI 3.0 ignores `nullable` beside `$ref` and cannot make an `allOf`
  * branch accept null (`null` must match every branch), so validators (Prism) refuse the `null` the
- * service sends. The 3.0.3 way: any of the reference or null (`nullable` with `enum: [null]`).
+ * service sends. The referenced object is written in place with `nullable: true`, the one 3.0 form
+ * every tool reads alike (Prism and Ajv, openapi-typescript: `{ ... } | null`, Spectral, Redocly);
+ * `anyOf` with a null branch is not: Prism's converter turns `enum: [null]` on a nullable type into
+ * `[null, null]`, a schema Ajv refuses to compile, and Prism then checks nothing silently.
  */
-function nullableReference(schema: Json): void {
+function nullableReference(schema: Json, schemas: Record<string, unknown>, inlined: Set<string>): void {
   if (schema.nullable !== true) return;
-  const ref = schema.$ref
-    ? { $ref: schema.$ref }
-    : Array.isArray(schema.allOf) && schema.allOf.length === 1
-      ? (schema.allOf[0] as Json)
-      : undefined;
-  if (!ref) return;
-  for (const key of ['$ref', 'allOf', 'nullable', 'type']) delete schema[key];
-  schema.anyOf = [ref, { type: 'object', nullable: true, enum: [null] }];
+  const ref = (schema.$ref ??
+    (Array.isArray(schema.allOf) && schema.allOf.length === 1 ? (schema.allOf[0] as Json).$ref : undefined)) as
+    string | undefined;
+  const target = ref ? (schemas[ref.split('/').pop()!] as Json | undefined) : undefined;
+  if (!target || typeof target.type !== 'string') return;
+  inlined.add(ref!.split('/').pop()!);
+  const description = schema.description;
+  for (const key of Object.keys(schema)) delete schema[key];
+  Object.assign(schema, structuredClone(target), description === undefined ? {} : { description }, { nullable: true });
 }
 
 /** Adds `definitions` under their statuses; a status already documented with the error object gains their examples. */
@@ -134,10 +138,15 @@ const NO_FIELDS_BODY = {
  * it accepts, no response has an empty description, and the bearer scheme says its tokens are opaque.
  */
 export function tellTheTruth(document: OpenAPIObject): OpenAPIObject {
-  walk([document.components?.schemas, document.paths], (schema, name) => {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  const inlined = new Set<string>();
+  walk([schemas, document.paths], (schema, name) => {
+    nullableReference(schema, schemas, inlined);
     if (isFreeObject(schema)) schema.additionalProperties = (name && FREE_FORM_VALUES[name]) ?? true;
-    nullableReference(schema);
   });
+  // A schema written in place everywhere it was used is no longer a component anything refers to.
+  const text = JSON.stringify(document);
+  for (const name of inlined) if (!text.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const op = item[method];
