@@ -3,24 +3,24 @@ import { NestFactory } from '@nestjs/core';
 import { AppError } from '../common/errors/app-error.js';
 import { DatabaseEndpoint } from '../common/database/database-endpoint.js';
 import { ConfigError, loadAppConfig } from '../config/app.config.js';
-import { type CliArgs, type CliCommand, CliUsageError } from './command.js';
+import { type CliArgs, type CliCommand, CliUsageError, type RemoteCommand } from './command.js';
 import { applicationCommands } from './commands/applications.js';
 import { authCommands } from './commands/auth.js';
 import { eventCommands } from './commands/events.js';
-import { triggerCommands } from './commands/trigger.js';
 
 const COMMANDS: Record<string, CliCommand> = {
   ...applicationCommands,
   ...authCommands,
-  ...eventCommands,
-  ...triggerCommands,
 };
+/** Commands that use only a deployment's URL and key: run before any configuration or database. */
+const REMOTE: Record<string, RemoteCommand> = eventCommands;
 
 function help(): string {
   return [
     'usage: npm run cli -- <command> [flags]',
     '  migrations:run',
     ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+    ...Object.values(REMOTE).map((c) => `  ${c.usage}`),
   ].join('\n');
 }
 
@@ -42,6 +42,16 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help') {
     console.log(help());
+    return 0;
+  }
+  const remote = REMOTE[name];
+  if (remote) {
+    // A leading bare word is the command's subject (events:trigger TYPE).
+    const subject = rest[0] !== undefined && !rest[0].startsWith('--') ? rest[0] : undefined;
+    const args = parseFlags(subject === undefined ? rest : rest.slice(1));
+    if (subject !== undefined) args.type = subject;
+    const json = args.json === true;
+    await remote.run({ args, json, print: (value, text) => console.log(json ? JSON.stringify(value) : text) });
     return 0;
   }
   // The CLI is a short-lived process: no background jobs, quiet logs unless asked for.

@@ -85,7 +85,7 @@ export const keepsExcerpt = (address: string | undefined): boolean =>
 const refused = (definition: ErrorDefinition, url: string, detail: string) =>
   new AppError(definition, `${definition.message} "${url}" ${detail}.`);
 
-/** The URL parsed and checked for shape and scheme (no DNS): E5101, E5102, E5103, E5105. */
+/** The URL parsed and checked for shape, scheme and port (no DNS): E5101, E5102, E5103, E5105, E5110. */
 export function parseWebhookUrl(raw: string, mode: Mode, policy: AddressPolicy): URL {
   let url: URL;
   try {
@@ -110,6 +110,12 @@ export function parseWebhookUrl(raw: string, mode: Mode, policy: AddressPolicy):
   if (METADATA_HOSTS.has(host)) throw refused(EventErrors.E5105, raw, 'names a metadata service');
   if (policy === 'public' && (host === 'localhost' || host.endsWith('.localhost'))) {
     throw refused(EventErrors.E5103, raw, 'names localhost');
+  }
+  // A deployed service (public targets only) runs under deploy/kubernetes' NetworkPolicy, which lets
+  // out TCP 443 and 80 only: another port would time out on every delivery until the endpoint is
+  // disabled, so it is refused at registration. (`URL` drops a scheme's default port: port is '' then.)
+  if (policy === 'public' && url.port !== '') {
+    throw refused(EventErrors.E5110, raw, `names port ${url.port}`);
   }
   return url;
 }
