@@ -112,11 +112,15 @@ describe('webhook targets', () => {
     expect(await verdict('https://93.184.215.14/hooks', 'live', 'public')).toBe('ok');
   });
 
-  it('refuses a non-default port when only public targets are allowed (the deployed network policy), not locally', () => {
-    expect(() => parseWebhookUrl('https://hooks.example.com:8443/in', 'live', 'public')).toThrow(/port 8443/);
-    expect(() => parseWebhookUrl('http://hooks.example.com:8080/in', 'test', 'public')).toThrow(/port 8080/);
-    expect(parseWebhookUrl('https://hooks.example.com:443/in', 'live', 'public').port).toBe('');
-    expect(parseWebhookUrl('http://hooks.example.com:80/in', 'test', 'public').port).toBe('');
-    expect(parseWebhookUrl('http://127.0.0.1:4000/in', 'test', 'private').port).toBe('4000');
+  it('refuses a non-default port when only public targets are allowed (the deployed network policy), not locally', async () => {
+    await expect(assertWebhookUrl('https://93.184.215.14:8443/in', 'live', 'public')).rejects.toThrow(/port 8443/);
+    await expect(assertWebhookUrl('http://93.184.215.14:8080/in', 'test', 'public')).rejects.toThrow(/port 8080/);
+    expect((await assertWebhookUrl('https://93.184.215.14:443/in', 'live', 'public')).port).toBe('');
+    expect((await assertWebhookUrl('http://93.184.215.14:80/in', 'test', 'public')).port).toBe('');
+    expect((await assertWebhookUrl('http://127.0.0.1:4000/in', 'test', 'private')).port).toBe('4000');
+    // A loopback target is refused for what it is, whatever its port.
+    await expect(assertWebhookUrl('http://127.0.0.1:4000/in', 'test', 'public')).rejects.toThrow(
+      /loopback|localhost|127/,
+    );
   });
 });

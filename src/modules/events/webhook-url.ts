@@ -85,7 +85,7 @@ export const keepsExcerpt = (address: string | undefined): boolean =>
 const refused = (definition: ErrorDefinition, url: string, detail: string) =>
   new AppError(definition, `${definition.message} "${url}" ${detail}.`);
 
-/** The URL parsed and checked for shape, scheme and port (no DNS): E5101, E5102, E5103, E5105, E5110. */
+/** The URL parsed and checked for shape and scheme (no DNS): E5101, E5102, E5103, E5105. */
 export function parseWebhookUrl(raw: string, mode: Mode, policy: AddressPolicy): URL {
   let url: URL;
   try {
@@ -111,12 +111,6 @@ export function parseWebhookUrl(raw: string, mode: Mode, policy: AddressPolicy):
   if (policy === 'public' && (host === 'localhost' || host.endsWith('.localhost'))) {
     throw refused(EventErrors.E5103, raw, 'names localhost');
   }
-  // A deployed service (public targets only) runs under deploy/kubernetes' NetworkPolicy, which lets
-  // out TCP 443 and 80 only: another port would time out on every delivery until the endpoint is
-  // disabled, so it is refused at registration. (`URL` drops a scheme's default port: port is '' then.)
-  if (policy === 'public' && url.port !== '') {
-    throw refused(EventErrors.E5110, raw, `names port ${url.port}`);
-  }
   return url;
 }
 
@@ -129,7 +123,18 @@ export function hostOf(url: URL): string {
 }
 
 /**
- * Checks the URL and every address its host resolves to (E5101-E5107): at creation and update,
+ * A deployed service (public targets only) runs under deploy/kubernetes' NetworkPolicy, which lets
+ * out TCP 443 and 80 only: another port would time out on every delivery until the endpoint is
+ * disabled, so it is refused at registration (E5110), after the address checks (a loopback or
+ * private target is refused for what it is). `URL` drops a scheme's default port: port is '' then.
+ */
+function refuseNonDefaultPort(url: URL, raw: string, policy: AddressPolicy): URL {
+  if (policy === 'public' && url.port !== '') throw refused(EventErrors.E5110, raw, `names port ${url.port}`);
+  return url;
+}
+
+/**
+ * Checks the URL and every address its host resolves to (E5101-E5107), then its port (E5110): at creation and update,
  * and again on every delivery (the sender's `lookup` runs `addressRefusal` on what it connects to).
  */
 export async function assertWebhookUrl(raw: string, mode: Mode, policy: AddressPolicy): Promise<URL> {
@@ -146,7 +151,7 @@ export async function assertWebhookUrl(raw: string, mode: Mode, policy: AddressP
     }
     if (addresses.length === 0) {
       // A test endpoint may name a host that resolves later; every delivery checks what it connects to.
-      if (mode === 'test') return url;
+      if (mode === 'test') return refuseNonDefaultPort(url, raw, policy);
       throw refused(EventErrors.E5107, raw, `: ${host} does not resolve`);
     }
   }
@@ -154,5 +159,5 @@ export async function assertWebhookUrl(raw: string, mode: Mode, policy: AddressP
     const refusal = addressRefusal(address, policy);
     if (refusal) throw refused(refusal, raw, isIP(host) ? 'is such an address' : `resolves to ${address}`);
   }
-  return url;
+  return refuseNonDefaultPort(url, raw, policy);
 }
