@@ -13,6 +13,7 @@ import { newId } from '../../common/ids.js';
 import { CUSTOMER_REFERENCE_CHANNEL, CustomersService } from '../customers/index.js';
 import { BillingProviders } from './providers/billing-provider.js';
 import { CreateMeterEventDto } from './dto/meter-event.dto.js';
+import { parseMeterTimestamp } from './meter-timestamp.js';
 import { MeterErrors } from './meter.errors.js';
 import { MeterEventsRepository } from './meter-events.repository.js';
 import { toCreationResponse, toMeterEventResponse, type CreationResponse } from './meter.responses.js';
@@ -30,32 +31,20 @@ interface ValidEvent extends EventRow {
   payload: Record<string, string>;
 }
 
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const NUMERIC = /^-?\d{1,15}(\.\d{1,12})?$/;
 const PAST_MS = 35 * 24 * 60 * 60 * 1000;
 const FUTURE_MS = 5 * 60 * 1000;
 const CUSTOMER_CACHE_MS = 60_000;
 
 function parseTimestamp(raw: string): Date {
-  const m = TIMESTAMP.exec(raw);
-  if (!m)
-    throw new AppError(
-      MeterErrors.E8006,
-      `Invalid parameter "timestamp": "${raw.slice(0, 40)}" is not YYYY-MM-DD HH:MM:SS.`,
-    );
-  const [, y, mo, d, h, mi, s] = m.map(Number);
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  if (
-    date.getUTCFullYear() !== y ||
-    date.getUTCMonth() !== mo - 1 ||
-    date.getUTCDate() !== d ||
-    h > 23 ||
-    mi > 59 ||
-    s > 59
-  ) {
-    throw new AppError(MeterErrors.E8006, `Invalid parameter "timestamp": "${raw}" is not a real date and time.`);
-  }
-  return date;
+  const parsed = parseMeterTimestamp(raw);
+  if ('date' in parsed) return parsed.date;
+  throw new AppError(
+    MeterErrors.E8006,
+    parsed.problem === 'shape'
+      ? `Invalid parameter "timestamp": "${raw.slice(0, 40)}" is neither YYYY-MM-DD HH:MM:SS (UTC) nor RFC 3339.`
+      : `Invalid parameter "timestamp": "${raw}" is not a real date and time.`,
+  );
 }
 
 /**
