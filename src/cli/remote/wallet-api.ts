@@ -47,7 +47,7 @@ export class WalletApi {
     return { ...auth, 'X-Country': this.country, Accept: 'application/json' };
   }
 
-  async call<T = Row>(method: 'GET' | 'POST', path: string, body?: object, session?: string): Promise<T> {
+  async call<T = Row>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: object, session?: string): Promise<T> {
     const url = path.startsWith('http') ? path : `${this.base}${path}`;
     const headers = this.headers(session);
     if (method === 'POST')
@@ -65,5 +65,9 @@ export class WalletApi {
 
   post<T = Row>(path: string, body?: object, session?: string): Promise<T> {
     return this.call<T>('POST', path, body, session);
+  }
+
+  delete<T = Row>(path: string): Promise<T> {
+    return this.call<T>('DELETE', path);
   }
 }

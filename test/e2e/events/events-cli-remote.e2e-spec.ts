@@ -103,8 +103,10 @@ describe('events:listen and events:trigger with only a URL and a test key', () =
     const covered = new Set([...Object.keys(TRIGGERS), ...Object.keys(NOT_TRIGGERABLE)]);
     expect(Object.keys(EVENT_TYPES).filter((type) => !covered.has(type))).toEqual([]);
     expect(Object.keys(NOT_TRIGGERABLE).sort()).toEqual([
+      'customer.subscription.trial_will_end',
       'meter_event.delivery_failed',
       'payout.canceled',
+      'test_helpers.test_clock.ready',
       'webhook_endpoint.disabled',
     ]);
   });
