@@ -108,7 +108,7 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     if (charge.status === 'succeeded') {
       sessionStorage.removeItem(key);
       show(t.received, 'done');
-      document.querySelectorAll('form, button, #promptpay-qr, [role=tablist], #promptpay-hint').forEach((e) => { e.hidden = true; });
+      document.querySelectorAll('form, button, #promptpay-qr, [role=tablist], #promptpay-hint, #saved-card-hint').forEach((e) => { e.hidden = true; });
       if (result.redirect_url) location.assign(result.redirect_url);
       return;
     }
@@ -202,6 +202,10 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     if (card) payByCard(card);
   });
   if (token && returnedSetup) attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', token: returnedSetup });
+  // The saved card of an off-session payment that needs authentication: confirmed with that card, then 3-D Secure.
+  const savedCard = document.getElementById('pay-saved-card');
+  if (savedCard && config.savedCard) savedCard.addEventListener('click', () =>
+    attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', payment_method: config.savedCard }));
   const promptpay = document.getElementById('pay-promptpay');
   if (promptpay) promptpay.addEventListener('click', () =>
     attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'promptpay' }));

@@ -15,6 +15,7 @@ import { PaymentLinksService } from '../checkouts/payment-links.service.js';
 import type { Charge } from '../entities/charge.entity.js';
 import type { Checkout } from '../entities/checkout.entity.js';
 import { CardIntentsService } from '../payments/card-intents.service.js';
+import { SavedCardOffersService } from '../payment-methods/saved-card-offers.service.js';
 import { SetupCheckoutsService } from '../payment-methods/setup-checkouts.service.js';
 import { ChargeOutcomesService } from '../payments/charge-outcomes.service.js';
 import { ChargesService } from '../payments/charges.service.js';
@@ -51,6 +52,7 @@ export class HostedCheckoutsService {
     private readonly charges: ChargesService,
     private readonly cardIntents: CardIntentsService,
     private readonly setups: SetupCheckoutsService,
+    private readonly savedCards: SavedCardOffersService,
     private readonly outcomes: ChargeOutcomesService,
     private readonly providers: CollectionProviders,
     private readonly pages: CheckoutPageRenderer,
@@ -133,11 +135,13 @@ export class HostedCheckoutsService {
     const found = application
       ? await this.inEitherMode(application, async () => {
           const checkout = await this.checkouts.find(application.id, id);
-          return checkout ? { checkout, description: await this.describe(application, checkout) } : null;
+          if (!checkout) return null;
+          const description = await this.describe(application, checkout);
+          return { checkout, description, savedCard: await this.savedCards.offerFor(application.id, checkout) };
         })
       : null;
     if (!application || !found) return this.pages.notFound(visit);
-    return this.pages.render(visit, application, found.checkout, found.description);
+    return this.pages.render(visit, application, found.checkout, found.description, null, 200, found.savedCard);
   }
 
   /** A visit to a payment link: a fresh checkout on its target, and the browser sent on to its page. */
