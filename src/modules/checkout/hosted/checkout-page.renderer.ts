@@ -7,6 +7,7 @@ import type { AllConfig } from '../../../config/app.config.js';
 import type { ProviderCredentials } from '../../../config/provider-credentials.js';
 import { effectiveStatus } from '../checkouts/checkouts.service.js';
 import type { Checkout } from '../entities/checkout.entity.js';
+import type { SavedCardOffer } from '../payment-methods/saved-card-offers.service.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { cardEntryOrigins, OMISE_JS, STRIPE_JS, type CardEntry } from './card-entry.js';
 import { checkoutErrorPage } from './checkout-messages.js';
@@ -62,6 +63,7 @@ export class CheckoutPageRenderer {
     description: string | null,
     notice: string | null = null,
     status = 200,
+    savedCard: SavedCardOffer | null = null,
   ): HostedAnswer {
     const nonce = newNonce();
     const cardEntry: CardEntry = checkout.payment_method_types.includes('card')
@@ -92,6 +94,7 @@ export class CheckoutPageRenderer {
         cardEntry,
         notice,
         setup: checkout.mode === 'setup',
+        savedCard,
       }),
       // Only an open page takes a card; a paid or expired one loads nothing.
       origins: pageStatus === 'open' ? cardEntryOrigins(cardEntry) : {},
