@@ -3,6 +3,7 @@ import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ApplicationsService } from '../../../src/modules/applications/index.js';
 import { OffSessionPaymentsService } from '../../../src/modules/checkout/index.js';
 import { PROVIDER_TIMEOUT_MS } from '../../../src/modules/checkout/payments/provider-call.js';
+import { CollectionProviders } from '../../../src/modules/checkout/payments/providers/collection-providers.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { asSession, createCustomer, createPaymentIntent, expectLedgerInvariants } from '../../factories/checkout.js';
 import { chargeOffSession, customerWithCard, SAVED_CARDS } from '../../factories/payment-methods.js';
@@ -202,7 +203,8 @@ describe('off-session payment intents (test mode, sandbox)', () => {
       .runInMode('test', () => t.app.get(OffSessionPaymentsService).confirmOffSession(principal, pi.id), bound);
     expect(paid).toMatchObject({ status: 'succeeded', amount_received: 7000 });
   });
-  it('an attempt whose process died is E7035 until the provider timeout, then abandoned and charged again', async () => {
+  /** An intent of a customer with a saved card, and a way to confirm it off-session as another module would. */
+  async function deadAttemptSetup() {
     const { customer } = await customerWithCard(t, tenant);
     const pi = await createPaymentIntent(t, tenant, { customer_id: customer.id, amount: 7000 });
     const application = (await t.app.get(ApplicationsService).bySlug(tenant.slug))!;
@@ -223,33 +225,71 @@ describe('off-session payment intents (test mode, sandbox)', () => {
     const service = t.app.get(OffSessionPaymentsService);
     const confirm = () =>
       t.app.get(RequestContext).runInMode('test', () => service.confirmOffSession(principal, pi.id), bound);
-    // The process dies between recording the attempt and applying the provider's answer.
-    const crashing = service as unknown as { applyAnswer: (...args: unknown[]) => Promise<unknown> };
-    const applyAnswer = crashing.applyAnswer;
-    crashing.applyAnswer = () => Promise.reject(new Error('process died'));
-    try {
-      await expect(confirm()).rejects.toThrow('process died');
-    } finally {
-      crashing.applyAnswer = applyAnswer;
-    }
-    const dead = (await get(`/payment_intents/${pi.id}`)).body;
-    expect(dead).toMatchObject({ status: 'processing' });
+    const charges = async () =>
+      (await get('/charges').query({ 'filter[payment_intent]': pi.id })).body.data as Array<{
+        id: string;
+        status: string;
+        failure_code: string | null;
+      }>;
+    /** Runs `confirm` with the process dying before the answer is applied (and, with `beforeCall`, before the provider call). */
+    const dieDuring = async (beforeCall: boolean) => {
+      const crashing = service as unknown as { applyAnswer: (...args: unknown[]) => Promise<unknown> };
+      const sandbox = t.app.get(CollectionProviders).named('sandbox') as unknown as {
+        chargeSavedCard: (...args: unknown[]) => Promise<unknown>;
+      };
+      const { applyAnswer } = crashing;
+      const { chargeSavedCard } = sandbox;
+      crashing.applyAnswer = () => Promise.reject(new Error('process died'));
+      if (beforeCall) sandbox.chargeSavedCard = () => Promise.reject(new Error('process died'));
+      try {
+        await expect(confirm()).rejects.toThrow('process died');
+      } finally {
+        crashing.applyAnswer = applyAnswer;
+        sandbox.chargeSavedCard = chargeSavedCard;
+      }
+      const dead = (await get(`/payment_intents/${pi.id}`)).body;
+      expect(dead).toMatchObject({ status: 'processing' });
+      return dead as { latest_charge: string };
+    };
+    return { pi, confirm, charges, dieDuring };
+  }
+
+  it('an attempt whose answer was lost is read back after the provider timeout, never charged twice', async () => {
+    const { pi, confirm, charges, dieDuring } = await deadAttemptSetup();
+    const dead = await dieDuring(false);
     // Still within the time a provider call may take: the payment is in progress.
     t.clock.advance(PROVIDER_TIMEOUT_MS - 1_000);
     await expect(confirm()).rejects.toMatchObject({ name: 'AppError(E7035)' });
-    // Past it: the dead attempt is failed (processing_error) and a new one charges the card.
+    // Past it: the provider is asked by charge id; it made the payment, so that answer is applied and
+    // the intent is paid by the first attempt; the new confirmation is refused as for a paid intent.
+    t.clock.advance(1_000);
+    await expect(confirm()).rejects.toMatchObject({ name: 'AppError(E7002)' });
+    expect((await get(`/payment_intents/${pi.id}`)).body).toMatchObject({
+      status: 'succeeded',
+      amount_received: 7000,
+      latest_charge: dead.latest_charge,
+    });
+    const all = await charges();
+    expect(all.map((c) => [c.id, c.status])).toEqual([[dead.latest_charge, 'succeeded']]);
+    await expectLedgerInvariants(t, [tenant.applicationId]);
+    t.clock.reset();
+  });
+
+  it('an attempt that never reached the provider is failed after the provider timeout and the card charged once', async () => {
+    const { confirm, charges, dieDuring } = await deadAttemptSetup();
+    const dead = await dieDuring(true);
+    t.clock.advance(PROVIDER_TIMEOUT_MS - 1_000);
+    await expect(confirm()).rejects.toMatchObject({ name: 'AppError(E7035)' });
+    // Past it: the provider made no payment for that charge id, so the attempt is failed
+    // (processing_error) and a new one charges the card.
     t.clock.advance(1_000);
     expect(await confirm()).toMatchObject({ status: 'succeeded', amount_received: 7000 });
-    const charges = (await get('/charges').query({ 'filter[payment_intent]': pi.id })).body.data as Array<{
-      id: string;
-      status: string;
-      failure_code: string | null;
-    }>;
-    expect(charges.find((c) => c.id === dead.latest_charge)).toMatchObject({
+    const all = await charges();
+    expect(all.find((c) => c.id === dead.latest_charge)).toMatchObject({
       status: 'failed',
       failure_code: 'processing_error',
     });
-    expect(charges.filter((c) => c.status === 'succeeded')).toHaveLength(1);
+    expect(all.filter((c) => c.status === 'succeeded')).toHaveLength(1);
     t.clock.reset();
   });
 });

@@ -83,7 +83,8 @@ export class OffSessionPaymentsService {
     paymentMethodId?: string,
   ): Promise<PaymentIntentResponse> {
     const applicationId = principal.application.id;
-    const recorded = await this.recordAttempt(principal, intentId, paymentMethodId);
+    const neverMade = await this.settleDeadAttempt(principal, intentId);
+    const recorded = await this.recordAttempt(principal, intentId, paymentMethodId, neverMade);
     let answer: ProviderPayment;
     try {
       answer = await reachProvider(() =>
@@ -117,8 +118,39 @@ export class OffSessionPaymentsService {
     return toPaymentIntentResponse(intent);
   }
 
+  /**
+   * An intent still `processing` after PROVIDER_TIMEOUT_MS with no answer recorded (its process died
+   * between the provider call and applying the answer): before charging again, the provider is asked,
+   * with no transaction open, for the payment it made for that charge id (`paymentByChargeId`). A
+   * payment it made is applied as that attempt's answer, so a card is never charged twice (the
+   * intent is then paid, and the new attempt refused as for any paid intent); an unreachable
+   * provider is E5002 and nothing changes. Answers the id of the charge the provider made no payment
+   * for, which recordAttempt may then abandon; null when there is none to abandon.
+   */
+  private async settleDeadAttempt(principal: Principal, intentId: string): Promise<string | null> {
+    const applicationId = principal.application.id;
+    const intent = await this.intents.retrieve(principal, intentId);
+    if (intent.status !== 'processing' || !intent.latest_charge) return null;
+    const charge = await this.charges.findById(applicationId, intent.latest_charge);
+    if (charge?.status !== 'pending' || charge.reference_id !== null) return null;
+    if (this.clock.now().getTime() - charge.created_at.getTime() < PROVIDER_TIMEOUT_MS) return null;
+    const provider = this.providers.named(charge.provider!);
+    const made = await reachProvider(() => provider.paymentByChargeId(charge.id, charge.created_at));
+    if (!made) return charge.id;
+    await this.applyAnswer(principal, { charge, provider, intent: { id: intentId } }, made).catch((err: unknown) => {
+      // Overtaken meanwhile (another request or the webhook applied it): the attempt is settled.
+      if (!(err instanceof AppError)) throw err;
+    });
+    return null;
+  }
+
   /** Phase 1: the intent locked for a short transaction; the pending charge on the saved method. */
-  private async recordAttempt(principal: Principal, intentId: string, paymentMethodId?: string): Promise<Recorded> {
+  private async recordAttempt(
+    principal: Principal,
+    intentId: string,
+    paymentMethodId: string | undefined,
+    neverMade: string | null,
+  ): Promise<Recorded> {
     const applicationId = principal.application.id;
     const peek = await this.intents.retrieve(principal, intentId);
     if (!peek.customer_id) {
@@ -134,7 +166,7 @@ export class OffSessionPaymentsService {
       const intent = await this.intents.lock(applicationId, intentId, manager);
       const target: Target = { type: 'payment_intent', record: intent };
       this.targets.assertPayable(target, intent.country);
-      if (intent.status === 'processing') await this.abandonDeadAttempt(intent, manager);
+      if (intent.status === 'processing') await this.abandonDeadAttempt(intent, neverMade, manager);
       if (!intent.payment_method_types.includes('card')) {
         throw new AppError(CheckoutErrors.E7007, `Payment intent "${intentId}" does not take cards.`);
       }
@@ -176,17 +208,20 @@ export class OffSessionPaymentsService {
 
   /**
    * An intent `processing`: E7035 while its attempt may still get its provider's answer. An attempt
-   * with no answer recorded after PROVIDER_TIMEOUT_MS (its process died between recording it and
-   * applying the answer) is abandoned as a checkout abandons one (CheckoutPaymentsService.
-   * replacePending): failed `processing_error`, the intent back to `requires_payment_method`, in
-   * this transaction, so the new attempt proceeds.
+   * the provider was asked about and made no payment for (`neverMade`, settleDeadAttempt) is
+   * abandoned as a checkout abandons one (CheckoutPaymentsService.replacePending): failed
+   * `processing_error`, the intent back to `requires_payment_method`, in this transaction, so the
+   * new attempt proceeds.
    */
-  private async abandonDeadAttempt(intent: PaymentIntent, manager: EntityManager): Promise<void> {
+  private async abandonDeadAttempt(
+    intent: PaymentIntent,
+    neverMade: string | null,
+    manager: EntityManager,
+  ): Promise<void> {
     const charge = intent.latest_charge
       ? await this.charges.lockById(intent.application_id, intent.latest_charge, manager)
       : null;
-    const waited = charge ? this.clock.now().getTime() - charge.created_at.getTime() : 0;
-    if (charge?.status !== 'pending' || charge.reference_id !== null || waited < PROVIDER_TIMEOUT_MS) {
+    if (charge?.status !== 'pending' || charge.reference_id !== null || charge.id !== neverMade) {
       throw new AppError(CheckoutErrors.E7035, `Payment intent "${intent.id}" has a payment in progress.`);
     }
     const failed = await this.charges.transition(
@@ -199,7 +234,11 @@ export class OffSessionPaymentsService {
   }
 
   /** Phase 3: the answer applied to the intent and charge as they are now (E4090 when overtaken). */
-  private async applyAnswer(principal: Principal, recorded: Recorded, answer: ProviderPayment): Promise<PaymentIntent> {
+  private async applyAnswer(
+    principal: Principal,
+    recorded: Pick<Recorded, 'charge' | 'provider'> & { intent: Pick<PaymentIntent, 'id'> },
+    answer: ProviderPayment,
+  ): Promise<PaymentIntent> {
     const applicationId = principal.application.id;
     return this.payments.transaction(async (manager: EntityManager) => {
       const intent = await this.intents.lock(applicationId, recorded.intent.id, manager);
