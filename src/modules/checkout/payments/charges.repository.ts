@@ -5,6 +5,7 @@ import { ModeDb } from '../../../common/database/mode-db.js';
 import { isUuid } from '../../../common/ids.js';
 import type { JobScope } from '../../../common/jobs/job-scope.js';
 import type { ChargeStatus } from './charge.transitions.js';
+import { Checkout } from '../entities/checkout.entity.js';
 import { Charge } from '../entities/charge.entity.js';
 import { PaymentMethod } from '../entities/payment-method.entity.js';
 
@@ -91,7 +92,18 @@ export class ChargesRepository {
       .where("c.status = 'pending'")
       .andWhere('c.reference_id IS NOT NULL')
       .andWhere('c.provider IN (:...providers)', { providers })
-      .andWhere('c.created_at < :before', { before });
+      .andWhere('c.created_at < :before', { before })
+      // Only attempts a checkout waits on: an off-session attempt is settled by the intent's next
+      // confirmation (OffSessionPaymentsService.settleDeadAttempt), which also moves the intent.
+      .andWhere((outer) => {
+        const waiting = outer
+          .subQuery()
+          .select('1')
+          .from(Checkout, 'co')
+          .where('co.application_id = c.application_id AND co.pending_charge_id = c.id')
+          .getQuery();
+        return `EXISTS ${waiting}`;
+      });
     if (scope.applicationIds) qb.andWhere('c.application_id = ANY(:ids)', { ids: [...scope.applicationIds] });
     return qb.orderBy('c.created_at', 'ASC').limit(limit).getMany();
   }
@@ -108,7 +120,18 @@ export class ChargesRepository {
       .where("c.status = 'pending'")
       .andWhere('c.reference_id IS NULL')
       .andWhere('c.provider IS NOT NULL')
-      .andWhere('c.created_at < :before', { before });
+      .andWhere('c.created_at < :before', { before })
+      // Only attempts a checkout waits on: an off-session attempt is settled by the intent's next
+      // confirmation (OffSessionPaymentsService.settleDeadAttempt), which also moves the intent.
+      .andWhere((outer) => {
+        const waiting = outer
+          .subQuery()
+          .select('1')
+          .from(Checkout, 'co')
+          .where('co.application_id = c.application_id AND co.pending_charge_id = c.id')
+          .getQuery();
+        return `EXISTS ${waiting}`;
+      });
     if (scope.applicationIds) qb.andWhere('c.application_id = ANY(:ids)', { ids: [...scope.applicationIds] });
     return qb.orderBy('c.created_at', 'ASC').limit(limit).getMany();
   }
