@@ -4,6 +4,7 @@ import { LabelsField, MetadataField, NestedField, Optional } from '../../../comm
 
 export class CustomerInvoiceSettingsDto {
   @ApiPropertyOptional({
+    type: String,
     example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b',
     nullable: true,
     description:
