@@ -4,8 +4,10 @@ import { DatabaseModule } from '../../common/database/database.module.js';
 import { AccountsModule } from '../accounts/index.js';
 import { CustomersModule } from '../customers/index.js';
 import { LedgerModule } from '../ledger/index.js';
+import { SubscriptionsModule } from '../billing/index.js';
 import { ChargeHooks } from './payments/charge-hooks.js';
 import { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
+import { SubscriptionCompletionService } from './payments/subscription-completion.service.js';
 import { ChargesRepository } from './payments/charges.repository.js';
 import { ChargesService } from './payments/charges.service.js';
 import { CheckoutExpiryJob } from './payments/checkout-expiry.job.js';
@@ -68,6 +70,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CustomersModule,
     AccountsModule,
     ProviderAdaptersModule,
+    SubscriptionsModule,
   ],
   controllers: [
     PaymentIntentsController,
@@ -98,6 +101,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CardIntentsService,
     HostedCheckoutsService,
     ChargeOutcomesService,
+    SubscriptionCompletionService,
     ChargesRepository,
     ChargesService,
     ChargeHooks,

@@ -108,6 +108,8 @@ export function toCheckoutResponse(c: Checkout, url: string, session: string | n
     subscription_data: c.subscription_data,
     charge_id: c.charge_id,
     setup_payment_method: c.setup_payment_method,
+    subscription: c.subscription_id ?? null,
+    invoice: c.invoice_id ?? null,
     metadata: c.metadata,
     expires_at: c.expires_at.toISOString(),
     completed_at: iso(c.completed_at),

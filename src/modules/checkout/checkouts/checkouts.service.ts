@@ -13,6 +13,8 @@ import { toCheckoutResponse, type CheckoutResponse } from '../checkout.responses
 import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS, COUNTRY_CURRENCY } from '../checkout-rules.js';
 import { scalingFactorOf } from '../../ledger/index.js';
 import { assertSetupRequest, type OpeningFields } from './setup-mode.js';
+import { assertCurrency, subscriptionRequest } from './subscription-mode.js';
+import { SubscriptionCheckoutsService } from '../../billing/index.js';
 import { type PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { CreateCheckoutDto } from '../dto/checkout.dto.js';
 import type { Checkout, CheckoutStatus } from '../entities/checkout.entity.js';
@@ -20,6 +22,7 @@ import type { PaymentLink } from '../entities/payment-link.entity.js';
 import { HostedUrls } from './hosted-urls.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from '../targets/targets.service.js';
+import { InvoicesService } from '../targets/invoices.service.js';
 import { checkoutTransition, NEW_CHECKOUT_STATUS, type CheckoutEvent } from './checkout.transitions.js';
 import { CheckoutsRepository, type ExpiryWork } from './checkouts.repository.js';
 
@@ -29,7 +32,7 @@ export const CHECKOUT_LIST: ListSpec = {
   filters: {
     id: ListFilters.uuid,
     target_type: ListFilters.oneOf(['invoice', 'payment_intent', 'customer']),
-    mode: ListFilters.oneOf(['payment', 'setup']),
+    mode: ListFilters.oneOf(['payment', 'setup', 'subscription']),
     target_id: ListFilters.uuid,
     payment_link_id: ListFilters.uuid,
     customer_id: ListFilters.uuid,
@@ -67,6 +70,8 @@ export class CheckoutsService {
     private readonly urls: HostedUrls,
     private readonly clock: Clock,
     private readonly providers: CollectionProviders,
+    private readonly subscriptions: SubscriptionCheckoutsService,
+    private readonly invoices: InvoicesService,
   ) {}
 
   /**
@@ -75,17 +80,79 @@ export class CheckoutsService {
    * session (once) and the page URL with the session in its fragment.
    */
   async create(scope: Scope, dto: CreateCheckoutDto, link: PaymentLink | null = null): Promise<CheckoutResponse> {
-    if (dto.mode === 'subscription') {
-      throw new AppError(CheckoutErrors.E7009, 'mode "subscription" is not supported; use "payment" or "setup".');
-    }
+    if (dto.mode === 'subscription') return this.openSubscription(scope, dto, link);
     if (dto.subscription_data !== undefined) {
-      throw new AppError(CheckoutErrors.E7009, 'subscription_data needs mode "subscription", which is not supported.');
+      throw new AppError(CheckoutErrors.E7075, 'subscription_data needs mode "subscription".');
     }
     if (dto.promotion_code !== undefined) {
-      throw new AppError(CheckoutErrors.E7010, `No promotion code "${dto.promotion_code}".`);
+      throw new AppError(
+        CheckoutErrors.E7010,
+        `promotion_code "${dto.promotion_code}": promotion codes apply to checkouts in mode "subscription".`,
+      );
     }
     const fields = dto.mode === 'setup' ? await this.setupFields(scope, dto) : await this.paymentFields(scope, dto);
-    return this.open(scope, dto, fields, link);
+    const session = await this.issueSession();
+    const checkout = await this.insert(scope, dto, fields, link, session);
+    return this.toResponse(scope, checkout, session.token);
+  }
+
+  /**
+   * A subscription checkout (docs/BILLING.md, "Subscription checkout"): in ONE transaction the
+   * subscription (`incomplete`, or `trialing`), the promotion code redeemed, its first invoice open
+   * (nothing to charge in a trial) and the checkout collecting it. Test mode only for now (E7073).
+   */
+  private async openSubscription(
+    scope: Scope,
+    dto: CreateCheckoutDto,
+    link: PaymentLink | null,
+  ): Promise<CheckoutResponse> {
+    const request = subscriptionRequest(dto);
+    const provider = this.providers.forCountry(countryOf(scope), scope.livemode);
+    if (provider.testOnly !== true) {
+      throw new AppError(CheckoutErrors.E7073, `Subscription checkouts through ${provider.name} are not available yet.`);
+    }
+    const customer = await this.targets.chargeableCustomer(scope, dto.target_id);
+    const session = await this.issueSession();
+    const checkout = await this.repository.transaction(async (manager) => {
+      const opened = await this.subscriptions.open(scope, request.subscription, request.promotionCode, manager);
+      assertCurrency(dto, opened.currency);
+      const subscriptionId = opened.subscription.id;
+      const invoice = opened.trialing
+        ? null
+        : await this.invoices.openSubscriptionInvoice(
+            scope,
+            {
+              customerId: customer.id,
+              subscriptionId,
+              currency: opened.currency,
+              lines: opened.lines,
+              subtotal: opened.totals.subtotal,
+              total: opened.totals.total,
+              description: dto.subscription_data?.description ?? null,
+            },
+            manager,
+          );
+      if (invoice) await this.subscriptions.linkFirstInvoice(scope.application.id, subscriptionId, invoice.id, manager);
+      const fields: OpeningFields = {
+        mode: 'subscription',
+        target_type: 'customer',
+        target_id: customer.id,
+        amount: invoice ? Number(invoice.total) : 0,
+        currency: opened.currency,
+        scaling_factor: scalingFactorOf(opened.currency),
+        customer_id: customer.id,
+        transfer_destination: null,
+        application_fee_amount: 0,
+        payment_method_types: ['card'],
+      };
+      const extra = {
+        subscription_id: subscriptionId,
+        invoice_id: invoice?.id ?? null,
+        subscription_data: (dto.subscription_data ?? {}) as Record<string, unknown>,
+      };
+      return this.insert(scope, dto, fields, link, session, manager, extra);
+    });
+    return this.toResponse(scope, checkout, session.token);
   }
 
   /** A payment checkout: what it collects comes from its target (an invoice or a payment intent). */
@@ -142,23 +209,37 @@ export class CheckoutsService {
     };
   }
 
-  /** The checkout row and its one-time session. */
-  private async open(
-    scope: Scope,
-    dto: CreateCheckoutDto,
-    fields: OpeningFields,
-    link: PaymentLink | null,
-  ): Promise<CheckoutResponse> {
-    const applicationId = scope.application.id;
-    const country = countryOf(scope);
+  /** A new checkout's id and its one-time session (issued before any transaction opens). */
+  private async issueSession(): Promise<{ id: string; sessionId: string; token: string }> {
     const id = newId();
     const session = await this.sessions.issue({
       purpose: 'checkout',
       targetId: id,
       ttlSeconds: CHECKOUT_SESSION_TTL_SECONDS,
     });
+    return { id, sessionId: session.sessionId, token: session.token };
+  }
+
+  /** The checkout row (in `manager`'s transaction when given). */
+  private insert(
+    scope: Scope,
+    dto: CreateCheckoutDto,
+    fields: OpeningFields,
+    link: PaymentLink | null,
+    session: { id: string; sessionId: string },
+    manager?: EntityManager,
+    extra: Pick<Checkout, 'subscription_id' | 'invoice_id' | 'subscription_data'> = {
+      subscription_id: null,
+      invoice_id: null,
+      subscription_data: null,
+    },
+  ): Promise<Checkout> {
+    const applicationId = scope.application.id;
+    const country = countryOf(scope);
+    const id = session.id;
     const now = this.clock.now();
-    const checkout = await this.repository.insert({
+    return this.repository.insert(
+      {
       id,
       application_id: applicationId,
       country,
@@ -171,7 +252,7 @@ export class CheckoutsService {
       line_items: dto.line_items?.map((l) => ({ price: l.price, quantity: l.quantity })) ?? [],
       allow_promotion_codes: dto.allow_promotion_codes ?? false,
       payment_method_collection: dto.payment_method_collection ?? null,
-      subscription_data: null,
+      ...extra,
       session_id: session.sessionId,
       charge_id: null,
       pending_charge_id: null,
@@ -182,8 +263,9 @@ export class CheckoutsService {
       metadata: dto.metadata ?? {},
       created_at: now,
       updated_at: now,
-    });
-    return this.toResponse(scope, checkout, session.token);
+      },
+      manager,
+    );
   }
 
   async retrieve(scope: Scope, id: string): Promise<CheckoutResponse> {
