@@ -137,8 +137,7 @@ export const CheckoutErrors = defineErrors('checkout', {
   E7073: {
     key: 'subscription_checkout_live_unavailable',
     http_status: 400,
-    message:
-      'Checkouts in mode "subscription" save the card while charging it; that runs in test mode only for now.',
+    message: 'Checkouts in mode "subscription" save the card while charging it; that runs in test mode only for now.',
   },
   E7074: {
     key: 'subscription_checkout_currency_mismatch',

@@ -8,6 +8,7 @@ import { SubscriptionsModule } from '../billing/index.js';
 import { ChargeHooks } from './payments/charge-hooks.js';
 import { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
 import { SubscriptionCompletionService } from './payments/subscription-completion.service.js';
+import { SubscriptionOpening } from './checkouts/subscription-opening.service.js';
 import { ChargesRepository } from './payments/charges.repository.js';
 import { ChargesService } from './payments/charges.service.js';
 import { CheckoutExpiryJob } from './payments/checkout-expiry.job.js';
@@ -102,6 +103,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     HostedCheckoutsService,
     ChargeOutcomesService,
     SubscriptionCompletionService,
+    SubscriptionOpening,
     ChargesRepository,
     ChargesService,
     ChargeHooks,

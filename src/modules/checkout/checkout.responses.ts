@@ -69,6 +69,8 @@ export function toInvoiceResponse(inv: Invoice) {
     finalized_at: iso(inv.finalized_at),
     paid_at: iso(inv.paid_at),
     voided_at: iso(inv.voided_at),
+    subscription: inv.subscription_id ?? null,
+    billing_reason: inv.billing_reason ?? null,
     metadata: inv.metadata,
     labels: inv.labels,
     created_at: inv.created_at.toISOString(),

@@ -65,7 +65,14 @@ describe('subscription checkout (API)', () => {
       invoice: expect.any(String),
     });
     const invoice = await get(`/invoices/${created.body.invoice}`);
-    expect(invoice).toMatchObject({ status: 'open', subtotal, total, customer_id: customer.id });
+    expect(invoice).toMatchObject({
+      status: 'open',
+      subtotal,
+      total,
+      customer_id: customer.id,
+      subscription: created.body.subscription,
+      billing_reason: 'subscription_create',
+    });
     expect(invoice.line_items.map((l: { total: number }) => l.total)).toEqual([subtotal, -discount, tax]);
     expect(await get(`/subscriptions/${created.body.subscription}`)).toMatchObject({
       status: 'incomplete',
@@ -110,7 +117,10 @@ describe('subscription checkout (API)', () => {
       target_type: 'customer',
       target_id: customer.id,
       line_items: [{ price: price.id, quantity: 1 }],
-      subscription_data: { trial_period_days: 14, payment_settings: { save_default_payment_method: 'on_subscription' } },
+      subscription_data: {
+        trial_period_days: 14,
+        payment_settings: { save_default_payment_method: 'on_subscription' },
+      },
     });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ amount: 0, invoice: null, subscription: expect.any(String) });
@@ -119,6 +129,38 @@ describe('subscription checkout (API)', () => {
     expect(saved.body.checkout).toMatchObject({ status: 'complete', payment_status: 'no_payment_required' });
     const sub = await get(`/subscriptions/${created.body.subscription}`);
     expect(sub).toMatchObject({ status: 'trialing', default_payment_method: saved.body.payment_method.id });
+  });
+
+  it('gives the redemption back when the checkout expires unpaid: invoice void, subscription incomplete_expired', async () => {
+    const price = await createPrice(t, tenant);
+    const coupon = await post('/coupons', { percent_off: 10, duration: 'forever' });
+    const code = `ONCE${Date.now()}`;
+    const promo = await post('/promotion_codes', { coupon_id: coupon.id, code, max_redemptions: 1 });
+    const customer = await createCustomer(t, tenant);
+    const body = {
+      mode: 'subscription',
+      target_type: 'customer',
+      target_id: customer.id,
+      line_items: [{ price: price.id, quantity: 1 }],
+      promotion_code: code,
+    };
+    const first = await checkout(body);
+    expect(first.status).toBe(200);
+    expect(await get(`/promotion_codes/${promo.id}`)).toMatchObject({ times_redeemed: 1 });
+    expectErrorObject((await checkout(body)).body, 'E7634');
+
+    const expired = await t.http
+      .post(tenant.path(`/test_helpers/checkouts/${first.body.id}/expire`))
+      .set(tenant.as('test'))
+      .send({});
+    expect(expired.body).toMatchObject({ status: 'expired' });
+    expect(await get(`/promotion_codes/${promo.id}`)).toMatchObject({ times_redeemed: 0 });
+    expect(await get(`/coupons/${coupon.id}`)).toMatchObject({ times_redeemed: 0 });
+    expect(await get(`/invoices/${first.body.invoice}`)).toMatchObject({ status: 'void' });
+    expect(await get(`/subscriptions/${first.body.subscription}`)).toMatchObject({ status: 'incomplete_expired' });
+    // The code is redeemable again; the expired checkout cannot be paid.
+    expect((await checkout(body)).status).toBe(200);
+    expectErrorObject((await confirm(t, tenant, first.body, card(CARDS.visa))).body, 'E7005');
   });
 
   it('refuses what it cannot honour, each with its code', async () => {

@@ -5,10 +5,13 @@ import type { Scope } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
+import { CouponsService } from '../catalog/coupons/coupons.service.js';
+import { PromotionCodesService } from '../catalog/promotion-codes/promotion-codes.service.js';
 import { computeInvoiceLines, type ComputedInvoice } from '../pricing/index.js';
 import type { CreateSubscriptionDto } from './dto/subscription.dto.js';
 import { nextEventAt } from './subscription-schedule.js';
 import { subscriptionTransition } from './subscription.transitions.js';
+import { SubscriptionErrors } from './subscriptions.errors.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import type { SubscriptionResponse } from './subscriptions.responses.js';
 import { SubscriptionsService } from './subscriptions.service.js';
@@ -42,7 +45,52 @@ export class SubscriptionCheckoutsService {
     private readonly reads: SubscriptionsService,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
+    private readonly coupons: CouponsService,
+    private readonly promotionCodes: PromotionCodesService,
   ) {}
+
+  /**
+   * Before a subscription checkout is paid (or saves a trial's card): its subscription is still
+   * waiting for it (`incomplete`, or `trialing`); one expired meanwhile (its customer's test clock
+   * passed 23 hours) or canceled is refused with E7077.
+   */
+  async assertStartable(applicationId: string, id: string, manager: EntityManager): Promise<void> {
+    const sub = await this.subscriptions.find(applicationId, id, manager);
+    if (!sub || (sub.status !== 'incomplete' && sub.status !== 'trialing')) {
+      throw new AppError(
+        SubscriptionErrors.E7750,
+        `Subscription "${id}" is ${sub?.status ?? 'gone'}: its checkout can no longer start it.`,
+      );
+    }
+  }
+
+  /**
+   * The subscription checkout expired unpaid (in the expiry's transaction): the subscription, if
+   * still `incomplete`, ends `incomplete_expired` with `customer.subscription.updated`, and the
+   * coupon or promotion code it redeemed is given back (times_redeemed - 1).
+   */
+  async checkoutExpired(applicationId: string, id: string, manager: EntityManager): Promise<void> {
+    const sub = await this.subscriptions.find(applicationId, id, manager, true);
+    if (!sub) return;
+    if (sub.promotion_code) await this.promotionCodes.release(manager, applicationId, sub.promotion_code);
+    else if (sub.coupon) await this.coupons.release(manager, applicationId, sub.coupon);
+    if (sub.status !== 'incomplete') return;
+    const status = subscriptionTransition(sub.status, 'expire', id);
+    const now = this.clock.now();
+    await this.subscriptions.writeStatus(
+      applicationId,
+      id,
+      status,
+      { ended_at: now, next_event_at: null, updated_at: now },
+      manager,
+    );
+    await this.events.record(manager, {
+      applicationId,
+      type: 'customer.subscription.updated',
+      object: await this.reads.load(applicationId, id, manager),
+      previous_attributes: { status: sub.status },
+    });
+  }
 
   /**
    * The subscription (`incomplete`, or `trialing`) with `customer.subscription.created`, the

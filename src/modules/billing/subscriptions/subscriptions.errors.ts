@@ -85,4 +85,10 @@ export const SubscriptionErrors = defineErrors('billing', {
     http_status: 400,
     message: 'No promotion code with this id in this application.',
   },
+  E7750: {
+    key: 'subscription_checkout_subscription_ended',
+    http_status: 400,
+    message:
+      'The subscription of this checkout is no longer waiting for it (incomplete_expired or canceled): the checkout cannot start it.',
+  },
 });

@@ -123,107 +123,108 @@ export class SubscriptionsService {
     promotionCode: string | null,
     manager: EntityManager,
   ): Promise<CreatedSubscription> {
-    {
-      const applicationId = principal.application.id;
-      const collectionMethod = dto.collection_method ?? 'charge_automatically';
-      const customer = (await this.customers.byIds(applicationId, [dto.customer_id], manager)).get(dto.customer_id);
-      if (!customer) throw new AppError(SubscriptionErrors.E7723, `No customer with id "${dto.customer_id}".`);
-      if (customer.test_clock_id) await this.assertClockReady(applicationId, customer.test_clock_id, manager, true);
-      const now = await this.billingClock.nowFor(customer, manager);
-      const prices = await this.prices.load(
-        principal,
-        dto.items.map((i) => i.price_id),
-        manager,
-      );
-      const requested = dto.items.map((i) => ({ price: prices.get(i.price_id)!, quantity: i.quantity }));
-      const { currency, recurrence } = checkItemSet(
-        requested.map((r) => r.price),
-        customer.currency,
-      );
-      const quantities = requested.map((r) => itemQuantity(r.price, r.quantity));
-      const taxRates = dto.default_tax_rates ?? [];
-      const usableRates = taxRates.length > 0 ? await this.taxRates.findUsable(principal, taxRates, manager) : [];
-      // The discount is redeemed now, counted in this transaction (never past max_redemptions).
-      const redemption = {
-        customerId: customer.id,
-        amount: this.prices.periodAmount(requested.map((r, n) => ({ price: r.price, quantity: quantities[n] }))),
-        currency,
-      };
-      let coupon: Coupon | null = null;
-      if (dto.coupon !== undefined) coupon = await this.coupons.redeem(manager, principal, dto.coupon, redemption);
-      if (promotionCode) {
-        coupon = (await this.promotionCodes.redeem(manager, principal, promotionCode, redemption)).coupon;
-      }
-      const couponId = coupon?.id ?? null;
-
-      const trialEnd =
-        dto.trial_end !== undefined
-          ? new Date(dto.trial_end)
-          : dto.trial_period_days !== undefined
-            ? trialEndAfterDays(now, dto.trial_period_days)
-            : null;
-      if (trialEnd && trialEnd <= now)
-        throw new AppError(SubscriptionErrors.E7717, `trial_end must be after ${now.toISOString()}.`);
-      const billingStart = trialEnd ?? now;
-      const anchor = dto.billing_cycle_anchor !== undefined ? new Date(dto.billing_cycle_anchor) : billingStart;
-      if (!anchorFits(billingStart, anchor, recurrence))
-        throw new AppError(
-          SubscriptionErrors.E7721,
-          `billing_cycle_anchor must lie between ${billingStart.toISOString()} and one ${recurrence.interval} later.`,
-        );
-      const period = trialEnd ? { start: now, end: trialEnd } : firstPeriod(billingStart, anchor, recurrence);
-      const stamp = this.clock.now();
-      const subscription = {
-        id: newId(),
-        application_id: applicationId,
-        customer_id: customer.id,
-        test_clock_id: customer.test_clock_id,
-        status: initialStatus(trialEnd !== null, collectionMethod),
-        currency,
-        interval: recurrence.interval,
-        interval_count: recurrence.interval_count,
-        collection_method: collectionMethod,
-        days_until_due: collectionMethod === 'send_invoice' ? (dto.days_until_due ?? 30) : null,
-        default_payment_method: dto.default_payment_method ?? null,
-        billing_cycle_anchor: anchor,
-        current_period_start: period.start,
-        current_period_end: period.end,
-        trial_start: trialEnd ? now : null,
-        trial_end: trialEnd,
-        trial_will_end_sent: false,
-        cancel_at_period_end: dto.cancel_at_period_end ?? false,
-        canceled_at: dto.cancel_at_period_end ? now : null,
-        ended_at: null,
-        cancellation_details: null,
-        coupon: couponId,
-        promotion_code: dto.promotion_code ?? null,
-        default_tax_rates: taxRates,
-        latest_invoice: null,
-        next_event_at: null,
-        metadata: dto.metadata ?? {},
-        created: now,
-        created_at: stamp,
-        updated_at: stamp,
-      } as Subscription;
-      subscription.next_event_at = nextEventAt(subscription);
-      const items = dto.items.map(
-        (i, n) =>
-          ({
-            id: newId(),
-            application_id: applicationId,
-            subscription_id: subscription.id,
-            price_id: i.price_id,
-            quantity: quantities[n],
-            metadata: i.metadata ?? {},
-            created_at: stamp,
-          }) as SubscriptionItem,
-      );
-      await this.subscriptions.insert(subscription, items, manager);
-      const stored = await this.load(applicationId, subscription.id, manager);
-      await this.events.record(manager, { applicationId, type: 'customer.subscription.created', object: stored });
-      const lines = requested.map((r, n) => ({ price: r.price, quantity: quantities[n] }));
-      return { stored, subscription, lines, coupon, taxRates: usableRates };
+    const applicationId = principal.application.id;
+    const collectionMethod = dto.collection_method ?? 'charge_automatically';
+    const customer = (await this.customers.byIds(applicationId, [dto.customer_id], manager)).get(dto.customer_id);
+    if (!customer) throw new AppError(SubscriptionErrors.E7723, `No customer with id "${dto.customer_id}".`);
+    if (customer.test_clock_id) await this.assertClockReady(applicationId, customer.test_clock_id, manager, true);
+    const now = await this.billingClock.nowFor(customer, manager);
+    const prices = await this.prices.load(
+      principal,
+      dto.items.map((i) => i.price_id),
+      manager,
+    );
+    const requested = dto.items.map((i) => ({ price: prices.get(i.price_id)!, quantity: i.quantity }));
+    const { currency, recurrence } = checkItemSet(
+      requested.map((r) => r.price),
+      customer.currency,
+    );
+    const quantities = requested.map((r) => itemQuantity(r.price, r.quantity));
+    const taxRates = dto.default_tax_rates ?? [];
+    const usableRates = taxRates.length > 0 ? await this.taxRates.findUsable(principal, taxRates, manager) : [];
+    // The discount is redeemed now, counted in this transaction (never past max_redemptions).
+    const redemption = {
+      customerId: customer.id,
+      amount: this.prices.periodAmount(requested.map((r, n) => ({ price: r.price, quantity: quantities[n] }))),
+      currency,
+    };
+    let coupon: Coupon | null = null;
+    if (dto.coupon !== undefined) coupon = await this.coupons.redeem(manager, principal, dto.coupon, redemption);
+    let promotionCodeId = dto.promotion_code ?? null;
+    if (promotionCode) {
+      const redeemed = await this.promotionCodes.redeem(manager, principal, promotionCode, redemption);
+      coupon = redeemed.coupon;
+      promotionCodeId = redeemed.promotionCode.id;
     }
+    const couponId = coupon?.id ?? null;
+
+    const trialEnd =
+      dto.trial_end !== undefined
+        ? new Date(dto.trial_end)
+        : dto.trial_period_days !== undefined
+          ? trialEndAfterDays(now, dto.trial_period_days)
+          : null;
+    if (trialEnd && trialEnd <= now)
+      throw new AppError(SubscriptionErrors.E7717, `trial_end must be after ${now.toISOString()}.`);
+    const billingStart = trialEnd ?? now;
+    const anchor = dto.billing_cycle_anchor !== undefined ? new Date(dto.billing_cycle_anchor) : billingStart;
+    if (!anchorFits(billingStart, anchor, recurrence))
+      throw new AppError(
+        SubscriptionErrors.E7721,
+        `billing_cycle_anchor must lie between ${billingStart.toISOString()} and one ${recurrence.interval} later.`,
+      );
+    const period = trialEnd ? { start: now, end: trialEnd } : firstPeriod(billingStart, anchor, recurrence);
+    const stamp = this.clock.now();
+    const subscription = {
+      id: newId(),
+      application_id: applicationId,
+      customer_id: customer.id,
+      test_clock_id: customer.test_clock_id,
+      status: initialStatus(trialEnd !== null, collectionMethod),
+      currency,
+      interval: recurrence.interval,
+      interval_count: recurrence.interval_count,
+      collection_method: collectionMethod,
+      days_until_due: collectionMethod === 'send_invoice' ? (dto.days_until_due ?? 30) : null,
+      default_payment_method: dto.default_payment_method ?? null,
+      billing_cycle_anchor: anchor,
+      current_period_start: period.start,
+      current_period_end: period.end,
+      trial_start: trialEnd ? now : null,
+      trial_end: trialEnd,
+      trial_will_end_sent: false,
+      cancel_at_period_end: dto.cancel_at_period_end ?? false,
+      canceled_at: dto.cancel_at_period_end ? now : null,
+      ended_at: null,
+      cancellation_details: null,
+      coupon: couponId,
+      promotion_code: promotionCodeId,
+      default_tax_rates: taxRates,
+      latest_invoice: null,
+      next_event_at: null,
+      metadata: dto.metadata ?? {},
+      created: now,
+      created_at: stamp,
+      updated_at: stamp,
+    } as Subscription;
+    subscription.next_event_at = nextEventAt(subscription);
+    const items = dto.items.map(
+      (i, n) =>
+        ({
+          id: newId(),
+          application_id: applicationId,
+          subscription_id: subscription.id,
+          price_id: i.price_id,
+          quantity: quantities[n],
+          metadata: i.metadata ?? {},
+          created_at: stamp,
+        }) as SubscriptionItem,
+    );
+    await this.subscriptions.insert(subscription, items, manager);
+    const stored = await this.load(applicationId, subscription.id, manager);
+    await this.events.record(manager, { applicationId, type: 'customer.subscription.created', object: stored });
+    const lines = requested.map((r, n) => ({ price: r.price, quantity: quantities[n] }));
+    return { stored, subscription, lines, coupon, taxRates: usableRates };
   }
 
   async retrieve(principal: Principal, id: string): Promise<SubscriptionResponse> {

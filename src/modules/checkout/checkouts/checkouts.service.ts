@@ -13,8 +13,8 @@ import { toCheckoutResponse, type CheckoutResponse } from '../checkout.responses
 import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS, COUNTRY_CURRENCY } from '../checkout-rules.js';
 import { scalingFactorOf } from '../../ledger/index.js';
 import { assertSetupRequest, type OpeningFields } from './setup-mode.js';
-import { assertCurrency, subscriptionRequest } from './subscription-mode.js';
-import { SubscriptionCheckoutsService } from '../../billing/index.js';
+import { SUBSCRIPTION_CHECKOUT_LIFETIME_MS } from './subscription-mode.js';
+import { SubscriptionOpening } from './subscription-opening.service.js';
 import { type PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { CreateCheckoutDto } from '../dto/checkout.dto.js';
 import type { Checkout, CheckoutStatus } from '../entities/checkout.entity.js';
@@ -22,7 +22,6 @@ import type { PaymentLink } from '../entities/payment-link.entity.js';
 import { HostedUrls } from './hosted-urls.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from '../targets/targets.service.js';
-import { InvoicesService } from '../targets/invoices.service.js';
 import { checkoutTransition, NEW_CHECKOUT_STATUS, type CheckoutEvent } from './checkout.transitions.js';
 import { CheckoutsRepository, type ExpiryWork } from './checkouts.repository.js';
 
@@ -70,8 +69,7 @@ export class CheckoutsService {
     private readonly urls: HostedUrls,
     private readonly clock: Clock,
     private readonly providers: CollectionProviders,
-    private readonly subscriptions: SubscriptionCheckoutsService,
-    private readonly invoices: InvoicesService,
+    private readonly subscriptionOpening: SubscriptionOpening,
   ) {}
 
   /**
@@ -97,59 +95,18 @@ export class CheckoutsService {
   }
 
   /**
-   * A subscription checkout (docs/BILLING.md, "Subscription checkout"): in ONE transaction the
-   * subscription (`incomplete`, or `trialing`), the promotion code redeemed, its first invoice open
-   * (nothing to charge in a trial) and the checkout collecting it. Test mode only for now (E7073).
+   * A subscription checkout (docs/BILLING.md, "Subscription checkout"): the subscription, its first
+   * invoice and this checkout in ONE transaction (SubscriptionOpening), the session issued first.
    */
   private async openSubscription(
     scope: Scope,
     dto: CreateCheckoutDto,
     link: PaymentLink | null,
   ): Promise<CheckoutResponse> {
-    const request = subscriptionRequest(dto);
-    const provider = this.providers.forCountry(countryOf(scope), scope.livemode);
-    if (provider.testOnly !== true) {
-      throw new AppError(CheckoutErrors.E7073, `Subscription checkouts through ${provider.name} are not available yet.`);
-    }
-    const customer = await this.targets.chargeableCustomer(scope, dto.target_id);
+    const prepared = await this.subscriptionOpening.prepare(scope, dto);
     const session = await this.issueSession();
     const checkout = await this.repository.transaction(async (manager) => {
-      const opened = await this.subscriptions.open(scope, request.subscription, request.promotionCode, manager);
-      assertCurrency(dto, opened.currency);
-      const subscriptionId = opened.subscription.id;
-      const invoice = opened.trialing
-        ? null
-        : await this.invoices.openSubscriptionInvoice(
-            scope,
-            {
-              customerId: customer.id,
-              subscriptionId,
-              currency: opened.currency,
-              lines: opened.lines,
-              subtotal: opened.totals.subtotal,
-              total: opened.totals.total,
-              description: dto.subscription_data?.description ?? null,
-            },
-            manager,
-          );
-      if (invoice) await this.subscriptions.linkFirstInvoice(scope.application.id, subscriptionId, invoice.id, manager);
-      const fields: OpeningFields = {
-        mode: 'subscription',
-        target_type: 'customer',
-        target_id: customer.id,
-        amount: invoice ? Number(invoice.total) : 0,
-        currency: opened.currency,
-        scaling_factor: scalingFactorOf(opened.currency),
-        customer_id: customer.id,
-        transfer_destination: null,
-        application_fee_amount: 0,
-        payment_method_types: ['card'],
-      };
-      const extra = {
-        subscription_id: subscriptionId,
-        invoice_id: invoice?.id ?? null,
-        subscription_data: (dto.subscription_data ?? {}) as Record<string, unknown>,
-      };
+      const { fields, extra } = await this.subscriptionOpening.open(scope, dto, prepared, manager);
       return this.insert(scope, dto, fields, link, session, manager, extra);
     });
     return this.toResponse(scope, checkout, session.token);
@@ -240,29 +197,32 @@ export class CheckoutsService {
     const now = this.clock.now();
     return this.repository.insert(
       {
-      id,
-      application_id: applicationId,
-      country,
-      status: NEW_CHECKOUT_STATUS,
-      payment_status: 'unpaid',
-      payment_link_id: link?.id ?? null,
-      ...fields,
-      success_url: dto.success_url ?? null,
-      cancel_url: dto.cancel_url ?? null,
-      line_items: dto.line_items?.map((l) => ({ price: l.price, quantity: l.quantity })) ?? [],
-      allow_promotion_codes: dto.allow_promotion_codes ?? false,
-      payment_method_collection: dto.payment_method_collection ?? null,
-      ...extra,
-      session_id: session.sessionId,
-      charge_id: null,
-      pending_charge_id: null,
-      setup_payment_method: null,
-      expires_at: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
-      completed_at: null,
-      expired_at: null,
-      metadata: dto.metadata ?? {},
-      created_at: now,
-      updated_at: now,
+        id,
+        application_id: applicationId,
+        country,
+        status: NEW_CHECKOUT_STATUS,
+        payment_status: 'unpaid',
+        payment_link_id: link?.id ?? null,
+        ...fields,
+        success_url: dto.success_url ?? null,
+        cancel_url: dto.cancel_url ?? null,
+        line_items: dto.line_items?.map((l) => ({ price: l.price, quantity: l.quantity })) ?? [],
+        allow_promotion_codes: dto.allow_promotion_codes ?? false,
+        payment_method_collection: dto.payment_method_collection ?? null,
+        ...extra,
+        session_id: session.sessionId,
+        charge_id: null,
+        pending_charge_id: null,
+        setup_payment_method: null,
+        // A subscription checkout ends no later than its incomplete subscription (23 hours).
+        expires_at: new Date(
+          now.getTime() + (fields.mode === 'subscription' ? SUBSCRIPTION_CHECKOUT_LIFETIME_MS : CHECKOUT_LIFETIME_MS),
+        ),
+        completed_at: null,
+        expired_at: null,
+        metadata: dto.metadata ?? {},
+        created_at: now,
+        updated_at: now,
       },
       manager,
     );

@@ -4,6 +4,9 @@ import { CheckoutErrors } from '../checkout.errors.js';
 import type { CreateCheckoutDto } from '../dto/checkout.dto.js';
 import type { Checkout, TargetType } from '../entities/checkout.entity.js';
 
+/** A subscription checkout lives as long as its `incomplete` subscription waits for its first payment. */
+export const SUBSCRIPTION_CHECKOUT_LIFETIME_MS = 23 * 3600 * 1000;
+
 /** Stripe's values of subscription_data.payment_settings.save_default_payment_method. */
 export const SAVE_DEFAULT_VALUES = ['on_subscription', 'off'] as const;
 
@@ -15,7 +18,8 @@ export function collectedTarget(checkout: Pick<Checkout, 'mode' | 'target_type' 
   type: TargetType;
   id: string;
 } | null {
-  if (checkout.mode === 'subscription') return checkout.invoice_id ? { type: 'invoice', id: checkout.invoice_id } : null;
+  if (checkout.mode === 'subscription')
+    return checkout.invoice_id ? { type: 'invoice', id: checkout.invoice_id } : null;
   if (checkout.target_type === 'customer') return null;
   return { type: checkout.target_type, id: checkout.target_id };
 }

@@ -123,6 +123,7 @@ export class CheckoutPaymentsService {
       );
     }
     const target = await this.targets.load(checkout.application_id, collected.type, collected.id, manager, true);
+    if (checkout.subscription_id) await this.subscriptionCompletion.assertStartable(checkout, manager);
     this.targets.assertPayable(target, checkout.country);
     return target;
   }

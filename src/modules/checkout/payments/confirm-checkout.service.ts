@@ -76,7 +76,8 @@ export class ConfirmCheckoutService {
     assertSessionTarget(principal, id);
     const found = await this.checkouts.find(principal.application.id, id);
     // A setup checkout, or a subscription checkout starting a trial: the card is saved, nothing charged.
-    if (found && !collectedTarget(found) && found.target_type === 'customer') return this.setups.confirm(principal, id, dto);
+    if (found && !collectedTarget(found) && found.target_type === 'customer')
+      return this.setups.confirm(principal, id, dto);
     return this.pay(principal, id, dto);
   }
 

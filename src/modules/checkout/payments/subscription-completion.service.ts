@@ -8,6 +8,7 @@ import type { Checkout } from '../entities/checkout.entity.js';
 import type { PaymentMethod } from '../entities/payment-method.entity.js';
 import { PaymentMethodsService } from '../payment-methods/payment-methods.service.js';
 import type { SandboxOutcome } from '../../../providers/ports/collection.port.js';
+import { InvoicesService } from '../targets/invoices.service.js';
 import { ChargesRepository } from './charges.repository.js';
 import { sandboxCardReference } from './providers/sandbox-collection.provider.js';
 
@@ -25,7 +26,22 @@ export class SubscriptionCompletionService {
     private readonly paymentMethods: PaymentMethodsService,
     private readonly customers: CustomersService,
     private readonly subscriptions: SubscriptionCheckoutsService,
+    private readonly invoices: InvoicesService,
   ) {}
+
+  /** A subscription checkout's subscription still waits for it (E7750 otherwise); held by the caller's transaction. */
+  assertStartable(checkout: Checkout, manager: EntityManager): Promise<void> {
+    return this.subscriptions.assertStartable(checkout.application_id, checkout.subscription_id!, manager);
+  }
+
+  /**
+   * The subscription checkout expired unpaid (in the expiry's transaction): its first invoice is
+   * voided, its subscription ends `incomplete_expired` and its redemption is given back.
+   */
+  async expired(checkout: Checkout, manager: EntityManager): Promise<void> {
+    if (checkout.invoice_id) await this.invoices.voidLocked(checkout.application_id, checkout.invoice_id, manager);
+    await this.subscriptions.checkoutExpired(checkout.application_id, checkout.subscription_id!, manager);
+  }
 
   /** The first invoice was paid by `charge` (test mode: its card's facts come from the vault token). */
   async paid(checkout: Checkout, charge: Charge, manager: EntityManager): Promise<void> {

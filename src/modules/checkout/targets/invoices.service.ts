@@ -170,6 +170,14 @@ export class InvoicesService {
     });
   }
 
+  /** In the caller's transaction: the invoice `id`, locked, is voided if still open (a subscription checkout expired unpaid). */
+  async voidLocked(applicationId: string, id: string, manager: EntityManager): Promise<void> {
+    const found = await this.repository.findById(applicationId, id, manager, true);
+    if (found?.status !== 'open') return;
+    const now = this.clock.now();
+    await this.transition(found, 'void', { voided_at: now, updated_at: now }, manager);
+  }
+
   private async get(principal: Principal, id: string): Promise<Invoice> {
     const invoice = await this.repository.findById(principal.application.id, id);
     if (!invoice) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
