@@ -27,6 +27,8 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   /** The form body decoded flat, bracketed keys as sent (`bank_account[brand]`, `metadata[charge_id]`). */
   form: Record<string, string>;
+  /** The query string decoded flat, bracketed keys as sent (`created[gte]`). */
+  query: Record<string, string>;
 }
 
 /** An answer: a status and a JSON body (a fixture name, an object), raw text, or no answer at all. */
@@ -107,7 +109,8 @@ export class FakeProvider {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const path = (req.url ?? '/').split('?')[0];
     const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString()));
-    this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, form });
+    const query = Object.fromEntries(new URLSearchParams((req.url ?? '').split('?')[1] ?? ''));
+    this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, form, query });
 
     if (!this.profile.authorized(req, path)) return this.send(res, 401, this.profile.unauthorized());
     const answers = this.routes.get(`${req.method} ${path}`);

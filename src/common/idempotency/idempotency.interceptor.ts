@@ -56,9 +56,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     res: Response,
     next: CallHandler,
   ): Promise<unknown> {
-    const hash = createHash('sha256')
-      .update(`${req.method} ${req.path}\n${JSON.stringify(req.body ?? null)}`)
-      .digest();
+    const hash = requestHash(req);
     const ref: KeyRef = { applicationId, mode, key };
     const lease = await this.keys.claim(ref, hash, randomUUID(), this.clock.now(), this.leaseEnd());
     if (!lease) return this.replay(ref, hash, res);
@@ -94,4 +92,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     res.setHeader('Idempotent-Replayed', 'true');
     return stored.response_body;
   }
+}
+
+/** What a key's request is compared by: method, path and body (the same key with another request is E2006). */
+export function requestHash(req: Pick<Request, 'method' | 'path' | 'body'>): Buffer {
+  return createHash('sha256')
+    .update(`${req.method} ${req.path}\n${JSON.stringify(req.body ?? null)}`)
+    .digest();
 }

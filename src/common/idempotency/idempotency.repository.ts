@@ -8,6 +8,7 @@ export interface StoredKey {
   status: 'processing' | 'completed';
   response_status: number | null;
   response_body: unknown;
+  recovery: RecoveryPoint | null;
 }
 
 export interface KeyRef {
@@ -123,9 +124,20 @@ export class IdempotencyRepository {
     );
   }
 
+  /**
+   * Whether `hash` is the request of key `ref` and the key holds its work: answered, or with a
+   * recovery point (committed work a resend resumes). A consumed one-time session may still send
+   * such a request (SessionStrategy): it can only get back what its own request did.
+   */
+  async holdsWorkOf(ref: KeyRef, hash: Buffer): Promise<boolean> {
+    const stored = await this.find(ref);
+    if (!stored || !Buffer.from(stored.request_hash).equals(hash)) return false;
+    return stored.status === 'completed' || stored.recovery !== null;
+  }
+
   async find(ref: KeyRef): Promise<StoredKey | null> {
     const rows: StoredKey[] = await this.db.query(
-      `SELECT request_hash, status, response_status, response_body FROM platform.idempotency_keys
+      `SELECT request_hash, status, response_status, response_body, recovery FROM platform.idempotency_keys
        WHERE ${WHERE_KEY}`,
       keyParams(ref),
     );

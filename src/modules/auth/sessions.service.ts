@@ -88,11 +88,16 @@ export class SessionsService {
     return row !== null && row.purpose === purpose && row.target_id === targetId;
   }
 
-  /** Null when the token is unknown, expired (by the service clock) or completed. */
-  async verify(token: string): Promise<VerifiedSession | null> {
+  /**
+   * Null when the token is unknown, expired (by the service clock) or completed; `completed: true`
+   * also answers a completed session that has not expired (SessionStrategy: only to send again a
+   * keyed request whose work it did).
+   */
+  async verify(token: string, options: { completed?: boolean } = {}): Promise<VerifiedSession | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
     const row = await this.repository.findByHash(hashSecret(token));
-    if (!row || row.completed_at !== null || row.expires_at.getTime() <= this.clock.nowMs()) return null;
+    if (!row || row.expires_at.getTime() <= this.clock.nowMs()) return null;
+    if (row.completed_at !== null && options.completed !== true) return null;
     return {
       sessionId: row.id,
       applicationId: row.application_id,

@@ -9,6 +9,7 @@ import { ChargeHooks } from './payments/charge-hooks.js';
 import { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
 import { SubscriptionCompletionService } from './payments/subscription-completion.service.js';
 import { SubscriptionOpening } from './checkouts/subscription-opening.service.js';
+import { ChargeReconciliationJob } from './payments/charge-reconciliation.job.js';
 import { ChargesRepository } from './payments/charges.repository.js';
 import { ChargesService } from './payments/charges.service.js';
 import { CheckoutExpiryJob } from './payments/checkout-expiry.job.js';
@@ -104,6 +105,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     ChargeOutcomesService,
     SubscriptionCompletionService,
     SubscriptionOpening,
+    ChargeReconciliationJob,
     ChargesRepository,
     ChargesService,
     ChargeHooks,

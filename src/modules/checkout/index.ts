@@ -17,3 +17,4 @@ export { CollectionProviders } from './payments/providers/collection-providers.j
 export { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
 export { PaymentMethodsService } from './payment-methods/payment-methods.service.js';
 export { OffSessionPaymentsService } from './payment-methods/off-session-payments.service.js';
+export { ChargeReconciliationJob, CHARGE_UNANSWERED_AFTER_MS } from './payments/charge-reconciliation.job.js';

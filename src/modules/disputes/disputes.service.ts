@@ -6,6 +6,7 @@ import { countryOf, type Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../common/events/event-recorder.js';
+import { IdempotencyScope } from '../../common/idempotency/idempotency-scope.js';
 import { newId } from '../../common/ids.js';
 import {
   FilterPatterns,
@@ -75,6 +76,7 @@ export class DisputesService {
     private readonly charges: ChargesService,
     private readonly journals: DisputeJournals,
     private readonly events: EventRecorder,
+    private readonly idempotency: IdempotencyScope,
     private readonly clock: Clock,
   ) {}
 
@@ -94,11 +96,15 @@ export class DisputesService {
   /**
    * Test helper: the cardholder disputes a paid charge. The disputed amount leaves the charge's
    * balance for the application's `disputes` balance in one posting, in the same transaction as
-   * the dispute and the charge's dispute fields.
+   * the dispute and the charge's dispute fields. With an `Idempotency-Key` the dispute is the key's
+   * recovery point, committed with it: a resend after a lost answer gets that dispute
+   * (docs/IDEMPOTENCY.md), not E9501.
    */
   async openForTest(principal: Principal, dto: OpenDisputeDto): Promise<DisputeResponse> {
     const applicationId = principal.application.id;
     const country = countryOf(principal);
+    const resumed = this.idempotency.resumes('dispute');
+    if (resumed) return this.retrieve(principal, resumed);
     const dispute = await this.disputes.transaction(async (manager) => {
       const charge = await this.charges.lockById(applicationId, dto.charge_id, manager);
       if (!charge) throw new AppError(Errors.E4004, `No charge with id "${dto.charge_id}".`);
@@ -157,6 +163,7 @@ export class DisputesService {
         }),
         manager,
       );
+      await this.idempotency.checkpoint(manager, 'dispute', created.id);
       // An inquiry moves no money until it escalates (escalation is not built: docs/DISPUTES.md).
       if (!inquiry) await this.journals.opened(created, charge, manager);
       await this.charges.recordDispute(

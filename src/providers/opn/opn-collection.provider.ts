@@ -54,12 +54,23 @@ interface OpnCharge extends OpnObject {
   failure_code?: string | null;
   failure_message?: string | null;
   expires_at?: string | null;
+  metadata?: Record<string, string> | null;
   source?: {
     type?: string;
     scannable_code?: { image?: { download_uri?: string } } | null;
     references?: { reference_number_1?: string | null; reference_number_2?: string | null } | null;
   } | null;
 }
+
+interface OpnList<T> extends OpnObject {
+  data: T[];
+}
+
+/** The window a lost answer's charge is looked for in: from a minute before it was recorded to five after. */
+const READ_BACK_BEFORE_MS = 60_000;
+const READ_BACK_AFTER_MS = 5 * 60_000;
+/** Charges listed at most per read-back; beyond it the read-back fails and is tried again next run. */
+const READ_BACK_MAX = 1_000;
 
 interface OpnRefund extends OpnObject {
   id: string;
@@ -273,6 +284,35 @@ export class OpnCollectionProvider implements CollectionProvider {
     } catch (err) {
       throw this.providerError(err);
     }
+  }
+
+  /**
+   * Reads back a charge whose answer was lost: Opn's charge list (GET /charges, `from`/`to`, up to
+   * 100 a page, oldest first) around the time it was recorded, matched on `metadata.charge_id`
+   * (every charge made here carries it). A list, not the Search API: a list has every charge at
+   * once, so "not there" means Opn made none.
+   */
+  async paymentByChargeId(chargeId: string, createdAt: Date): Promise<ProviderPayment | null> {
+    const from = new Date(createdAt.getTime() - READ_BACK_BEFORE_MS).toISOString();
+    const to = new Date(createdAt.getTime() + READ_BACK_AFTER_MS).toISOString();
+    try {
+      for (let offset = 0; offset < READ_BACK_MAX; offset += 100) {
+        const page = await this.client.get<OpnList<OpnCharge>>(
+          `/charges?order=chronological&limit=100&offset=${offset}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+        );
+        const found = page.data.find((charge) => charge.metadata?.charge_id === chargeId);
+        if (found) return this.toPayment(found);
+        if (page.data.length < 100) return null;
+      }
+    } catch (err) {
+      throw this.providerError(err);
+    }
+    throw new OpnCollectionError(
+      `more than ${READ_BACK_MAX} charges around charge ${chargeId}`,
+      'read_back_too_many',
+      true,
+      false,
+    );
   }
 
   /** Reads the charge at Opn (GET /charges/{id}): the truth for pending PromptPay and 3-D Secure charges. */

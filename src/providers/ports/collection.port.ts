@@ -160,6 +160,13 @@ export interface CollectionProvider {
   chargeCard(request: PaymentRequest, token: string, vaultCard?: VaultCard): Promise<ProviderPayment>;
   createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment>;
   /**
+   * The payment this provider made for OUR charge id (`PaymentRequest.chargeId`, sent as metadata
+   * and in the idempotency key), or null when it made none: how a charge whose call's answer was
+   * lost is read back (docs/PROVIDERS.md). `createdAt` is when the charge was recorded, just before
+   * the call: providers that list by time look around it.
+   */
+  paymentByChargeId(chargeId: string, createdAt: Date): Promise<ProviderPayment | null>;
+  /**
    * Charges a saved card. Off-session (`offSession`), a card that needs 3-D Secure answers `failed`
    * with failure code `authentication_required` (the customer is not there to authenticate);
    * on-session (the customer back on the hosted page) it is authenticated there. Providers without

@@ -41,6 +41,11 @@ const STRIPE_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay
 const PI = /^pi_\w+$/;
 const PM = /^pm_\w+$/;
 const RE = /^(re|pyr)_\w+$/;
+/** The window a lost answer's intent is looked for in: from a minute before its charge was recorded to five after. */
+const READ_BACK_BEFORE_MS = 60_000;
+const READ_BACK_AFTER_MS = 5 * 60_000;
+/** Intents listed at most per read-back; beyond it the read-back fails and is tried again next run. */
+const READ_BACK_MAX = 1_000;
 
 /**
  * The Stripe collection provider: card payments as PaymentIntents (the Payment Element confirms
@@ -209,6 +214,36 @@ export class StripeCollectionProvider implements CollectionProvider {
         { idempotencyKey: `charge:${request.chargeId}` },
       );
       return this.toPayment(intent, expiresAt);
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /**
+   * Reads back a charge whose answer was lost: the PaymentIntents created around the time it was
+   * recorded (GET /v1/payment_intents with `created[gte]`/`created[lte]`, paged), matched on
+   * `metadata.charge_id` (every intent made here carries it). A list, not the Search API: Stripe's
+   * search may lag writes by a minute or more, a list does not, so "not there" means Stripe made none.
+   */
+  async paymentByChargeId(chargeId: string, createdAt: Date): Promise<StripePayment | null> {
+    const created = {
+      gte: Math.floor((createdAt.getTime() - READ_BACK_BEFORE_MS) / 1000),
+      lte: Math.ceil((createdAt.getTime() + READ_BACK_AFTER_MS) / 1000),
+    };
+    try {
+      let seen = 0;
+      for await (const intent of this.stripe.paymentIntents.list({ created, limit: 100 })) {
+        if (intent.metadata?.charge_id === chargeId) return this.toPayment(intent);
+        if (++seen >= READ_BACK_MAX) {
+          throw new StripeCollectionError(
+            `more than ${READ_BACK_MAX} PaymentIntents around charge ${chargeId}`,
+            'read_back_too_many',
+            true,
+            false,
+          );
+        }
+      }
+      return null;
     } catch (err) {
       throw this.providerError(err);
     }

@@ -330,6 +330,38 @@ describe('Opn Payments adapter (contract, local server)', () => {
     });
   });
 
+  describe("a lost answer, read back by the service's charge id", () => {
+    it('the charge call got no answer after Opn made the charge: the charge list around the attempt finds it by metadata.charge_id', async () => {
+      const impatient = new OpnClient({ secretKey: opn.secretKey, apiBase: opn.baseUrl, timeoutMs: 300 });
+      const lossy = new OpnCollectionProvider(impatient, { returnUri: () => 'https://wallet.example/r' });
+      opn.on('POST /charges', { hang: true });
+      const recordedAt = new Date();
+      await expect(lossy.chargeCard(request(), TOKEN)).rejects.toMatchObject({ outcomeUnknown: true });
+
+      const made = { ...opnFixture('charge_successful'), metadata: { charge_id: CHARGE_ID } };
+      const other = { ...opnFixture('charge_declined'), id: 'chrg_test_other', metadata: { charge_id: 'another' } };
+      opn.on('GET /charges', {
+        status: 200,
+        json: { object: 'list', data: [other, made], total: 2, limit: 100, offset: 0 },
+      });
+      expect(await lossy.paymentByChargeId(CHARGE_ID, recordedAt)).toEqual({
+        status: 'succeeded',
+        reference: 'chrg_test_4z429hvnv7ouolu6kmp',
+      });
+      const asked = opn.last('GET /charges');
+      expect(asked.query).toMatchObject({ order: 'chronological', limit: '100', offset: '0' });
+      expect(new Date(asked.query.from).getTime()).toBeLessThan(recordedAt.getTime());
+      expect(new Date(asked.query.to).getTime()).toBeGreaterThan(recordedAt.getTime());
+    });
+
+    it('Opn made no charge for the id: null; Opn unreachable: a CollectionProviderError (asked again later)', async () => {
+      opn.on('GET /charges', { status: 200, json: { object: 'list', data: [], total: 0, limit: 100, offset: 0 } });
+      expect(await collection.paymentByChargeId(CHARGE_ID, new Date())).toBeNull();
+      opn.on('GET /charges', { status: 500, text: '<html>down</html>' });
+      await expect(collection.paymentByChargeId(CHARGE_ID, new Date())).rejects.toBeInstanceOf(OpnCollectionError);
+    });
+  });
+
   describe('webhooks', () => {
     it('a forged event (an id Opn does not know) is rejected; a body that is not an event is rejected', async () => {
       const forged = JSON.stringify({

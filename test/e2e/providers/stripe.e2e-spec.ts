@@ -170,6 +170,36 @@ describe('Stripe adapter (contract, local server, real SDK)', () => {
     });
   });
 
+  describe("a lost answer, read back by the service's charge id", () => {
+    it('the confirm got no answer after Stripe made the intent: the intents created around the attempt are listed and matched on metadata.charge_id', async () => {
+      fake.on('POST /v1/payment_intents', { hang: true });
+      const recordedAt = new Date();
+      await expect(collection.chargeCard(request(), 'pm_card_visa')).rejects.toBeInstanceOf(StripeCollectionError);
+
+      const made = stripeFixture('payment_intent_succeeded');
+      const other = { ...stripeFixture('payment_intent_declined'), id: 'pi_other', metadata: { charge_id: 'another' } };
+      fake.on('GET /v1/payment_intents', {
+        status: 200,
+        json: { object: 'list', url: '/v1/payment_intents', has_more: false, data: [other, made] },
+      });
+      const read = await collection.paymentByChargeId(CHARGE_ID, recordedAt);
+      expect(read).toMatchObject({ status: 'succeeded', reference: (made as { id: string }).id });
+      const asked = fake.last('GET /v1/payment_intents');
+      expect(Number(asked.query['created[gte]'])).toBeLessThan(recordedAt.getTime() / 1000);
+      expect(Number(asked.query['created[lte]'])).toBeGreaterThan(recordedAt.getTime() / 1000);
+    });
+
+    it('Stripe made no intent for the id: null; Stripe unreachable: a CollectionProviderError', async () => {
+      fake.on('GET /v1/payment_intents', {
+        status: 200,
+        json: { object: 'list', url: '/v1/payment_intents', has_more: false, data: [] },
+      });
+      expect(await collection.paymentByChargeId(CHARGE_ID, new Date())).toBeNull();
+      fake.on('GET /v1/payment_intents', { status: 500, fixture: 'error_api_500' });
+      await expect(collection.paymentByChargeId(CHARGE_ID, new Date())).rejects.toBeInstanceOf(StripeCollectionError);
+    });
+  });
+
   it('PromptPay: pending with the QR payload and image, then succeeded on the read', async () => {
     fake.on('POST /v1/payment_intents', { status: 200, fixture: 'payment_intent_promptpay_pending' });
     const expiresAt = new Date('2026-11-25T07:00:00.000Z');

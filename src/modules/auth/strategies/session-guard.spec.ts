@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { ClsService } from 'nestjs-cls';
+import type { IdempotencyRepository } from '../../../common/idempotency/idempotency.repository.js';
 import { SessionStrategy } from './session.strategy.js';
 import type { SessionsService, VerifiedSession } from '../sessions.service.js';
 import type { ApplicationRef, Principal } from '../../../common/context/principal.js';
@@ -62,7 +63,12 @@ function setup(
     await lookupDelay;
     return SESSIONS[token] ?? null;
   };
-  new SessionStrategy({ verify } as unknown as SessionsService);
+  new SessionStrategy(
+    { verify } as unknown as SessionsService,
+    {
+      holdsWorkOf: async () => false,
+    } as unknown as IdempotencyRepository,
+  );
   const settings: Record<string, number> = { 'app.authFailureLimit': failureLimit, 'app.rateLimitWindowMs': 60_000 };
   const failures = new AuthFailureThrottle(
     { get: (key: string) => settings[key] } as unknown as ConfigService<AllConfig, true>,

@@ -107,16 +107,30 @@ export class CardTokensService {
     if (record.used_at) throw new AppError(CheckoutErrors.E7021, 'This card token was already used.');
     if (record.expires_at <= now) throw new AppError(CheckoutErrors.E7021, 'This card token has expired.');
     await this.repository.update(applicationId, record.id, { used_at: now }, manager);
-    return {
-      brand: record.brand,
-      last4: record.last4,
-      exp_month: record.exp_month,
-      exp_year: record.exp_year,
-      fingerprint: record.fingerprint,
-      name: record.card_holder_name,
-      sandbox_outcome: record.sandbox_outcome as VaultCard['sandbox_outcome'],
-    };
+    return toVaultCard(record);
   }
+
+  /**
+   * The card of a token already used on `checkoutId`: a resumed confirm (docs/IDEMPOTENCY.md) sends
+   * its recorded charge to the provider again, under the same charge id, with the card it consumed.
+   */
+  async usedOn(applicationId: string, checkoutId: string, token: string): Promise<VaultCard | null> {
+    const id = recordIdOf(token);
+    const record = id ? await this.repository.findById(applicationId, id) : null;
+    return record && record.checkout_id === checkoutId && record.used_at ? toVaultCard(record) : null;
+  }
+}
+
+function toVaultCard(record: CardToken): VaultCard {
+  return {
+    brand: record.brand,
+    last4: record.last4,
+    exp_month: record.exp_month,
+    exp_year: record.exp_year,
+    fingerprint: record.fingerprint,
+    name: record.card_holder_name,
+    sandbox_outcome: record.sandbox_outcome as VaultCard['sandbox_outcome'],
+  };
 }
 
 function toCardTokenResponse(record: CardToken): CardTokenDto {

@@ -16,7 +16,7 @@ import type { Charge } from '../entities/charge.entity.js';
 import { ChargesRepository } from './charges.repository.js';
 import { ChargesService } from './charges.service.js';
 import { CheckoutPaymentsService } from './checkout-payments.service.js';
-import type { ProviderPayment } from '../../../providers/ports/collection.port.js';
+import { CollectionProviderError, type ProviderPayment } from '../../../providers/ports/collection.port.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import type { Target } from '../targets/targets.service.js';
 
@@ -49,6 +49,15 @@ export class ChargeOutcomesService {
   async apply(provider: string, result: ProviderPayment, claim?: ClaimNotice): Promise<OutcomeResult> {
     const found = await this.charges.byProviderReference(provider, result.reference);
     if (!found) return 'unknown';
+    return this.applyTo(found, provider, result, claim);
+  }
+
+  /**
+   * Applies `result` to the charge `found` (the provider's answer for it, read back by its id when
+   * the charge has no reference yet). A pending answer to a charge without a reference records the
+   * reference (and the PromptPay code), so the webhook or ProviderReconciliationJob finishes it.
+   */
+  async applyTo(found: Charge, provider: string, result: ProviderPayment, claim?: ClaimNotice): Promise<OutcomeResult> {
     const applicationId = found.application_id;
     // Read before the transaction: the application (events name its slug) and, for a failure, its
     // reason from the provider (a webhook says only that it failed).
@@ -63,8 +72,16 @@ export class ChargeOutcomesService {
       claimThenApply(manager, claim, async () => {
         const checkout = pendingOn ? await this.checkouts.find(applicationId, pendingOn.id, manager, true) : null;
         const charge = await this.chargesService.lockById(applicationId, found.id, manager);
-        if (!charge || charge.status !== 'pending' || outcome.status === 'pending')
-          return { result: 'unchanged' as const };
+        if (!charge || charge.status !== 'pending') return { result: 'unchanged' as const };
+        if (outcome.status === 'pending') {
+          if (charge.reference_id) return { result: 'unchanged' as const };
+          await this.chargesService.recordProviderFacts(
+            charge,
+            { reference_id: outcome.reference, settlement_status: 'pending', promptpay: outcome.promptpay ?? null },
+            manager,
+          );
+          return { result: 'applied' as const };
+        }
         if (!checkout || checkout.pending_charge_id !== charge.id) {
           if (outcome.status === 'succeeded') this.reconcileLater(provider, outcome.reference, charge.id);
           return { result: 'unchanged' as const };
@@ -90,6 +107,7 @@ export class ChargeOutcomesService {
           charge,
           'fail',
           {
+            reference_id: charge.reference_id ?? outcome.reference,
             failure_code: outcome.failure?.code ?? 'payment_failed',
             failure_reason: outcome.failure?.reason ?? null,
             failure_message: outcome.failure?.message ?? 'The payment provider reported that the payment failed.',
@@ -127,6 +145,48 @@ export class ChargeOutcomesService {
       (charge) => this.readBack(charge),
       (charge, answer) => this.apply(charge.provider!, answer),
     );
+  }
+
+  /**
+   * The lost answers: pending charges with no provider reference recorded before `before` (their
+   * request lost the database or its process after recording the attempt) are read back from their
+   * provider by OUR id (`paymentByChargeId`) and the answer applied. A provider that made no payment
+   * for the charge had the call never reach it: the attempt is failed, nothing was charged. A
+   * provider that cannot be asked leaves the charge for the next run.
+   */
+  async reconcileUnanswered(
+    before: Date,
+    limit: number,
+    scope: Pick<JobScope, 'applicationIds'> = {},
+  ): Promise<{ read: number; applied: number }> {
+    const unanswered = await this.charges.unanswered(before, limit, scope);
+    let applied = 0;
+    for (const charge of unanswered) {
+      if ((await this.finishUnanswered(charge)) === 'applied') applied += 1;
+    }
+    return { read: unanswered.length, applied };
+  }
+
+  /** One charge without an answer: read back by its id and applied, or failed when the provider made none. */
+  async finishUnanswered(charge: Charge): Promise<OutcomeResult | 'unreachable'> {
+    const provider = charge.provider!;
+    let payment: ProviderPayment | null;
+    try {
+      payment = await this.providers.named(provider).paymentByChargeId(charge.id, charge.created_at);
+    } catch (err) {
+      if (!(err instanceof CollectionProviderError)) throw err;
+      this.logger.warn({ err }, `charge ${charge.id}: ${provider} could not be asked; retried next run`);
+      return 'unreachable';
+    }
+    if (payment) return this.applyTo(charge, provider, payment);
+    const pendingOn = await this.checkouts.pendingOn(charge.application_id, charge.id);
+    const failed = await this.payments.abandon(
+      charge.application_id,
+      pendingOn?.id ?? null,
+      charge.id,
+      new Error(`${provider} made no payment for this attempt; nothing was charged.`),
+    );
+    return failed ? 'applied' : 'unchanged';
   }
 
   private async readBack(charge: Charge): Promise<ProviderPayment | null> {

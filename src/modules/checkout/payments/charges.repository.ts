@@ -96,6 +96,23 @@ export class ChargesRepository {
     return qb.orderBy('c.created_at', 'ASC').limit(limit).getMany();
   }
 
+  /**
+   * Pending charges with no provider reference recorded before `before`, oldest first: their
+   * request lost the database or its process between recording the attempt and applying the
+   * provider's answer (ChargeReconciliationJob reads them back by their id).
+   */
+  unanswered(before: Date, limit: number, scope: Pick<JobScope, 'applicationIds'> = {}): Promise<Charge[]> {
+    const qb = this.db
+      .repository(Charge)
+      .createQueryBuilder('c')
+      .where("c.status = 'pending'")
+      .andWhere('c.reference_id IS NULL')
+      .andWhere('c.provider IS NOT NULL')
+      .andWhere('c.created_at < :before', { before });
+    if (scope.applicationIds) qb.andWhere('c.application_id = ANY(:ids)', { ids: [...scope.applicationIds] });
+    return qb.orderBy('c.created_at', 'ASC').limit(limit).getMany();
+  }
+
   query(applicationId: string): SelectQueryBuilder<Charge> {
     return this.db
       .repository(Charge)

@@ -233,12 +233,12 @@ export class CheckoutPaymentsService {
   }
 
   /** The provider did not answer (or answered an error): the attempt fails and the checkout can be paid again. */
-  async abandon(applicationId: string, checkoutId: string, chargeId: string, err: unknown): Promise<void> {
+  async abandon(applicationId: string, checkoutId: string | null, chargeId: string, err: unknown): Promise<boolean> {
     try {
-      await this.transaction(async (manager) => {
-        const checkout = await this.checkouts.find(applicationId, checkoutId, manager, true);
+      return await this.transaction(async (manager) => {
+        const checkout = checkoutId ? await this.checkouts.find(applicationId, checkoutId, manager, true) : null;
         const charge = await this.charges.lockById(applicationId, chargeId, manager);
-        if (!charge || charge.status !== 'pending') return;
+        if (!charge || charge.status !== 'pending') return false;
         await this.charges.transition(
           charge,
           'fail',
@@ -251,10 +251,12 @@ export class CheckoutPaymentsService {
           manager,
         );
         if (checkout?.pending_charge_id === chargeId) await this.clearPending(checkout, manager);
+        return true;
       });
     } catch (cleanup) {
       // The charge stays pending; the next attempt on the checkout abandons it after PROVIDER_TIMEOUT_MS.
       this.logger.error({ err: cleanup }, `charge ${chargeId} could not be marked failed after its provider failed`);
+      return false;
     }
   }
 

@@ -3,6 +3,7 @@ import { Clock } from '../../../common/clock.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
+import { IdempotencyScope } from '../../../common/idempotency/idempotency-scope.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { PROMPTPAY_QR_LIFETIME_MS } from '../checkout-rules.js';
 import type { PaymentMethodType } from '../../../providers/ports/collection.port.js';
@@ -13,6 +14,7 @@ import type { Charge } from '../entities/charge.entity.js';
 import type { Checkout } from '../entities/checkout.entity.js';
 import type { Target } from '../targets/targets.service.js';
 import { CardTokensService } from './card-tokens.service.js';
+import { ChargeOutcomesService } from './charge-outcomes.service.js';
 import { ChargesService } from './charges.service.js';
 import { CheckoutPaymentsService, type Attempt, type CheckoutPaymentResponse } from './checkout-payments.service.js';
 import { nextActionsOf, type PendingAnswer } from './next-actions.js';
@@ -53,7 +55,8 @@ interface Answered {
  * `POST /checkouts/{id}/confirm`: paying a checkout by card or PromptPay through the provider
  * serving its country, in three phases: record the attempt (checkout and target locked for a short
  * transaction), call the provider with no transaction open and no row locked, apply the answer in
- * a new transaction that checks the state again.
+ * a new transaction that checks the state again. With an `Idempotency-Key` the charge is the key's
+ * recovery point, committed with it: a resend after a lost answer resumes that charge (`resume`).
  */
 @Injectable()
 export class ConfirmCheckoutService {
@@ -65,6 +68,8 @@ export class ConfirmCheckoutService {
     private readonly providers: CollectionProviders,
     private readonly paymentMethods: PaymentMethodsService,
     private readonly setups: SetupCheckoutsService,
+    private readonly outcomes: ChargeOutcomesService,
+    private readonly idempotency: IdempotencyScope,
     private readonly clock: Clock,
   ) {}
 
@@ -85,6 +90,8 @@ export class ConfirmCheckoutService {
   async pay(principal: Principal, id: string, dto: ConfirmCheckoutDto): Promise<CheckoutPaymentResponse> {
     assertSessionTarget(principal, id);
     const method = methodOf(dto);
+    const resumed = this.idempotency.resumes('charge');
+    if (resumed) return this.resume(principal, id, resumed, method);
     const recorded = await this.recordAttempt(principal, id, method);
     const answered = await this.callProvider(principal, id, recorded, method);
     const attempt = await this.applyAnswer(principal, id, recorded, method, answered);
@@ -116,6 +123,7 @@ export class ConfirmCheckoutService {
         vaultCard,
         saved,
       );
+      await this.idempotency.checkpoint(manager, 'charge', attempt.charge.id);
       const transfer = {
         transfer_destination: checkout.transfer_destination,
         application_fee_amount: checkout.application_fee_amount,
@@ -149,6 +157,56 @@ export class ConfirmCheckoutService {
       throw new AppError(CheckoutErrors.E7034, `${provider.name} does not charge this saved card.`);
     }
     return pm;
+  }
+
+  /**
+   * A resend of a keyed confirm whose earlier attempt recorded the charge (docs/IDEMPOTENCY.md). A
+   * charge with its answer is answered as it is. One without: its provider is asked for the
+   * payment it made for this charge id and that answer applied (as ChargeReconciliationJob does);
+   * a provider that made none is sent the charge again under the same charge id (its idempotency
+   * key: never a second payment), phases 2 and 3 as a first attempt. A provider that cannot be
+   * asked is E5002 and the charge stays pending, for the next resend or the job.
+   */
+  private async resume(
+    principal: Principal,
+    id: string,
+    chargeId: string,
+    method: Method,
+  ): Promise<CheckoutPaymentResponse> {
+    const applicationId = principal.application.id;
+    const charge = (await this.charges.findById(applicationId, chargeId))!;
+    let dispute = false;
+    if (charge.status === 'pending' && !charge.reference_id) {
+      const provider = this.providers.named(charge.provider!);
+      const made = await reachProvider(() => provider.paymentByChargeId(charge.id, charge.created_at));
+      if (made) {
+        const applied = await this.outcomes.applyTo(charge, provider.name, made);
+        dispute = applied === 'applied' && made.disputeAfterSuccess === true;
+      } else {
+        const checkout = (await this.checkouts.find(applicationId, id))!;
+        const vaultCard =
+          method.token && provider.testOnly === true
+            ? await this.cardTokens.usedOn(applicationId, id, method.token)
+            : null;
+        const saved =
+          method.saved && checkout.customer_id
+            ? await this.paymentMethods.attachedTo(applicationId, checkout.customer_id, method.saved)
+            : null;
+        const recorded: Recorded = {
+          charge,
+          provider,
+          paymentMethodId: charge.payment_method_id!,
+          vaultCard,
+          saved,
+          transfer: checkout,
+        };
+        const answered = await this.callProvider(principal, id, recorded, method);
+        return this.payments.answer(principal, await this.applyAnswer(principal, id, recorded, method, answered));
+      }
+    }
+    const checkout = (await this.checkouts.find(applicationId, id))!;
+    const now = (await this.charges.findById(applicationId, chargeId))!;
+    return this.payments.answer(principal, { checkout, charge: now, dispute });
   }
 
   /** Phase 2: the provider, with no transaction open and no row locked; on no answer the attempt is abandoned. */

@@ -84,6 +84,8 @@ export class SandboxCollectionProvider implements CollectionProvider {
   readonly testOnly = true;
 
   private readonly gates = new Map<string, Promise<void>>();
+  /** The sandbox's own records: the payment made for each charge id (oldest dropped past SANDBOX_RECORDS). */
+  private readonly payments = new Map<string, ProviderPayment>();
 
   /**
    * Test control (in this process, never reachable through the API): hold this application's
@@ -125,14 +127,32 @@ export class SandboxCollectionProvider implements CollectionProvider {
    */
   async chargeCard(request: PaymentRequest, _token: string, vaultCard?: VaultCard): Promise<ProviderPayment> {
     await this.answerAfterGate(request.applicationId);
+    const made = this.payments.get(request.chargeId);
+    if (made) return made;
     const reference = providerReference('ch');
-    return answerFor(reference, vaultCard?.sandbox_outcome ?? 'succeeds', false);
+    return this.record(request.chargeId, answerFor(reference, vaultCard?.sandbox_outcome ?? 'succeeds', false));
+  }
+
+  /** The sandbox's record of the charge id: a charge is made once per charge id, like a provider's idempotency key. */
+  async paymentByChargeId(chargeId: string): Promise<ProviderPayment | null> {
+    return this.payments.get(chargeId) ?? null;
+  }
+
+  private record(chargeId: string, payment: ProviderPayment): ProviderPayment {
+    this.payments.set(chargeId, payment);
+    if (this.payments.size > SANDBOX_RECORDS) this.payments.delete(this.payments.keys().next().value!);
+    return payment;
   }
 
   /** A saved test card: the outcome its number selected when it was saved. */
   async chargeSavedCard(request: PaymentRequest, card: SavedCard, offSession: boolean): Promise<ProviderPayment> {
     await this.answerAfterGate(request.applicationId);
-    return answerFor(providerReference('ch'), card.sandbox_outcome ?? 'succeeds', offSession);
+    const made = this.payments.get(request.chargeId);
+    if (made) return made;
+    return this.record(
+      request.chargeId,
+      answerFor(providerReference('ch'), card.sandbox_outcome ?? 'succeeds', offSession),
+    );
   }
 
   /** The sandbox keeps no cards of its own: nothing to remove. */
@@ -140,10 +160,12 @@ export class SandboxCollectionProvider implements CollectionProvider {
 
   async createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment> {
     await this.answerAfterGate(request.applicationId);
+    const made = this.payments.get(request.chargeId);
+    if (made) return made;
     const raw = generatePromptPayPayload(SANDBOX_PROMPTPAY_ID, { amount: request.amount / request.scalingFactor });
     const image = await QRCode.toDataURL(raw, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
     const reference = providerReference('pp');
-    return {
+    return this.record(request.chargeId, {
       status: 'pending',
       reference,
       promptpay: {
@@ -154,7 +176,7 @@ export class SandboxCollectionProvider implements CollectionProvider {
         ref3: null,
         expires_at: expiresAt.toISOString(),
       },
-    };
+    });
   }
 
   async confirmPromptPay(reference: string): Promise<ProviderPayment> {
@@ -188,6 +210,12 @@ export class SandboxCollectionProvider implements CollectionProvider {
     return { status: 'succeeded', reference };
   }
 }
+
+/**
+ * How many charges the sandbox remembers (in this process): far more than are ever unanswered at
+ * once, so a lost answer is read back within the reconciliation job's minutes; memory stays bounded.
+ */
+const SANDBOX_RECORDS = 100_000;
 
 /** The sandbox's failing refund amount (minor units): a refund of exactly this amount is declined. */
 export const SANDBOX_FAILING_REFUND_AMOUNT = 4004;
