@@ -42,3 +42,4 @@ export {
   type OpenedSubscription,
   type FirstInvoiceLine,
 } from './subscriptions/index.js';
+export { SubscriptionErrors } from './subscriptions/subscriptions.errors.js';
