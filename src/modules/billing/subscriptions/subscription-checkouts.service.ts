@@ -52,7 +52,7 @@ export class SubscriptionCheckoutsService {
   /**
    * Before a subscription checkout is paid (or saves a trial's card): its subscription is still
    * waiting for it (`incomplete`, or `trialing`); one expired meanwhile (its customer's test clock
-   * passed 23 hours) or canceled is refused with E7077.
+   * passed 23 hours) or canceled is refused with E7750.
    */
   async assertStartable(applicationId: string, id: string, manager: EntityManager): Promise<void> {
     const sub = await this.subscriptions.find(applicationId, id, manager);
