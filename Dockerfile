@@ -1,8 +1,10 @@
 # syntax=docker/dockerfile:1
-# Node 24 LTS (24.18.0) on Debian bookworm, slim, pinned by the digest of its multi-platform image
-# index (Docker Hub's node:24.18.0-bookworm-slim, published 2026-07-14). To move to a newer Node 24,
-# change both the tag and the digest (docker buildx imagetools inspect node:24-bookworm-slim).
-ARG NODE_IMAGE=node:24.18.0-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
+# Node 24 LTS (24.21.0, the version CI and development run, .ci/run) on Debian bookworm, slim. The
+# tag names the exact Node version; test/e2e/platform/dockerfile-replay refuses to replay it on any
+# other. To pin the bytes too, append the digest of the tag's multi-platform index
+# (`docker buildx imagetools inspect node:24.21.0-bookworm-slim`) as `@sha256:…`; change both
+# together when moving to a newer Node 24.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # Build: install exactly the lock file, compile, then drop the dev dependencies.
 FROM ${NODE_IMAGE} AS build
@@ -10,6 +12,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
+COPY scripts/build-if-stale.mjs ./scripts/
 COPY src ./src
 COPY migrations ./migrations
 RUN npm run build \

@@ -26,7 +26,7 @@ export function buildOpenApi(app: INestApplication) {
     .setTitle('Wallet Payments Service')
     .setDescription(
       'Multi-application, multi-country payment wallet API. Every wallet path is relative to `/api/v1/{app}/platform/wallet`. ' +
-        'Errors are the flat error object `{object, code, key, i18n_key, message, request_id}`; `GET /errors/catalog` lists every code.',
+        'Errors are the flat error object `{object, code, key, i18n_key, message, param?, doc_url, request_id}`: `param` names the one parameter at fault (`amount`, `line_items[0].price`), `doc_url` is the public page of the code (`GET /errors/{code}`); `GET /errors/catalog` lists every code.',
     )
     .setVersion('1')
     .setLicense('Proprietary', '')
@@ -119,7 +119,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   // module middleware they replace was (requestContextMiddleware says why they are not that).
   app.use(requestContextMiddleware(app.get(ClsService)));
   app.use(metricsMiddleware(app.get(Metrics)));
-  answerClientErrors(app.getHttpServer());
+  answerClientErrors(app.getHttpServer(), config.publicUrl);
   keepConnectionsOpen(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
 
   const document = buildOpenApi(app);

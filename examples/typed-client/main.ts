@@ -1,6 +1,7 @@
 /**
  * A partner's first program against the wallet API, through a client generated from the OpenAPI
- * document (openapi-typescript + openapi-fetch). CI generates wallet-api.d.ts, type-checks this
+ * document (openapi-typescript + openapi-fetch): a customer, a meter and its event, a payment
+ * intent and its checkout, a filtered list, and a bookbank bank account with its `extra_fields`. CI generates wallet-api.d.ts, type-checks this
  * file and runs it against a started service (examples/typed-client/run.sh).
  * Usage: WALLET_URL=http://127.0.0.1:3000 WALLET_APP=demo WALLET_KEY=sk_test_... node main.ts
  */
@@ -75,6 +76,28 @@ const transactions = ok(
   }),
 );
 
+const own = ok(
+  'find own account',
+  await client.GET('/api/v1/{app}/platform/wallet/accounts', {
+    params: { ...wallet, query: { 'filter[type]': 'own', limit: 1 } },
+  }),
+);
+
+// A Kasikornbank (004) savings account: `extra_fields` is typed as a map of strings, no cast.
+const bankAccount = ok(
+  'create bookbank account',
+  await client.POST('/api/v1/{app}/platform/wallet/bank_accounts', {
+    params: wallet,
+    body: {
+      account: own.data[0].id,
+      type: 'bookbank',
+      account_holder_name: 'บ้านสมชาย จำกัด',
+      target: 'THB',
+      extra_fields: { bankCode: '004', accountNumber: '1234567890', branchCode: '0123', accountType: 'savings' },
+    },
+  }),
+);
+
 console.log(
   JSON.stringify({
     customer: customer.id,
@@ -83,5 +106,6 @@ console.log(
     checkout: checkout.id,
     checkout_url: checkout.url,
     balance_transactions: transactions.data.length,
+    bank_account: bankAccount.id,
   }),
 );

@@ -22,3 +22,9 @@ export function required(args: CliArgs, name: string): string {
   if (typeof value !== 'string' || value === '') throw new CliUsageError(`--${name} is required`);
   return value;
 }
+
+/** A command that talks to a deployment over its public API only: no database, no Nest context. */
+export interface RemoteCommand {
+  usage: string;
+  run(ctx: Omit<CliContext, 'app'>): Promise<void>;
+}

@@ -168,14 +168,20 @@ export async function createTenant(
   };
 }
 
-/** Every error response is the spec's flat error object with a request id. */
+/**
+ * Every error response is the spec's flat error object with a request id, the page of its code
+ * (`doc_url`) and, when one parameter is at fault, its name (`param`).
+ */
 export function expectErrorObject(body: unknown, code: string): void {
+  const hasParam = !!body && typeof body === 'object' && 'param' in body;
   expect(body).toEqual({
     object: 'error',
     code,
     key: expect.any(String),
     i18n_key: expect.any(String),
     message: expect.any(String),
+    ...(hasParam ? { param: expect.stringMatching(/^\S+$/) } : {}),
+    doc_url: expect.stringMatching(new RegExp(`/errors/${code}$`)),
     request_id: expect.stringMatching(/^\S{8,}$/),
   });
 }

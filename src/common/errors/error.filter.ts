@@ -1,7 +1,10 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { Request, Response } from 'express';
+import type { AllConfig } from '../../config/app.config.js';
 import { AppError } from './app-error.js';
 import { type ErrorDefinition, Errors } from './error-catalog.js';
+import { errorDocUrl } from './error-docs.js';
 import { requestIdOf } from '../http/request-id.js';
 import { logAccessIfNotLogged } from '../observability/early-access-log.js';
 import { Metrics } from '../observability/metrics.js';
@@ -12,6 +15,10 @@ export interface ErrorBody {
   key: string;
   i18n_key: string;
   message: string;
+  /** The one request parameter at fault (`amount`, `line_items[0].price`), when there is one. */
+  param?: string;
+  /** The public page documenting the code (`GET /errors/{code}`). */
+  doc_url: string;
   request_id: string;
 }
 
@@ -44,6 +51,21 @@ function fromBodyParser(error: { type?: string; status?: number }): AppError | u
     default:
       return undefined;
   }
+}
+
+/** The spec's flat error object for `error` (also each failed member of a batch answer). */
+export function errorBody(error: AppError, requestId: string, publicUrl: string): ErrorBody {
+  const param = error.param;
+  return {
+    object: 'error',
+    code: error.definition.code,
+    key: error.definition.key,
+    i18n_key: error.definition.i18n_key,
+    message: error.message,
+    ...(param === undefined ? {} : { param }),
+    doc_url: errorDocUrl(publicUrl, error.definition.code),
+    request_id: requestId,
+  };
 }
 
 /** Seconds a client is asked to wait before retrying while the database is unreachable. */
@@ -115,7 +137,14 @@ export function describeForLog(error: unknown): Record<string, unknown> {
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
 
-  constructor(private readonly metrics: Metrics) {}
+  private readonly publicUrl: string;
+
+  constructor(
+    private readonly metrics: Metrics,
+    config: ConfigService<AllConfig, true>,
+  ) {
+    this.publicUrl = config.get('app.publicUrl', { infer: true });
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -132,14 +161,7 @@ export class ErrorFilter implements ExceptionFilter {
     this.metrics.errors.inc({ status: String(error.status), code: error.definition.code });
 
     const requestId = requestIdOf(request);
-    const body: ErrorBody = {
-      object: 'error',
-      code: error.definition.code,
-      key: error.definition.key,
-      i18n_key: error.definition.i18n_key,
-      message: error.message,
-      request_id: requestId,
-    };
+    const body = errorBody(error, requestId, this.publicUrl);
     response.setHeader('X-Request-Id', requestId);
     if (error.status === 401 && !error.headers['WWW-Authenticate']) {
       response.setHeader('WWW-Authenticate', 'Basic realm="wallet", Bearer realm="wallet"');

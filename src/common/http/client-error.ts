@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Errors } from '../errors/error-catalog.js';
+import { errorDocUrl } from '../errors/error-docs.js';
 import { newId } from '../ids.js';
 
 /**
@@ -8,7 +9,7 @@ import { newId } from '../ids.js';
  * headers or a URL over the server's limit (16 KB by default) are 431 E2008, anything else it
  * cannot parse is 400 E2000. Node answers these itself with an empty body otherwise.
  */
-export function answerClientErrors(server: Server): void {
+export function answerClientErrors(server: Server, publicUrl: string): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || (err.code === 'ECONNRESET' && socket.destroyed)) {
       socket.destroy();
@@ -22,6 +23,7 @@ export function answerClientErrors(server: Server): void {
       key: definition.key,
       i18n_key: definition.i18n_key,
       message: definition.code === 'E2008' ? definition.message : 'The request could not be parsed as HTTP.',
+      doc_url: errorDocUrl(publicUrl, definition.code),
       request_id: requestId,
     });
     const reason = definition.code === 'E2008' ? 'Request Header Fields Too Large' : 'Bad Request';

@@ -27,36 +27,39 @@ export function WalletController(path: string, options: { tag?: string; country?
   );
 }
 
+/** The response documenting `definitions` (all of one HTTP status): the error object with one example per code. */
+export function errorContent(definitions: ErrorDefinition[]) {
+  return {
+    description: definitions.map((d) => `${d.code} ${d.key}: ${d.message}`).join('\n\n'),
+    content: {
+      'application/json': {
+        schema: { $ref: getSchemaPath(ErrorObjectDto) },
+        examples: Object.fromEntries(
+          definitions.map((d) => [
+            d.code,
+            {
+              value: {
+                object: 'error',
+                code: d.code,
+                key: d.key,
+                i18n_key: d.i18n_key,
+                message: d.message,
+                doc_url: `http://localhost:3000/errors/${d.code}`,
+                request_id: 'req_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b',
+              },
+            },
+          ]),
+        ),
+      },
+    },
+  };
+}
+
 /** Documents catalog errors as responses, grouped by HTTP status. */
 export function ApiErrors(...definitions: ErrorDefinition[]) {
   const byStatus = new Map<number, ErrorDefinition[]>();
   for (const d of definitions) byStatus.set(d.http_status, [...(byStatus.get(d.http_status) ?? []), d]);
-  const decorators = [...byStatus.entries()].map(([status, defs]) =>
-    ApiResponse({
-      status,
-      description: defs.map((d) => `${d.code} ${d.key}: ${d.message}`).join('\n\n'),
-      content: {
-        'application/json': {
-          schema: { $ref: getSchemaPath(ErrorObjectDto) },
-          examples: Object.fromEntries(
-            defs.map((d) => [
-              d.code,
-              {
-                value: {
-                  object: 'error',
-                  code: d.code,
-                  key: d.key,
-                  i18n_key: d.i18n_key,
-                  message: d.message,
-                  request_id: 'req_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b',
-                },
-              },
-            ]),
-          ),
-        },
-      },
-    }),
-  );
+  const decorators = [...byStatus.entries()].map(([status, defs]) => ApiResponse({ status, ...errorContent(defs) }));
   return applyDecorators(ApiExtraModels(ErrorObjectDto), ...decorators);
 }
 

@@ -1,20 +1,35 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class ErrorObjectDto {
   @ApiProperty({ example: 'error' })
   object: string;
 
-  @ApiProperty({ example: 'E1211' })
+  @ApiProperty({ example: 'E2000' })
   code: string;
 
-  @ApiProperty({ example: 'invalid_secret_key' })
+  @ApiProperty({ example: 'invalid_request' })
   key: string;
 
-  @ApiProperty({ example: 'errors.auth.invalid_secret_key' })
+  @ApiProperty({ example: 'errors.request.invalid_request' })
   i18n_key: string;
 
-  @ApiProperty({ example: 'The secret key is invalid or inactive.' })
+  @ApiProperty({ example: '"amount" is required.' })
   message: string;
+
+  @ApiPropertyOptional({
+    example: 'amount',
+    description:
+      'The one request parameter at fault, when there is one: a body field (`amount`), nested Stripe style ' +
+      '(`line_items[0].price`, `extra_fields.bankCode`), a query parameter (`limit`) or a header (`X-Country`). ' +
+      'Absent when no single parameter is at fault.',
+  })
+  param?: string;
+
+  @ApiProperty({
+    example: 'http://localhost:3000/errors/E2000',
+    description: 'The public page of the code in the error catalog: `GET {PUBLIC_URL}/errors/{code}`, no credential.',
+  })
+  doc_url: string;
 
   @ApiProperty({ example: 'req_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b' })
   request_id: string;

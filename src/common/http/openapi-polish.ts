@@ -1,4 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { tellTheTruth } from './openapi-truth.js';
 import { REQUEST_EXAMPLES } from './request-examples.js';
 
 type Json = Record<string, unknown>;
@@ -57,23 +58,6 @@ function describe(op: Operation): string {
 }
 
 /**
- * `metadata` and a meter event's `payload` are documented as maps of strings, so generated
- * clients accept their keys. The service checks a payload's value (a numeric string); metadata
- * stays free-form at run time (the contract says so), strings being the documented shape.
- */
-const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } } as const;
-
-function isFreeObject(schema: Json | undefined): boolean {
-  return (
-    !!schema &&
-    schema.type === 'object' &&
-    !schema.properties &&
-    !schema.$ref &&
-    (schema.additionalProperties === undefined || schema.additionalProperties === true)
-  );
-}
-
-/**
  * Swagger UI fills each field of a form body (application/x-www-form-urlencoded) that has no
  * example with the placeholder "string", and sends it: on the token routes a public client would
  * send `client_secret=string` (E1221). An optional field outside the body's example starts empty.
@@ -107,10 +91,12 @@ function walkSchemas(node: unknown, visit: (schema: Json) => void): void {
  * - `X-Test-Mode` has the example `true`, so Try it out with a test key reads test data;
  * - an operation without a security entry is public and says so (`security: []`): every
  *   authenticated route has one from `@Auth(...)`;
- * - `metadata` and `payload` objects are maps of strings, so generated clients accept their keys;
- * - a property with a default is not required (the service fills it in).
+ * - a property with a default is not required (the service fills it in);
+ * - first {@link tellTheTruth} (openapi-truth.ts): value types of free-form objects, nullable
+ *   references, every status the pipeline can answer, bodies of body-less POSTs, descriptions.
  */
 export function polishOpenApi(document: OpenAPIObject): OpenAPIObject {
+  tellTheTruth(document);
   const used = new Set<string>();
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
@@ -146,9 +132,6 @@ export function polishOpenApi(document: OpenAPIObject): OpenAPIObject {
   ];
   walkSchemas([document.components, document.paths], (schema) => {
     const props = schema.properties as Record<string, Json>;
-    for (const name of ['metadata', 'payload']) {
-      if (isFreeObject(props[name])) Object.assign(props[name], STRING_MAP);
-    }
     if (Array.isArray(schema.required)) {
       const required = (schema.required as string[]).filter((name) => props[name]?.default === undefined);
       if (required.length) schema.required = required;

@@ -118,25 +118,64 @@ export function requestGuardMiddleware(req: Request, _res: Response, next: NextF
   }
 }
 
+/** Constraints checked first: a field that should not be there, then one that must be there or be non-empty. */
+const PRESENCE = new Set(['whitelistValidation', 'isDefined', 'isNotEmpty']);
+/** Range and length constraints: reported only when the value is of the right type and form. */
+const RANGE =
+  /^(min|max|minLength|maxLength|isLength|length|arrayMinSize|arrayMaxSize|arrayNotEmpty|isPositive|isNegative|minDate|maxDate|isByteLength)$/;
+/** Type constraints: what a value must be before its form or range matters. */
+const TYPE =
+  /^(isString|isInt|isNumber|isBoolean|isObject|isArray|isDate|isNotEmptyObject|isIn|isEnum|nestedValidation|isNumberString)$/;
+
+function rank(constraint: string): number {
+  if (PRESENCE.has(constraint)) return 0;
+  if (TYPE.test(constraint)) return 1;
+  if (RANGE.test(constraint)) return 3;
+  return 2;
+}
+
+/**
+ * The message of the constraint to report for a field: `is required` when the field is absent
+ * (a constraint failed on `undefined`, so the field is not `@IsOptional()`), else the first failing
+ * constraint by {@link rank} (presence, type, form, range), with class-validator's leading
+ * property name dropped (the message names the parameter already).
+ */
+function describeProblem(error: ValidationError): string {
+  const constraints = error.constraints ?? {};
+  const names = Object.keys(constraints);
+  if (error.value === undefined && !names.includes('whitelistValidation')) return 'is required';
+  const [first] = names.sort((a, b) => rank(a) - rank(b));
+  const message = constraints[first];
+  if (first === 'whitelistValidation') return 'is not a field of this request';
+  return message.startsWith(`${error.property} `) ? message.slice(error.property.length + 1) : message;
+}
+
+/** `line_items[0].price`: Stripe's form of a nested parameter (array members by index in brackets). */
+const childOf = (parent: string, property: string) =>
+  parent && /^\d+$/.test(property) ? `${parent}[${property}]` : parent ? `${parent}.${property}` : property;
+
+/**
+ * The parameter to report: fields in the order the DTO declares them, an absent required field
+ * first (it is what a caller most often got wrong), then the first field whose own value or any
+ * nested member fails.
+ */
 function firstProblem(errors: ValidationError[], parent = ''): { path: string; problem: string } | undefined {
-  for (const error of errors) {
-    const path = parent ? `${parent}.${error.property}` : error.property;
-    if (error.constraints) {
-      const [problem] = Object.values(error.constraints);
-      return { path, problem };
-    }
+  const missing = errors.find((e) => e.constraints && e.value === undefined);
+  for (const error of missing ? [missing] : errors) {
+    const path = childOf(parent, error.property);
+    if (error.constraints) return { path, problem: describeProblem(error) };
     const nested = firstProblem(error.children ?? [], path);
     if (nested) return nested;
   }
   return undefined;
 }
 
-/** E2000 naming the first invalid parameter, under `prefix` (e.g. `events[3]`) when given. */
+/** E2000 naming the first invalid parameter, under `prefix` (e.g. `events[3]`) when given, in `param` too. */
 function validationError(errors: ValidationError[], prefix?: string): AppError {
   const found = firstProblem(errors, prefix);
   if (!found) return new AppError(Errors.E2000);
-  const problem = found.problem.replace(/^property \S+ should not exist$/, 'is not a field of this request');
-  return new AppError(Errors.E2000, `Invalid parameter "${found.path}": ${problem}.`);
+  if (found.problem === 'is required') return new AppError(Errors.E2000, `"${found.path}" is required.`).on(found.path);
+  return new AppError(Errors.E2000, `Invalid parameter "${found.path}": ${found.problem}.`).on(found.path);
 }
 
 /**
@@ -179,7 +218,8 @@ export function createValidationPipe(): ValidationPipe {
   return new GuardedValidationPipe({
     ...OPTIONS,
     transform: true,
-    validationError: { target: false, value: false },
+    // `value` stays on the errors (never sent): an absent field (`undefined`) is reported as required.
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => validationError(errors),
   });
 }

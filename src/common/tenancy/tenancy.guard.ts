@@ -59,14 +59,17 @@ export class TenancyGuard implements CanActivate {
     if (typeof country === 'string' && country !== '') {
       const code = country.toUpperCase();
       if (!/^[A-Z]{2}$/.test(code))
-        throw new AppError(Errors.E3003, `X-Country must be a two-letter country code, got "${country}".`);
+        throw new AppError(Errors.E3003, `X-Country must be a two-letter country code, got "${country}".`).on(
+          'X-Country',
+        );
       if (!application.countries.includes(code)) {
-        if (needsCountry) throw new AppError(Errors.E3003, `The application is not enabled for country ${code}.`);
+        if (needsCountry)
+          throw new AppError(Errors.E3003, `The application is not enabled for country ${code}.`).on('X-Country');
       } else {
         this.context.set('country', code);
       }
     } else if (needsCountry) {
-      throw new AppError(Errors.E3002);
+      throw new AppError(Errors.E3002).on('X-Country');
     }
     return true;
   }

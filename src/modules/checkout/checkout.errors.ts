@@ -109,8 +109,7 @@ export const CheckoutErrors = defineErrors('checkout', {
   E7034: {
     key: 'saved_cards_live_unavailable',
     http_status: 400,
-    message:
-      'Cards are saved (mode "setup") and charged as saved cards in test mode only for now; live saving through Opn or Stripe is not available yet.',
+    message: 'The live provider of this country does not save cards (mode "setup") or charge this saved card.',
   },
   E7035: {
     key: 'payment_intent_not_confirmable',

@@ -54,6 +54,7 @@ import { PaymentMethodsService } from './payment-methods/payment-methods.service
 import { PaymentMethodsController } from './payment-methods/payment-methods.controller.js';
 import { CustomerPaymentMethodsController } from './payment-methods/customer-payment-methods.controller.js';
 import { SetupCheckoutsService } from './payment-methods/setup-checkouts.service.js';
+import { SavedCardOffersService } from './payment-methods/saved-card-offers.service.js';
 import { OffSessionPaymentsService } from './payment-methods/off-session-payments.service.js';
 import { CollectionTestHelpersService } from './payments/test-helpers.service.js';
 
@@ -120,6 +121,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     PaymentMethodsRepository,
     PaymentMethodsService,
     SetupCheckoutsService,
+    SavedCardOffersService,
     OffSessionPaymentsService,
   ],
   exports: [

@@ -24,7 +24,10 @@ export class ErrorsController {
   @Auth('machine', 'user', 'superuser', 'none')
   @ApiOperation({
     summary: 'List the error catalog',
-    description: 'Every code the service can return; `code` is the integer of the code (E1211 is 1211).',
+    description:
+      'Every code the service can return; `code` is the integer of the code (E1211 is 1211). Every error object also has ' +
+      '`param` (the one request parameter at fault, when there is one: `amount`, `line_items[0].price`, `limit`, `X-Country`) ' +
+      'and `doc_url` (the public page of its code, `GET /errors/{code}`).',
   })
   @ApiOkResponse({ type: CatalogDto })
   catalog(): CatalogDto {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ErrorDocsController } from './error-docs.controller.js';
 import { ErrorsController } from './errors.controller.js';
 
-@Module({ controllers: [ErrorsController] })
+@Module({ controllers: [ErrorsController, ErrorDocsController] })
 export class ErrorsModule {}

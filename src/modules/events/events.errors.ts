@@ -46,4 +46,10 @@ export const EventErrors = defineErrors('webhooks', {
     http_status: 409,
     message: 'The webhook endpoint is disabled: enable it before resending to it.',
   },
+  E5110: {
+    key: 'webhook_url_port_not_allowed',
+    http_status: 422,
+    message:
+      "A deployed service delivers webhooks only to the scheme's default port (443 for https://, 80 for http://), the ports its network policy lets out.",
+  },
 });

@@ -5,7 +5,6 @@ import { Event } from './entities/event.entity.js';
 import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
 import { WebhookDelivery } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
-import { EventListenerService } from './event-listener.service.js';
 import { EventRetentionJob } from './event-retention.job.js';
 import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
@@ -33,9 +32,8 @@ import { WebhooksRepository } from './webhooks.repository.js';
     WebhookEndpointsService,
     WebhookDeliveryJob,
     WebhookMetrics,
-    EventListenerService,
     EventRetentionJob,
   ],
-  exports: [EventRecorder, EventsService, WebhookDeliveryJob, EventListenerService, EventRetentionJob],
+  exports: [EventRecorder, EventsService, WebhookDeliveryJob, EventRetentionJob],
 })
 export class EventsModule {}

@@ -111,4 +111,16 @@ describe('webhook targets', () => {
     expect(await verdict('http://169.254.169.254/', 'test', 'private')).toBe('E5105');
     expect(await verdict('https://93.184.215.14/hooks', 'live', 'public')).toBe('ok');
   });
+
+  it('refuses a non-default port when only public targets are allowed (the deployed network policy), not locally', async () => {
+    await expect(assertWebhookUrl('https://93.184.215.14:8443/in', 'live', 'public')).rejects.toThrow(/port 8443/);
+    await expect(assertWebhookUrl('http://93.184.215.14:8080/in', 'test', 'public')).rejects.toThrow(/port 8080/);
+    expect((await assertWebhookUrl('https://93.184.215.14:443/in', 'live', 'public')).port).toBe('');
+    expect((await assertWebhookUrl('http://93.184.215.14:80/in', 'test', 'public')).port).toBe('');
+    expect((await assertWebhookUrl('http://127.0.0.1:4000/in', 'test', 'private')).port).toBe('4000');
+    // A loopback target is refused for what it is, whatever its port.
+    await expect(assertWebhookUrl('http://127.0.0.1:4000/in', 'test', 'public')).rejects.toThrow(
+      /loopback|localhost|127/,
+    );
+  });
 });

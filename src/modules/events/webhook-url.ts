@@ -123,7 +123,18 @@ export function hostOf(url: URL): string {
 }
 
 /**
- * Checks the URL and every address its host resolves to (E5101-E5107): at creation and update,
+ * A deployed service (public targets only) runs under deploy/kubernetes' NetworkPolicy, which lets
+ * out TCP 443 and 80 only: another port would time out on every delivery until the endpoint is
+ * disabled, so it is refused at registration (E5110), after the address checks (a loopback or
+ * private target is refused for what it is). `URL` drops a scheme's default port: port is '' then.
+ */
+function refuseNonDefaultPort(url: URL, raw: string, policy: AddressPolicy): URL {
+  if (policy === 'public' && url.port !== '') throw refused(EventErrors.E5110, raw, `names port ${url.port}`);
+  return url;
+}
+
+/**
+ * Checks the URL and every address its host resolves to (E5101-E5107), then its port (E5110): at creation and update,
  * and again on every delivery (the sender's `lookup` runs `addressRefusal` on what it connects to).
  */
 export async function assertWebhookUrl(raw: string, mode: Mode, policy: AddressPolicy): Promise<URL> {
@@ -140,7 +151,7 @@ export async function assertWebhookUrl(raw: string, mode: Mode, policy: AddressP
     }
     if (addresses.length === 0) {
       // A test endpoint may name a host that resolves later; every delivery checks what it connects to.
-      if (mode === 'test') return url;
+      if (mode === 'test') return refuseNonDefaultPort(url, raw, policy);
       throw refused(EventErrors.E5107, raw, `: ${host} does not resolve`);
     }
   }
@@ -148,5 +159,5 @@ export async function assertWebhookUrl(raw: string, mode: Mode, policy: AddressP
     const refusal = addressRefusal(address, policy);
     if (refusal) throw refused(refusal, raw, isIP(host) ? 'is such an address' : `resolves to ${address}`);
   }
-  return url;
+  return refuseNonDefaultPort(url, raw, policy);
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import { Clock } from '../../common/clock.js';
@@ -7,15 +8,18 @@ import { RequestContext } from '../../common/context/request-context.js';
 import { validateBody } from '../../common/http/validation.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
+import { errorBody, type ErrorBody } from '../../common/errors/error.filter.js';
 import { newId } from '../../common/ids.js';
 import { CUSTOMER_REFERENCE_CHANNEL, CustomersService } from '../customers/index.js';
 import { BillingProviders } from './providers/billing-provider.js';
 import { CreateMeterEventDto } from './dto/meter-event.dto.js';
+import { parseMeterTimestamp } from './meter-timestamp.js';
 import { MeterErrors } from './meter.errors.js';
 import { MeterEventsRepository } from './meter-events.repository.js';
 import { toCreationResponse, toMeterEventResponse, type CreationResponse } from './meter.responses.js';
 import type { EventRow } from './store-events.sql.js';
 import { MetersService } from './meters.service.js';
+import type { AllConfig } from '../../config/app.config.js';
 
 interface CustomerReference {
   reference: string;
@@ -27,32 +31,20 @@ interface ValidEvent extends EventRow {
   payload: Record<string, string>;
 }
 
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const NUMERIC = /^-?\d{1,15}(\.\d{1,12})?$/;
 const PAST_MS = 35 * 24 * 60 * 60 * 1000;
 const FUTURE_MS = 5 * 60 * 1000;
 const CUSTOMER_CACHE_MS = 60_000;
 
 function parseTimestamp(raw: string): Date {
-  const m = TIMESTAMP.exec(raw);
-  if (!m)
-    throw new AppError(
-      MeterErrors.E8006,
-      `Invalid parameter "timestamp": "${raw.slice(0, 40)}" is not YYYY-MM-DD HH:MM:SS.`,
-    );
-  const [, y, mo, d, h, mi, s] = m.map(Number);
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  if (
-    date.getUTCFullYear() !== y ||
-    date.getUTCMonth() !== mo - 1 ||
-    date.getUTCDate() !== d ||
-    h > 23 ||
-    mi > 59 ||
-    s > 59
-  ) {
-    throw new AppError(MeterErrors.E8006, `Invalid parameter "timestamp": "${raw}" is not a real date and time.`);
-  }
-  return date;
+  const parsed = parseMeterTimestamp(raw);
+  if ('date' in parsed) return parsed.date;
+  throw new AppError(
+    MeterErrors.E8006,
+    parsed.problem === 'shape'
+      ? `Invalid parameter "timestamp": "${raw.slice(0, 40)}" is neither YYYY-MM-DD HH:MM:SS (UTC) nor RFC 3339.`
+      : `Invalid parameter "timestamp": "${raw}" is not a real date and time.`,
+  );
 }
 
 /**
@@ -65,6 +57,7 @@ function parseTimestamp(raw: string): Date {
 export class MeterEventsService {
   /** Customer references by mode, application and customer; a refused customer (E8008, E8009) is not kept. */
   private readonly references: TtlCache<CustomerReference>;
+  private readonly publicUrl: string;
 
   constructor(
     private readonly events: MeterEventsRepository,
@@ -74,7 +67,9 @@ export class MeterEventsService {
     private readonly customers: CustomersService,
     private readonly providers: BillingProviders,
     invalidation: CacheInvalidation,
+    config: ConfigService<AllConfig, true>,
   ) {
+    this.publicUrl = config.get('app.publicUrl', { infer: true });
     this.references = new TtlCache(CUSTOMER_CACHE_MS, 50_000, () => clock.nowMs());
     // A changed reference (published as `<application id>:<customer id>`) is forgotten in both modes on every replica.
     invalidation.subscribe(CUSTOMER_REFERENCE_CHANNEL, (key) => {
@@ -94,12 +89,7 @@ export class MeterEventsService {
   async createBatch(
     principal: Principal,
     raw: Array<Record<string, unknown>>,
-  ): Promise<
-    Array<
-      | CreationResponse
-      | { object: 'error'; code: string; key: string; i18n_key: string; message: string; request_id: string }
-    >
-  > {
+  ): Promise<Array<CreationResponse | ErrorBody>> {
     if (raw.length === 0 || raw.length > 100) {
       throw new AppError(
         MeterErrors.E8011,
@@ -124,16 +114,7 @@ export class MeterEventsService {
     const byIdentifier = new Map(valid.map((e, i) => [e.identifier, stored[i]]));
     const requestId = this.context.requestId ?? '';
     return outcomes.map((o) =>
-      'event' in o
-        ? byIdentifier.get(o.event.identifier)!
-        : {
-            object: 'error' as const,
-            code: o.error.definition.code,
-            key: o.error.definition.key,
-            i18n_key: o.error.definition.i18n_key,
-            message: o.error.message,
-            request_id: requestId,
-          },
+      'event' in o ? byIdentifier.get(o.event.identifier)! : errorBody(o.error, requestId, this.publicUrl),
     );
   }
 
@@ -200,7 +181,7 @@ export class MeterEventsService {
 
   private async lookUpReference(principal: Principal, customerId: string): Promise<CustomerReference> {
     const customer = await this.customers.find(principal.application.id, customerId);
-    if (!customer) throw new AppError(MeterErrors.E8008, `No customer with id "${customerId}".`);
+    if (!customer) throw new AppError(MeterErrors.E8008, `No customer with id "${customerId}".`).on('customer_id');
     if (!customer.provider_reference || !customer.provider) {
       if (principal.livemode && !this.providers.hasLive(principal.country)) {
         throw this.providers.noLiveProvider(principal.country);

@@ -17,7 +17,7 @@ export const MeterErrors = defineErrors('meter', {
   E8006: {
     key: 'invalid_timestamp',
     http_status: 400,
-    message: 'timestamp must be UTC in the shape YYYY-MM-DD HH:MM:SS.',
+    message: 'timestamp must be UTC in the shape YYYY-MM-DD HH:MM:SS, or RFC 3339 (2026-11-28T12:30:00Z).',
   },
   E8007: {
     key: 'timestamp_out_of_range',

@@ -73,8 +73,8 @@ export interface ProviderSavedCard {
   funding: string | null;
 }
 
-/** A card token to save: the browser's provider token, and who it is for. */
-export interface SaveCardRequest {
+/** Who a card is saved for: the customer, its setup checkout, and its provider customer if any. */
+export interface SetupIntentRequest {
   applicationId: string;
   /** This service's customer, and the setup checkout saving the card (the idempotency key). */
   customerId: string;
@@ -82,6 +82,13 @@ export interface SaveCardRequest {
   email: string | null;
   /** The provider's customer already holding this customer's cards, if any. */
   providerCustomer: string | null;
+}
+
+/**
+ * A card to save: the browser's provider token (Omise.js `tokn_…`; for Stripe the SetupIntent
+ * `seti_…` the Payment Element confirmed), and who it is for.
+ */
+export interface SaveCardRequest extends SetupIntentRequest {
   token: string;
 }
 

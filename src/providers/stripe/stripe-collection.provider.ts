@@ -7,11 +7,18 @@ import type {
   PaymentRequest,
   ProviderPayment,
   ProviderRefund,
+  ProviderFailure,
+  ProviderSavedCard,
   RefundRequest,
+  SaveCardRequest,
   SavedCard,
+  SetupIntentRequest,
 } from '../ports/collection.port.js';
 import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { cardFailure, failureFacts, StripeCollectionError } from './stripe-errors.js';
+import { createSetupIntent, readSetupIntent, type StripeSetupIntent } from './stripe-setup-intents.js';
+
+export type { StripeSetupIntent } from './stripe-setup-intents.js';
 
 /** Fee rates default to Stripe Thailand's published rates (STRIPE_FEE_BPS) plus 7 % VAT on the fee. */
 export interface StripeCollectionOptions extends FeeRates {
@@ -189,6 +196,20 @@ export class StripeCollectionProvider implements CollectionProvider {
       }
       throw this.providerError(err);
     }
+  }
+
+  /**
+   * The SetupIntent a setup checkout's page confirms with the Payment Element (beyond the port:
+   * SetupCheckoutsService.prepareIntent asks for it), made on the customer's Stripe customer
+   * (created first when it has none): stripe-setup-intents.ts.
+   */
+  createSetupIntent(request: SetupIntentRequest): Promise<StripeSetupIntent> {
+    return createSetupIntent(this.stripe, request, (err) => this.providerError(err));
+  }
+
+  /** Records the card of a confirmed SetupIntent (`token` is its `seti_…`, read back here): stripe-setup-intents.ts. */
+  saveCard(request: SaveCardRequest): Promise<ProviderSavedCard | { failure: ProviderFailure }> {
+    return readSetupIntent(this.stripe, request, (err) => this.providerError(err));
   }
 
   /** Detaches the PaymentMethod from its customer (POST /v1/payment_methods/{pm}/detach); already gone is fine. */

@@ -132,7 +132,7 @@ describe('POST /checkouts and the checkout lifecycle', () => {
       [{ ...base, cancel_url: 'not a url' }, 'cancel_url'],
       [{ ...base, metadata: 'x' }, 'metadata'],
       [{ ...base, mode: 'donation' }, 'mode'],
-      [{ ...base, line_items: [{ price: 'p', quantity: 0 }] }, 'line_items.0.quantity'],
+      [{ ...base, line_items: [{ price: 'p', quantity: 0 }] }, 'line_items[0].quantity'],
       [{ ...base, allow_promotion_codes: 'yes' }, 'allow_promotion_codes'],
       [{ ...base, payment_method_types: ['cash'] }, 'payment_method_types'],
       [{ ...base, payment_method_types: [] }, 'payment_method_types'],
@@ -146,6 +146,7 @@ describe('POST /checkouts and the checkout lifecycle', () => {
       expect({ parameter, status: res.status }).toEqual({ parameter, status: 400 });
       expectErrorObject(res.body, 'E2000');
       expect(res.body.message).toContain(`"${parameter}"`);
+      expect(res.body.param).toBe(parameter);
     }
   });
 

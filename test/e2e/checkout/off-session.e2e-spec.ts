@@ -2,6 +2,7 @@ import type { Principal } from '../../../src/common/context/principal.js';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ApplicationsService } from '../../../src/modules/applications/index.js';
 import { OffSessionPaymentsService } from '../../../src/modules/checkout/index.js';
+import { PROVIDER_TIMEOUT_MS } from '../../../src/modules/checkout/payments/provider-call.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { asSession, createCustomer, createPaymentIntent, expectLedgerInvariants } from '../../factories/checkout.js';
 import { chargeOffSession, customerWithCard, SAVED_CARDS } from '../../factories/payment-methods.js';
@@ -200,5 +201,55 @@ describe('off-session payment intents (test mode, sandbox)', () => {
       .get(RequestContext)
       .runInMode('test', () => t.app.get(OffSessionPaymentsService).confirmOffSession(principal, pi.id), bound);
     expect(paid).toMatchObject({ status: 'succeeded', amount_received: 7000 });
+  });
+  it('an attempt whose process died is E7035 until the provider timeout, then abandoned and charged again', async () => {
+    const { customer } = await customerWithCard(t, tenant);
+    const pi = await createPaymentIntent(t, tenant, { customer_id: customer.id, amount: 7000 });
+    const application = (await t.app.get(ApplicationsService).bySlug(tenant.slug))!;
+    const principal: Principal = {
+      credential: {
+        applicationId: application.id,
+        mode: 'test',
+        privilege: 'machine',
+        method: 'secret_key',
+        subject: 'test:invoicing',
+      },
+      application,
+      mode: 'test',
+      livemode: false,
+      country: 'TH',
+    };
+    const bound = { application, country: 'TH', credential: principal.credential, principal };
+    const service = t.app.get(OffSessionPaymentsService);
+    const confirm = () =>
+      t.app.get(RequestContext).runInMode('test', () => service.confirmOffSession(principal, pi.id), bound);
+    // The process dies between recording the attempt and applying the provider's answer.
+    const crashing = service as unknown as { applyAnswer: (...args: unknown[]) => Promise<unknown> };
+    const applyAnswer = crashing.applyAnswer;
+    crashing.applyAnswer = () => Promise.reject(new Error('process died'));
+    try {
+      await expect(confirm()).rejects.toThrow('process died');
+    } finally {
+      crashing.applyAnswer = applyAnswer;
+    }
+    const dead = (await get(`/payment_intents/${pi.id}`)).body;
+    expect(dead).toMatchObject({ status: 'processing' });
+    // Still within the time a provider call may take: the payment is in progress.
+    t.clock.advance(PROVIDER_TIMEOUT_MS - 1_000);
+    await expect(confirm()).rejects.toMatchObject({ name: 'AppError(E7035)' });
+    // Past it: the dead attempt is failed (processing_error) and a new one charges the card.
+    t.clock.advance(1_000);
+    expect(await confirm()).toMatchObject({ status: 'succeeded', amount_received: 7000 });
+    const charges = (await get('/charges').query({ 'filter[payment_intent]': pi.id })).body.data as Array<{
+      id: string;
+      status: string;
+      failure_code: string | null;
+    }>;
+    expect(charges.find((c) => c.id === dead.latest_charge)).toMatchObject({
+      status: 'failed',
+      failure_code: 'processing_error',
+    });
+    expect(charges.filter((c) => c.status === 'succeeded')).toHaveLength(1);
+    t.clock.reset();
   });
 });

@@ -1,4 +1,3 @@
-import { triggerCommands } from '../../../src/cli/commands/trigger.js';
 import { CARDS, card, confirm, paymentIntentCheckout } from '../../factories/checkout.js';
 import { connectedAccount, ownAccount } from '../../factories/payouts.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
@@ -81,21 +80,5 @@ describe('event types', () => {
     const [created] = await events(tenant, 'bank_account.created');
     expect(created.data.object).toMatchObject({ id: bank.body.id, object: 'bank_account' });
     expect(JSON.stringify(created)).not.toContain('812345678');
-  });
-
-  it('events:trigger pays a test checkout so the application gets checkout.completed and its companions', async () => {
-    const tenant = await createTenant(t);
-    const printed: Array<{ checkout: string; charge_status: string }> = [];
-    await triggerCommands['events:trigger'].run({
-      app: t.app,
-      args: { type: 'checkout.completed', app: tenant.slug },
-      json: true,
-      print: (value) => printed.push(value as (typeof printed)[number]),
-    });
-    expect(printed[0].charge_status).toBe('succeeded');
-    const [completed] = await events(tenant, 'checkout.completed');
-    expect(completed.data.object).toMatchObject({ id: printed[0].checkout, status: 'complete' });
-    expect(await events(tenant, 'charge.succeeded')).toHaveLength(1);
-    expect(await events(tenant, 'payment_intent.succeeded')).toHaveLength(1);
   });
 });

@@ -110,7 +110,8 @@ describe('metering: customers, meters and meter events', () => {
       ['extra payload key', { payload: { calls: '1', customer: 'x' } }, 'E8004'],
       ['value as a number', { payload: { calls: 3 } }, 'E8005'],
       ['value not numeric', { payload: { calls: 'three' } }, 'E8005'],
-      ['timestamp in ISO shape', { timestamp: '2026-11-22T10:00:00Z' }, 'E8006'],
+      ['timestamp without a time', { timestamp: '2026-11-22' }, 'E8006'],
+      ['timestamp in RFC 3339 shape without a zone', { timestamp: '2026-11-22T10:00:00' }, 'E8006'],
       ['timestamp not a real date', { timestamp: '2026-02-30 10:00:00' }, 'E8006'],
       ['unknown customer', { customer_id: '01a20418-4ab4-705a-a7f8-4c16ae311668' }, 'E8008'],
       ['customer_id not an id', { customer_id: 'cus_123' }, 'E2000'],
@@ -134,6 +135,20 @@ describe('metering: customers, meters and meter events', () => {
         for (const ms of [now - 35 * DAY + 2000, now + 4 * 60 * 1000]) {
           expect((await sendEvent({ ...valid(), timestamp: stamp(new Date(ms)) })).status).toBe(200);
         }
+      } finally {
+        t.clock.thaw();
+      }
+    });
+
+    it('accepts RFC 3339 too (with an offset and a fraction) and stores the same instant, to the second', async () => {
+      t.clock.freeze();
+      try {
+        const now = new Date(t.clock.nowMs() - (t.clock.nowMs() % 1000) - 60_000);
+        const bangkok = `${new Date(now.getTime() + 7 * 3600_000).toISOString().slice(0, 19)}.250+07:00`;
+        const res = await sendEvent({ ...valid(), timestamp: bangkok });
+        expect(res.status).toBe(200);
+        const stored = await t.http.get(tenant.path(`/meter_events/${res.body.id}`)).set(tenant.as('test'));
+        expect(stored.body.timestamp).toBe(now.toISOString());
       } finally {
         t.clock.thaw();
       }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadAppConfig } from '../../../src/config/app.config.js';
+import { assertWebhookUrl } from '../../../src/modules/events/webhook-url.js';
 import {
   type K8sObject,
   kubectlAvailable,
@@ -113,8 +114,10 @@ describe('Dockerfile', () => {
   const dockerfile = readFileSync(join(process.cwd(), 'Dockerfile'), 'utf8');
   const stages = dockerfile.split(/^FROM /m).slice(1);
 
-  it('builds on Node 24 slim pinned by digest, with npm ci on the lock, and runs the compiled service as uid 10001', () => {
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24\.\d+\.\d+-bookworm-slim@sha256:[0-9a-f]{64}$/m);
+  it('builds on the Node 24 CI runs (exact tag, digest optional), with npm ci on the lock, and runs the compiled service as uid 10001', () => {
+    const ciNode = /^NODE_VERSION=(\S+)$/m.exec(readFileSync(join(process.cwd(), '.ci/run'), 'utf8'))![1];
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24\.\d+\.\d+-bookworm-slim(@sha256:[0-9a-f]{64})?$/m);
+    expect(dockerfile).toContain(`ARG NODE_IMAGE=node:${ciNode}-bookworm-slim`);
     expect(stages.map((stage) => stage.split('\n')[0])).toEqual(['${NODE_IMAGE} AS build', '${NODE_IMAGE}']);
     const [build, runtime] = stages;
     expect(build).toMatch(/^RUN npm ci /m);
@@ -217,7 +220,7 @@ rendered.each(OVERLAYS)('Kubernetes overlay %s, rendered', (overlay) => {
     expect(metrics.spec.ports).toEqual([{ name: 'metrics', port: 9464, targetPort: 'metrics', protocol: 'TCP' }]);
   });
 
-  it('runs migrations in a Job with the CLI, and limits the network to the API port in and the databases, DNS and HTTPS out', () => {
+  it('runs migrations in a Job with the CLI, and limits the network to the API port in and the databases, DNS, HTTPS and HTTP out', async () => {
     const job = byKindName(objects, 'Job', 'wallet-payments-migrate');
     expect(job.spec.template.spec.containers[0].command).toEqual(['node', 'dist/src/cli/main.js', 'migrations:run']);
     expect(job.metadata.annotations?.['wallet.payments/run-before-rollout']).toBe('true');
@@ -229,11 +232,19 @@ rendered.each(OVERLAYS)('Kubernetes overlay %s, rendered', (overlay) => {
     expect(ingress.filter((r) => r.from).flatMap((r) => r.ports.map((p) => p.port))).toEqual(['metrics']);
     const egress = policy.spec.egress as Array<{ to?: unknown[]; ports: Array<{ port: number }> }>;
     expect([...new Set(egress.flatMap((r) => r.ports.map((p) => p.port)))].sort((a, b) => a - b)).toEqual([
-      53, 443, 5432, 6379,
+      53, 80, 443, 5432, 6379,
     ]);
+    // The webhook ports the API accepts where only public targets are allowed (E5110 refuses others).
+    for (const url of ['https://hooks.example.com/in', 'http://hooks.example.com/in']) {
+      const port = Number(new URL(url).port || (url.startsWith('https') ? 443 : 80));
+      expect(egress.some((r) => !r.to && r.ports.some((p) => p.port === port))).toBe(true);
+    }
+    await expect(assertWebhookUrl('https://93.184.215.14:8443/in', 'live', 'public')).rejects.toThrow(/port 8443/);
 
     const hpa = byKindName(objects, 'HorizontalPodAutoscaler', 'wallet-payments-api');
     expect(hpa.apiVersion).toBe('autoscaling/v2');
+    // The HPA owns the API's replica count: a `replicas` in the Deployment would reset it on every apply.
+    expect(byKindName(objects, 'Deployment', 'wallet-payments-api').spec).not.toHaveProperty('replicas');
     expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'wallet-payments-api' });
     const pdb = byKindName(objects, 'PodDisruptionBudget', 'wallet-payments-api');
     expect(pdb.spec.selector.matchLabels['app.kubernetes.io/component']).toBe('api');

@@ -165,4 +165,94 @@ describe('Stripe saved cards (PaymentMethods of a customer, local server, real S
     fake.reset();
     await expect(collection.detachSavedCard(card)).resolves.toBeUndefined();
   });
+  describe('saving a card: a SetupIntent confirmed by the Payment Element', () => {
+    const SETI = 'seti_1PgafyB7WZ01zgkWsetup001';
+    const who = {
+      applicationId: request.applicationId,
+      customerId: '01936f6a-0000-7000-8000-0000000000c1',
+      checkoutId: '01936f6a-0000-7000-8000-0000000000c2',
+      email: 'somchai@example.com',
+      providerCustomer: null,
+    };
+    const ours = { checkout_id: who.checkoutId, customer_id: who.customerId, application_id: who.applicationId };
+
+    it('creates the Stripe customer first, then an off-session card SetupIntent on it, each keyed', async () => {
+      fake.on('POST /v1/customers', { status: 200, fixture: 'customer' });
+      fake.on('POST /v1/setup_intents', { status: 200, fixture: 'setup_intent_requires_payment_method' });
+      expect(await collection.createSetupIntent(who)).toEqual({
+        reference: SETI,
+        clientSecret: `${SETI}_secret_QXfakeSetupSecret000`,
+        customer: 'cus_QXfakeStripeCust1',
+      });
+      const customer = fake.last('POST /v1/customers');
+      expect(customer.form).toMatchObject({ email: who.email, 'metadata[customer_id]': who.customerId });
+      expect(customer.headers['idempotency-key']).toBe(`customer:${who.customerId}`);
+      const setup = fake.last('POST /v1/setup_intents');
+      expect(setup.form).toMatchObject({
+        customer: 'cus_QXfakeStripeCust1',
+        usage: 'off_session',
+        'allowed_payment_method_types[0]': 'card',
+        'metadata[checkout_id]': who.checkoutId,
+      });
+      expect(setup.headers['idempotency-key']).toBe(`setup:${who.checkoutId}`);
+    });
+
+    it('reuses the customer’s Stripe customer when it has one', async () => {
+      fake.on('POST /v1/setup_intents', { status: 200, fixture: 'setup_intent_requires_payment_method' });
+      await collection.createSetupIntent({ ...who, providerCustomer: card.customer });
+      expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/setup_intents']);
+      expect(fake.last('POST /v1/setup_intents').form.customer).toBe(card.customer);
+    });
+
+    it('reads the confirmed SetupIntent back with its PaymentMethod and answers the card', async () => {
+      fake.on(`GET /v1/setup_intents/${SETI}`, {
+        status: 200,
+        fixture: 'setup_intent_succeeded',
+        patch: { metadata: ours },
+      });
+      expect(await collection.saveCard({ ...who, token: SETI })).toEqual({
+        reference: 'pm_1PgafyB7WZ01zgkWsavedcard',
+        customer: 'cus_QXfakeStripeCust1',
+        brand: 'visa',
+        last4: '4242',
+        exp_month: 12,
+        exp_year: 2034,
+        fingerprint: 'Xt5EWLLDS7FJjR1c',
+        name: 'Somchai Jaidee',
+        funding: 'credit',
+      });
+      expect(fake.requests[0].path).toBe(`/v1/setup_intents/${SETI}`);
+    });
+
+    it('refuses another checkout’s SetupIntent, one not confirmed, a declined card and a non-seti token', async () => {
+      fake.on(`GET /v1/setup_intents/${SETI}`, {
+        status: 200,
+        fixture: 'setup_intent_succeeded',
+        patch: { metadata: { ...ours, checkout_id: '01936f6a-0000-7000-8000-0000000000ff' } },
+      });
+      expect(await collection.saveCard({ ...who, token: SETI })).toMatchObject({ failure: { code: 'setup_failed' } });
+      fake.on(`GET /v1/setup_intents/${SETI}`, {
+        status: 200,
+        fixture: 'setup_intent_requires_payment_method',
+        patch: { metadata: ours },
+      });
+      expect(await collection.saveCard({ ...who, token: SETI })).toMatchObject({ failure: { code: 'setup_failed' } });
+      fake.on(`GET /v1/setup_intents/${SETI}`, {
+        status: 200,
+        fixture: 'setup_intent_declined',
+        patch: { metadata: ours },
+      });
+      expect(await collection.saveCard({ ...who, token: SETI })).toMatchObject({
+        failure: { code: 'card_declined', reason: 'generic_decline' },
+      });
+      fake.reset();
+      expect(await collection.saveCard({ ...who, token: 'seti_missing00000' })).toMatchObject({
+        failure: { code: 'setup_failed' },
+      });
+      expect(await collection.saveCard({ ...who, token: 'tokn_test_x' })).toMatchObject({
+        failure: { code: 'setup_failed' },
+      });
+      expect(fake.requests).toHaveLength(1);
+    });
+  });
 });

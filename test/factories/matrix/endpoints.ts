@@ -641,6 +641,8 @@ export const EXEMPT: Record<string, string> = {
   'POST /oauth/token/refresh': 'exchanges the refresh token in the body; covered by oauth-flow.e2e-spec.ts',
   [`POST ${WALLET_BASE}/oauth/token/refresh`]:
     'the refresh endpoint under the wallet base: as POST /oauth/token/refresh',
+  'GET /errors/{code}':
+    "the public page of an error code, where every error object's doc_url points: no credential is read (error-params.e2e-spec.ts)",
   'GET /provider_returns/{provider}/{charge_id}':
     "the customer's browser coming back from the provider's page: public HTML that reads the charge's state, no credential (provider-returns.e2e-spec.ts)",
 };

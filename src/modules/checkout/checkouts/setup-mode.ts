@@ -22,14 +22,14 @@ export type OpeningFields = Pick<
 /**
  * A setup checkout saves a card and charges nothing: its target is a customer (E7033), it takes
  * cards only (E7007), nothing that prices a payment (line items, E7033), and a provider that saves
- * cards (the sandbox's vault in test mode, Opn in live mode; E7034 otherwise, e.g. Stripe for now).
+ * cards (the sandbox's vault in test mode, Opn or Stripe in live mode; E7034 for a provider that saves none).
  */
 export function assertSetupRequest(dto: CreateCheckoutDto, provider: CollectionProvider): void {
   if (dto.target_type !== 'customer') {
     throw new AppError(CheckoutErrors.E7033, 'A checkout in mode "setup" has target_type "customer".');
   }
   if (provider.testOnly !== true && !provider.saveCard) {
-    throw new AppError(CheckoutErrors.E7034, `Saving cards through ${provider.name} is not available yet.`);
+    throw new AppError(CheckoutErrors.E7034, `${provider.name} does not save cards.`);
   }
   const other = (dto.payment_method_types ?? []).filter((t) => t !== 'card');
   if (other.length > 0) {

@@ -8,6 +8,7 @@ import type { ProviderCredentials } from '../../../config/provider-credentials.j
 import { effectiveStatus } from '../checkouts/checkouts.service.js';
 import { collectedTarget } from '../checkouts/subscription-mode.js';
 import type { Checkout } from '../entities/checkout.entity.js';
+import type { SavedCardOffer } from '../payment-methods/saved-card-offers.service.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { cardEntryOrigins, OMISE_JS, STRIPE_JS, type CardEntry } from './card-entry.js';
 import { checkoutErrorPage } from './checkout-messages.js';
@@ -63,6 +64,7 @@ export class CheckoutPageRenderer {
     description: string | null,
     notice: string | null = null,
     status = 200,
+    savedCard: SavedCardOffer | null = null,
   ): HostedAnswer {
     const nonce = newNonce();
     const cardEntry: CardEntry = checkout.payment_method_types.includes('card')
@@ -94,6 +96,7 @@ export class CheckoutPageRenderer {
         notice,
         // Nothing to pay (a setup checkout, a subscription's trial): the page saves the card.
         setup: collectedTarget(checkout) === null,
+        savedCard,
       }),
       // Only an open page takes a card; a paid or expired one loads nothing.
       origins: pageStatus === 'open' ? cardEntryOrigins(cardEntry) : {},

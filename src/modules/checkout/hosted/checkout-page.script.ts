@@ -29,7 +29,7 @@ export const SCRIPT_TEXT = {
  * the card vault (test mode), which answers a single-use token, or the provider's own script
  * (Opn: Omise.js, which posts them to vault.omise.co and answers `tokn_…`); the payment API gets
  * only the token. With Stripe the Payment Element (Stripe's frame) takes the card and
- * `stripe.confirmPayment` pays the PaymentIntent the page asked for; the page never reads it. A charge that needs 3-D Secure comes back pending with a `redirect_to_url` next
+ * `stripe.confirmPayment` pays the PaymentIntent the page asked for; the page never reads it (a setup checkout: `stripe.confirmSetup` confirms a SetupIntent and the page sends its `seti_…` to the confirm endpoint, also on the return from 3-D Secure, `?setup_intent=`). A charge that needs 3-D Secure comes back pending with a `redirect_to_url` next
  * action: the page sends the payer there, and the provider sends them back to
  * /provider_returns/{provider}/{charge id}.
  */
@@ -61,9 +61,11 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     const stripe = Stripe(entry.publishableKey);
     const elements = stripe.elements({ clientSecret: json.client_secret });
     elements.create('payment').mount('#payment-element');
-    return { stripe, elements, returnUrl: json.return_url };
+    return { stripe, elements, returnUrl: json.return_url, setup: json.setup === true };
   })();
   if (element) element.catch((error) => show(error.message, 'error'));
+  // A setup checkout whose card needed 3-D Secure: Stripe sent the payer back here with the SetupIntent.
+  const returnedSetup = entry.provider === 'stripe' && new URLSearchParams(location.search).get('setup_intent');
 
   // One payment method at a time: a tab list (arrow keys, Home and End move between tabs).
   const tabs = Array.from(document.querySelectorAll('[role=tab]'));
@@ -106,7 +108,7 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     if (charge.status === 'succeeded') {
       sessionStorage.removeItem(key);
       show(t.received, 'done');
-      document.querySelectorAll('form, button, #promptpay-qr, [role=tablist], #promptpay-hint').forEach((e) => { e.hidden = true; });
+      document.querySelectorAll('form, button, #promptpay-qr, [role=tablist], #promptpay-hint, #saved-card-hint').forEach((e) => { e.hidden = true; });
       if (result.redirect_url) location.assign(result.redirect_url);
       return;
     }
@@ -177,7 +179,15 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
   async function payByElement() {
     busy(true);
     try {
-      const { stripe, elements, returnUrl } = await element;
+      const { stripe, elements, returnUrl, setup } = await element;
+      if (setup) {
+        // A setup checkout: Stripe saves the card to the SetupIntent, the service reads it back from Stripe.
+        const here = location.origin + location.pathname;
+        const { error, setupIntent } = await stripe.confirmSetup({ elements, redirect: 'if_required', confirmParams: { return_url: here } });
+        if (error) { show(error.message || t.notSaved, 'error'); return; }
+        finish(await call('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', token: setupIntent.id }));
+        return;
+      }
       const { error } = await stripe.confirmPayment({ elements, confirmParams: { return_url: returnUrl } });
       if (error) show(error.message || t.notProcessed, 'error');
     } catch (error) { show(error.message, 'error'); }
@@ -191,6 +201,11 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     const card = cardPayment();
     if (card) payByCard(card);
   });
+  if (token && returnedSetup) attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', token: returnedSetup });
+  // The saved card of an off-session payment that needs authentication: confirmed with that card, then 3-D Secure.
+  const savedCard = document.getElementById('pay-saved-card');
+  if (savedCard && config.savedCard) savedCard.addEventListener('click', () =>
+    attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', payment_method: config.savedCard }));
   const promptpay = document.getElementById('pay-promptpay');
   if (promptpay) promptpay.addEventListener('click', () =>
     attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'promptpay' }));

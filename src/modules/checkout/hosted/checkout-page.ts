@@ -36,6 +36,24 @@ export interface CheckoutPageInput {
   notice?: string | null;
   /** Mode `setup`: the page saves the card for later payments and charges nothing. */
   setup?: boolean;
+  /** The saved card of an off-session payment that needs authentication: offered as one button. */
+  savedCard?: { id: string; brand: string; last4: string } | null;
+}
+
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+  discover: 'Discover',
+  diners: 'Diners Club',
+};
+
+/** "Visa •••• 3155": the card's brand as its network writes it, and its last four digits. */
+export function savedCardName(card: { brand: string; last4: string }): string {
+  const brand = BRANDS[card.brand.toLowerCase()] ?? card.brand.charAt(0).toUpperCase() + card.brand.slice(1);
+  return `${brand} \u2022\u2022\u2022\u2022 ${card.last4}`;
 }
 
 /** The page's strings; `{merchant}` is filled in. */
@@ -57,6 +75,8 @@ const TEXT = {
     pay: 'Pay',
     promptpayHint: 'Pay from any Thai banking app by scanning a Thai QR code.',
     payPromptpay: 'Pay with PromptPay',
+    paySaved: 'Pay with {card}',
+    orNewCard: 'Or pay with another card',
     qrLabel: 'PromptPay QR code',
     qrAlt: 'PromptPay QR code to scan with a banking app',
     scan: 'Scan with your banking app. The code is valid until',
@@ -84,6 +104,8 @@ const TEXT = {
     pay: 'ชำระเงิน',
     promptpayHint: 'สแกนคิวอาร์โค้ดด้วยแอปธนาคารใดก็ได้ในประเทศไทย',
     payPromptpay: 'ชำระด้วยพร้อมเพย์',
+    paySaved: 'ชำระด้วย {card}',
+    orNewCard: 'หรือชำระด้วยบัตรอื่น',
     qrLabel: 'คิวอาร์โค้ดพร้อมเพย์',
     qrAlt: 'คิวอาร์โค้ดพร้อมเพย์สำหรับสแกนด้วยแอปธนาคาร',
     scan: 'สแกนด้วยแอปธนาคารของคุณ คิวอาร์โค้ดใช้ได้ถึง',
@@ -142,6 +164,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
     successUrl: input.successUrl,
     livemode: input.livemode,
     locale: intlLocale(input.locale),
+    savedCard: input.savedCard?.id ?? null,
     t: input.setup
       ? { ...SCRIPT_TEXT[input.locale], received: t.saved, notProcessed: SCRIPT_TEXT[input.locale].notSaved }
       : SCRIPT_TEXT[input.locale],
@@ -172,6 +195,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
       promptpay: input.paymentMethodTypes.includes('promptpay'),
       cancelUrl: input.cancelUrl,
       livemode: input.livemode,
+      savedCard: input.savedCard ? t.paySaved.replace('{card}', savedCardName(input.savedCard)) : null,
     },
   );
 }

@@ -16,6 +16,8 @@ import { collectedTarget } from '../checkouts/subscription-mode.js';
 import type { Charge } from '../entities/charge.entity.js';
 import type { Checkout } from '../entities/checkout.entity.js';
 import { CardIntentsService } from '../payments/card-intents.service.js';
+import { SavedCardOffersService } from '../payment-methods/saved-card-offers.service.js';
+import { SetupCheckoutsService } from '../payment-methods/setup-checkouts.service.js';
 import { ChargeOutcomesService } from '../payments/charge-outcomes.service.js';
 import { ChargesService } from '../payments/charges.service.js';
 import type { ProviderPayment } from '../../../providers/ports/collection.port.js';
@@ -50,6 +52,8 @@ export class HostedCheckoutsService {
     private readonly targets: TargetsService,
     private readonly charges: ChargesService,
     private readonly cardIntents: CardIntentsService,
+    private readonly setups: SetupCheckoutsService,
+    private readonly savedCards: SavedCardOffersService,
     private readonly outcomes: ChargeOutcomesService,
     private readonly providers: CollectionProviders,
     private readonly pages: CheckoutPageRenderer,
@@ -60,7 +64,9 @@ export class HostedCheckoutsService {
    * The PaymentIntent of Stripe's Payment Element for the open checkout page (live card entry,
    * docs/PROVIDERS.md): the page's session (still valid: this records an attempt) gets
    * `{client_secret, return_url}`; Stripe.js confirms the payment with the card it takes, and
-   * the payer comes back to the return route. Asked again (a reload), the same intent. Another
+   * the payer comes back to the return route. Asked again (a reload), the same intent. A setup
+   * checkout gets a SetupIntent instead (`{client_secret, setup: true}`, SetupCheckoutsService),
+   * which the page confirms with `stripe.confirmSetup` and then sends to the confirm endpoint. Another
    * session, or a used or expired one: E1212; a checkout its country's provider serves by token: E7008.
    */
   async cardIntent(slug: string, id: string, visit: HostedVisit): Promise<HostedAnswer> {
@@ -75,9 +81,13 @@ export class HostedCheckoutsService {
     ) {
       throw new AppError(Errors.E1212, 'This payment session is not valid for this checkout.');
     }
+    const livemode = session.mode === 'live';
     const answer = await this.context.runInMode(
       session.mode,
-      () => this.cardIntents.prepare(application, session.mode === 'live', id),
+      async () =>
+        (await this.checkouts.find(application.id, id))?.mode === 'setup'
+          ? { ...(await this.setups.prepareIntent(application, livemode, id)), setup: true }
+          : this.cardIntents.prepare(application, livemode, id),
       { application },
     );
     return { kind: 'json', status: 200, body: { object: 'card_intent', ...answer } };
@@ -126,11 +136,13 @@ export class HostedCheckoutsService {
     const found = application
       ? await this.inEitherMode(application, async () => {
           const checkout = await this.checkouts.find(application.id, id);
-          return checkout ? { checkout, description: await this.describe(application, checkout) } : null;
+          if (!checkout) return null;
+          const description = await this.describe(application, checkout);
+          return { checkout, description, savedCard: await this.savedCards.offerFor(application.id, checkout) };
         })
       : null;
     if (!application || !found) return this.pages.notFound(visit);
-    return this.pages.render(visit, application, found.checkout, found.description);
+    return this.pages.render(visit, application, found.checkout, found.description, null, 200, found.savedCard);
   }
 
   /** A visit to a payment link: a fresh checkout on its target, and the browser sent on to its page. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../common/clock.js';
 import type { EntityManager } from 'typeorm';
 import { scopeOf, type Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
@@ -15,7 +16,7 @@ import type { PaymentMethod } from '../entities/payment-method.entity.js';
 import { NEW_CHARGE_STATUS } from '../payments/charge.transitions.js';
 import { ChargesService } from '../payments/charges.service.js';
 import { CheckoutPaymentsService } from '../payments/checkout-payments.service.js';
-import { reachProvider } from '../payments/provider-call.js';
+import { PROVIDER_TIMEOUT_MS, reachProvider } from '../payments/provider-call.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { PaymentIntentsService } from '../targets/payment-intents.service.js';
 import { TargetsService, type Target } from '../targets/targets.service.js';
@@ -50,6 +51,7 @@ export class OffSessionPaymentsService {
     private readonly paymentMethods: PaymentMethodsService,
     private readonly providers: CollectionProviders,
     private readonly idempotency: IdempotencyScope,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -132,9 +134,7 @@ export class OffSessionPaymentsService {
       const intent = await this.intents.lock(applicationId, intentId, manager);
       const target: Target = { type: 'payment_intent', record: intent };
       this.targets.assertPayable(target, intent.country);
-      if (intent.status === 'processing') {
-        throw new AppError(CheckoutErrors.E7035, `Payment intent "${intentId}" has a payment in progress.`);
-      }
+      if (intent.status === 'processing') await this.abandonDeadAttempt(intent, manager);
       if (!intent.payment_method_types.includes('card')) {
         throw new AppError(CheckoutErrors.E7007, `Payment intent "${intentId}" does not take cards.`);
       }
@@ -172,6 +172,30 @@ export class OffSessionPaymentsService {
       await this.intents.process(intent, charge.id, manager, paymentMethod.id);
       return { charge, paymentMethod, provider, intent };
     });
+  }
+
+  /**
+   * An intent `processing`: E7035 while its attempt may still get its provider's answer. An attempt
+   * with no answer recorded after PROVIDER_TIMEOUT_MS (its process died between recording it and
+   * applying the answer) is abandoned as a checkout abandons one (CheckoutPaymentsService.
+   * replacePending): failed `processing_error`, the intent back to `requires_payment_method`, in
+   * this transaction, so the new attempt proceeds.
+   */
+  private async abandonDeadAttempt(intent: PaymentIntent, manager: EntityManager): Promise<void> {
+    const charge = intent.latest_charge
+      ? await this.charges.lockById(intent.application_id, intent.latest_charge, manager)
+      : null;
+    const waited = charge ? this.clock.now().getTime() - charge.created_at.getTime() : 0;
+    if (charge?.status !== 'pending' || charge.reference_id !== null || waited < PROVIDER_TIMEOUT_MS) {
+      throw new AppError(CheckoutErrors.E7035, `Payment intent "${intent.id}" has a payment in progress.`);
+    }
+    const failed = await this.charges.transition(
+      charge,
+      'fail',
+      { failure_code: 'processing_error', failure_message: 'The provider did not answer.', reason_source: 'provider' },
+      manager,
+    );
+    await this.payments.recordFailure({ type: 'payment_intent', record: intent }, failed, manager);
   }
 
   /** Phase 3: the answer applied to the intent and charge as they are now (E4090 when overtaken). */

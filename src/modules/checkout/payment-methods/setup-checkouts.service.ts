@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../../../common/context/principal.js';
+import type { ApplicationRef, Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { SessionsService } from '../../auth/index.js';
 import { CustomersService } from '../../customers/index.js';
@@ -14,7 +14,7 @@ import { CollectionProviders } from '../payments/providers/collection-providers.
 import { SubscriptionCompletionService } from '../payments/subscription-completion.service.js';
 import { sandboxCardReference } from '../payments/providers/sandbox-collection.provider.js';
 import { PaymentMethodsService, type CardToSave } from './payment-methods.service.js';
-import { reachProvider } from '../payments/provider-call.js';
+import { isSetupIntentProvider, reachProvider } from '../payments/provider-call.js';
 import type { Checkout } from '../entities/checkout.entity.js';
 import type { CollectionProvider } from '../../../providers/ports/collection.port.js';
 
@@ -33,7 +33,8 @@ export interface CheckoutSetupResponse {
  * selected) are saved, all in one transaction with the checkout locked: the payment method
  * (`payment_method.attached`), the customer's default when it has none, the checkout complete
  * (`checkout.completed`). Live mode: the provider saves its own token (Omise.js `tokn_…` to an Opn
- * customer) before that transaction, with nothing locked; the transaction records what it saved.
+ * customer; Stripe: the SetupIntent `seti_…` the page confirmed, read back with its PaymentMethod)
+ * before that transaction, with nothing locked; the transaction records what it saved.
  */
 @Injectable()
 export class SetupCheckoutsService {
@@ -92,13 +93,42 @@ export class SetupCheckoutsService {
   }
 
   /**
+   * The hosted page's intent for a live setup checkout whose provider saves cards by an intent the
+   * browser confirms (Stripe: a SetupIntent, `usage: off_session`, on the customer's Stripe
+   * customer, made on the first card; the Payment Element confirms it with `stripe.confirmSetup`),
+   * asked with no transaction open and nothing recorded: the card is recorded by `confirm` with the
+   * intent as its token, read back from the provider. The same intent when asked again. E7008
+   * where the provider takes cards by token (Opn) or the checkout is not a setup checkout.
+   */
+  async prepareIntent(application: ApplicationRef, livemode: boolean, id: string): Promise<{ client_secret: string }> {
+    const checkout = await this.payments.payable(application.id, id);
+    const provider = this.providers.forCountry(checkout.country, livemode);
+    if (checkout.mode !== 'setup' || !isSetupIntentProvider(provider)) {
+      throw new AppError(CheckoutErrors.E7008, `This checkout saves no card through a ${provider.name} setup intent.`);
+    }
+    const customerId = checkout.customer_id!;
+    const customer = await this.customers.find(application.id, customerId);
+    const providerCustomer = await this.paymentMethods.providerCustomerOf(application.id, customerId, provider.name);
+    const intent = await reachProvider(() =>
+      provider.createSetupIntent({
+        applicationId: application.id,
+        customerId,
+        checkoutId: checkout.id,
+        email: customer?.email ?? null,
+        providerCustomer,
+      }),
+    );
+    return { client_secret: intent.clientSecret };
+  }
+
+  /**
    * The provider's token saved to the provider's customer of this customer (Opn: the Omise.js token
    * to an Opn customer, made on the first card): E7034 where the provider saves no cards, E7008
    * when it refuses the card, E5002 when it does not answer.
    */
   private async saveAtProvider(provider: CollectionProvider, checkout: Checkout, token: string): Promise<CardToSave> {
     if (!provider.saveCard) {
-      throw new AppError(CheckoutErrors.E7034, `Saving cards through ${provider.name} is not available yet.`);
+      throw new AppError(CheckoutErrors.E7034, `${provider.name} does not save cards.`);
     }
     const applicationId = checkout.application_id;
     const customerId = checkout.customer_id!;

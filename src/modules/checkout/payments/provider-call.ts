@@ -1,7 +1,11 @@
 import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
-import { CollectionProviderError, type PaymentRequest } from '../../../providers/ports/collection.port.js';
+import {
+  CollectionProviderError,
+  type PaymentRequest,
+  type SetupIntentRequest,
+} from '../../../providers/ports/collection.port.js';
 
 /** How long a payment attempt waits for its provider before it is abandoned (and may be retried). */
 export const PROVIDER_TIMEOUT_MS = 30_000;
@@ -43,4 +47,16 @@ export interface IntentProvider {
 
 export function isIntentProvider(provider: object): provider is IntentProvider {
   return typeof (provider as Partial<IntentProvider>).createCardIntent === 'function';
+}
+
+/** A provider whose cards are saved by an intent the browser confirms (Stripe's SetupIntent): it makes the intent first. */
+export interface SetupIntentProvider {
+  name: string;
+  createSetupIntent(
+    request: SetupIntentRequest,
+  ): Promise<{ reference: string; clientSecret: string; customer: string }>;
+}
+
+export function isSetupIntentProvider(provider: object): provider is SetupIntentProvider {
+  return typeof (provider as Partial<SetupIntentProvider>).createSetupIntent === 'function';
 }

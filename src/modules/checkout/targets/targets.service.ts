@@ -119,9 +119,9 @@ export class TargetsService {
   /** The customer to collect from: it exists in this application and mode, and may be charged (KYC). */
   async chargeableCustomer(scope: Scope, id: string): Promise<Customer> {
     const customer = await this.customers.find(scope.application.id, id);
-    if (!customer) throw new AppError(CheckoutErrors.E7014, `No customer with id "${id}".`);
+    if (!customer) throw new AppError(CheckoutErrors.E7014, `No customer with id "${id}".`).on('customer_id');
     if (customer.kyc_status === 'pending' || customer.kyc_status === 'rejected') {
-      throw new AppError(Errors.E1303, `Customer "${id}" has KYC status ${customer.kyc_status}.`);
+      throw new AppError(Errors.E1303, `Customer "${id}" has KYC status ${customer.kyc_status}.`).on('customer_id');
     }
     return customer;
   }

@@ -39,7 +39,8 @@ export class CreateMeterEventDto {
 
   @ApiPropertyOptional({
     example: '2026-11-22 10:15:00',
-    description: 'UTC, YYYY-MM-DD HH:MM:SS; at most 35 days past and 5 minutes ahead. Defaults to now.',
+    description:
+      'UTC, YYYY-MM-DD HH:MM:SS, or RFC 3339 (2026-11-28T12:30:00Z, an offset, a fraction dropped to the second); at most 35 days past and 5 minutes ahead. Defaults to now.',
   })
   @Optional()
   @IsString()

@@ -64,7 +64,9 @@ export class BankAccountsService {
    */
   async create(principal: Principal, body: unknown): Promise<BankAccountCreation> {
     if (typeof body === 'object' && body !== null && 'customer_id' in body) {
-      throw new AppError(Errors.E6422, 'customer_id cannot be sent: bank accounts belong to an account (account).');
+      throw new AppError(Errors.E6422, 'customer_id cannot be sent: bank accounts belong to an account (account).').on(
+        'customer_id',
+      );
     }
     const dto = await validateBody(CreateBankAccountDto, body);
     const country = countryOf(principal);

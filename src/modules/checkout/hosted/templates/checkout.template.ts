@@ -4,7 +4,8 @@
  *
  * Data: t (strings), merchant, amount (formatted), description, status, card, promptpay
  * (booleans: the methods offered), cardName (Omise.js: the cardholder's name), cardElement
- * (Stripe's Payment Element instead of the card fields), livemode, cancelUrl.
+ * (Stripe's Payment Element instead of the card fields), livemode, cancelUrl, savedCard (the
+ * "Pay with Visa •••• 3155" label of the saved card an off-session payment needs authenticated, or null).
  */
 export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
     <h1><%= it.t.heading %></h1>
@@ -29,6 +30,10 @@ export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
 <% } %>
 <% if (it.card) { %>
     <div id="panel-card"<% if (it.promptpay) { %> role="tabpanel" aria-labelledby="tab-card"<% } %>>
+<% if (it.savedCard) { %>
+    <button id="pay-saved-card" type="button"><%= it.savedCard %></button>
+    <p class="hint" id="saved-card-hint"><%= it.t.orNewCard %></p>
+<% } %>
     <form id="card-form" novalidate>
 <% if (it.cardElement) { %>
       <div id="payment-element"></div>

@@ -1,0 +1,105 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { AppError } from '../common/errors/app-error.js';
+import { DatabaseEndpoint } from '../common/database/database-endpoint.js';
+import { ConfigError, loadAppConfig } from '../config/app.config.js';
+import { type CliArgs, type CliCommand, CliUsageError, type RemoteCommand } from './command.js';
+import { applicationCommands } from './commands/applications.js';
+import { authCommands } from './commands/auth.js';
+import { eventCommands } from './commands/events.js';
+
+const COMMANDS: Record<string, CliCommand> = {
+  ...applicationCommands,
+  ...authCommands,
+};
+/** Commands that use only a deployment's URL and key: run before any configuration or database. */
+const REMOTE: Record<string, RemoteCommand> = eventCommands;
+
+function help(): string {
+  return [
+    'usage: npm run cli -- <command> [flags]',
+    '  migrations:run',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+    ...Object.values(REMOTE).map((c) => `  ${c.usage}`),
+  ].join('\n');
+}
+
+/** `--name value`, `--name=value`, or a bare `--flag` (true). Anything else is a usage error. */
+export function parseFlags(argv: string[]): CliArgs {
+  const args: CliArgs = {};
+  for (let i = 0; i < argv.length; i++) {
+    const match = /^--([a-z][a-z0-9-]*)(?:=(.*))?$/.exec(argv[i]);
+    if (!match) throw new CliUsageError(`unexpected argument "${argv[i]}"`);
+    const [, name, inline] = match;
+    if (inline !== undefined) args[name] = inline;
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) args[name] = argv[++i];
+    else args[name] = true;
+  }
+  return args;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help') {
+    console.log(help());
+    return 0;
+  }
+  const remote = REMOTE[name];
+  if (remote) {
+    // A leading bare word is the command's subject (events:trigger TYPE).
+    const subject = rest[0] !== undefined && !rest[0].startsWith('--') ? rest[0] : undefined;
+    const args = parseFlags(subject === undefined ? rest : rest.slice(1));
+    if (subject !== undefined) args.type = subject;
+    const json = args.json === true;
+    await remote.run({ args, json, print: (value, text) => console.log(json ? JSON.stringify(value) : text) });
+    return 0;
+  }
+  // The CLI is a short-lived process: no background jobs, quiet logs unless asked for.
+  process.env.RUN_JOBS = 'false';
+  delete process.env.METRICS_PORT; // the server in the same pod holds that port
+  process.env.LOG_LEVEL ??= 'warn';
+  const config = loadAppConfig();
+
+  if (name === 'migrations:run') {
+    const endpoint = await DatabaseEndpoint.open({ ...config, migrateOnBoot: false });
+    try {
+      const applied = await endpoint.migrate();
+      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations');
+    } finally {
+      await endpoint.onApplicationShutdown();
+    }
+    return 0;
+  }
+
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`unknown command "${name}"\n${help()}`);
+    return 2;
+  }
+  const args = parseFlags(rest);
+  const json = args.json === true;
+
+  const { AppModule } = await import('../app.module.js');
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
+  try {
+    await command.run({
+      app,
+      args,
+      json,
+      print: (value, text) => console.log(json ? JSON.stringify(value) : text),
+    });
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof CliUsageError || err instanceof ConfigError) console.error(`error: ${err.message}`);
+    else if (err instanceof AppError) console.error(`error: ${err.definition.code} ${err.message}`);
+    else console.error(err);
+    process.exit(err instanceof CliUsageError || err instanceof AppError || err instanceof ConfigError ? 2 : 1);
+  },
+);
