@@ -23,6 +23,7 @@ import { IdempotencyLeases1763803500000 } from './1763803500000-IdempotencyLease
 import { BillingCatalog1764400100000 } from './1764400100000-BillingCatalog.js';
 import { SavedPaymentMethods1764400200000 } from './1764400200000-SavedPaymentMethods.js';
 import { TestClocksAndSubscriptions1764400300000 } from './1764400300000-TestClocksAndSubscriptions.js';
+import { SubscriptionCheckout1764400600000 } from './1764400600000-SubscriptionCheckout.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   BillingCatalog1764400100000,
   SavedPaymentMethods1764400200000,
   TestClocksAndSubscriptions1764400300000,
+  SubscriptionCheckout1764400600000,
 ];

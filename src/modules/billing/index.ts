@@ -35,3 +35,11 @@ export { toTaxRateResponse, type TaxRateResponse } from './catalog/tax-rates/tax
 export type { TaxRate } from './catalog/tax-rates/entities/tax-rate.entity.js';
 export { TaxRateDto } from './catalog/tax-rates/tax-rate.dto.js';
 export * from './pricing/index.js';
+export {
+  SubscriptionsModule,
+  SubscriptionCheckoutsService,
+  CreateSubscriptionDto,
+  type OpenedSubscription,
+  type FirstInvoiceLine,
+} from './subscriptions/index.js';
+export { SubscriptionErrors } from './subscriptions/subscriptions.errors.js';

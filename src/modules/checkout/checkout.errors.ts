@@ -116,4 +116,42 @@ export const CheckoutErrors = defineErrors('checkout', {
     http_status: 400,
     message: 'The payment intent cannot be confirmed off-session from its current status.',
   },
+  E7070: {
+    key: 'subscription_checkout_target_invalid',
+    http_status: 400,
+    message:
+      'A checkout in mode "subscription" has target_type "customer" and the subscribing customer as target_id; subscription_data.customer_id, when sent, is that customer.',
+  },
+  E7071: {
+    key: 'subscription_checkout_line_items_required',
+    http_status: 400,
+    message: 'A checkout in mode "subscription" needs line_items: recurring prices, each once, with a quantity.',
+  },
+  E7072: {
+    key: 'subscription_data_unsupported',
+    http_status: 400,
+    message:
+      'A subscription_data field this service cannot honour: default_fees, a collection_method other than charge_automatically, or an unknown payment_settings.save_default_payment_method.',
+  },
+  E7073: {
+    key: 'subscription_checkout_live_unavailable',
+    http_status: 400,
+    message: 'Checkouts in mode "subscription" save the card while charging it; that runs in test mode only for now.',
+  },
+  E7074: {
+    key: 'subscription_checkout_currency_mismatch',
+    http_status: 400,
+    message: 'subscription_data.currency differs from the currency of the line items.',
+  },
+  E7075: {
+    key: 'subscription_data_without_subscription',
+    http_status: 400,
+    message: 'subscription_data is only taken with mode "subscription".',
+  },
+  E7076: {
+    key: 'promotion_code_not_allowed',
+    http_status: 400,
+    message:
+      'A promotion code is entered on the page only for an open, unpaid subscription checkout with allow_promotion_codes and no code applied yet.',
+  },
 });

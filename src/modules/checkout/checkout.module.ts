@@ -4,8 +4,11 @@ import { DatabaseModule } from '../../common/database/database.module.js';
 import { AccountsModule } from '../accounts/index.js';
 import { CustomersModule } from '../customers/index.js';
 import { LedgerModule } from '../ledger/index.js';
+import { SubscriptionsModule } from '../billing/index.js';
 import { ChargeHooks } from './payments/charge-hooks.js';
 import { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
+import { SubscriptionCompletionService } from './payments/subscription-completion.service.js';
+import { SubscriptionOpening } from './checkouts/subscription-opening.service.js';
 import { ChargeReconciliationJob } from './payments/charge-reconciliation.job.js';
 import { ChargesRepository } from './payments/charges.repository.js';
 import { ChargesService } from './payments/charges.service.js';
@@ -70,6 +73,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CustomersModule,
     AccountsModule,
     ProviderAdaptersModule,
+    SubscriptionsModule,
   ],
   controllers: [
     PaymentIntentsController,
@@ -100,6 +104,8 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CardIntentsService,
     HostedCheckoutsService,
     ChargeOutcomesService,
+    SubscriptionCompletionService,
+    SubscriptionOpening,
     ChargeReconciliationJob,
     ChargesRepository,
     ChargesService,

@@ -154,10 +154,11 @@ describe('POST /checkouts and the checkout lifecycle', () => {
     const pi = await createPaymentIntent(t, tenant, { payment_method_types: ['card'] });
     const base = { target_type: 'payment_intent', target_id: pi.id };
     const cases: Array<[object, string]> = [
-      [{ ...base, mode: 'subscription' }, 'E7009'],
+      // A subscription checkout names the subscribing customer (docs/BILLING.md, "Subscription checkout").
+      [{ ...base, mode: 'subscription' }, 'E7070'],
       // A setup checkout saves a card for a customer (docs/COLLECTION.md, "Saved payment methods").
       [{ ...base, mode: 'setup' }, 'E7033'],
-      [{ ...base, subscription_data: { trial_period_days: 7 } }, 'E7009'],
+      [{ ...base, subscription_data: { trial_period_days: 7 } }, 'E7075'],
       [{ ...base, promotion_code: 'SUMMER' }, 'E7010'],
       [{ ...base, payment_method_types: ['promptpay'] }, 'E7007'],
     ];

@@ -94,7 +94,8 @@ describe('saved payment methods and setup checkouts', () => {
         { mode: 'setup', target_type: 'customer', target_id: customer.id, line_items: [{ price: 'p', quantity: 1 }] },
         'E7033',
       ],
-      [{ mode: 'subscription', target_type: 'customer', target_id: customer.id }, 'E7009'],
+      // A subscription checkout without line items (docs/BILLING.md, "Subscription checkout").
+      [{ mode: 'subscription', target_type: 'customer', target_id: customer.id }, 'E7071'],
     ];
     for (const [body, code] of cases) {
       const res = await post('/checkouts', body);

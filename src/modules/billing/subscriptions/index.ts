@@ -7,3 +7,9 @@ export { SubscriptionsService } from './subscriptions.service.js';
 export { SubscriptionsJob } from './subscriptions.job.js';
 export { SubscriptionHooks, type PeriodRolled } from './subscription-hooks.js';
 export { SubscriptionDto } from './dto/subscription.dto.js';
+export {
+  SubscriptionCheckoutsService,
+  type OpenedSubscription,
+  type FirstInvoiceLine,
+} from './subscription-checkouts.service.js';
+export { CreateSubscriptionDto } from './dto/subscription.dto.js';

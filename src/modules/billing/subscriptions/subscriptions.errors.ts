@@ -1,6 +1,6 @@
 import { defineErrors } from '../../../common/errors/error-catalog.js';
 
-/** Subscription codes: E7710-E7799 of billing's subscriptions and test clocks range (E7700-E7799). */
+/** Subscription codes: 7710-7799 of billing's subscriptions and test clocks range (7700-7799); subscription checkouts from 7750. */
 export const SubscriptionErrors = defineErrors('billing', {
   E7710: { key: 'subscription_price_unknown', http_status: 400, message: 'No price with this id in this application.' },
   E7711: {
@@ -84,5 +84,11 @@ export const SubscriptionErrors = defineErrors('billing', {
     key: 'subscription_promotion_code_unknown',
     http_status: 400,
     message: 'No promotion code with this id in this application.',
+  },
+  E7750: {
+    key: 'subscription_checkout_subscription_ended',
+    http_status: 400,
+    message:
+      'The subscription of this checkout is no longer waiting for it (incomplete_expired or canceled): the checkout cannot start it.',
   },
 });

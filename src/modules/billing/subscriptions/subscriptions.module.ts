@@ -7,6 +7,7 @@ import { TestClocksModule } from '../test-clocks/test-clocks.module.js';
 import { PendingItem } from './entities/pending-item.entity.js';
 import { SubscriptionItem } from './entities/subscription-item.entity.js';
 import { Subscription } from './entities/subscription.entity.js';
+import { SubscriptionCheckoutsService } from './subscription-checkouts.service.js';
 import { SubscriptionChangesService } from './subscription-changes.service.js';
 import { SubscriptionHooks } from './subscription-hooks.js';
 import { SubscriptionPrices } from './subscription-prices.js';
@@ -32,8 +33,9 @@ import { SubscriptionsService } from './subscriptions.service.js';
     SubscriptionPrices,
     SubscriptionHooks,
     SubscriptionsJob,
+    SubscriptionCheckoutsService,
   ],
-  exports: [SubscriptionsService, SubscriptionHooks, SubscriptionsJob],
+  exports: [SubscriptionsService, SubscriptionCheckoutsService, SubscriptionHooks, SubscriptionsJob],
 })
 export class SubscriptionsModule implements OnModuleInit {
   constructor(

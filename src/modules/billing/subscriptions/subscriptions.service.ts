@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
-import type { Principal } from '../../../common/context/principal.js';
+import type { Principal, Scope } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
@@ -18,6 +18,9 @@ import { TestClocksService } from '../test-clocks/test-clocks.service.js';
 import type { CreateSubscriptionDto } from './dto/subscription.dto.js';
 import type { SubscriptionItem } from './entities/subscription-item.entity.js';
 import type { Subscription } from './entities/subscription.entity.js';
+import type { Coupon } from '../catalog/coupons/entities/coupon.entity.js';
+import type { Price } from '../catalog/prices/entities/price.entity.js';
+import type { TaxRate } from '../catalog/tax-rates/entities/tax-rate.entity.js';
 import { anchorFits, firstPeriod, trialEndAfterDays } from './subscription-periods.js';
 import { SubscriptionPrices } from './subscription-prices.js';
 import { assertNoDuplicatePrices, checkItemSet, itemQuantity } from './subscription-rules.js';
@@ -56,6 +59,16 @@ export const PENDING_ITEM_LIST: ListSpec = {
   search: ['id'],
 };
 
+/** A subscription just created, with what its first invoice is priced from. */
+export interface CreatedSubscription {
+  stored: SubscriptionResponse;
+  subscription: Subscription;
+  /** Each item's price and quantity (null: metered, billed from usage). */
+  lines: Array<{ price: Price; quantity: number | null }>;
+  coupon: Coupon | null;
+  taxRates: TaxRate[];
+}
+
 /** Creating, reading and listing subscriptions; changes are in SubscriptionChangesService. */
 @Injectable()
 export class SubscriptionsService {
@@ -88,109 +101,130 @@ export class SubscriptionsService {
     if (dto.days_until_due !== undefined && collectionMethod !== 'send_invoice')
       throw new AppError(SubscriptionErrors.E7718, 'days_until_due is for collection_method send_invoice only.');
     assertNoDuplicatePrices(dto.items.map((i) => i.price_id));
-    const applicationId = principal.application.id;
     // Read before the transaction opens (the embedded database serves one connection at a time).
     const promotionCode =
       dto.promotion_code === undefined ? null : await this.promotionCode(principal, dto.promotion_code);
     return this.subscriptions.transaction(async (manager) => {
-      const customer = (await this.customers.byIds(applicationId, [dto.customer_id], manager)).get(dto.customer_id);
-      if (!customer) throw new AppError(SubscriptionErrors.E7723, `No customer with id "${dto.customer_id}".`);
-      if (customer.test_clock_id) await this.assertClockReady(applicationId, customer.test_clock_id, manager, true);
-      const now = await this.billingClock.nowFor(customer, manager);
-      const prices = await this.prices.load(
-        principal,
-        dto.items.map((i) => i.price_id),
-        manager,
-      );
-      const requested = dto.items.map((i) => ({ price: prices.get(i.price_id)!, quantity: i.quantity }));
-      const { currency, recurrence } = checkItemSet(
-        requested.map((r) => r.price),
-        customer.currency,
-      );
-      const quantities = requested.map((r) => itemQuantity(r.price, r.quantity));
-      const taxRates = dto.default_tax_rates ?? [];
-      if (taxRates.length > 0) await this.taxRates.findUsable(principal, taxRates, manager);
-      // The discount is redeemed now, counted in this transaction (never past max_redemptions).
-      const redemption = {
-        customerId: customer.id,
-        amount: this.prices.periodAmount(requested.map((r, n) => ({ price: r.price, quantity: quantities[n] }))),
-        currency,
-      };
-      let couponId: string | null = null;
-      if (dto.coupon !== undefined)
-        couponId = (await this.coupons.redeem(manager, principal, dto.coupon, redemption)).id;
-      if (promotionCode) {
-        couponId = (await this.promotionCodes.redeem(manager, principal, promotionCode, redemption)).coupon.id;
-      }
-
-      const trialEnd =
-        dto.trial_end !== undefined
-          ? new Date(dto.trial_end)
-          : dto.trial_period_days !== undefined
-            ? trialEndAfterDays(now, dto.trial_period_days)
-            : null;
-      if (trialEnd && trialEnd <= now)
-        throw new AppError(SubscriptionErrors.E7717, `trial_end must be after ${now.toISOString()}.`);
-      const billingStart = trialEnd ?? now;
-      const anchor = dto.billing_cycle_anchor !== undefined ? new Date(dto.billing_cycle_anchor) : billingStart;
-      if (!anchorFits(billingStart, anchor, recurrence))
-        throw new AppError(
-          SubscriptionErrors.E7721,
-          `billing_cycle_anchor must lie between ${billingStart.toISOString()} and one ${recurrence.interval} later.`,
-        );
-      const period = trialEnd ? { start: now, end: trialEnd } : firstPeriod(billingStart, anchor, recurrence);
-      const stamp = this.clock.now();
-      const subscription = {
-        id: newId(),
-        application_id: applicationId,
-        customer_id: customer.id,
-        test_clock_id: customer.test_clock_id,
-        status: initialStatus(trialEnd !== null, collectionMethod),
-        currency,
-        interval: recurrence.interval,
-        interval_count: recurrence.interval_count,
-        collection_method: collectionMethod,
-        days_until_due: collectionMethod === 'send_invoice' ? (dto.days_until_due ?? 30) : null,
-        default_payment_method: dto.default_payment_method ?? null,
-        billing_cycle_anchor: anchor,
-        current_period_start: period.start,
-        current_period_end: period.end,
-        trial_start: trialEnd ? now : null,
-        trial_end: trialEnd,
-        trial_will_end_sent: false,
-        cancel_at_period_end: dto.cancel_at_period_end ?? false,
-        canceled_at: dto.cancel_at_period_end ? now : null,
-        ended_at: null,
-        cancellation_details: null,
-        coupon: couponId,
-        promotion_code: dto.promotion_code ?? null,
-        default_tax_rates: taxRates,
-        latest_invoice: null,
-        next_event_at: null,
-        metadata: dto.metadata ?? {},
-        created: now,
-        created_at: stamp,
-        updated_at: stamp,
-      } as Subscription;
-      subscription.next_event_at = nextEventAt(subscription);
-      const items = dto.items.map(
-        (i, n) =>
-          ({
-            id: newId(),
-            application_id: applicationId,
-            subscription_id: subscription.id,
-            price_id: i.price_id,
-            quantity: quantities[n],
-            metadata: i.metadata ?? {},
-            created_at: stamp,
-          }) as SubscriptionItem,
-      );
-      await this.subscriptions.insert(subscription, items, manager);
-      await this.idempotency.checkpoint(manager, 'subscription', subscription.id);
-      const stored = await this.load(applicationId, subscription.id, manager);
-      await this.events.record(manager, { applicationId, type: 'customer.subscription.created', object: stored });
-      return stored;
+      const created = await this.createIn(principal, dto, promotionCode, manager);
+      await this.idempotency.checkpoint(manager, 'subscription', created.subscription.id);
+      return created.stored;
     });
+  }
+
+  /**
+   * A new subscription in `manager`'s transaction (POST /subscriptions, and the subscription
+   * checkout's): `promotionCode` is the code (not its id) to redeem, counted in this transaction.
+   * Answers what the first invoice is priced from: the prices, licensed quantities, the redeemed
+   * coupon and the default tax rates.
+   */
+  async createIn(
+    principal: Scope,
+    dto: CreateSubscriptionDto,
+    promotionCode: string | null,
+    manager: EntityManager,
+  ): Promise<CreatedSubscription> {
+    const applicationId = principal.application.id;
+    const collectionMethod = dto.collection_method ?? 'charge_automatically';
+    const customer = (await this.customers.byIds(applicationId, [dto.customer_id], manager)).get(dto.customer_id);
+    if (!customer) throw new AppError(SubscriptionErrors.E7723, `No customer with id "${dto.customer_id}".`);
+    if (customer.test_clock_id) await this.assertClockReady(applicationId, customer.test_clock_id, manager, true);
+    const now = await this.billingClock.nowFor(customer, manager);
+    const prices = await this.prices.load(
+      principal,
+      dto.items.map((i) => i.price_id),
+      manager,
+    );
+    const requested = dto.items.map((i) => ({ price: prices.get(i.price_id)!, quantity: i.quantity }));
+    const { currency, recurrence } = checkItemSet(
+      requested.map((r) => r.price),
+      customer.currency,
+    );
+    const quantities = requested.map((r) => itemQuantity(r.price, r.quantity));
+    const taxRates = dto.default_tax_rates ?? [];
+    const usableRates = taxRates.length > 0 ? await this.taxRates.findUsable(principal, taxRates, manager) : [];
+    // The discount is redeemed now, counted in this transaction (never past max_redemptions).
+    const redemption = {
+      customerId: customer.id,
+      amount: this.prices.periodAmount(requested.map((r, n) => ({ price: r.price, quantity: quantities[n] }))),
+      currency,
+    };
+    let coupon: Coupon | null = null;
+    if (dto.coupon !== undefined) coupon = await this.coupons.redeem(manager, principal, dto.coupon, redemption);
+    let promotionCodeId = dto.promotion_code ?? null;
+    if (promotionCode) {
+      const redeemed = await this.promotionCodes.redeem(manager, principal, promotionCode, redemption);
+      coupon = redeemed.coupon;
+      promotionCodeId = redeemed.promotionCode.id;
+    }
+    const couponId = coupon?.id ?? null;
+
+    const trialEnd =
+      dto.trial_end !== undefined
+        ? new Date(dto.trial_end)
+        : dto.trial_period_days !== undefined
+          ? trialEndAfterDays(now, dto.trial_period_days)
+          : null;
+    if (trialEnd && trialEnd <= now)
+      throw new AppError(SubscriptionErrors.E7717, `trial_end must be after ${now.toISOString()}.`);
+    const billingStart = trialEnd ?? now;
+    const anchor = dto.billing_cycle_anchor !== undefined ? new Date(dto.billing_cycle_anchor) : billingStart;
+    if (!anchorFits(billingStart, anchor, recurrence))
+      throw new AppError(
+        SubscriptionErrors.E7721,
+        `billing_cycle_anchor must lie between ${billingStart.toISOString()} and one ${recurrence.interval} later.`,
+      );
+    const period = trialEnd ? { start: now, end: trialEnd } : firstPeriod(billingStart, anchor, recurrence);
+    const stamp = this.clock.now();
+    const subscription = {
+      id: newId(),
+      application_id: applicationId,
+      customer_id: customer.id,
+      test_clock_id: customer.test_clock_id,
+      status: initialStatus(trialEnd !== null, collectionMethod),
+      currency,
+      interval: recurrence.interval,
+      interval_count: recurrence.interval_count,
+      collection_method: collectionMethod,
+      days_until_due: collectionMethod === 'send_invoice' ? (dto.days_until_due ?? 30) : null,
+      default_payment_method: dto.default_payment_method ?? null,
+      billing_cycle_anchor: anchor,
+      current_period_start: period.start,
+      current_period_end: period.end,
+      trial_start: trialEnd ? now : null,
+      trial_end: trialEnd,
+      trial_will_end_sent: false,
+      cancel_at_period_end: dto.cancel_at_period_end ?? false,
+      canceled_at: dto.cancel_at_period_end ? now : null,
+      ended_at: null,
+      cancellation_details: null,
+      coupon: couponId,
+      promotion_code: promotionCodeId,
+      default_tax_rates: taxRates,
+      latest_invoice: null,
+      next_event_at: null,
+      metadata: dto.metadata ?? {},
+      created: now,
+      created_at: stamp,
+      updated_at: stamp,
+    } as Subscription;
+    subscription.next_event_at = nextEventAt(subscription);
+    const items = dto.items.map(
+      (i, n) =>
+        ({
+          id: newId(),
+          application_id: applicationId,
+          subscription_id: subscription.id,
+          price_id: i.price_id,
+          quantity: quantities[n],
+          metadata: i.metadata ?? {},
+          created_at: stamp,
+        }) as SubscriptionItem,
+    );
+    await this.subscriptions.insert(subscription, items, manager);
+    const stored = await this.load(applicationId, subscription.id, manager);
+    await this.events.record(manager, { applicationId, type: 'customer.subscription.created', object: stored });
+    const lines = requested.map((r, n) => ({ price: r.price, quantity: quantities[n] }));
+    return { stored, subscription, lines, coupon, taxRates: usableRates };
   }
 
   async retrieve(principal: Principal, id: string): Promise<SubscriptionResponse> {

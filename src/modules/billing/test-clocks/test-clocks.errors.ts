@@ -1,6 +1,6 @@
 import { defineErrors } from '../../../common/errors/error-catalog.js';
 
-/** Test clock codes: E7700-E7709 of billing's subscriptions and test clocks range (E7700-E7799). */
+/** Test clock codes: 7700-7709 of billing's subscriptions and test clocks range (7700-7799). */
 export const TestClockErrors = defineErrors('billing', {
   E7700: {
     key: 'test_clock_frozen_time_invalid',

@@ -14,6 +14,7 @@ import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
 import { CHECKOUT_LIST, CheckoutsService } from './checkouts.service.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
+import { BillingErrors, SubscriptionErrors } from '../../billing/index.js';
 import { ConfirmCheckoutDto, CreateCheckoutDto } from '../dto/checkout.dto.js';
 import { CheckoutDto, CheckoutPaymentDto, CheckoutSetupDto } from '../dto/responses.dto.js';
 import { ConfirmCheckoutService } from '../payments/confirm-checkout.service.js';
@@ -30,11 +31,14 @@ export class CheckoutsController {
   @Auth('machine', 'user', 'superuser')
   @ModeFromCredential()
   @ApiOperation({
-    summary: 'Create a checkout session for an invoice or a payment intent, or (mode `setup`) to save a card',
+    summary:
+      'Create a checkout session for an invoice or a payment intent, (mode `setup`) to save a card, or (mode `subscription`) to subscribe',
     description:
       'The mode comes from the credential (a secret key is test or live); with a bearer token X-Test-Mode is honoured. ' +
       '`session` is shown once; `url` carries it in its fragment. Mode `setup` names the customer as target ' +
-      '(`target_type: "customer"`) and charges nothing; the completed checkout names the saved card in `setup_payment_method`.',
+      '(`target_type: "customer"`) and charges nothing; the completed checkout names the saved card in `setup_payment_method`. ' +
+      'Mode `subscription` (test mode) also names the subscribing customer: it creates the subscription from `line_items` and ' +
+      '`subscription_data` and collects its first invoice (`subscription`, `invoice`; docs/BILLING.md "Subscription checkout").',
   })
   @ApiOkResponse({ type: CheckoutDto })
   @ApiErrors(
@@ -52,6 +56,31 @@ export class CheckoutsController {
     E.E7014,
     E.E7033,
     E.E7034,
+    E.E7070,
+    E.E7071,
+    E.E7072,
+    E.E7073,
+    E.E7074,
+    E.E7075,
+    SubscriptionErrors.E7710,
+    SubscriptionErrors.E7711,
+    SubscriptionErrors.E7712,
+    SubscriptionErrors.E7713,
+    SubscriptionErrors.E7714,
+    SubscriptionErrors.E7715,
+    SubscriptionErrors.E7717,
+    SubscriptionErrors.E7719,
+    SubscriptionErrors.E7721,
+    BillingErrors.E7625,
+    BillingErrors.E7631,
+    BillingErrors.E7632,
+    BillingErrors.E7633,
+    BillingErrors.E7634,
+    BillingErrors.E7635,
+    BillingErrors.E7636,
+    BillingErrors.E7637,
+    BillingErrors.E7652,
+    BillingErrors.E7653,
     Errors.E5000,
   )
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateCheckoutDto) {
@@ -110,6 +139,7 @@ export class CheckoutsController {
     E.E7031,
     E.E7033,
     E.E7034,
+    SubscriptionErrors.E7750,
     Errors.E5002,
   )
   confirm(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() dto: ConfirmCheckoutDto) {

@@ -13,6 +13,8 @@ import { toCheckoutResponse, type CheckoutResponse } from '../checkout.responses
 import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS, COUNTRY_CURRENCY } from '../checkout-rules.js';
 import { scalingFactorOf } from '../../ledger/index.js';
 import { assertSetupRequest, type OpeningFields } from './setup-mode.js';
+import { SUBSCRIPTION_CHECKOUT_LIFETIME_MS } from './subscription-mode.js';
+import { SubscriptionOpening } from './subscription-opening.service.js';
 import { type PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { CreateCheckoutDto } from '../dto/checkout.dto.js';
 import type { Checkout, CheckoutStatus } from '../entities/checkout.entity.js';
@@ -29,7 +31,7 @@ export const CHECKOUT_LIST: ListSpec = {
   filters: {
     id: ListFilters.uuid,
     target_type: ListFilters.oneOf(['invoice', 'payment_intent', 'customer']),
-    mode: ListFilters.oneOf(['payment', 'setup']),
+    mode: ListFilters.oneOf(['payment', 'setup', 'subscription']),
     target_id: ListFilters.uuid,
     payment_link_id: ListFilters.uuid,
     customer_id: ListFilters.uuid,
@@ -67,6 +69,7 @@ export class CheckoutsService {
     private readonly urls: HostedUrls,
     private readonly clock: Clock,
     private readonly providers: CollectionProviders,
+    private readonly subscriptionOpening: SubscriptionOpening,
   ) {}
 
   /**
@@ -75,17 +78,38 @@ export class CheckoutsService {
    * session (once) and the page URL with the session in its fragment.
    */
   async create(scope: Scope, dto: CreateCheckoutDto, link: PaymentLink | null = null): Promise<CheckoutResponse> {
-    if (dto.mode === 'subscription') {
-      throw new AppError(CheckoutErrors.E7009, 'mode "subscription" is not supported; use "payment" or "setup".');
-    }
+    if (dto.mode === 'subscription') return this.openSubscription(scope, dto, link);
     if (dto.subscription_data !== undefined) {
-      throw new AppError(CheckoutErrors.E7009, 'subscription_data needs mode "subscription", which is not supported.');
+      throw new AppError(CheckoutErrors.E7075, 'subscription_data needs mode "subscription".');
     }
     if (dto.promotion_code !== undefined) {
-      throw new AppError(CheckoutErrors.E7010, `No promotion code "${dto.promotion_code}".`);
+      throw new AppError(
+        CheckoutErrors.E7010,
+        `promotion_code "${dto.promotion_code}": promotion codes apply to checkouts in mode "subscription".`,
+      );
     }
     const fields = dto.mode === 'setup' ? await this.setupFields(scope, dto) : await this.paymentFields(scope, dto);
-    return this.open(scope, dto, fields, link);
+    const session = await this.issueSession();
+    const checkout = await this.insert(scope, dto, fields, link, session);
+    return this.toResponse(scope, checkout, session.token);
+  }
+
+  /**
+   * A subscription checkout (docs/BILLING.md, "Subscription checkout"): the subscription, its first
+   * invoice and this checkout in ONE transaction (SubscriptionOpening), the session issued first.
+   */
+  private async openSubscription(
+    scope: Scope,
+    dto: CreateCheckoutDto,
+    link: PaymentLink | null,
+  ): Promise<CheckoutResponse> {
+    const prepared = await this.subscriptionOpening.prepare(scope, dto);
+    const session = await this.issueSession();
+    const checkout = await this.repository.transaction(async (manager) => {
+      const { fields, extra } = await this.subscriptionOpening.open(scope, dto, prepared, manager);
+      return this.insert(scope, dto, fields, link, session, manager, extra);
+    });
+    return this.toResponse(scope, checkout, session.token);
   }
 
   /** A payment checkout: what it collects comes from its target (an invoice or a payment intent). */
@@ -142,48 +166,66 @@ export class CheckoutsService {
     };
   }
 
-  /** The checkout row and its one-time session. */
-  private async open(
-    scope: Scope,
-    dto: CreateCheckoutDto,
-    fields: OpeningFields,
-    link: PaymentLink | null,
-  ): Promise<CheckoutResponse> {
-    const applicationId = scope.application.id;
-    const country = countryOf(scope);
+  /** A new checkout's id and its one-time session (issued before any transaction opens). */
+  private async issueSession(): Promise<{ id: string; sessionId: string; token: string }> {
     const id = newId();
     const session = await this.sessions.issue({
       purpose: 'checkout',
       targetId: id,
       ttlSeconds: CHECKOUT_SESSION_TTL_SECONDS,
     });
-    const now = this.clock.now();
-    const checkout = await this.repository.insert({
-      id,
-      application_id: applicationId,
-      country,
-      status: NEW_CHECKOUT_STATUS,
-      payment_status: 'unpaid',
-      payment_link_id: link?.id ?? null,
-      ...fields,
-      success_url: dto.success_url ?? null,
-      cancel_url: dto.cancel_url ?? null,
-      line_items: dto.line_items?.map((l) => ({ price: l.price, quantity: l.quantity })) ?? [],
-      allow_promotion_codes: dto.allow_promotion_codes ?? false,
-      payment_method_collection: dto.payment_method_collection ?? null,
+    return { id, sessionId: session.sessionId, token: session.token };
+  }
+
+  /** The checkout row (in `manager`'s transaction when given). */
+  private insert(
+    scope: Scope,
+    dto: CreateCheckoutDto,
+    fields: OpeningFields,
+    link: PaymentLink | null,
+    session: { id: string; sessionId: string },
+    manager?: EntityManager,
+    extra: Pick<Checkout, 'subscription_id' | 'invoice_id' | 'subscription_data'> = {
+      subscription_id: null,
+      invoice_id: null,
       subscription_data: null,
-      session_id: session.sessionId,
-      charge_id: null,
-      pending_charge_id: null,
-      setup_payment_method: null,
-      expires_at: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
-      completed_at: null,
-      expired_at: null,
-      metadata: dto.metadata ?? {},
-      created_at: now,
-      updated_at: now,
-    });
-    return this.toResponse(scope, checkout, session.token);
+    },
+  ): Promise<Checkout> {
+    const applicationId = scope.application.id;
+    const country = countryOf(scope);
+    const id = session.id;
+    const now = this.clock.now();
+    return this.repository.insert(
+      {
+        id,
+        application_id: applicationId,
+        country,
+        status: NEW_CHECKOUT_STATUS,
+        payment_status: 'unpaid',
+        payment_link_id: link?.id ?? null,
+        ...fields,
+        success_url: dto.success_url ?? null,
+        cancel_url: dto.cancel_url ?? null,
+        line_items: dto.line_items?.map((l) => ({ price: l.price, quantity: l.quantity })) ?? [],
+        allow_promotion_codes: dto.allow_promotion_codes ?? false,
+        payment_method_collection: dto.payment_method_collection ?? null,
+        ...extra,
+        session_id: session.sessionId,
+        charge_id: null,
+        pending_charge_id: null,
+        setup_payment_method: null,
+        // A subscription checkout ends no later than its incomplete subscription (23 hours).
+        expires_at: new Date(
+          now.getTime() + (fields.mode === 'subscription' ? SUBSCRIPTION_CHECKOUT_LIFETIME_MS : CHECKOUT_LIFETIME_MS),
+        ),
+        completed_at: null,
+        expired_at: null,
+        metadata: dto.metadata ?? {},
+        created_at: now,
+        updated_at: now,
+      },
+      manager,
+    );
   }
 
   async retrieve(scope: Scope, id: string): Promise<CheckoutResponse> {

@@ -101,7 +101,7 @@ export class CreateCheckoutDto {
     enum: ['payment', 'setup', 'subscription'],
     default: 'payment',
     description:
-      '`payment` collects the target; `setup` saves a card to the customer named by target_id (test mode, docs/COLLECTION.md "Saved payment methods"); `subscription` is refused with E7009.',
+      '`payment` collects the target; `setup` saves a card to the customer named by target_id (test mode, docs/COLLECTION.md "Saved payment methods"); `subscription` subscribes the customer named by target_id to `line_items` and collects the first invoice (test mode, docs/BILLING.md "Subscription checkout").',
   })
   @Optional()
   @IsIn(['payment', 'setup', 'subscription'])
@@ -116,12 +116,18 @@ export class CreateCheckoutDto {
   @NestedArray(CheckoutLineItemDto)
   line_items?: CheckoutLineItemDto[];
 
-  @ApiPropertyOptional({ description: 'Stored; the service has no promotion codes yet.' })
+  @ApiPropertyOptional({
+    description:
+      'Mode `subscription`: the hosted page shows a promotion code field that re-prices the first invoice before payment.',
+  })
   @Optional()
   @IsBoolean()
   allow_promotion_codes?: boolean;
 
-  @ApiPropertyOptional({ description: 'Refused with E7010: no promotion code exists.' })
+  @ApiPropertyOptional({
+    description:
+      'Mode `subscription`: a promotion code (its code, case-insensitive) redeemed for the subscription; other modes E7010.',
+  })
   @Optional()
   @IsString()
   @MaxLength(200)
@@ -137,7 +143,8 @@ export class CreateCheckoutDto {
   @IsIn(['always', 'if_required'])
   payment_method_collection?: string;
 
-  @NestedField(SubscriptionDataDto, 'Only with mode `subscription` (E7009).') subscription_data?: SubscriptionDataDto;
+  @NestedField(SubscriptionDataDto, 'Only with mode `subscription` (E7075); fields it cannot honour E7072.')
+  subscription_data?: SubscriptionDataDto;
 }
 
 /** The card the buyer typed, sent to the test-mode vault only (never to the payment API: E2009 there). */

@@ -98,6 +98,10 @@ export class InvoiceDto {
   @ApiProperty({ example: null, nullable: true }) finalized_at: string;
   @ApiProperty({ example: null, nullable: true }) paid_at: string;
   @ApiProperty({ example: null, nullable: true }) voided_at: string;
+  @ApiProperty({ example: null, nullable: true, description: 'The subscription it bills, if any.' })
+  subscription: string;
+  @ApiProperty({ example: null, nullable: true, description: "`subscription_create`: a subscription's first invoice." })
+  billing_reason: string;
   @ApiProperty(OBJECT) metadata: Record<string, unknown>;
   @ApiProperty({ example: [] }) labels: string[];
   @ApiProperty({ example: TS }) created_at: string;
@@ -142,6 +146,14 @@ export class CheckoutDto {
   @ApiProperty({ example: null, nullable: true }) charge_id: string;
   @ApiProperty({ example: null, nullable: true, description: 'Mode `setup`: the payment method it saved.' })
   setup_payment_method: string;
+  @ApiProperty({ example: null, nullable: true, description: 'Mode `subscription`: the subscription it opened.' })
+  subscription: string;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    description: 'Mode `subscription`: the first invoice it collects (null for a trial).',
+  })
+  invoice: string;
   @ApiProperty(OBJECT) metadata: Record<string, unknown>;
   @ApiProperty({ example: TS }) expires_at: string;
   @ApiProperty({ example: null, nullable: true }) completed_at: string;

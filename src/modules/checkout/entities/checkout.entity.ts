@@ -36,6 +36,9 @@ export class Checkout extends ModeRecord {
   @Column('uuid', { nullable: true }) pending_charge_id: string | null;
   /** Mode `setup`: the payment method the completed checkout saved. */
   @Column('uuid', { nullable: true }) setup_payment_method: string | null;
+  /** Mode `subscription`: the subscription it opened and the first invoice it collects. */
+  @Column('uuid', { nullable: true }) subscription_id: string | null;
+  @Column('uuid', { nullable: true }) invoice_id: string | null;
   @Column('timestamptz') expires_at: Date;
   @Column('timestamptz', { nullable: true }) completed_at: Date | null;
   @Column('timestamptz', { nullable: true }) expired_at: Date | null;

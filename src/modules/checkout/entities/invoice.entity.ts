@@ -34,6 +34,9 @@ export class Invoice extends ModeRecord {
   @Column('timestamptz', { nullable: true }) finalized_at: Date | null;
   @Column('timestamptz', { nullable: true }) paid_at: Date | null;
   @Column('timestamptz', { nullable: true }) voided_at: Date | null;
+  /** The subscription it bills (null: a one-off invoice) and why (`subscription_create`). */
+  @Column('uuid', { nullable: true }) subscription_id: string | null;
+  @Column('text', { nullable: true }) billing_reason: string | null;
   @Column('jsonb') metadata: Record<string, unknown>;
   @Column('jsonb') labels: string[];
   @Column('timestamptz') created_at: Date;

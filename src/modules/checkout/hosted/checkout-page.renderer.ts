@@ -6,6 +6,7 @@ import { newNonce } from '../../../common/http/hosted-page.js';
 import type { AllConfig } from '../../../config/app.config.js';
 import type { ProviderCredentials } from '../../../config/provider-credentials.js';
 import { effectiveStatus } from '../checkouts/checkouts.service.js';
+import { collectedTarget } from '../checkouts/subscription-mode.js';
 import type { Checkout } from '../entities/checkout.entity.js';
 import type { SavedCardOffer } from '../payment-methods/saved-card-offers.service.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
@@ -93,7 +94,8 @@ export class CheckoutPageRenderer {
         cancelUrl: checkout.cancel_url,
         cardEntry,
         notice,
-        setup: checkout.mode === 'setup',
+        // Nothing to pay (a setup checkout, a subscription's trial): the page saves the card.
+        setup: collectedTarget(checkout) === null,
         savedCard,
       }),
       // Only an open page takes a card; a paid or expired one loads nothing.

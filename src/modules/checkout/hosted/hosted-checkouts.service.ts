@@ -12,6 +12,7 @@ import { SessionsService } from '../../auth/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { CheckoutsService, effectiveStatus } from '../checkouts/checkouts.service.js';
 import { PaymentLinksService } from '../checkouts/payment-links.service.js';
+import { collectedTarget } from '../checkouts/subscription-mode.js';
 import type { Charge } from '../entities/charge.entity.js';
 import type { Checkout } from '../entities/checkout.entity.js';
 import { CardIntentsService } from '../payments/card-intents.service.js';
@@ -270,8 +271,9 @@ export class HostedCheckoutsService {
 
   /** The line under the amount: the target's, in the mode bound. */
   private describe(application: ApplicationRef, checkout: Checkout): Promise<string | null> {
-    if (checkout.target_type === 'customer') return Promise.resolve('Save a card for future payments');
-    return this.targets.description(application.id, checkout.target_type, checkout.target_id);
+    const collected = collectedTarget(checkout);
+    if (!collected) return Promise.resolve('Save a card for future payments');
+    return this.targets.description(application.id, collected.type, collected.id);
   }
 
   /** `find` in the first mode that has the record, with that mode and the application bound. */

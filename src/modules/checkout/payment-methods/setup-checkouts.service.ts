@@ -11,6 +11,7 @@ import { CardTokensService } from '../payments/card-tokens.service.js';
 import { toPaymentMethodResponse, type PaymentMethodResponse } from '../payments/charges.responses.js';
 import { CheckoutPaymentsService } from '../payments/checkout-payments.service.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
+import { SubscriptionCompletionService } from '../payments/subscription-completion.service.js';
 import { sandboxCardReference } from '../payments/providers/sandbox-collection.provider.js';
 import { PaymentMethodsService, type CardToSave } from './payment-methods.service.js';
 import { isSetupIntentProvider, reachProvider } from '../payments/provider-call.js';
@@ -45,6 +46,7 @@ export class SetupCheckoutsService {
     private readonly customers: CustomersService,
     private readonly providers: CollectionProviders,
     private readonly sessions: SessionsService,
+    private readonly subscriptionCompletion: SubscriptionCompletionService,
   ) {}
 
   async confirm(principal: Principal, id: string, dto: ConfirmCheckoutDto): Promise<CheckoutSetupResponse> {
@@ -75,7 +77,8 @@ export class SetupCheckoutsService {
         };
       }
       const paymentMethod = await this.paymentMethods.attach(applicationId, customerId, save, manager);
-      await this.customers.setDefaultPaymentMethod(applicationId, customerId, paymentMethod.id, manager, true);
+      if (checkout.subscription_id) await this.subscriptionCompletion.saved(checkout, paymentMethod, manager);
+      else await this.customers.setDefaultPaymentMethod(applicationId, customerId, paymentMethod.id, manager, true);
       await this.checkouts.completeSetup(principal, checkout, paymentMethod.id, manager);
       return { checkout, paymentMethod };
     });

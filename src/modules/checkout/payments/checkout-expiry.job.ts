@@ -14,6 +14,7 @@ import type { Checkout } from '../entities/checkout.entity.js';
 import { PaymentIntentsService } from '../targets/payment-intents.service.js';
 import { TargetsService } from '../targets/targets.service.js';
 import { ChargesService } from './charges.service.js';
+import { SubscriptionCompletionService } from './subscription-completion.service.js';
 import { CheckoutPaymentsService } from './checkout-payments.service.js';
 
 const INTERVAL_MS = 15_000;
@@ -52,6 +53,7 @@ export class CheckoutExpiryJob extends PeriodicJob {
     private readonly targets: TargetsService,
     private readonly paymentIntents: PaymentIntentsService,
     private readonly applications: ApplicationsService,
+    private readonly subscriptionCompletion: SubscriptionCompletionService,
   ) {
     super(INTERVAL_MS);
   }
@@ -107,6 +109,8 @@ export class CheckoutExpiryJob extends PeriodicJob {
   ): Promise<{ chargeFailed: boolean }> {
     const chargeFailed = checkout.pending_charge_id ? await this.failPending(checkout, expiredAt, manager) : false;
     await this.checkouts.expire(application, checkout, expiredAt, manager);
+    // A subscription checkout: its first invoice voided, its subscription expired, its redemption given back.
+    if (checkout.subscription_id) await this.subscriptionCompletion.expired(checkout, manager);
     return { chargeFailed };
   }
 

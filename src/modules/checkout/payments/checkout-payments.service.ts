@@ -16,7 +16,9 @@ import type { PaymentMethod } from '../entities/payment-method.entity.js';
 import { InvoicesService } from '../targets/invoices.service.js';
 import { PaymentIntentsService } from '../targets/payment-intents.service.js';
 import { TargetsService, type Target } from '../targets/targets.service.js';
+import { collectedTarget } from '../checkouts/subscription-mode.js';
 import { ChargeHooks } from './charge-hooks.js';
+import { SubscriptionCompletionService } from './subscription-completion.service.js';
 import { ChargeJournals } from './charge.journals.js';
 import { NEW_CHARGE_STATUS } from './charge.transitions.js';
 import { ChargesRepository } from './charges.repository.js';
@@ -66,6 +68,7 @@ export class CheckoutPaymentsService {
     private readonly sessions: SessionsService,
     private readonly hooks: ChargeHooks,
     private readonly clock: Clock,
+    private readonly subscriptionCompletion: SubscriptionCompletionService,
   ) {}
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -112,19 +115,15 @@ export class CheckoutPaymentsService {
 
   /** The checkout's target, locked, if it can be paid in the checkout's country. */
   async lockTarget(checkout: Checkout, manager: EntityManager): Promise<Target> {
-    if (checkout.target_type === 'customer') {
+    const collected = collectedTarget(checkout);
+    if (!collected) {
       throw new AppError(
         CheckoutErrors.E7033,
-        `Checkout "${checkout.id}" saves a card (mode "setup"): it has nothing to pay.`,
+        `Checkout "${checkout.id}" saves a card (mode "${checkout.mode}"): it has nothing to pay.`,
       );
     }
-    const target = await this.targets.load(
-      checkout.application_id,
-      checkout.target_type,
-      checkout.target_id,
-      manager,
-      true,
-    );
+    const target = await this.targets.load(checkout.application_id, collected.type, collected.id, manager, true);
+    if (checkout.subscription_id) await this.subscriptionCompletion.assertStartable(checkout, manager);
     this.targets.assertPayable(target, checkout.country);
     return target;
   }
@@ -185,6 +184,8 @@ export class CheckoutPaymentsService {
                 exp_year: vaultCard.exp_year,
                 card_holder_name: vaultCard.name,
                 billing_details: { name: vaultCard.name },
+                // A subscription checkout saves this card once paid: its test outcome goes with it.
+                ...(checkout.mode === 'subscription' ? { sandbox_outcome: vaultCard.sandbox_outcome } : {}),
               }
             : {}),
         },
@@ -284,6 +285,7 @@ export class CheckoutPaymentsService {
     providerFacts: Omit<Partial<Charge>, 'status'> = {},
   ): Promise<Charge> {
     const updated = await this.book(checkout, target, charge, method, manager, providerFacts);
+    if (checkout.subscription_id) await this.subscriptionCompletion.paid(checkout, updated, manager);
     await this.checkouts.complete(scope, checkout, charge.id, manager);
     return updated;
   }

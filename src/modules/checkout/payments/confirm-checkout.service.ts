@@ -9,6 +9,7 @@ import { PROMPTPAY_QR_LIFETIME_MS } from '../checkout-rules.js';
 import type { PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { ConfirmCheckoutDto } from '../dto/checkout.dto.js';
 import { CheckoutsService } from '../checkouts/checkouts.service.js';
+import { collectedTarget } from '../checkouts/subscription-mode.js';
 import type { Charge } from '../entities/charge.entity.js';
 import type { Checkout } from '../entities/checkout.entity.js';
 import type { Target } from '../targets/targets.service.js';
@@ -79,7 +80,9 @@ export class ConfirmCheckoutService {
   ): Promise<CheckoutPaymentResponse | CheckoutSetupResponse> {
     assertSessionTarget(principal, id);
     const found = await this.checkouts.find(principal.application.id, id);
-    if (found?.mode === 'setup') return this.setups.confirm(principal, id, dto);
+    // A setup checkout, or a subscription checkout starting a trial: the card is saved, nothing charged.
+    if (found && !collectedTarget(found) && found.target_type === 'customer')
+      return this.setups.confirm(principal, id, dto);
     return this.pay(principal, id, dto);
   }
 

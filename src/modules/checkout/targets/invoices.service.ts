@@ -2,7 +2,9 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
-import type { Principal } from '../../../common/context/principal.js';
+import { countryOf, type Principal, type Scope } from '../../../common/context/principal.js';
+import { newId } from '../../../common/ids.js';
+import { scalingFactorOf } from '../../ledger/index.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
@@ -11,7 +13,7 @@ import { CheckoutErrors } from '../checkout.errors.js';
 import { toInvoiceResponse, type InvoiceResponse } from '../checkout.responses.js';
 import { MAX_AMOUNT } from '../checkout-rules.js';
 import type { CreateInvoiceDto } from '../dto/invoice.dto.js';
-import type { Invoice } from '../entities/invoice.entity.js';
+import type { Invoice, InvoiceLineItem } from '../entities/invoice.entity.js';
 import { newTargetFields } from './payment-intents.service.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
@@ -82,6 +84,59 @@ export class InvoicesService {
     return toInvoiceResponse(invoice);
   }
 
+  /**
+   * A subscription's first invoice (docs/BILLING.md, "Subscription checkout"), in the checkout's
+   * transaction: its lines priced by billing, open and collectable at once (cards only), with
+   * `billing_reason` `subscription_create`.
+   */
+  async openSubscriptionInvoice(
+    principal: Scope,
+    input: {
+      customerId: string;
+      subscriptionId: string;
+      currency: string;
+      lines: InvoiceLineItem[];
+      subtotal: number;
+      total: number;
+      description: string | null;
+    },
+    manager: EntityManager,
+  ): Promise<Invoice> {
+    const now = this.clock.now();
+    return this.repository.insert(
+      {
+        id: newId(),
+        application_id: principal.application.id,
+        country: countryOf(principal),
+        number: invoiceNumber(now),
+        status: invoiceTransition(NEW_INVOICE_STATUS, 'finalize', 'new'),
+        customer_id: input.customerId,
+        currency: input.currency,
+        scaling_factor: scalingFactorOf(input.currency),
+        line_items: input.lines,
+        subtotal: input.subtotal,
+        total: input.total,
+        amount_paid: 0,
+        description: input.description,
+        due_date: null,
+        payment_method_types: ['card'],
+        transfer_destination: null,
+        application_fee_amount: 0,
+        charge_id: null,
+        finalized_at: now,
+        paid_at: null,
+        voided_at: null,
+        subscription_id: input.subscriptionId,
+        billing_reason: 'subscription_create',
+        metadata: {},
+        labels: [],
+        created_at: now,
+        updated_at: now,
+      },
+      manager,
+    );
+  }
+
   async retrieve(principal: Principal, id: string): Promise<InvoiceResponse> {
     return toInvoiceResponse(await this.get(principal, id));
   }
@@ -113,6 +168,14 @@ export class InvoicesService {
       object: toInvoiceResponse(paid),
       previous_attributes: { status: before },
     });
+  }
+
+  /** In the caller's transaction: the invoice `id`, locked, is voided if still open (a subscription checkout expired unpaid). */
+  async voidLocked(applicationId: string, id: string, manager: EntityManager): Promise<void> {
+    const found = await this.repository.findById(applicationId, id, manager, true);
+    if (found?.status !== 'open') return;
+    const now = this.clock.now();
+    await this.transition(found, 'void', { voided_at: now, updated_at: now }, manager);
   }
 
   private async get(principal: Principal, id: string): Promise<Invoice> {

@@ -72,6 +72,15 @@ export class CouponsRepository {
     return rows.length === 0 ? null : this.findById(applicationId, id, manager);
   }
 
+  /** Gives back one redemption (a subscription checkout that expired unpaid); never below zero. */
+  async release(applicationId: string, id: string, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE ${this.db.table('coupons')} SET times_redeemed = times_redeemed - 1
+        WHERE application_id = $1 AND id = $2 AND times_redeemed > 0`,
+      [applicationId, id],
+    );
+  }
+
   /** The application's coupons that are not deleted, for lists and reads. */
   query(applicationId: string, manager?: EntityManager): SelectQueryBuilder<Coupon> {
     return this.db

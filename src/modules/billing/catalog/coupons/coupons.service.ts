@@ -182,6 +182,11 @@ export class CouponsService {
     throw new AppError(current ? E.E7636 : E.E7635, `Coupon "${coupon.id}" can no longer be redeemed.`);
   }
 
+  /** For other modules, INSIDE their transaction: gives back one redemption of coupon `id` (a purchase that never happened). */
+  release(manager: EntityManager, applicationId: string, id: string): Promise<void> {
+    return this.coupons.release(applicationId, id, manager);
+  }
+
   /** Whether `coupon` can be redeemed for `input` at `now` (no count): the refusal's precise code, else nothing. */
   checkRedeemable(coupon: Coupon, input: RedemptionInput, now: Date): void {
     if (coupon.deleted_at !== null || (coupon.redeem_by !== null && coupon.redeem_by.getTime() <= now.getTime())) {

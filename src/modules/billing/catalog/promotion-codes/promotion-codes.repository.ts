@@ -71,6 +71,15 @@ export class PromotionCodesRepository {
     return rows.length === 0 ? null : this.findById(applicationId, id, manager);
   }
 
+  /** Gives back one redemption (a subscription checkout that expired unpaid); never below zero. */
+  async release(applicationId: string, id: string, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE ${this.db.table('promotion_codes')} SET times_redeemed = times_redeemed - 1
+        WHERE application_id = $1 AND id = $2 AND times_redeemed > 0`,
+      [applicationId, id],
+    );
+  }
+
   query(applicationId: string, manager?: EntityManager): SelectQueryBuilder<PromotionCode> {
     return this.db
       .repository(PromotionCode, manager)

@@ -161,6 +161,17 @@ export class PromotionCodesService {
   }
 
   /**
+   * For other modules, INSIDE their transaction: gives back one redemption of the promotion code
+   * `id` and of its coupon (a subscription checkout that expired unpaid).
+   */
+  async release(manager: EntityManager, applicationId: string, id: string): Promise<void> {
+    const promotionCode = await this.codes.findById(applicationId, id, manager);
+    if (!promotionCode) return;
+    await this.codes.release(applicationId, id, manager);
+    await this.coupons.release(manager, applicationId, promotionCode.coupon_id);
+  }
+
+  /**
    * For other modules, INSIDE their transaction (`manager`): redeems the promotion code `code` (any
    * letter case) for a purchase of `input.amount` `input.currency` and answers the coupon to apply.
    * Both the code's and its coupon's times_redeemed are counted by conditional increments, so
