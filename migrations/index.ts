@@ -1,3 +1,4 @@
+import { Files1764400800000 } from './1764400800000-Files.js';
 import { Foundation1763800000000 } from './1763800000000-Foundation.js';
 import { Customers1763800000100 } from './1763800000100-Customers.js';
 import { Auth1763800300000 } from './1763800300000-Auth.js';
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   BillingCatalog1764400100000,
   SavedPaymentMethods1764400200000,
   TestClocksAndSubscriptions1764400300000,
+  Files1764400800000,
 ];
