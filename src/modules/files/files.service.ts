@@ -100,7 +100,6 @@ function notFound(id: string): AppError {
  * without a name is called `file.<type>`.
  */
 export function cleanFilename(name: string | undefined, type: string): string {
-  // eslint-disable-next-line no-control-regex
   const base = (name ?? '')
     .split(/[\\/]/)
     .pop()!
