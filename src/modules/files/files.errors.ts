@@ -1,6 +1,6 @@
 import { defineErrors } from '../../common/errors/error-catalog.js';
 
-/** File upload codes (E5300-E5349, docs/FILES.md). */
+/** File upload codes (the files range 5300-5349, docs/FILES.md). */
 export const FileErrors = defineErrors('files', {
   E5300: {
     key: 'file_missing',
