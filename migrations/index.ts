@@ -1,3 +1,4 @@
+import { Files1764400800000 } from './1764400800000-Files.js';
 import { Foundation1763800000000 } from './1763800000000-Foundation.js';
 import { Customers1763800000100 } from './1763800000100-Customers.js';
 import { Auth1763800300000 } from './1763800300000-Auth.js';
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   SavedPaymentMethods1764400200000,
   TestClocksAndSubscriptions1764400300000,
   SubscriptionCheckout1764400600000,
+  Files1764400800000,
 ];

@@ -33,6 +33,7 @@ import { MeterModule } from './modules/meter/index.js';
 import { BillingModule } from './modules/billing/index.js';
 import { PayoutsModule } from './modules/payouts/index.js';
 import { ProviderEventsModule } from './modules/provider-events/index.js';
+import { FilesModule } from './modules/files/index.js';
 import { SubscriptionsModule, TestClocksModule } from './modules/billing/subscriptions/index.js';
 
 export const REDACTED_PATHS = [
@@ -109,6 +110,7 @@ function requestBinding(): { req?: unknown } {
     ErrorsModule,
     HealthModule,
     CustomersModule,
+    FilesModule,
     LedgerModule,
     DisputesModule,
     RefundsModule,

@@ -12,6 +12,7 @@
  * | users      | 1226-1239                          | auth                          |
  * | webhooks   | 5100-5199 (events module: webhook endpoints) | dependency failures   |
  * | provider-events | 5200-5299 (inbound provider webhooks) | dependency failures |
+ * | files      | 5300-5349 (uploads; the group's number only) | dependency failures |
  * | accounts   | 6000-6099                          | payouts                       |
  * | payouts    | 6100-6299, 6300-6399 (payouts lifecycle, reserved) | payouts      |
  * | checkout   | 7000-7499                          | collection                    |
@@ -20,7 +21,7 @@
  * | meter      | 8000-8099                          | metering                      |
  * | ledger     | 9000-9099                          | ledger                        |
  * | disputes   | 9500-9599                          | ledger and disputes           |
- * Free for modules not listed: 1240-1299, 5300-5999, 6400-6999 (but 6422), 7900-7999,
+ * Free for modules not listed: 1240-1299, 5350-5999, 6400-6999 (but 6422), 7900-7999,
  * 8100-8999, 9100-9499, 9600-9999.
  */
 export const ERROR_RANGES: Record<string, Array<[number, number]>> = {
@@ -37,6 +38,7 @@ export const ERROR_RANGES: Record<string, Array<[number, number]>> = {
   users: [[1226, 1239]],
   webhooks: [[5100, 5199]],
   'provider-events': [[5200, 5299]],
+  files: [[5300, 5349]],
   accounts: [[6000, 6099]],
   payouts: [
     [6100, 6299],

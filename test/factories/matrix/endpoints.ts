@@ -178,6 +178,26 @@ export const ENDPOINTS: EndpointCase[] = [
     path: (f) => f.tenant.path(path),
     expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
   })),
+  // A JSON body has no file part: every allowed caller reaches the handler and gets E5300.
+  {
+    name: 'POST /files',
+    method: 'post',
+    path: (f) => f.tenant.path('/files'),
+    body: { purpose: 'dispute_evidence' },
+    expect: { ...KEY_OR_USER, 'test key': 'E5300', 'live key': 'E5300', 'user member': 'E5300', superuser: 'E5300' },
+  },
+  { name: 'GET /files', method: 'get', path: (f) => f.tenant.path('/files'), expect: KEY_OR_USER },
+  ...(
+    [
+      ['GET /files/:id', `/files/${UNKNOWN_ID}`],
+      ['GET /files/:id/contents', `/files/${UNKNOWN_ID}/contents`],
+    ] as const
+  ).map(([name, path]): EndpointCase => ({
+    name,
+    method: 'get',
+    path: (f) => f.tenant.path(path),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  })),
   { name: 'GET /balances', method: 'get', path: (f) => f.tenant.path('/balances'), expect: KEY_OR_USER },
   {
     name: 'GET /balance_transactions',

@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
+
+const MB10 = 10 * 1024 * 1024;
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+const ELF = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+const PE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\0\0')]);
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** `size` bytes starting with `head`, the rest pseudo-random (fixed seed), so a round trip checks every byte. */
+function sized(head: Buffer, size: number): Buffer {
+  const out = Buffer.alloc(size);
+  let x = 2463534242;
+  for (let i = 0; i < size; i += 1) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  head.copy(out);
+  return out;
+}
+
+describe('files', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    t = await startApp({ rateLimit: false });
+  });
+  beforeEach(async () => {
+    tenant = await createTenant(t);
+  });
+  afterAll(() => t.close());
+
+  const upload = (
+    bytes: Buffer,
+    filename: string,
+    purpose = 'dispute_evidence',
+    who: Tenant = tenant,
+    mode: 'test' | 'live' = 'test',
+  ) =>
+    t.http
+      .post(who.path('/files'))
+      .set(who.as(mode))
+      .field('purpose', purpose)
+      .attach('file', bytes, { filename, contentType: 'application/octet-stream' });
+  const contents = (id: string, who: Tenant = tenant) =>
+    t.http
+      .get(who.path(`/files/${id}/contents`))
+      .set(who.as('test'))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+
+  it('stores a PNG named .pdf as a png, read from its bytes, and returns the file object', async () => {
+    const res = await upload(PNG, 'scan.pdf');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      object: 'file',
+      purpose: 'dispute_evidence',
+      filename: 'scan.pdf',
+      size: PNG.length,
+      type: 'png',
+      created: expect.any(String),
+      livemode: false,
+      url: `/api/v1/${tenant.slug}/platform/wallet/files/${res.body.id}/contents`,
+    });
+    const download = await contents(res.body.id);
+    expect(download.status).toBe(200);
+    expect(download.headers['content-type']).toBe('image/png');
+    expect(download.headers['x-content-type-options']).toBe('nosniff');
+    expect(download.headers['content-disposition']).toBe(`attachment; filename="scan.pdf"; filename*=UTF-8''scan.pdf`);
+  });
+
+  it('accepts a JPEG and a PDF with their types and content types', async () => {
+    const jpeg = await upload(JPEG, 'photo.jpeg', 'identity_document');
+    const pdf = await upload(PDF, 'receipt.pdf');
+    expect([jpeg.status, jpeg.body.type, pdf.status, pdf.body.type]).toEqual([200, 'jpg', 200, 'pdf']);
+    expect((await contents(jpeg.body.id)).headers['content-type']).toBe('image/jpeg');
+    expect((await contents(pdf.body.id)).headers['content-type']).toBe('application/pdf');
+    const retrieved = await t.http.get(tenant.path(`/files/${pdf.body.id}`)).set(tenant.as('test'));
+    expect(retrieved.body).toEqual(pdf.body);
+    const list = await t.http.get(tenant.path('/files')).set(tenant.as('test'));
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((f: { id: string }) => f.id).sort()).toEqual([jpeg.body.id, pdf.body.id].sort());
+  });
+
+  it('accepts exactly 10 MB and round-trips it byte for byte', async () => {
+    const bytes = sized(PDF, MB10);
+    const res = await upload(bytes, 'big.pdf');
+    expect(res.status).toBe(200);
+    expect(res.body.size).toBe(MB10);
+    const download = await contents(res.body.id);
+    expect(download.status).toBe(200);
+    expect(download.headers['content-length']).toBe(String(MB10));
+    expect(sha256(download.body as Buffer)).toBe(sha256(bytes));
+  });
+
+  it('refuses 10 MB + 1 byte with 413 E5301 and stores nothing', async () => {
+    const res = await upload(sized(PDF, MB10 + 1), 'too-big.pdf');
+    expect(res.status).toBe(413);
+    expectErrorObject(res.body, 'E5301');
+    const list = await t.http.get(tenant.path('/files')).set(tenant.as('test'));
+    expect(list.body.data).toEqual([]);
+  });
+
+  it('refuses ELF and PE executables with E5303, whatever their name', async () => {
+    for (const [bytes, name] of [
+      [ELF, 'evidence.pdf'],
+      [PE, 'photo.png'],
+    ] as const) {
+      const res = await upload(bytes, name);
+      expect(res.status).toBe(400);
+      expectErrorObject(res.body, 'E5303');
+    }
+  });
+
+  it('refuses content of another type with E5302, and a PDF for a logo', async () => {
+    const gif = await upload(Buffer.from('GIF89a\x01\x00\x01\x00'), 'a.png');
+    expectErrorObject(gif.body, 'E5302');
+    const logo = await upload(PDF, 'logo.pdf', 'business_logo');
+    expect(logo.status).toBe(400);
+    expectErrorObject(logo.body, 'E5302');
+    expect((await upload(PNG, 'logo.png', 'business_logo')).status).toBe(200);
+  });
+
+  it('refuses an unknown purpose with E2000 and a missing file with E5300', async () => {
+    const purpose = await upload(PNG, 'a.png', 'cat_pictures');
+    expect(purpose.status).toBe(400);
+    expectErrorObject(purpose.body, 'E2000');
+    const missing = await t.http
+      .post(tenant.path('/files'))
+      .set(tenant.as('test'))
+      .field('purpose', 'dispute_evidence');
+    expect(missing.status).toBe(400);
+    expectErrorObject(missing.body, 'E5300');
+    const json = await t.http.post(tenant.path('/files')).set(tenant.as('test')).send({ purpose: 'dispute_evidence' });
+    expectErrorObject(json.body, 'E5300');
+  });
+
+  it('refuses a second file part with E5304', async () => {
+    const res = await t.http
+      .post(tenant.path('/files'))
+      .set(tenant.as('test'))
+      .field('purpose', 'dispute_evidence')
+      .attach('file', PNG, 'a.png')
+      .attach('file', PNG, 'b.png');
+    expect(res.status).toBe(400);
+    expectErrorObject(res.body, 'E5304');
+  });
+
+  it("answers 404 E4004 for another application's file and for the other mode's", async () => {
+    const res = await upload(PNG, 'a.png');
+    const other = await createTenant(t);
+    for (const path of [`/files/${res.body.id}`, `/files/${res.body.id}/contents`]) {
+      const theirs = await t.http.get(other.path(path)).set(other.as('test'));
+      expect(theirs.status).toBe(404);
+      expectErrorObject(theirs.body, 'E4004');
+      const live = await t.http.get(tenant.path(path)).set(tenant.as('live'));
+      expect(live.status).toBe(404);
+      expectErrorObject(live.body, 'E4004');
+    }
+    const live = await upload(PNG, 'live.png', 'dispute_evidence', tenant, 'live');
+    expect([live.status, live.body.livemode]).toEqual([200, true]);
+    const list = await t.http.get(tenant.path('/files')).set(tenant.as('test'));
+    expect(list.body.data.map((f: { id: string }) => f.id)).toEqual([res.body.id]);
+  });
+});
