@@ -1,4 +1,3 @@
-import { Files1764400800000 } from './1764400800000-Files.js';
 import { Foundation1763800000000 } from './1763800000000-Foundation.js';
 import { Customers1763800000100 } from './1763800000100-Customers.js';
 import { Auth1763800300000 } from './1763800300000-Auth.js';
@@ -25,6 +24,7 @@ import { BillingCatalog1764400100000 } from './1764400100000-BillingCatalog.js';
 import { SavedPaymentMethods1764400200000 } from './1764400200000-SavedPaymentMethods.js';
 import { TestClocksAndSubscriptions1764400300000 } from './1764400300000-TestClocksAndSubscriptions.js';
 import { SubscriptionCheckout1764400600000 } from './1764400600000-SubscriptionCheckout.js';
+import { Files1764400800000 } from './1764400800000-Files.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [

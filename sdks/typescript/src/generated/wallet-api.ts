@@ -844,6 +844,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List files
+         * @description List files.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["FilesController_list"];
+        put?: never;
+        /**
+         * Upload a file
+         * @description multipart/form-data with `file` (PDF, JPEG or PNG, at most 10 MB; the type is read from the content) and `purpose`.
+         */
+        post: operations["FilesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a file
+         * @description Retrieve a file.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["FilesController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/files/{id}/contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file's bytes
+         * @description Download a file's bytes.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["FilesController_contents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/disputes": {
         parameters: {
             query?: never;
@@ -1174,8 +1250,8 @@ export interface paths {
         get: operations["CheckoutsController_list"];
         put?: never;
         /**
-         * Create a checkout session for an invoice or a payment intent, or (mode `setup`) to save a card
-         * @description The mode comes from the credential (a secret key is test or live); with a bearer token X-Test-Mode is honoured. `session` is shown once; `url` carries it in its fragment. Mode `setup` names the customer as target (`target_type: "customer"`) and charges nothing; the completed checkout names the saved card in `setup_payment_method`.
+         * Create a checkout session for an invoice or a payment intent, (mode `setup`) to save a card, or (mode `subscription`) to subscribe
+         * @description The mode comes from the credential (a secret key is test or live); with a bearer token X-Test-Mode is honoured. `session` is shown once; `url` carries it in its fragment. Mode `setup` names the customer as target (`target_type: "customer"`) and charges nothing; the completed checkout names the saved card in `setup_payment_method`. Mode `subscription` (test mode) also names the subscribing customer: it creates the subscription from `line_items` and `subscription_data` and collects its first invoice (`subscription`, `invoice`; docs/BILLING.md "Subscription checkout").
          */
         post: operations["CheckoutsController_create"];
         delete?: never;
@@ -1532,150 +1608,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/{app}/platform/wallet/refunds": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List refunds
-         * @description Newest first; filter by `filter[status]`, `filter[charge_id]` and `created_at` ranges.
-         */
-        get: operations["RefundsController_list"];
-        put?: never;
-        /**
-         * Refund a charge, in full or in part
-         * @description Refunds `amount` (default: everything left) of a succeeded charge through the provider that made it. The merchant-side balance is debited at once (available first, then held funds); fees are not returned. Card refunds answer `succeeded` (or `failed`); PromptPay refunds answer `pending` and settle later. Sandbox: a refund of exactly 4004 fails with `refund_declined`. Idempotent with `Idempotency-Key`.
-         */
-        post: operations["RefundsController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/refunds/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve a refund
-         * @description Retrieve a refund.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["RefundsController_retrieve"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/test_helpers/refunds/{id}/settle": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test mode only: the provider settles a pending (PromptPay) refund
-         * @description Applies the sandbox provider’s outcome of the refund (`succeeded`); a refund no longer pending is E4090.
-         */
-        post: operations["RefundTestHelpersController_settle"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/test_helpers/test_clocks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Test mode only: list test clocks
-         * @description Test mode only: list test clocks.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["TestClocksController_list"];
-        put?: never;
-        /**
-         * Test mode only: create a test clock
-         * @description Customers created with `test_clock` live at its `frozen_time`: their trials and periods follow it.
-         */
-        post: operations["TestClocksController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/test_helpers/test_clocks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Test mode only: retrieve a test clock
-         * @description Test mode only: retrieve a test clock.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["TestClocksController_retrieve"];
-        put?: never;
-        post?: never;
-        /**
-         * Test mode only: delete a test clock
-         * @description Cancels its customers' subscriptions (as of its frozen_time) and detaches its customers, which then live on the service clock. Nothing else is deleted.
-         */
-        delete: operations["TestClocksController_delete"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/test_helpers/test_clocks/{id}/advance": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test mode only: advance a test clock
-         * @description Answers `status: advancing` at once; a background job then moves every trial end, trial_will_end notice, period end and expiry of its customers due up to `frozen_time`, in time order, and marks the clock `ready`. Forward only, at most two years per advance.
-         */
-        post: operations["TestClocksController_advance"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/{app}/platform/wallet/subscriptions": {
         parameters: {
             query?: never;
@@ -1762,6 +1694,82 @@ export interface paths {
         get: operations["SubscriptionsController_pendingItems"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/test_clocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Test mode only: list test clocks
+         * @description Test mode only: list test clocks.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["TestClocksController_list"];
+        put?: never;
+        /**
+         * Test mode only: create a test clock
+         * @description Customers created with `test_clock` live at its `frozen_time`: their trials and periods follow it.
+         */
+        post: operations["TestClocksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/test_clocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Test mode only: retrieve a test clock
+         * @description Test mode only: retrieve a test clock.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["TestClocksController_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Test mode only: delete a test clock
+         * @description Cancels its customers' subscriptions (as of its frozen_time) and detaches its customers, which then live on the service clock. Nothing else is deleted.
+         */
+        delete: operations["TestClocksController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/test_clocks/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: advance a test clock
+         * @description Answers `status: advancing` at once; a background job then moves every trial end, trial_will_end notice, period end and expiry of its customers due up to `frozen_time`, in time order, and marks the clock `ready`. Forward only, at most two years per advance.
+         */
+        post: operations["TestClocksController_advance"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2050,6 +2058,74 @@ export interface paths {
          * @description percentage and inclusive never change (E7651).
          */
         post: operations["TaxRatesController_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List refunds
+         * @description Newest first; filter by `filter[status]`, `filter[charge_id]` and `created_at` ranges.
+         */
+        get: operations["RefundsController_list"];
+        put?: never;
+        /**
+         * Refund a charge, in full or in part
+         * @description Refunds `amount` (default: everything left) of a succeeded charge through the provider that made it. The merchant-side balance is debited at once (available first, then held funds); fees are not returned. Card refunds answer `succeeded` (or `failed`); PromptPay refunds answer `pending` and settle later. Sandbox: a refund of exactly 4004 fails with `refund_declined`. Idempotent with `Idempotency-Key`.
+         */
+        post: operations["RefundsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/refunds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a refund
+         * @description Retrieve a refund.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["RefundsController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/refunds/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: the provider settles a pending (PromptPay) refund
+         * @description Applies the sandbox provider’s outcome of the refund (`succeeded`); a refund no longer pending is E4090.
+         */
+        post: operations["RefundTestHelpersController_settle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2750,9 +2826,7 @@ export interface components {
              * @description A payment method attached to this customer (E7030 unknown, E7031 detached or of another customer); null clears it.
              * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
              */
-            default_payment_method?: {
-                [key: string]: unknown;
-            } | null;
+            default_payment_method?: string | null;
         };
         UpdateCustomerDto: {
             /** @example Somchai Jaidee */
@@ -3306,6 +3380,48 @@ export interface components {
             severity: "info" | "warning" | "error" | "critical";
             /** @example Every error object has `param` when one request parameter is at fault (e.g. `amount`, `line_items[0].price`) and `doc_url`, this page. */
             fields: string;
+        };
+        UploadFileBodyDto: {
+            /**
+             * @example dispute_evidence
+             * @enum {string}
+             */
+            purpose: "account_requirement" | "additional_verification" | "business_icon" | "business_logo" | "customer_signature" | "dispute_evidence" | "identity_document" | "tax_document_user_upload";
+            /**
+             * Format: binary
+             * @description A PDF, JPEG or PNG of at most 10 MB.
+             */
+            file: string;
+        };
+        FileDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example file */
+            object: string;
+            /**
+             * @example dispute_evidence
+             * @enum {string}
+             */
+            purpose: "account_requirement" | "additional_verification" | "business_icon" | "business_logo" | "customer_signature" | "dispute_evidence" | "identity_document" | "tax_document_user_upload";
+            /** @example receipt.pdf */
+            filename: string;
+            /**
+             * @description Bytes.
+             * @example 48213
+             */
+            size: number;
+            /**
+             * @description Read from the content.
+             * @example pdf
+             * @enum {string}
+             */
+            type: "pdf" | "jpg" | "png";
+            /** @example 2026-11-28T13:40:00.000Z */
+            created: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example /api/v1/demo/platform/wallet/files/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b/contents */
+            url: string;
         };
         PaymentMethodDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
@@ -4085,6 +4201,16 @@ export interface components {
             paid_at: string | null;
             /** @example null */
             voided_at: string | null;
+            /**
+             * @description The subscription it bills, if any.
+             * @example null
+             */
+            subscription: string | null;
+            /**
+             * @description `subscription_create`: a subscription's first invoice.
+             * @example null
+             */
+            billing_reason: string | null;
             metadata: {
                 [key: string]: unknown;
             };
@@ -4148,16 +4274,16 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description `payment` collects the target; `setup` saves a card to the customer named by target_id (test mode, docs/COLLECTION.md "Saved payment methods"); `subscription` is refused with E7009.
+             * @description `payment` collects the target; `setup` saves a card to the customer named by target_id (test mode, docs/COLLECTION.md "Saved payment methods"); `subscription` subscribes the customer named by target_id to `line_items` and collects the first invoice (test mode, docs/BILLING.md "Subscription checkout").
              * @default payment
              * @enum {string}
              */
             mode?: "payment" | "setup" | "subscription";
             /** @description Stored and returned; the amount always comes from the target. */
             line_items?: components["schemas"]["CheckoutLineItemDto"][];
-            /** @description Stored; the service has no promotion codes yet. */
+            /** @description Mode `subscription`: the hosted page shows a promotion code field that re-prices the first invoice before payment. */
             allow_promotion_codes?: boolean;
-            /** @description Refused with E7010: no promotion code exists. */
+            /** @description Mode `subscription`: a promotion code (its code, case-insensitive) redeemed for the subscription; other modes E7010. */
             promotion_code?: string;
             /** @description Narrows the target's allowed payment method types; anything outside them is E7007. */
             payment_method_types?: ("card" | "promptpay")[];
@@ -4166,7 +4292,7 @@ export interface components {
              * @enum {string}
              */
             payment_method_collection?: "always" | "if_required";
-            /** @description Only with mode `subscription` (E7009). */
+            /** @description Only with mode `subscription` (E7075); fields it cannot honour E7072. */
             subscription_data?: components["schemas"]["SubscriptionDataDto"];
         };
         CheckoutDto: {
@@ -4244,6 +4370,16 @@ export interface components {
              * @example null
              */
             setup_payment_method: string | null;
+            /**
+             * @description Mode `subscription`: the subscription it opened.
+             * @example null
+             */
+            subscription: string | null;
+            /**
+             * @description Mode `subscription`: the first invoice it collects (null for a trial).
+             * @example null
+             */
+            invoice: string | null;
             metadata: {
                 [key: string]: unknown;
             };
@@ -4398,172 +4534,6 @@ export interface components {
             created_at: string;
             /** @example 2026-11-22T16:30:30.583Z */
             expires_at: string;
-        };
-        CreateRefundDto: {
-            /**
-             * @description The succeeded charge to refund.
-             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
-             */
-            charge_id: string;
-            /**
-             * @description Minor units; defaults to everything left of the charge (its amount less what succeeded and pending refunds took). Sandbox: a refund of exactly 4004 fails (failure_code `refund_declined`).
-             * @example 5000
-             */
-            amount?: number;
-            /**
-             * @example requested_by_customer
-             * @enum {string}
-             */
-            reason?: "duplicate" | "fraudulent" | "requested_by_customer";
-            /**
-             * @description Destination charges: take the connected account’s share of the refund back from it (its transfer, in proportion to the refund). Otherwise the platform pays the whole refund.
-             * @default false
-             * @example false
-             */
-            reverse_transfer?: boolean;
-            /**
-             * @description Destination charges with reverse_transfer: the platform returns its application fee in proportion to the refund (the connected account then pays only its transfer share). Without it the connected account also pays the fee share.
-             * @default false
-             * @example false
-             */
-            refund_application_fee?: boolean;
-            /**
-             * @example {
-             *       "ticket": "CS-1042"
-             *     }
-             */
-            metadata?: {
-                [key: string]: unknown;
-            };
-        };
-        RefundDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example refund */
-            object: string;
-            /** @example false */
-            livemode: boolean;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            charge_id: string;
-            /** @example null */
-            payment_intent: string | null;
-            /**
-             * @example succeeded
-             * @enum {string}
-             */
-            status: "pending" | "succeeded" | "failed" | "canceled";
-            /** @example 5000 */
-            amount: number;
-            /** @example THB */
-            currency: string;
-            /** @example 100 */
-            scaling_factor: number;
-            /**
-             * @example requested_by_customer
-             * @enum {string|null}
-             */
-            reason: "duplicate" | "fraudulent" | "requested_by_customer" | null;
-            /**
-             * @example card
-             * @enum {string}
-             */
-            method: "card" | "promptpay";
-            /** @example sandbox */
-            provider: string | null;
-            /** @example re_sbx_4f1Zb2 */
-            reference_id: string | null;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            balance_id: string | null;
-            /**
-             * @description What the refund took from the balance’s available funds.
-             * @example 5000
-             */
-            amount_from_available: number;
-            /**
-             * @description What the refund took from the balance’s held funds.
-             * @example 0
-             */
-            amount_from_hold: number;
-            /** @example false */
-            reverse_transfer: boolean;
-            /** @example false */
-            refund_application_fee: boolean;
-            /**
-             * @description Destination charges: what was taken back from the connected account.
-             * @example 0
-             */
-            transfer_reversal_amount: number;
-            /** @example null */
-            failure_code: string | null;
-            /** @example null */
-            failure_reason: string | null;
-            /** @example null */
-            failure_message: string | null;
-            /**
-             * @example {
-             *       "ticket": "CS-1042"
-             *     }
-             */
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @example 2026-11-22T16:30:30.583Z */
-            created_at: string;
-            /** @example 2026-11-22T16:30:30.583Z */
-            updated_at: string;
-        };
-        CreateTestClockDto: {
-            /**
-             * @description RFC 3339: the time the clock starts at.
-             * @example 2026-11-22T16:30:30.583Z
-             */
-            frozen_time: string;
-            /** @example Monthly plan, trial of 14 days */
-            name?: string;
-        };
-        AdvancingDetailsDto: {
-            /** @example 2026-11-22T16:30:30.583Z */
-            target_frozen_time: string;
-        };
-        TestClockStatusDetailsDto: {
-            advancing?: components["schemas"]["AdvancingDetailsDto"];
-        };
-        TestClockDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example test_helpers.test_clock */
-            object: string;
-            /** @example false */
-            livemode: boolean;
-            /** @example Monthly plan, trial of 14 days */
-            name: string | null;
-            /** @example 2026-11-22T16:30:30.583Z */
-            frozen_time: string;
-            /**
-             * @example ready
-             * @enum {string}
-             */
-            status: "ready" | "advancing";
-            status_details: components["schemas"]["TestClockStatusDetailsDto"];
-            /** @example 2026-11-22T16:30:30.583Z */
-            created_at: string;
-            /** @example 2026-11-22T16:30:30.583Z */
-            updated_at: string;
-        };
-        DeletedTestClockDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example test_helpers.test_clock */
-            object: string;
-            /** @example true */
-            deleted: boolean;
-        };
-        AdvanceTestClockDto: {
-            /**
-             * @description RFC 3339: later than the current frozen_time, at most two years after it.
-             * @example 2026-12-22T16:30:30.583Z
-             */
-            frozen_time: string;
         };
         SubscriptionItemInputDto: {
             /**
@@ -4841,6 +4811,59 @@ export interface components {
             invoice_id: string | null;
             /** @example 2026-11-22T16:30:30.583Z */
             created_at: string;
+        };
+        CreateTestClockDto: {
+            /**
+             * @description RFC 3339: the time the clock starts at.
+             * @example 2026-11-22T16:30:30.583Z
+             */
+            frozen_time: string;
+            /** @example Monthly plan, trial of 14 days */
+            name?: string;
+        };
+        AdvancingDetailsDto: {
+            /** @example 2026-11-22T16:30:30.583Z */
+            target_frozen_time: string;
+        };
+        TestClockStatusDetailsDto: {
+            advancing?: components["schemas"]["AdvancingDetailsDto"];
+        };
+        TestClockDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example test_helpers.test_clock */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example Monthly plan, trial of 14 days */
+            name: string | null;
+            /** @example 2026-11-22T16:30:30.583Z */
+            frozen_time: string;
+            /**
+             * @example ready
+             * @enum {string}
+             */
+            status: "ready" | "advancing";
+            status_details: components["schemas"]["TestClockStatusDetailsDto"];
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
+        };
+        DeletedTestClockDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example test_helpers.test_clock */
+            object: string;
+            /** @example true */
+            deleted: boolean;
+        };
+        AdvanceTestClockDto: {
+            /**
+             * @description RFC 3339: later than the current frozen_time, at most two years after it.
+             * @example 2026-12-22T16:30:30.583Z
+             */
+            frozen_time: string;
         };
         CreateProductDto: {
             /** @example Pro plan */
@@ -5408,6 +5431,119 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+        };
+        CreateRefundDto: {
+            /**
+             * @description The succeeded charge to refund.
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
+            charge_id: string;
+            /**
+             * @description Minor units; defaults to everything left of the charge (its amount less what succeeded and pending refunds took). Sandbox: a refund of exactly 4004 fails (failure_code `refund_declined`).
+             * @example 5000
+             */
+            amount?: number;
+            /**
+             * @example requested_by_customer
+             * @enum {string}
+             */
+            reason?: "duplicate" | "fraudulent" | "requested_by_customer";
+            /**
+             * @description Destination charges: take the connected account’s share of the refund back from it (its transfer, in proportion to the refund). Otherwise the platform pays the whole refund.
+             * @default false
+             * @example false
+             */
+            reverse_transfer?: boolean;
+            /**
+             * @description Destination charges with reverse_transfer: the platform returns its application fee in proportion to the refund (the connected account then pays only its transfer share). Without it the connected account also pays the fee share.
+             * @default false
+             * @example false
+             */
+            refund_application_fee?: boolean;
+            /**
+             * @example {
+             *       "ticket": "CS-1042"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        RefundDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example refund */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            charge_id: string;
+            /** @example null */
+            payment_intent: string | null;
+            /**
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "canceled";
+            /** @example 5000 */
+            amount: number;
+            /** @example THB */
+            currency: string;
+            /** @example 100 */
+            scaling_factor: number;
+            /**
+             * @example requested_by_customer
+             * @enum {string|null}
+             */
+            reason: "duplicate" | "fraudulent" | "requested_by_customer" | null;
+            /**
+             * @example card
+             * @enum {string}
+             */
+            method: "card" | "promptpay";
+            /** @example sandbox */
+            provider: string | null;
+            /** @example re_sbx_4f1Zb2 */
+            reference_id: string | null;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            balance_id: string | null;
+            /**
+             * @description What the refund took from the balance’s available funds.
+             * @example 5000
+             */
+            amount_from_available: number;
+            /**
+             * @description What the refund took from the balance’s held funds.
+             * @example 0
+             */
+            amount_from_hold: number;
+            /** @example false */
+            reverse_transfer: boolean;
+            /** @example false */
+            refund_application_fee: boolean;
+            /**
+             * @description Destination charges: what was taken back from the connected account.
+             * @example 0
+             */
+            transfer_reversal_amount: number;
+            /** @example null */
+            failure_code: string | null;
+            /** @example null */
+            failure_reason: string | null;
+            /** @example null */
+            failure_message: string | null;
+            /**
+             * @example {
+             *       "ticket": "CS-1042"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
         };
         CreateBankAccountDto: {
             /** @description Id of the owning account: your own account or one of your connected accounts. */
@@ -12540,6 +12676,534 @@ export interface operations {
             };
         };
     };
+    FilesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description purpose equals. */
+                "filter[purpose]"?: string;
+                /** @description purpose ne. */
+                "filter[purpose][ne]"?: string;
+                /** @description purpose is one of (comma-separated list). */
+                "filter[purpose][in]"?: string;
+                /** @description type equals. */
+                "filter[type]"?: string;
+                /** @description type ne. */
+                "filter[type][ne]"?: string;
+                /** @description type is one of (comma-separated list). */
+                "filter[type][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["FileDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    FilesController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadFileBodyDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E5300 file_missing: Send the file as the multipart/form-data part named "file".
+             *
+             *     E5302 file_type_unsupported: Only PDF, JPEG and PNG files are accepted (the type is read from the content, not the name).
+             *
+             *     E5303 file_executable_refused: The content is an executable program; executables are never accepted.
+             *
+             *     E5304 file_upload_malformed: The multipart/form-data body is malformed or has parts other than "file" and "purpose".
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E5301 file_too_large: The file is larger than 10 MB (10485760 bytes).
+             *
+             *     E2003 payload_too_large: The request body is larger than the service accepts.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    FilesController_retrieve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    FilesController_contents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with their Content-Type and Content-Disposition: attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
     DisputesController_list: {
         parameters: {
             query?: {
@@ -14007,7 +14671,7 @@ export interface operations {
              *
              *     E7032 off_session_confirmation_invalid: Confirming a payment intent with a saved payment method needs customer_id, payment_method and confirm: true; off_session needs confirm.
              *
-             *     E7034 saved_cards_live_unavailable: Cards are saved (mode "setup") and charged as saved cards in test mode only for now; live saving through Opn or Stripe is not available yet.
+             *     E7034 saved_cards_live_unavailable: The live provider of this country does not save cards (mode "setup") or charge this saved card.
              *
              *     E7035 payment_intent_not_confirmable: The payment intent cannot be confirmed off-session from its current status.
              *
@@ -15251,9 +15915,9 @@ export interface operations {
                 /** @description target_type is one of (comma-separated list). */
                 "filter[target_type][in]"?: string;
                 /** @description mode equals. */
-                "filter[mode]"?: "payment" | "setup";
+                "filter[mode]"?: "payment" | "setup" | "subscription";
                 /** @description mode ne. */
-                "filter[mode][ne]"?: "payment" | "setup";
+                "filter[mode][ne]"?: "payment" | "setup" | "subscription";
                 /** @description mode is one of (comma-separated list). */
                 "filter[mode][in]"?: string;
                 /** @description target_id equals. */
@@ -15485,7 +16149,57 @@ export interface operations {
              *
              *     E7033 setup_checkout_invalid: A checkout in mode "setup" has target_type "customer" and a customer id as target_id; only setup checkouts have that target.
              *
-             *     E7034 saved_cards_live_unavailable: Cards are saved (mode "setup") and charged as saved cards in test mode only for now; live saving through Opn or Stripe is not available yet.
+             *     E7034 saved_cards_live_unavailable: The live provider of this country does not save cards (mode "setup") or charge this saved card.
+             *
+             *     E7070 subscription_checkout_target_invalid: A checkout in mode "subscription" has target_type "customer" and the subscribing customer as target_id; subscription_data.customer_id, when sent, is that customer.
+             *
+             *     E7071 subscription_checkout_line_items_required: A checkout in mode "subscription" needs line_items: recurring prices, each once, with a quantity.
+             *
+             *     E7072 subscription_data_unsupported: A subscription_data field this service cannot honour: default_fees, a collection_method other than charge_automatically, or an unknown payment_settings.save_default_payment_method.
+             *
+             *     E7073 subscription_checkout_live_unavailable: Checkouts in mode "subscription" save the card while charging it; that runs in test mode only for now.
+             *
+             *     E7074 subscription_checkout_currency_mismatch: subscription_data.currency differs from the currency of the line items.
+             *
+             *     E7075 subscription_data_without_subscription: subscription_data is only taken with mode "subscription".
+             *
+             *     E7710 subscription_price_unknown: No price with this id in this application.
+             *
+             *     E7711 subscription_price_inactive: The price is inactive: new subscription items cannot use it.
+             *
+             *     E7712 subscription_currency_mismatch: All prices of a subscription share one currency, which is the customer's currency when it has one.
+             *
+             *     E7713 subscription_interval_mismatch: All recurring prices of a subscription share one interval and interval_count.
+             *
+             *     E7714 subscription_price_not_recurring: A one_time price cannot be a subscription item: subscription items need recurring prices.
+             *
+             *     E7715 subscription_metered_quantity: A metered price takes no quantity: its usage comes from meter events.
+             *
+             *     E7717 subscription_trial_end_past: trial_end must be in the future.
+             *
+             *     E7719 subscription_trial_conflict: Send trial_period_days or trial_end, not both.
+             *
+             *     E7721 subscription_billing_cycle_anchor_invalid: billing_cycle_anchor must lie within one interval after the start (or the trial end).
+             *
+             *     E7625 coupon_not_found: coupon_id names no coupon of this application.
+             *
+             *     E7631 promotion_code_unknown: No promotion code of this application has this code.
+             *
+             *     E7632 promotion_code_inactive: The promotion code is inactive.
+             *
+             *     E7633 promotion_code_expired: The promotion code has expired.
+             *
+             *     E7634 promotion_code_exhausted: The promotion code reached its max_redemptions.
+             *
+             *     E7635 coupon_expired: The coupon's redeem_by has passed, or the coupon was deleted.
+             *
+             *     E7636 coupon_exhausted: The coupon reached its max_redemptions.
+             *
+             *     E7637 promotion_code_first_time_only: The promotion code is only for a customer's first transaction.
+             *
+             *     E7652 tax_rate_not_found: No tax rate of this application has this id.
+             *
+             *     E7653 tax_rate_inactive: The tax rate is inactive: it cannot be applied to new amounts.
              *
              *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
              *
@@ -15782,7 +16496,9 @@ export interface operations {
              *
              *     E7033 setup_checkout_invalid: A checkout in mode "setup" has target_type "customer" and a customer id as target_id; only setup checkouts have that target.
              *
-             *     E7034 saved_cards_live_unavailable: Cards are saved (mode "setup") and charged as saved cards in test mode only for now; live saving through Opn or Stripe is not available yet.
+             *     E7034 saved_cards_live_unavailable: The live provider of this country does not save cards (mode "setup") or charge this saved card.
+             *
+             *     E7750 subscription_checkout_subscription_ended: The subscription of this checkout is no longer waiting for it (incomplete_expired or canceled): the checkout cannot start it.
              *
              *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
              *
@@ -17926,1365 +18642,6 @@ export interface operations {
             };
         };
     };
-    RefundsController_list: {
-        parameters: {
-            query?: {
-                limit?: number;
-                page?: number;
-                "use-cursor"?: boolean;
-                /** @description Cursor: id of the last record of the previous page. */
-                starting_after?: unknown;
-                /** @description Cursor: id of the first record of the next page. */
-                ending_before?: unknown;
-                /** @description field:asc|desc; fields: created_at, amount */
-                sort?: unknown;
-                /** @description Case-insensitive search over ids, descriptions and references. */
-                q?: unknown;
-                /** @description id equals. */
-                "filter[id]"?: string;
-                /** @description id ne. */
-                "filter[id][ne]"?: string;
-                /** @description id is one of (comma-separated list). */
-                "filter[id][in]"?: string;
-                /** @description status equals. */
-                "filter[status]"?: "pending" | "succeeded" | "failed" | "canceled";
-                /** @description status ne. */
-                "filter[status][ne]"?: "pending" | "succeeded" | "failed" | "canceled";
-                /** @description status is one of (comma-separated list). */
-                "filter[status][in]"?: string;
-                /** @description charge_id equals. */
-                "filter[charge_id]"?: string;
-                /** @description charge_id ne. */
-                "filter[charge_id][ne]"?: string;
-                /** @description charge_id is one of (comma-separated list). */
-                "filter[charge_id][in]"?: string;
-                /** @description reason equals. */
-                "filter[reason]"?: string;
-                /** @description reason ne. */
-                "filter[reason][ne]"?: string;
-                /** @description reason is one of (comma-separated list). */
-                "filter[reason][in]"?: string;
-                /** @description currency equals. */
-                "filter[currency]"?: string;
-                /** @description currency ne. */
-                "filter[currency][ne]"?: string;
-                /** @description currency is one of (comma-separated list). */
-                "filter[currency][in]"?: string;
-                /** @description amount equals. */
-                "filter[amount]"?: number;
-                /** @description amount ne. */
-                "filter[amount][ne]"?: number;
-                /** @description amount gt. */
-                "filter[amount][gt]"?: number;
-                /** @description amount gte. */
-                "filter[amount][gte]"?: number;
-                /** @description amount lt. */
-                "filter[amount][lt]"?: number;
-                /** @description amount lte. */
-                "filter[amount][lte]"?: number;
-                /** @description amount is one of (comma-separated list). */
-                "filter[amount][in]"?: string;
-                /** @description created equals. */
-                "filter[created]"?: string;
-                /** @description created ne. */
-                "filter[created][ne]"?: string;
-                /** @description created gt. */
-                "filter[created][gt]"?: string;
-                /** @description created gte. */
-                "filter[created][gte]"?: string;
-                /** @description created lt. */
-                "filter[created][lt]"?: string;
-                /** @description created lte. */
-                "filter[created][lte]"?: string;
-                /** @description created is one of (comma-separated list). */
-                "filter[created][in]"?: string;
-                /** @description created_at equals. */
-                "filter[created_at]"?: string;
-                /** @description created_at ne. */
-                "filter[created_at][ne]"?: string;
-                /** @description created_at gt. */
-                "filter[created_at][gt]"?: string;
-                /** @description created_at gte. */
-                "filter[created_at][gte]"?: string;
-                /** @description created_at lt. */
-                "filter[created_at][lt]"?: string;
-                /** @description created_at lte. */
-                "filter[created_at][lte]"?: string;
-                /** @description created_at is one of (comma-separated list). */
-                "filter[created_at][in]"?: string;
-                /** @description updated_at equals. */
-                "filter[updated_at]"?: string;
-                /** @description updated_at ne. */
-                "filter[updated_at][ne]"?: string;
-                /** @description updated_at gt. */
-                "filter[updated_at][gt]"?: string;
-                /** @description updated_at gte. */
-                "filter[updated_at][gte]"?: string;
-                /** @description updated_at lt. */
-                "filter[updated_at][lt]"?: string;
-                /** @description updated_at lte. */
-                "filter[updated_at][lte]"?: string;
-                /** @description updated_at is one of (comma-separated list). */
-                "filter[updated_at][in]"?: string;
-            };
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["RefundDto"][];
-                    };
-                };
-            };
-            /**
-             * @description E2004 invalid_query_parameter: A query parameter is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2004 invalid_query_parameter: A query parameter is invalid.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    RefundsController_create: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "charge_id": "0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b",
-                 *       "amount": 5000,
-                 *       "reason": "requested_by_customer",
-                 *       "metadata": {
-                 *         "ticket": "CS-1042"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["CreateRefundDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RefundDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E7501 refund_exceeds_charge: The refund is more than what is left of the charge.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E7503 charge_already_refunded: The charge is already fully refunded (counting pending refunds).
-             *
-             *     E7505 charge_disputed: A disputed charge cannot be refunded: the dispute decides the money.
-             */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E7502 charge_not_refundable: Only a succeeded, paid charge can be refunded.
-             *
-             *     E7504 refund_balance_insufficient: The refund would take its balance below what the policy allows (zero less the charge’s unreturned fee).
-             *
-             *     E7506 refund_transfer_options_invalid: reverse_transfer and refund_application_fee apply only to destination charges (transfer_data).
-             */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    RefundsController_retrieve: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RefundDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    RefundTestHelpersController_settle: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        /** @description No fields: send no body or an empty JSON object. */
-        requestBody?: {
-            content: {
-                /** @example {} */
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RefundDto"];
-                };
-            };
-            /**
-             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E4090 conflict: The request conflicts with the current state of the resource. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    TestClocksController_list: {
-        parameters: {
-            query?: {
-                limit?: number;
-                page?: number;
-                "use-cursor"?: boolean;
-                /** @description Cursor: id of the last record of the previous page. */
-                starting_after?: unknown;
-                /** @description Cursor: id of the first record of the next page. */
-                ending_before?: unknown;
-                /** @description field:asc|desc; fields: created_at */
-                sort?: unknown;
-                /** @description Case-insensitive search over ids, descriptions and references. */
-                q?: unknown;
-                /** @description id equals. */
-                "filter[id]"?: string;
-                /** @description id ne. */
-                "filter[id][ne]"?: string;
-                /** @description id is one of (comma-separated list). */
-                "filter[id][in]"?: string;
-                /** @description status equals. */
-                "filter[status]"?: "ready" | "advancing";
-                /** @description status ne. */
-                "filter[status][ne]"?: "ready" | "advancing";
-                /** @description status is one of (comma-separated list). */
-                "filter[status][in]"?: string;
-                /** @description created_at equals. */
-                "filter[created_at]"?: string;
-                /** @description created_at ne. */
-                "filter[created_at][ne]"?: string;
-                /** @description created_at gt. */
-                "filter[created_at][gt]"?: string;
-                /** @description created_at gte. */
-                "filter[created_at][gte]"?: string;
-                /** @description created_at lt. */
-                "filter[created_at][lt]"?: string;
-                /** @description created_at lte. */
-                "filter[created_at][lte]"?: string;
-                /** @description created_at is one of (comma-separated list). */
-                "filter[created_at][in]"?: string;
-            };
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["TestClockDto"][];
-                    };
-                };
-            };
-            /**
-             * @description E2004 invalid_query_parameter: A query parameter is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2004 invalid_query_parameter: A query parameter is invalid.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    TestClocksController_create: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateTestClockDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TestClockDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    TestClocksController_retrieve: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TestClockDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    TestClocksController_delete: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeletedTestClockDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    TestClocksController_advance: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AdvanceTestClockDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TestClockDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E7700 test_clock_frozen_time_invalid: A test clock can only move forward: frozen_time must be after its current frozen_time.
-             *
-             *     E7701 test_clock_advance_too_far: A test clock advances at most two years at a time.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E7702 test_clock_advancing: The test clock is advancing; wait until its status is ready. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
     SubscriptionsController_list: {
         parameters: {
             query?: {
@@ -20204,6 +19561,698 @@ export interface operations {
              *     E3001 application_not_found: No application has this slug.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    TestClocksController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description status equals. */
+                "filter[status]"?: "ready" | "advancing";
+                /** @description status ne. */
+                "filter[status][ne]"?: "ready" | "advancing";
+                /** @description status is one of (comma-separated list). */
+                "filter[status][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["TestClockDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    TestClocksController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTestClockDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClockDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    TestClocksController_retrieve: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClockDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    TestClocksController_delete: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedTestClockDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    TestClocksController_advance: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvanceTestClockDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClockDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E7700 test_clock_frozen_time_invalid: A test clock can only move forward: frozen_time must be after its current frozen_time.
+             *
+             *     E7701 test_clock_advance_too_far: A test clock advances at most two years at a time.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E7702 test_clock_advancing: The test clock is advancing; wait until its status is ready. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23188,6 +23237,673 @@ export interface operations {
              *     E3001 application_not_found: No application has this slug.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RefundsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at, amount */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description status equals. */
+                "filter[status]"?: "pending" | "succeeded" | "failed" | "canceled";
+                /** @description status ne. */
+                "filter[status][ne]"?: "pending" | "succeeded" | "failed" | "canceled";
+                /** @description status is one of (comma-separated list). */
+                "filter[status][in]"?: string;
+                /** @description charge_id equals. */
+                "filter[charge_id]"?: string;
+                /** @description charge_id ne. */
+                "filter[charge_id][ne]"?: string;
+                /** @description charge_id is one of (comma-separated list). */
+                "filter[charge_id][in]"?: string;
+                /** @description reason equals. */
+                "filter[reason]"?: string;
+                /** @description reason ne. */
+                "filter[reason][ne]"?: string;
+                /** @description reason is one of (comma-separated list). */
+                "filter[reason][in]"?: string;
+                /** @description currency equals. */
+                "filter[currency]"?: string;
+                /** @description currency ne. */
+                "filter[currency][ne]"?: string;
+                /** @description currency is one of (comma-separated list). */
+                "filter[currency][in]"?: string;
+                /** @description amount equals. */
+                "filter[amount]"?: number;
+                /** @description amount ne. */
+                "filter[amount][ne]"?: number;
+                /** @description amount gt. */
+                "filter[amount][gt]"?: number;
+                /** @description amount gte. */
+                "filter[amount][gte]"?: number;
+                /** @description amount lt. */
+                "filter[amount][lt]"?: number;
+                /** @description amount lte. */
+                "filter[amount][lte]"?: number;
+                /** @description amount is one of (comma-separated list). */
+                "filter[amount][in]"?: string;
+                /** @description created equals. */
+                "filter[created]"?: string;
+                /** @description created ne. */
+                "filter[created][ne]"?: string;
+                /** @description created gt. */
+                "filter[created][gt]"?: string;
+                /** @description created gte. */
+                "filter[created][gte]"?: string;
+                /** @description created lt. */
+                "filter[created][lt]"?: string;
+                /** @description created lte. */
+                "filter[created][lte]"?: string;
+                /** @description created is one of (comma-separated list). */
+                "filter[created][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+                /** @description updated_at equals. */
+                "filter[updated_at]"?: string;
+                /** @description updated_at ne. */
+                "filter[updated_at][ne]"?: string;
+                /** @description updated_at gt. */
+                "filter[updated_at][gt]"?: string;
+                /** @description updated_at gte. */
+                "filter[updated_at][gte]"?: string;
+                /** @description updated_at lt. */
+                "filter[updated_at][lt]"?: string;
+                /** @description updated_at lte. */
+                "filter[updated_at][lte]"?: string;
+                /** @description updated_at is one of (comma-separated list). */
+                "filter[updated_at][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["RefundDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RefundsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "charge_id": "0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b",
+                 *       "amount": 5000,
+                 *       "reason": "requested_by_customer",
+                 *       "metadata": {
+                 *         "ticket": "CS-1042"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateRefundDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E7501 refund_exceeds_charge: The refund is more than what is left of the charge.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E7503 charge_already_refunded: The charge is already fully refunded (counting pending refunds).
+             *
+             *     E7505 charge_disputed: A disputed charge cannot be refunded: the dispute decides the money.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E7502 charge_not_refundable: Only a succeeded, paid charge can be refunded.
+             *
+             *     E7504 refund_balance_insufficient: The refund would take its balance below what the policy allows (zero less the charge’s unreturned fee).
+             *
+             *     E7506 refund_transfer_options_invalid: reverse_transfer and refund_application_fee apply only to destination charges (transfer_data).
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RefundsController_retrieve: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RefundTestHelpersController_settle: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundDto"];
+                };
+            };
+            /**
+             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E4090 conflict: The request conflicts with the current state of the resource. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
