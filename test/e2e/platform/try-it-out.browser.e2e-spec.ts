@@ -5,6 +5,7 @@ import { launchBrowser } from '../../support/browser.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { createUser, createClient, tokensFor } from '../../factories/auth.js';
 import { CARDS, card, confirm, createCheckout, createCustomer, createPaymentIntent } from '../../factories/checkout.js';
+import { saveCard, setupCheckout } from '../../factories/payment-methods.js';
 import { connectedAccount, setSandboxFailing } from '../../factories/payouts.js';
 import { eventRecords } from '../../factories/matrix/events.js';
 import { ledgerRecords } from '../../factories/matrix/ledger.js';
@@ -45,8 +46,10 @@ interface Override {
   params?: Record<string, string>;
   /** Path parameters given outright (a value, or a fixture key after `=`), instead of a fixture id. */
   path?: Record<string, string>;
-  /** Form fields (application/x-www-form-urlencoded bodies), fixture keys after `=`. */
+  /** Form fields (application/x-www-form-urlencoded and multipart bodies), fixture keys after `=`. */
   form?: Record<string, string>;
+  /** Files of a multipart body, by field: what the partner picks in the file chooser. */
+  files?: Record<string, { name: string; mimeType: string; buffer: Buffer }>;
   /** The documented 4xx and error code a precondition gives, instead of a 2xx. */
   expect?: { status: number; code: string };
 }
@@ -59,7 +62,19 @@ const BODY_IDS: Record<string, string> = {
   target_id: 'payment_intents',
   charge_id: 'charges',
   webhook_endpoint_id: 'webhook_endpoints',
+  product_id: 'products',
+  price_id: 'prices',
+  meter_id: 'meters',
+  coupon_id: 'coupons',
+  default_tax_rates: 'tax_rates',
+  default_payment_method: 'payment_methods',
 };
+
+/** A PNG (its signature and an IHDR chunk of a 1x1 image): what the file chooser picks for POST /files. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** Per operation (`METHOD /path` without the wallet prefix): what differs from the defaults above. */
 const OVERRIDES: Record<string, Override> = {
@@ -82,6 +97,18 @@ const OVERRIDES: Record<string, Override> = {
   'POST /test_helpers/payouts/{id}/fail': { id: 'payout_to_fail' },
   'POST /bank_account_intents': { body: { account: 'connected_account' } },
   'GET /meters/{id}/event_summaries': { params: { customer_id: '=customers' } },
+  'POST /payment_methods/{id}/detach': { id: 'payment_method_to_detach' },
+  'DELETE /coupons/{id}': { id: 'coupon_to_delete' },
+  'POST /test_helpers/test_clocks/{id}/advance': { id: 'clock_to_advance' },
+  'DELETE /test_helpers/test_clocks/{id}': { id: 'clock_to_delete' },
+  'POST /subscriptions/{id}': { body: { id: 'subscription_items' } },
+  'POST /subscriptions/{id}/cancel': { id: 'subscription_to_cancel' },
+  'POST /files': {
+    form: { purpose: 'dispute_evidence' },
+    files: { file: { name: 'receipt.png', mimeType: 'image/png', buffer: PNG } },
+  },
+  // The public page of one catalog code.
+  'GET /errors/{code}': { path: { code: 'E2000' } },
   // Inbound provider webhooks: no provider keys in this test's service, the documented 404 says so.
   'POST /provider_webhooks/opn': { expect: { status: 404, code: 'E5203' } },
   'POST /provider_webhooks/stripe': { expect: { status: 404, code: 'E5203' } },
@@ -279,6 +306,49 @@ describe('Swagger UI: Try it out on every operation', () => {
         payload: { n: '1' },
       })
     ).id;
+    // Billing: a catalog, a customer's saved cards, test clocks, subscriptions; and a file.
+    ids.products = (await api('post', '/products', { name: 'Try it out plan' })).id;
+    const price = () =>
+      api('post', '/prices', {
+        product_id: ids.products,
+        currency: 'THB',
+        unit_amount: 29900,
+        recurring: { interval: 'month' },
+      });
+    ids.prices = (await price()).id;
+    const coupon = () => api('post', '/coupons', { percent_off: 10, duration: 'once' });
+    ids.coupons = (await coupon()).id;
+    ids.coupon_to_delete = (await coupon()).id;
+    ids.promotion_codes = (await api('post', '/promotion_codes', { coupon_id: ids.coupons, code: 'TRYITOUT' })).id;
+    ids.tax_rates = (
+      await api('post', '/tax_rates', { display_name: 'VAT', percentage: 7, inclusive: false, country: 'TH' })
+    ).id;
+    const clock = () => api('post', '/test_helpers/test_clocks', { frozen_time: '2026-12-01T00:00:00.000Z' });
+    ids.test_clocks = (await clock()).id;
+    ids.clock_to_advance = (await clock()).id;
+    ids.clock_to_delete = (await clock()).id;
+    for (const name of ['payment_methods', 'payment_method_to_detach']) {
+      const setup = await setupCheckout(t, tenant, ids.customers);
+      ids[name] = (await saveCard(t, tenant, setup, CARDS.visa)).body.payment_method.id;
+    }
+    const subscribe = () =>
+      api('post', '/subscriptions', {
+        customer_id: ids.customers,
+        items: [{ price_id: ids.prices, quantity: 1 }],
+        trial_period_days: 14,
+      }) as Promise<{ id: string; items?: { data: Array<{ id: string }> } | Array<{ id: string }> }>;
+    const subscription = await subscribe();
+    ids.subscriptions = subscription.id;
+    const items = Array.isArray(subscription.items) ? subscription.items : (subscription.items?.data ?? []);
+    ids.subscription_items = items[0].id;
+    ids.subscription_to_cancel = (await subscribe()).id;
+    const upload = await t.http
+      .post(tenant.path('/files'))
+      .set(tenant.as('test'))
+      .field('purpose', 'dispute_evidence')
+      .attach('file', PNG, { filename: 'fixture.png', contentType: 'image/png' });
+    if (upload.status !== 200) throw new Error(`post /files: ${upload.status} ${JSON.stringify(upload.body)}`);
+    ids.files = upload.body.id;
     const ledger = await ledgerRecords(t, tenant);
     ids.balances = ledger.balance_test;
     ids.balance_transactions = ledger.entry_test;
@@ -381,6 +451,9 @@ describe('Swagger UI: Try it out on every operation', () => {
     if (await textarea.count()) {
       const example = JSON.parse(await textarea.inputValue()) as unknown;
       await textarea.fill(JSON.stringify(withIds(example, { ...BODY_IDS, ...override.body }, ids), null, 2));
+    }
+    for (const [name, file] of Object.entries(override.files ?? {})) {
+      await block.locator(`tr[data-property-name="${name}"]`).locator('input[type="file"]').setInputFiles(file);
     }
     for (const [name, value] of Object.entries(override.form ?? {})) {
       const field = block.locator(`tr[data-property-name="${name}"]`).locator('input[type="text"], select');

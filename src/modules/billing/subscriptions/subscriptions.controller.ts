@@ -1,5 +1,6 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { EXAMPLE_ID } from '../../../common/http/examples.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../common/http/decorators.js';
@@ -33,6 +34,24 @@ export class SubscriptionsController {
       'Starts `trialing` with a trial; otherwise `active` for send_invoice and `incomplete` for charge_automatically ' +
       "(until its first invoice is paid, which billing part 2 brings). Periods follow the customer's clock " +
       '(its test clock in test mode).',
+  })
+  // One whole example: the fields' own examples name options that exclude each other (trial_end and
+  // trial_period_days, coupon and promotion_code, days_until_due without send_invoice).
+  @ApiBody({
+    type: CreateSubscriptionDto,
+    examples: {
+      trial: {
+        summary: 'A monthly plan with a 14-day trial and Thai VAT',
+        value: {
+          customer_id: EXAMPLE_ID,
+          items: [{ price_id: EXAMPLE_ID, quantity: 1 }],
+          collection_method: 'charge_automatically',
+          trial_period_days: 14,
+          default_tax_rates: [EXAMPLE_ID],
+          metadata: { plan: 'pro' },
+        },
+      },
+    },
   })
   @ApiOkResponse({ type: SubscriptionDto })
   @ApiErrors(
@@ -85,6 +104,19 @@ export class SubscriptionsController {
       'Items (add with price_id, change quantity or price by id, remove with deleted), cancel_at_period_end, ' +
       'default_payment_method, metadata. With proration_behavior create_prorations (the default) a change in a paid ' +
       'period stores pending proration items for the next invoice.',
+  })
+  @ApiBody({
+    type: UpdateSubscriptionDto,
+    examples: {
+      quantity: {
+        summary: 'Two seats from now on, prorated',
+        value: {
+          items: [{ id: EXAMPLE_ID, quantity: 2 }],
+          proration_behavior: 'create_prorations',
+          metadata: { plan: 'pro' },
+        },
+      },
+    },
   })
   @ApiOkResponse({ type: SubscriptionDto })
   @ApiErrors(

@@ -1,5 +1,5 @@
 import { Body, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Principal } from '../../../../common/context/principal.js';
 import { Errors } from '../../../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../../common/http/decorators.js';
@@ -17,6 +17,20 @@ export class CouponsController {
   @HttpCode(200)
   @Auth('machine', 'user', 'superuser')
   @ApiOperation({ summary: 'Create a coupon', description: 'percent_off, or amount_off with currency.' })
+  // One whole example: the fields' own examples name percent_off and amount_off, which exclude each other.
+  @ApiBody({
+    type: CreateCouponDto,
+    examples: {
+      percent_off: {
+        summary: '10% off the first invoice',
+        value: { name: 'Launch 10%', percent_off: 10, duration: 'once' },
+      },
+      amount_off: {
+        summary: 'THB 50.00 off for 3 months',
+        value: { name: 'THB 50 off', amount_off: 5000, currency: 'THB', duration: 'repeating', duration_in_months: 3 },
+      },
+    },
+  })
   @ApiOkResponse({ type: CouponDto })
   @ApiErrors(Errors.E2000, E.E7620, E.E7621, E.E7622, E.E7623, E.E7624)
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateCouponDto) {

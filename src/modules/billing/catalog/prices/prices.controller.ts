@@ -1,5 +1,6 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { EXAMPLE_ID } from '../../../../common/http/examples.js';
 import type { Principal } from '../../../../common/context/principal.js';
 import { Errors } from '../../../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../../common/http/decorators.js';
@@ -19,6 +20,38 @@ export class PricesController {
   @ApiOperation({
     summary: 'Create a price',
     description: 'A price of a product: per_unit or tiered, one-time or recurring. Its amounts never change.',
+  })
+  // Whole examples: the fields' own examples name options that exclude each other (unit_amount and
+  // tiers, a licensed price with a meter).
+  @ApiBody({
+    type: CreatePriceDto,
+    examples: {
+      licensed: {
+        summary: 'THB 299.00 a month',
+        value: {
+          product_id: EXAMPLE_ID,
+          currency: 'THB',
+          unit_amount: 29900,
+          recurring: { interval: 'month', usage_type: 'licensed' },
+          tax_behavior: 'exclusive',
+          lookup_key: 'pro_monthly',
+        },
+      },
+      graduated: {
+        summary: 'Metered API calls, graduated tiers',
+        value: {
+          product_id: EXAMPLE_ID,
+          currency: 'THB',
+          billing_scheme: 'tiered',
+          tiers_mode: 'graduated',
+          tiers: [
+            { up_to: 1000, unit_amount: 50 },
+            { up_to: 'inf', unit_amount: 25 },
+          ],
+          recurring: { interval: 'month', usage_type: 'metered', meter_id: EXAMPLE_ID },
+        },
+      },
+    },
   })
   @ApiOkResponse({ type: PriceDto })
   @ApiErrors(
