@@ -180,7 +180,8 @@ export function expectErrorObject(body: unknown, code: string): void {
     key: expect.any(String),
     i18n_key: expect.any(String),
     message: expect.any(String),
-    ...(hasParam ? { param: expect.stringMatching(/^\S+$/) } : {}),
+    // The parameter as the caller named it (a query parameter may hold anything, spaces included).
+    ...(hasParam ? { param: expect.stringMatching(/^\S(.*\S)?$/s) } : {}),
     doc_url: expect.stringMatching(new RegExp(`/errors/${code}$`)),
     request_id: expect.stringMatching(/^\S{8,}$/),
   });
