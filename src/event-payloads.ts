@@ -25,6 +25,7 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'payment_intent.requires_action': PaymentIntentDto,
   'payment_method.attached': PaymentMethodDto,
   'payment_method.detached': PaymentMethodDto,
+  'invoice.finalized': InvoiceDto,
   'invoice.paid': InvoiceDto,
   'charge.succeeded': ChargeDto,
   'charge.failed': ChargeDto,

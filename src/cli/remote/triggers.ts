@@ -138,6 +138,15 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
     const checkout = await api.post('/checkouts', { target_type: 'payment_intent', target_id: pi.id });
     return api.post(`/test_helpers/checkouts/${checkout.id}/expire`);
   },
+  'invoice.finalized': async (api) => {
+    const customer = await api.post('/customers', { name: 'Somchai Jaidee' });
+    const draft = await api.post('/invoices', {
+      customer_id: customer.id,
+      currency: 'THB',
+      line_items: [{ description: 'events:trigger', amount: 10000, quantity: 1 }],
+    });
+    return api.post(`/invoices/${draft.id}/finalize`);
+  },
   'invoice.paid': async (api) => {
     const customer = await api.post('/customers', { name: 'Somchai Jaidee' });
     const draft = await api.post('/invoices', {

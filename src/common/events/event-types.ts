@@ -12,6 +12,8 @@ export const EVENT_TYPES = {
     'An off-session payment of a payment intent needs the customer to authenticate (3-D Secure): next_action has the link.',
   'payment_method.attached': 'A payment method was saved to a customer (a setup checkout completed).',
   'payment_method.detached': 'A saved payment method was detached from its customer; it can no longer be charged.',
+  'invoice.finalized':
+    'An invoice left draft: it is open and can be paid (by the merchant or at the end of a billing grace window).',
   'invoice.paid': "An invoice was paid by a checkout's charge.",
   'charge.succeeded': 'A charge succeeded: the money is booked to the balance.',
   'charge.failed': 'A charge failed (declined, provider error or unavailable, or the target stopped being payable).',

@@ -6,6 +6,7 @@ import { CustomersModule } from '../customers/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { SubscriptionsModule } from '../billing/index.js';
 import { ChargeHooks } from './payments/charge-hooks.js';
+import { InvoiceHooks } from './targets/invoice-hooks.js';
 import { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
 import { SubscriptionCompletionService } from './payments/subscription-completion.service.js';
 import { SubscriptionOpening } from './checkouts/subscription-opening.service.js';
@@ -110,6 +111,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     ChargesRepository,
     ChargesService,
     ChargeHooks,
+    InvoiceHooks,
     PaymentLinksService,
     ChargeJournals,
     CollectionTestHelpersService,
@@ -128,6 +130,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     ChargeOutcomesService,
     PaymentIntentsService,
     InvoicesService,
+    InvoiceHooks,
     CheckoutsService,
     ChargesService,
     ChargeHooks,

@@ -18,6 +18,7 @@ import { newTargetFields } from './payment-intents.service.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
 import { NEW_INVOICE_STATUS, invoiceTransition, type InvoiceEvent } from './invoice.transitions.js';
+import { InvoiceHooks } from './invoice-hooks.js';
 import { InvoicesRepository } from './invoices.repository.js';
 
 const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -51,6 +52,7 @@ export class InvoicesService {
     private readonly providers: CollectionProviders,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
+    private readonly hooks: InvoiceHooks,
   ) {}
 
   /** A draft invoice: its total is the sum of its lines; `POST /invoices/:id/finalize` makes it payable. */
@@ -170,6 +172,23 @@ export class InvoicesService {
     });
   }
 
+  /**
+   * In the caller's transaction, `record` locked: draft -> open, `invoice.finalized`, then the
+   * `InvoiceHooks.finalized` listeners (billing schedules collection there).
+   */
+  async finalizeLocked(record: Invoice, manager: EntityManager, at: Date = this.clock.now()): Promise<Invoice> {
+    const before = record.status;
+    const open = await this.transition(record, 'finalize', { finalized_at: at, updated_at: this.clock.now() }, manager);
+    await this.events.record(manager, {
+      applicationId: record.application_id,
+      type: 'invoice.finalized',
+      object: toInvoiceResponse(open),
+      previous_attributes: { status: before },
+    });
+    await this.hooks.finalized.emit({ invoice: open, manager });
+    return open;
+  }
+
   /** In the caller's transaction: the invoice `id`, locked, is voided if still open (a subscription checkout expired unpaid). */
   async voidLocked(applicationId: string, id: string, manager: EntityManager): Promise<void> {
     const found = await this.repository.findById(applicationId, id, manager, true);
@@ -194,6 +213,7 @@ export class InvoicesService {
     const invoice = await this.repository.transaction(async (manager) => {
       const found = await this.repository.findById(applicationId, id, manager, true);
       if (!found) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
+      if (event === 'finalize') return this.finalizeLocked(found, manager);
       return this.transition(found, event, { ...changes, updated_at: this.clock.now() }, manager);
     });
     return toInvoiceResponse(invoice);
