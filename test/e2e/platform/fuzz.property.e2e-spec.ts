@@ -9,27 +9,23 @@ import { WebhookReceiver } from '../../support/webhook-receiver.js';
  * A property-based fuzz of every operation in the OpenAPI document: generated bodies and query
  * strings (wrong types, nulls, unicode edge cases with NUL bytes and lone surrogates, deep
  * nesting, prototype-named keys, huge values). Whatever comes in: never a 5xx, every non-2xx JSON
- * answer is the error object (OAuth's own endpoints answer RFC 6749 errors), and no answer takes
- * pathologically long (over 1 s and over 25 times the median of the run's recent answers, twice in a
- * row): relative to the run itself, so a busy machine slows the bar with the answers and cannot fail
- * the run alone, while a request that hangs or backtracks still does.
+ * answer is the error object (OAuth's own endpoints answer RFC 6749 errors), and no answer hangs
+ * (over 20 s, twice in a row: a request that waits forever or backtracks catastrophically). Not a
+ * speed check: a stall of a few seconds on a busy machine is no fault of the service, and the run's
+ * answer times (median and slowest) are printed for the note instead of being asserted.
  *
  * FUZZ_RUNS sets the inputs per operation and kind (body, query); FUZZ_SEED replays a run.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 15);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
-const SLOW_MS = 1000;
-const SLOW_FACTOR = 25;
+/** A hang limit, not a speed bar (see above). */
+const HANG_MS = 20_000;
 const recent: number[] = [];
-/** The bar for one answer: 1 s, or 25 times the median of the last 200 answers when the machine is slower. */
 function slowBar(): number {
-  if (recent.length < 20) return SLOW_MS * 5;
-  const sorted = [...recent].sort((a, b) => a - b);
-  return Math.max(SLOW_MS, SLOW_FACTOR * sorted[Math.floor(sorted.length / 2)]);
+  return HANG_MS;
 }
 function remember(ms: number): void {
   recent.push(ms);
-  if (recent.length > 200) recent.shift();
 }
 
 type Schema = Record<string, unknown>;
@@ -258,7 +254,7 @@ describe('fuzz: every operation of the OpenAPI document', () => {
   });
 
   it(
-    'never answers 5xx, always the error object for non-2xx, and never takes over 1 s',
+    'never answers 5xx, always the error object for non-2xx, and never hangs',
     async () => {
       const doc = (await t.http.get('/docs-json')).body;
       const ops = operationsOf(doc);
@@ -346,7 +342,12 @@ describe('fuzz: every operation of the OpenAPI document', () => {
         );
       }
       if (process.env.FUZZ_RUNS) {
-        console.log(`fuzz: ${ops.length} operations, ${JSON.stringify(counts)}`);
+        const sorted = [...recent].sort((a, b) => a - b);
+        const times = {
+          median_ms: Math.round(sorted[sorted.length >> 1] ?? 0),
+          slowest_ms: Math.round(sorted.at(-1) ?? 0),
+        };
+        console.log(`fuzz: ${ops.length} operations, ${JSON.stringify({ ...counts, ...times })}`);
       }
     },
     30 * 60_000,
