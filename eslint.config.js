@@ -29,7 +29,7 @@ const NO_SQL_OUTSIDE_REPOSITORIES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'bench/results/**', 'test/fixtures/**', 'sdks/*/src/generated/**', 'sdks/*/dist/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', 'bench/results/**', 'test/fixtures/**', 'sdks/*/src/generated/**', 'sdks/*/dist/**', 'examples/typed-client/wallet-api.d.ts'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

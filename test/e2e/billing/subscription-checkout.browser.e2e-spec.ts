@@ -1,3 +1,4 @@
+// CI: both databases (issue #34 asks for the subscription checkout in Chromium on both).
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { WebhookDeliveryJob } from '../../../src/modules/events/index.js';
