@@ -11,19 +11,11 @@ export const NEW_PAYMENT_INTENT_STATUS: PaymentIntentStatus = 'requires_payment_
  * authenticate (3-D Secure) on the page its `next_action` links. Manual capture
  * (docs/COLLECTION.md, "Manual capture"): `authorize`: the card is authorized and the amount held
  * (`requires_capture`); `begin_capture`: a capture claimed the authorization and its provider is
- * being asked (`processing`); `capture_refused`: the provider refused that capture, the
- * authorization waits again; a capture that lands is `succeed`, a void (`cancel`, or the expiry
- * job) is `cancel`.
+ * being asked (`processing`); a capture that lands is `succeed`; a void (`cancel`, the expiry job,
+ * or a provider that no longer holds the authorization) is `cancel`.
  */
 export type PaymentIntentEvent =
-  | 'process'
-  | 'succeed'
-  | 'fail'
-  | 'cancel'
-  | 'require_action'
-  | 'authorize'
-  | 'begin_capture'
-  | 'capture_refused';
+  'process' | 'succeed' | 'fail' | 'cancel' | 'require_action' | 'authorize' | 'begin_capture';
 
 const NEXT: Record<PaymentIntentStatus, Partial<Record<PaymentIntentEvent, PaymentIntentStatus>>> = {
   requires_payment_method: {
@@ -48,7 +40,6 @@ const NEXT: Record<PaymentIntentStatus, Partial<Record<PaymentIntentEvent, Payme
     cancel: 'canceled',
     require_action: 'requires_action',
     authorize: 'requires_capture',
-    capture_refused: 'requires_capture',
   },
   requires_capture: {
     begin_capture: 'processing',
