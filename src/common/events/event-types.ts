@@ -20,7 +20,8 @@ export const EVENT_TYPES = {
     'An invoice left draft: it is open and can be paid (by the merchant or at the end of a billing grace window).',
   'invoice.paid': "An invoice was paid by a checkout's charge.",
   'charge.succeeded': 'A charge succeeded: the money is booked to the balance.',
-  'charge.captured': 'An authorized charge was captured (in full or in part): the captured amount is booked to the balance.',
+  'charge.captured':
+    'An authorized charge was captured (in full or in part): the captured amount is booked to the balance.',
   'charge.expired': 'An authorized charge was not captured in time: the authorization was voided at the provider.',
   'charge.failed': 'A charge failed (declined, provider error or unavailable, or the target stopped being payable).',
   'charge.dispute.created': 'A cardholder disputed a charge.',

@@ -118,7 +118,10 @@ export class StripeWebhooks implements ProviderWebhooks {
     const object = event.data.object as unknown as { object: string; id: string };
     if (object.object === 'payment_intent') {
       const payment = verifier.collection.toPayment(object as unknown as Stripe.PaymentIntent);
-      return { reference: payment.reference, status: PAYMENT_KINDS.has(event.type) ? noticeStatus(payment) : 'ignored' };
+      return {
+        reference: payment.reference,
+        status: PAYMENT_KINDS.has(event.type) ? noticeStatus(payment) : 'ignored',
+      };
     }
     if (object.object === 'refund') {
       const refund = verifier.collection.toRefund(object as unknown as Stripe.Refund);

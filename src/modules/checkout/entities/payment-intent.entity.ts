@@ -2,12 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
 
 export type PaymentIntentStatus =
-  | 'requires_payment_method'
-  | 'requires_action'
-  | 'processing'
-  | 'requires_capture'
-  | 'succeeded'
-  | 'canceled';
+  'requires_payment_method' | 'requires_action' | 'processing' | 'requires_capture' | 'succeeded' | 'canceled';
 
 /** `automatic`: a card is charged at once; `manual`: it is authorized, and captured later (cards only). */
 export type CaptureMethod = 'automatic' | 'manual';

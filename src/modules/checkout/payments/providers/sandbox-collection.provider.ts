@@ -168,7 +168,12 @@ export class SandboxCollectionProvider implements CollectionProvider {
     await this.answerAfterGate(request.applicationId);
     const held = this.authorizations.get(request.chargeReference);
     if (!held) return authorizationGone(request.chargeReference);
-    held.ended ??= { status: 'voided', reference: request.chargeReference, amountCaptured: 0, amountReleased: held.amount };
+    held.ended ??= {
+      status: 'voided',
+      reference: request.chargeReference,
+      amountCaptured: 0,
+      amountReleased: held.amount,
+    };
     return held.ended.status === 'voided' ? held.ended : authorizationGone(request.chargeReference);
   }
 
