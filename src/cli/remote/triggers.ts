@@ -116,6 +116,21 @@ const payWith =
   (card: string): Recipe =>
   (api) =>
     pay(api, card);
+/** A manual-capture payment intent authorized by the sandbox's visa card on its checkout. */
+async function authorized(api: WalletApi): Promise<Row> {
+  const pi = await api.post('/payment_intents', {
+    amount: 100000,
+    currency: 'THB',
+    capture_method: 'manual',
+    payment_method_types: ['card'],
+    metadata: { triggered_by: 'cli' },
+  });
+  await pay(api, SANDBOX_CARDS.visa, { target_type: 'payment_intent', target_id: pi.id });
+  return pi;
+}
+const capture: Recipe = async (api) =>
+  api.post(`/payment_intents/${(await authorized(api)).id}/capture`, { amount_to_capture: 60000 });
+
 const refund =
   (amount?: number): Recipe =>
   async (api) => {
@@ -128,6 +143,9 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
   'charge.succeeded': payWith(SANDBOX_CARDS.visa),
   'payment_intent.succeeded': payWith(SANDBOX_CARDS.visa),
   'charge.failed': payWith(SANDBOX_CARDS.declined),
+  'payment_intent.amount_capturable_updated': authorized,
+  'charge.captured': capture,
+  'payment_intent.canceled': async (api) => api.post(`/payment_intents/${(await authorized(api)).id}/cancel`),
   'payment_intent.payment_failed': payWith(SANDBOX_CARDS.declined),
   'charge.dispute.created': payWith(SANDBOX_CARDS.disputed),
   'charge.dispute.updated': async (api) =>
@@ -232,6 +250,8 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
 
 /** Event types the public API cannot make happen today, and why (each is a test helper to add). */
 export const NOT_TRIGGERABLE: Partial<Record<EventType, string>> = {
+  'charge.expired':
+    'made by the authorization expiry job (RUN_JOBS) 7 days after a manual-capture charge was authorized, by the service clock; no test helper ages an authorization',
   'test_helpers.test_clock.ready':
     'made by the subscriptions job (RUN_JOBS) once it has moved an advancing clock: events:trigger test_helpers.test_clock.advancing starts one, and the event follows where the deployment runs jobs',
   'customer.subscription.trial_will_end':

@@ -10,12 +10,19 @@ export const EVENT_TYPES = {
   'payment_intent.payment_failed': 'A payment attempt on a payment intent failed (declined or target not payable).',
   'payment_intent.requires_action':
     'An off-session payment of a payment intent needs the customer to authenticate (3-D Secure): next_action has the link.',
+  'payment_intent.amount_capturable_updated':
+    'A manual-capture payment intent was authorized: amount_capturable is held at the provider until it is captured or voided.',
+  'payment_intent.canceled':
+    'A payment intent was canceled: by the merchant (its authorization, if any, voided) or because its authorization expired.',
   'payment_method.attached': 'A payment method was saved to a customer (a setup checkout completed).',
   'payment_method.detached': 'A saved payment method was detached from its customer; it can no longer be charged.',
   'invoice.finalized':
     'An invoice left draft: it is open and can be paid (by the merchant or at the end of a billing grace window).',
   'invoice.paid': "An invoice was paid by a checkout's charge.",
   'charge.succeeded': 'A charge succeeded: the money is booked to the balance.',
+  'charge.captured':
+    'An authorized charge was captured (in full or in part): the captured amount is booked to the balance.',
+  'charge.expired': 'An authorized charge was not captured in time: the authorization was voided at the provider.',
   'charge.failed': 'A charge failed (declined, provider error or unavailable, or the target stopped being payable).',
   'charge.dispute.created': 'A cardholder disputed a charge.',
   'charge.dispute.updated': 'Evidence or metadata of a dispute changed, or its evidence was submitted (under_review).',

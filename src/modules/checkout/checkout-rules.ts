@@ -65,5 +65,11 @@ export const CHECKOUT_SESSION_TTL_SECONDS = 25 * 3600;
 /** A PromptPay QR code can be paid for 15 minutes; a new one can be made on the page. */
 export const PROMPTPAY_QR_LIFETIME_MS = 15 * 60 * 1000;
 
+/**
+ * How long a manual-capture authorization is held before the expiry job voids it: 7 days, the card
+ * networks' usual window (Opn's and Stripe's for online card payments), on the service clock.
+ */
+export const AUTHORIZATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+
 /** Largest amount accepted anywhere in collection (minor units): far below 2^53. */
 export const MAX_AMOUNT = 99_999_999_999;

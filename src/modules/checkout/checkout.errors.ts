@@ -154,4 +154,29 @@ export const CheckoutErrors = defineErrors('checkout', {
     message:
       'A promotion code is entered on the page only for an open, unpaid subscription checkout with allow_promotion_codes and no code applied yet.',
   },
+  E7100: {
+    key: 'payment_intent_already_captured',
+    http_status: 400,
+    message: 'The payment intent was already captured (or a capture of it is in progress).',
+  },
+  E7101: {
+    key: 'payment_intent_not_capturable',
+    http_status: 400,
+    message: 'The payment intent has no authorization to capture (it is not requires_capture).',
+  },
+  E7102: {
+    key: 'amount_to_capture_invalid',
+    http_status: 400,
+    message: 'amount_to_capture must be at least 1 and at most the amount_capturable of the payment intent.',
+  },
+  E7103: {
+    key: 'capture_method_unsupported',
+    http_status: 400,
+    message: 'capture_method "manual" collects cards only: payment_method_types must be ["card"].',
+  },
+  E7104: {
+    key: 'authorization_expired',
+    http_status: 400,
+    message: 'The authorization expired and was voided: nothing can be captured.',
+  },
 });

@@ -11,6 +11,8 @@ import { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
 import { SubscriptionCompletionService } from './payments/subscription-completion.service.js';
 import { SubscriptionOpening } from './checkouts/subscription-opening.service.js';
 import { ChargeReconciliationJob } from './payments/charge-reconciliation.job.js';
+import { AuthorizationExpiryJob } from './payments/authorization-expiry.job.js';
+import { PaymentCapturesService } from './payments/payment-captures.service.js';
 import { ChargesRepository } from './payments/charges.repository.js';
 import { ChargesService } from './payments/charges.service.js';
 import { CheckoutExpiryJob } from './payments/checkout-expiry.job.js';
@@ -108,6 +110,8 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     SubscriptionCompletionService,
     SubscriptionOpening,
     ChargeReconciliationJob,
+    PaymentCapturesService,
+    AuthorizationExpiryJob,
     ChargesRepository,
     ChargesService,
     ChargeHooks,

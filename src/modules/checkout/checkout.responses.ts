@@ -16,6 +16,8 @@ export function toPaymentIntentResponse(pi: PaymentIntent) {
     status: pi.status,
     amount: Number(pi.amount),
     amount_received: Number(pi.amount_received),
+    amount_capturable: Number(pi.amount_capturable),
+    capture_method: pi.capture_method,
     currency: pi.currency,
     scaling_factor: pi.scaling_factor,
     customer_id: pi.customer_id,

@@ -1,4 +1,7 @@
 import type {
+  AuthorizationRequest,
+  CaptureRequest,
+  ProviderAuthorizationResult,
   PaymentMethodType,
   CardDetails,
   CardFacts,
@@ -50,6 +53,15 @@ interface OpnCharge extends OpnObject {
   id: string;
   status: 'successful' | 'failed' | 'pending' | 'expired' | 'reversed';
   amount: number;
+  /** Manual capture: `capture: false` charges are `authorized` and `capturable` until captured or reversed. */
+  capture?: boolean;
+  authorized?: boolean;
+  capturable?: boolean;
+  paid?: boolean;
+  reversed?: boolean;
+  /** Single Partial Capture (`authorization_type: pre_auth`): what was authorized and what was captured. */
+  authorized_amount?: number | null;
+  captured_amount?: number | null;
   authorize_uri?: string | null;
   failure_code?: string | null;
   failure_message?: string | null;
@@ -82,6 +94,13 @@ interface OpnRefund extends OpnObject {
 
 /** Opn's published Thai rates in basis points: cards 3.65 %, PromptPay 1.65 %. */
 const OPN_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
+
+/**
+ * A manual-capture charge: `capture: false`, authorized as Opn's Single Partial Capture
+ * (`authorization_type: pre_auth`), so less than the authorized amount may be captured.
+ */
+const manualCapture = (request: PaymentRequest) =>
+  request.captureMethod === 'manual' ? { capture: false, authorization_type: 'pre_auth' } : {};
 
 /** Refund references carry their charge: Opn reads a refund at /charges/{charge}/refunds/{refund}. */
 const refundReference = (charge: string, refund: string) => `${charge}/${refund}`;
@@ -128,6 +147,7 @@ export class OpnCollectionProvider implements CollectionProvider {
           amount: request.amount,
           currency: request.currency.toLowerCase(),
           card,
+          ...manualCapture(request),
           return_uri: this.options.returnUri(request.chargeId),
           metadata: { charge_id: request.chargeId, application_id: request.applicationId },
         },
@@ -171,6 +191,7 @@ export class OpnCollectionProvider implements CollectionProvider {
           currency: request.currency.toLowerCase(),
           customer: card.customer,
           card: card.reference,
+          ...manualCapture(request),
           return_uri: this.options.returnUri(request.chargeId),
           metadata: { charge_id: request.chargeId, application_id: request.applicationId },
         },
@@ -324,6 +345,71 @@ export class OpnCollectionProvider implements CollectionProvider {
     }
   }
 
+  /**
+   * POST /charges/{id}/capture with `capture_amount` (Opn's Single Partial Capture, for charges made
+   * with `authorization_type: pre_auth`; the rest of the authorization is released), keyed
+   * `capture:{chargeId}`. A capture Opn refuses is read back (GET /charges/{id}): a charge already
+   * captured (a resend) answers that capture, one reversed or expired is `failed`.
+   */
+  async captureAuthorization(request: CaptureRequest): Promise<ProviderAuthorizationResult> {
+    const path = `/charges/${encodeURIComponent(request.chargeReference)}`;
+    try {
+      const partial = request.amountToCapture < request.amount ? { capture_amount: request.amountToCapture } : {};
+      const charge = await this.client.post<OpnCharge>(`${path}/capture`, partial, `capture:${request.chargeId}`);
+      return this.toAuthorizationResult(charge, request);
+    } catch (err) {
+      if (!(err instanceof OpnApiError) || err.httpStatus >= 500 || err.retryable) throw this.providerError(err);
+      return this.readAuthorization(path, request);
+    }
+  }
+
+  /** POST /charges/{id}/reverse: the whole authorization released; one already reversed answers the same. */
+  async voidAuthorization(request: AuthorizationRequest): Promise<ProviderAuthorizationResult> {
+    const path = `/charges/${encodeURIComponent(request.chargeReference)}`;
+    try {
+      return this.toAuthorizationResult(
+        await this.client.post<OpnCharge>(`${path}/reverse`, {}, `void:${request.chargeId}`),
+        request,
+      );
+    } catch (err) {
+      if (!(err instanceof OpnApiError) || err.httpStatus >= 500 || err.retryable) throw this.providerError(err);
+      return this.readAuthorization(path, request);
+    }
+  }
+
+  private async readAuthorization(path: string, request: AuthorizationRequest): Promise<ProviderAuthorizationResult> {
+    try {
+      return this.toAuthorizationResult(await this.client.get<OpnCharge>(path), request);
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /** An Opn charge after a capture or a reverse, in the port's shape. */
+  private toAuthorizationResult(charge: OpnCharge, request: AuthorizationRequest): ProviderAuthorizationResult {
+    const reference = charge.id;
+    if (charge.status === 'successful' || charge.paid === true) {
+      const captured = Number(
+        charge.captured_amount ?? (request as Partial<CaptureRequest>).amountToCapture ?? charge.amount,
+      );
+      const authorized = Number(charge.authorized_amount ?? request.amount);
+      return { status: 'captured', reference, amountCaptured: captured, amountReleased: authorized - captured };
+    }
+    if (charge.status === 'reversed' || charge.reversed === true) {
+      return { status: 'voided', reference, amountCaptured: 0, amountReleased: request.amount };
+    }
+    return {
+      status: 'failed',
+      reference,
+      amountCaptured: 0,
+      amountReleased: 0,
+      failure: chargeFailure(
+        charge.status === 'expired' ? 'payment_expired' : charge.failure_code,
+        charge.failure_message ?? `The authorization is ${charge.status} at Opn.`,
+      ),
+    };
+  }
+
   /** POST /charges/{id}/refunds with `amount` (partial or full); the service's refund id is the idempotency key. */
   async refund(request: RefundRequest): Promise<ProviderRefund> {
     try {
@@ -377,6 +463,7 @@ export class OpnCollectionProvider implements CollectionProvider {
       case 'successful':
         return { status: 'succeeded', reference };
       case 'pending': {
+        if (charge.capture === false && charge.authorized === true) return { status: 'authorized', reference };
         const payment: OpnPayment = { status: 'pending', reference };
         if (charge.authorize_uri && charge.source?.type !== 'promptpay') payment.authorizeUri = charge.authorize_uri;
         const qr = charge.source?.scannable_code?.image?.download_uri;

@@ -110,7 +110,8 @@ export class OpnWebhooks implements ProviderWebhooks {
     const data = event.data;
     if (event.key.startsWith('charge.') && data.object === 'charge') {
       const payment = reader.collection.toPayment(data as Parameters<OpnCollectionProvider['toPayment']>[0]);
-      return { reference: payment.reference, status: event.key === 'charge.complete' ? payment.status : 'ignored' };
+      const status = payment.status === 'authorized' ? 'pending' : payment.status;
+      return { reference: payment.reference, status: event.key === 'charge.complete' ? status : 'ignored' };
     }
     if (event.key.startsWith('refund.') && data.object === 'refund') {
       const refund = reader.collection.toRefund(data as Parameters<OpnCollectionProvider['toRefund']>[0]);

@@ -100,9 +100,13 @@ export interface ProviderFailure {
   message: string;
 }
 
-/** The provider's answer to a payment attempt. */
+/**
+ * The provider's answer to a payment attempt. `authorized`: a manual-capture card payment
+ * (`PaymentRequest.captureMethod: 'manual'`) whose amount is held at the provider, to be captured
+ * (`captureAuthorization`) or voided (`voidAuthorization`).
+ */
 export interface ProviderPayment {
-  status: 'succeeded' | 'failed' | 'pending';
+  status: 'succeeded' | 'failed' | 'pending' | 'authorized';
   /** The provider's own reference of the charge. */
   reference: string;
   failure?: ProviderFailure;
@@ -118,12 +122,45 @@ export interface PaymentRequest {
   currency: string;
   scalingFactor: number;
   livemode: boolean;
+  /** `manual`: authorize the card only (cards only; docs/COLLECTION.md, "Manual capture"). Default `automatic`. */
+  captureMethod?: 'automatic' | 'manual';
   /**
    * A destination charge (the target's `transfer_data.destination`): the connected account, its
    * account at this provider (Stripe Connect `acct_…`; null when the provider keeps none for it)
    * and the application's fee. Providers without Connect settle it in the service's books only.
    */
   destination?: { account: string; providerAccount: string | null; applicationFeeAmount: number };
+}
+
+/** An authorization a provider holds: captured in part or in full, or voided. */
+export interface AuthorizationRequest {
+  applicationId: string;
+  /** The service's charge id: the idempotency key of the capture or void at the provider. */
+  chargeId: string;
+  /** The provider's own reference of the authorized charge (`charges.reference_id`). */
+  chargeReference: string;
+  /** The authorized amount (minor units). */
+  amount: number;
+  currency: string;
+  livemode: boolean;
+}
+
+export interface CaptureRequest extends AuthorizationRequest {
+  /** At most `amount`; the rest of the authorization is released by the capture. */
+  amountToCapture: number;
+}
+
+/**
+ * The provider's answer to a capture or a void: `captured` (`amountCaptured`, the rest released),
+ * `voided` (nothing captured, all released), or `failed` (nothing changed at the provider that can
+ * be captured: the authorization expired or was already voided there).
+ */
+export interface ProviderAuthorizationResult {
+  status: 'captured' | 'voided' | 'failed';
+  reference: string;
+  amountCaptured: number;
+  amountReleased: number;
+  failure?: ProviderFailure;
 }
 
 /** A refund of (part of) a charge, sent to the provider that made the charge. */
@@ -189,6 +226,14 @@ export interface CollectionProvider {
   detachSavedCard?(card: SavedCard): Promise<void>;
   /** Whether a pending PromptPay charge has been paid (the sandbox is told so by a test helper). */
   confirmPromptPay(reference: string): Promise<ProviderPayment>;
+  /**
+   * Captures `amountToCapture` of an authorization it holds, releasing the rest, at most once per
+   * charge (keyed by the charge id: a resend answers the same capture). Throws
+   * CollectionProviderError when it cannot be reached.
+   */
+  captureAuthorization(request: CaptureRequest): Promise<ProviderAuthorizationResult>;
+  /** Voids (reverses) an authorization it holds, releasing all of it; an already voided one is `voided`. */
+  voidAuthorization(request: AuthorizationRequest): Promise<ProviderAuthorizationResult>;
   /** Refunds `amount` of a charge it made. Throws CollectionProviderError when it cannot be reached. */
   refund(request: RefundRequest): Promise<ProviderRefund>;
   /** A refund's outcome now, by the provider's reference (pending refunds, and reconciling a lost answer). */

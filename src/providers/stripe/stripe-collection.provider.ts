@@ -1,5 +1,8 @@
 import Stripe from 'stripe';
 import type {
+  AuthorizationRequest,
+  CaptureRequest,
+  ProviderAuthorizationResult,
   PaymentMethodType,
   CardDetails,
   CardFacts,
@@ -279,6 +282,71 @@ export class StripeCollectionProvider implements CollectionProvider {
     }
   }
 
+  /**
+   * POST /v1/payment_intents/{id}/capture `{amount_to_capture}` (the rest is released), keyed
+   * `capture:{chargeId}`. A capture Stripe refuses (the intent is no longer `requires_capture`) is
+   * read back: succeeded (a resend) answers that capture, canceled is `failed`.
+   */
+  async captureAuthorization(request: CaptureRequest): Promise<ProviderAuthorizationResult> {
+    try {
+      const intent = await this.stripe.paymentIntents.capture(
+        request.chargeReference,
+        { amount_to_capture: request.amountToCapture },
+        { idempotencyKey: `capture:${request.chargeId}` },
+      );
+      return this.toAuthorizationResult(intent);
+    } catch (err) {
+      if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw this.providerError(err);
+      return this.readAuthorization(request.chargeReference);
+    }
+  }
+
+  /** POST /v1/payment_intents/{id}/cancel: the authorization released; one already canceled answers the same. */
+  async voidAuthorization(request: AuthorizationRequest): Promise<ProviderAuthorizationResult> {
+    try {
+      const intent = await this.stripe.paymentIntents.cancel(
+        request.chargeReference,
+        {},
+        { idempotencyKey: `void:${request.chargeId}` },
+      );
+      return this.toAuthorizationResult(intent);
+    } catch (err) {
+      if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw this.providerError(err);
+      return this.readAuthorization(request.chargeReference);
+    }
+  }
+
+  private async readAuthorization(reference: string): Promise<ProviderAuthorizationResult> {
+    try {
+      return this.toAuthorizationResult(await this.stripe.paymentIntents.retrieve(reference));
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /** A PaymentIntent after a capture or a cancel, in the port's shape. */
+  private toAuthorizationResult(intent: Stripe.PaymentIntent): ProviderAuthorizationResult {
+    const reference = intent.id;
+    if (intent.status === 'succeeded') {
+      const captured = intent.amount_received;
+      return { status: 'captured', reference, amountCaptured: captured, amountReleased: intent.amount - captured };
+    }
+    if (intent.status === 'canceled') {
+      return { status: 'voided', reference, amountCaptured: 0, amountReleased: intent.amount };
+    }
+    return {
+      status: 'failed',
+      reference,
+      amountCaptured: 0,
+      amountReleased: 0,
+      failure: {
+        code: 'authorization_unavailable',
+        reason: intent.status,
+        message: `The PaymentIntent is ${intent.status} at Stripe.`,
+      },
+    };
+  }
+
   /** POST /v1/refunds {payment_intent, amount} (partial or full), keyed `refund:{refundId}`. */
   async refund(request: RefundRequest): Promise<ProviderRefund> {
     try {
@@ -363,8 +431,10 @@ export class StripeCollectionProvider implements CollectionProvider {
         if (!e) return { status: 'pending', reference };
         return { status: 'failed', reference, failure: cardFailure(e.code, e.decline_code, e.message) };
       }
+      case 'requires_capture':
+        return { status: 'authorized', reference };
       default:
-        // requires_confirmation / requires_capture: not yet paid.
+        // requires_confirmation: not yet paid.
         return { status: 'pending', reference };
     }
   }
@@ -412,6 +482,7 @@ export class StripeCollectionProvider implements CollectionProvider {
       },
       ...(destination ? { transfer_data: { destination } } : {}),
       ...(destination && fee > 0 ? { application_fee_amount: fee } : {}),
+      ...(request.captureMethod === 'manual' ? { capture_method: 'manual' as const } : {}),
     };
   }
 

@@ -118,7 +118,10 @@ export class StripeWebhooks implements ProviderWebhooks {
     const object = event.data.object as unknown as { object: string; id: string };
     if (object.object === 'payment_intent') {
       const payment = verifier.collection.toPayment(object as unknown as Stripe.PaymentIntent);
-      return { reference: payment.reference, status: PAYMENT_KINDS.has(event.type) ? payment.status : 'ignored' };
+      return {
+        reference: payment.reference,
+        status: PAYMENT_KINDS.has(event.type) ? noticeStatus(payment) : 'ignored',
+      };
     }
     if (object.object === 'refund') {
       const refund = verifier.collection.toRefund(object as unknown as Stripe.Refund);
@@ -140,4 +143,13 @@ export class StripeWebhooks implements ProviderWebhooks {
     }
     return { reference: object.id, status: 'ignored' };
   }
+}
+
+/**
+ * An authorization (manual capture) is reported as `pending`: the notice records the reference, and
+ * the authorization is applied where the charge is read back (the 3-D Secure return, the
+ * reconciliation job), which know manual capture.
+ */
+function noticeStatus(payment: { status: ProviderNotice['status'] | 'authorized' }): ProviderNotice['status'] {
+  return payment.status === 'authorized' ? 'pending' : payment.status;
 }

@@ -195,7 +195,21 @@ describe('fuzz: every operation of the OpenAPI document', () => {
     bearer = (await tokensFor(t, user)).access_token;
     const { pi, checkout } = await paymentIntentCheckout(t, tenant);
     session = checkout.session;
-    ids = [pi.id, checkout.id, (await createCustomer(t, tenant)).id, '01a20418-4ab4-705a-a7f8-4c16ae311668', 'x'];
+    // An authorized manual-capture intent, so capture and cancel meet an authorization too.
+    const manual = await paymentIntentCheckout(t, tenant, {
+      amount: 500000,
+      currency: 'THB',
+      capture_method: 'manual',
+    });
+    expect((await confirm(t, tenant, manual.checkout, card(CARDS.visa))).status).toBe(200);
+    ids = [
+      pi.id,
+      checkout.id,
+      manual.pi.id,
+      (await createCustomer(t, tenant)).id,
+      '01a20418-4ab4-705a-a7f8-4c16ae311668',
+      'x',
+    ];
     // The generated values (a `password` of 400 nines) are not secrets; the key, token and session above are.
     pauseSecretRecording(true);
   }, 300_000); // a hang limit, not a speed check

@@ -80,6 +80,7 @@ const PNG = Buffer.from(
 const OVERRIDES: Record<string, Override> = {
   // Each state change gets an object of its own, so the reads and the other changes keep theirs.
   'POST /payment_intents/{id}/cancel': { id: 'intent_to_cancel' },
+  'POST /payment_intents/{id}/capture': { id: 'intent_to_capture' },
   'POST /invoices/{id}/finalize': { id: 'draft_invoice' },
   'POST /meters/{id}/deactivate': { id: 'meter_to_deactivate' },
   'POST /checkouts/{id}/confirm': { id: 'checkout_to_confirm' },
@@ -262,6 +263,11 @@ describe('Swagger UI: Try it out on every operation', () => {
     ids.customers = (await createCustomer(t, tenant)).id;
     ids.payment_intents = (await createPaymentIntent(t, tenant)).id;
     ids.intent_to_cancel = (await createPaymentIntent(t, tenant)).id;
+    // An authorized manual-capture intent (docs/COLLECTION.md, "Manual capture") for the capture's example amount.
+    const toCapture = await createPaymentIntent(t, tenant, { amount: 125000, capture_method: 'manual' });
+    const authorization = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: toCapture.id });
+    await confirm(t, tenant, authorization, card(CARDS.visa));
+    ids.intent_to_capture = toCapture.id;
     const checkout = async () =>
       createCheckout(t, tenant, {
         target_type: 'payment_intent',

@@ -351,6 +351,7 @@ export const ENDPOINTS: EndpointCase[] = [
       ['POST /checkouts', '/checkouts', { target_type: 'payment_intent', target_id: UNKNOWN_ID }, 'E7001'],
       ['POST /payment_links', '/payment_links', { target_type: 'invoice', target_id: UNKNOWN_ID }, 'E7001'],
       ['POST /payment_intents/:id/cancel', `/payment_intents/${UNKNOWN_ID}/cancel`, {}, 'E4004'],
+      ['POST /payment_intents/:id/capture', `/payment_intents/${UNKNOWN_ID}/capture`, {}, 'E4004'],
       ['POST /invoices/:id/finalize', `/invoices/${UNKNOWN_ID}/finalize`, {}, 'E4004'],
       ['POST /invoices/:id/void', `/invoices/${UNKNOWN_ID}/void`, {}, 'E4004'],
       ['POST /payment_links/:id/deactivate', `/payment_links/${UNKNOWN_ID}/deactivate`, {}, 'E4004'],

@@ -268,8 +268,17 @@ export class CheckoutsService {
     Object.assign(checkout, changes);
   }
 
-  /** The locked open checkout is paid by `chargeId`: `checkout.completed`. */
-  async complete(scope: Scope, checkout: Checkout, chargeId: string, manager: EntityManager): Promise<void> {
+  /**
+   * The locked open checkout is paid by `chargeId` (`unpaid`: only authorized, captured later by the
+   * merchant): `checkout.completed`.
+   */
+  async complete(
+    scope: Scope,
+    checkout: Checkout,
+    chargeId: string,
+    manager: EntityManager,
+    paymentStatus: 'paid' | 'unpaid' = 'paid',
+  ): Promise<void> {
     const before = {
       status: checkout.status,
       payment_status: checkout.payment_status,
@@ -279,7 +288,7 @@ export class CheckoutsService {
     };
     const now = this.clock.now();
     const changes = {
-      payment_status: 'paid' as const,
+      payment_status: paymentStatus,
       completed_at: now,
       charge_id: chargeId,
       pending_charge_id: null,

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
 import { Optional } from '../../../common/http/fields.js';
 import { MAX_AMOUNT } from '../checkout-rules.js';
 import { CollectionTermsDto, CURRENCY_MESSAGE, CURRENCY_PATTERN } from './common.dto.js';
@@ -21,6 +21,17 @@ export class CreatePaymentIntentDto extends CollectionTermsDto {
   customer_id?: string;
 
   @ApiPropertyOptional({ example: 'Order 1001' }) @Optional() @IsString() @MaxLength(1000) description?: string;
+
+  @ApiPropertyOptional({
+    enum: ['automatic', 'manual'],
+    default: 'automatic',
+    description:
+      '`manual`: a card payment is only authorized (status `requires_capture`, the amount held at the provider for 7 days) ' +
+      'until `POST /payment_intents/{id}/capture`; cards only (payment_method_types defaults to ["card"], PromptPay is E7103).',
+  })
+  @Optional()
+  @IsIn(['automatic', 'manual'])
+  capture_method?: 'automatic' | 'manual';
 
   @ApiPropertyOptional({
     example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b',
@@ -54,4 +65,17 @@ export class CancelPaymentIntentDto {
     message: 'cancellation_reason must be duplicate, fraudulent, requested_by_customer or abandoned',
   })
   cancellation_reason?: string;
+}
+
+export class CapturePaymentIntentDto {
+  @ApiPropertyOptional({
+    description:
+      'Minor units to capture, at most amount_capturable (E7102); the rest of the authorization is released. Default: all of it.',
+    example: 60000,
+  })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_AMOUNT)
+  amount_to_capture?: number;
 }

@@ -30,10 +30,18 @@ export class PaymentIntentDto {
   @ApiProperty({ example: UUID }) id: string;
   @ApiProperty({ example: 'payment_intent' }) object: string;
   @ApiProperty({ example: false }) livemode: boolean;
-  @ApiProperty({ enum: ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'canceled'] })
+  @ApiProperty({
+    enum: ['requires_payment_method', 'requires_action', 'processing', 'requires_capture', 'succeeded', 'canceled'],
+  })
   status: string;
   @ApiProperty({ example: 125000 }) amount: number;
   @ApiProperty({ example: 0 }) amount_received: number;
+  @ApiProperty({
+    example: 0,
+    description: 'Held at the provider by an authorization (status `requires_capture`), until captured or voided.',
+  })
+  amount_capturable: number;
+  @ApiProperty({ enum: ['automatic', 'manual'] }) capture_method: string;
   @ApiProperty({ example: 'THB' }) currency: string;
   @ApiProperty({ example: 100 }) scaling_factor: number;
   @ApiProperty({ example: UUID, nullable: true }) customer_id: string;

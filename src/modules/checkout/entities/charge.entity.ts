@@ -62,6 +62,9 @@ export class Charge extends ModeRecord {
   @Column('bigint', { default: 0 }) amount_captured: number;
   @Column('bigint', { default: 0 }) amount_capturable: number;
   @Column('bigint', { default: 0 }) amount_voided: number;
+  /** A capture in flight: the amount it asked its provider for, and when it claimed the authorization. */
+  @Column('bigint', { nullable: true }) capture_claim_amount: number | null;
+  @Column('timestamptz', { nullable: true }) capture_claimed_at: Date | null;
   @Column('integer', { default: 100 }) scaling_factor: number;
   @Column('bigint', { default: 0 }) dispute_amount: number;
   @Column('bigint', { default: 0 }) gateway_fee_amount: number;

@@ -2,7 +2,10 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
 
 export type PaymentIntentStatus =
-  'requires_payment_method' | 'requires_action' | 'processing' | 'succeeded' | 'canceled';
+  'requires_payment_method' | 'requires_action' | 'processing' | 'requires_capture' | 'succeeded' | 'canceled';
+
+/** `automatic`: a card is charged at once; `manual`: it is authorized, and captured later (cards only). */
+export type CaptureMethod = 'automatic' | 'manual';
 
 export interface PaymentError {
   code: string;
@@ -27,6 +30,9 @@ export class PaymentIntent extends ModeRecord {
   @Column('text') status: PaymentIntentStatus;
   @Column('bigint') amount: number;
   @Column('bigint') amount_received: number;
+  @Column('text', { default: 'automatic' }) capture_method: CaptureMethod;
+  /** What an authorization holds at the provider and may still be captured (manual capture). */
+  @Column('bigint', { default: 0 }) amount_capturable: number;
   @Column('text') currency: string;
   @Column('integer') scaling_factor: number;
   @Column('uuid', { nullable: true }) customer_id: string | null;

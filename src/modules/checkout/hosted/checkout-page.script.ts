@@ -105,7 +105,8 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     const redirect = charge.status === 'pending' &&
       (charge.next_action || []).find((action) => action.type === 'redirect_to_url' && action.url);
     if (redirect) { location.assign(redirect.url); return; }
-    if (charge.status === 'succeeded') {
+    // An authorization (manual capture) is the buyer's payment accepted: the merchant captures later.
+    if (charge.status === 'succeeded' || charge.status === 'requires_capture') {
       sessionStorage.removeItem(key);
       show(t.received, 'done');
       document.querySelectorAll('form, button, #promptpay-qr, [role=tablist], #promptpay-hint, #saved-card-hint').forEach((e) => { e.hidden = true; });

@@ -96,6 +96,7 @@ export class OffSessionPaymentsService {
             currency: recorded.charge.currency,
             scalingFactor: recorded.charge.scaling_factor,
             livemode: principal.livemode,
+            captureMethod: recorded.charge.capture_method === 'manual' ? 'manual' : 'automatic',
           },
           savedCardOf(recorded.paymentMethod),
           true,
@@ -194,6 +195,7 @@ export class OffSessionPaymentsService {
           amount: Number(intent.amount),
           scaling_factor: intent.scaling_factor,
           amount_capturable: 0,
+          capture_method: intent.capture_method,
           provider: provider.name,
           reference_id: null,
           next_action: [],
@@ -256,6 +258,10 @@ export class OffSessionPaymentsService {
       const target: Target = { type: 'payment_intent', record: intent };
       if (answer.status === 'succeeded') {
         await this.payments.book(intent, target, charge, 'card', manager, { reference_id: answer.reference });
+        return intent;
+      }
+      if (answer.status === 'authorized') {
+        await this.payments.authorize(principal, null, target, charge, manager, { reference_id: answer.reference });
         return intent;
       }
       const failure = answer.failure ?? {

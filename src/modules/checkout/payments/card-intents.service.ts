@@ -62,6 +62,7 @@ export class CardIntentsService {
           currency: charge.currency,
           scalingFactor: charge.scaling_factor,
           livemode,
+          captureMethod: charge.capture_method === 'manual' ? 'manual' : 'automatic',
           destination,
         }),
       );

@@ -92,6 +92,14 @@ export class ChargeOutcomesService {
         } catch (refused) {
           if (!(refused instanceof AppError)) throw refused;
         }
+        if (outcome.status === 'authorized') {
+          if (!target) {
+            this.reconcileLater(provider, outcome.reference, charge.id);
+            return { result: 'unchanged' as const };
+          }
+          await this.payments.authorize(scope, checkout, target, charge, manager, { reference_id: outcome.reference });
+          return { result: 'applied' as const, sessionId: checkout.session_id };
+        }
         if (outcome.status === 'succeeded') {
           if (!target) {
             this.reconcileLater(provider, outcome.reference, charge.id);

@@ -136,6 +136,22 @@ export class ChargesRepository {
     return qb.orderBy('c.created_at', 'ASC').limit(limit).getMany();
   }
 
+  /**
+   * Manual-capture authorizations whose hold ran out by `now` and that no capture or void has
+   * claimed (docs/COLLECTION.md, "Manual capture"): the expiry job voids them, oldest first.
+   */
+  authorizationsDue(now: Date, limit: number, scope: Pick<JobScope, 'applicationIds'> = {}): Promise<Charge[]> {
+    const qb = this.db
+      .repository(Charge)
+      .createQueryBuilder('c')
+      .where("c.status = 'requires_capture'")
+      .andWhere('c.expires_at <= :now', { now })
+      // Unclaimed, or a void claim whose call failed (a capture claim is the merchant's to resume).
+      .andWhere('(c.capture_claim_amount IS NULL OR (c.capture_claim_amount = 0 AND c.capture_claimed_at IS NULL))');
+    if (scope.applicationIds) qb.andWhere('c.application_id = ANY(:ids)', { ids: [...scope.applicationIds] });
+    return qb.orderBy('c.expires_at', 'ASC').limit(limit).getMany();
+  }
+
   query(applicationId: string): SelectQueryBuilder<Charge> {
     return this.db
       .repository(Charge)

@@ -5,7 +5,9 @@ import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
+import type { EventType } from '../../../common/events/event-types.js';
 import { newId } from '../../../common/ids.js';
+import type { JobScope } from '../../../common/jobs/job-scope.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../../common/list/index.js';
 import { CustomersService } from '../../customers/index.js';
 import { BalancesService } from '../../ledger/index.js';
@@ -20,7 +22,9 @@ import type { PaymentMethod } from '../entities/payment-method.entity.js';
 export const CHARGE_LIST: ListSpec = {
   filters: {
     id: ListFilters.uuid,
-    status: ListFilters.oneOf(['pending', 'succeeded', 'failed', 'canceled']),
+    status: ListFilters.oneOf(['pending', 'requires_capture', 'succeeded', 'failed', 'canceled']),
+    capture_method: ListFilters.oneOf(['automatic', 'manual']),
+    captured: ListFilters.boolean,
     customer_id: ListFilters.uuid,
     payment_intent: ListFilters.word,
     invoice_id: ListFilters.uuid,
@@ -81,13 +85,15 @@ export class ChargesService {
   /**
    * Applies `event` to the charge (a pending one: succeed, fail or cancel) with the facts that come
    * with it; a charge that succeeds or fails records `charge.succeeded` / `charge.failed` in the
-   * same transaction.
+   * same transaction, a capture also `charge.captured`, and `also` names one more event (an expired
+   * authorization's `charge.expired`).
    */
   async transition(
     charge: Charge,
     event: ChargeEvent,
     facts: Omit<Partial<Charge>, 'status'>,
     manager: EntityManager,
+    also?: 'charge.expired',
   ): Promise<Charge> {
     const status = chargeTransition(charge.status, event);
     const updated = await this.charges.writeStatus(
@@ -97,13 +103,21 @@ export class ChargesService {
       { ...facts, updated_at: this.clock.now() },
       manager,
     );
-    if (status === 'succeeded' || status === 'failed') {
-      await this.events.record(manager, {
-        applicationId: charge.application_id,
-        type: status === 'succeeded' ? 'charge.succeeded' : 'charge.failed',
-        object: await this.eventObject(updated!, manager),
-        previous_attributes: { status: charge.status },
-      });
+    const types: EventType[] = [];
+    if (status === 'succeeded') types.push('charge.succeeded');
+    if (status === 'failed') types.push('charge.failed');
+    if (event === 'capture') types.push('charge.captured');
+    if (also) types.push(also);
+    if (types.length > 0) {
+      const object = await this.eventObject(updated!, manager);
+      for (const type of types) {
+        await this.events.record(manager, {
+          applicationId: charge.application_id,
+          type,
+          object,
+          previous_attributes: { status: charge.status },
+        });
+      }
     }
     return updated!;
   }
@@ -143,6 +157,11 @@ export class ChargesService {
     };
     await this.charges.update(applicationId, chargeId, changes, manager);
     return Object.assign(charge, changes);
+  }
+
+  /** Authorizations past their hold that nothing claimed (the expiry job's batch). */
+  authorizationsDue(now: Date, limit: number, scope: Pick<JobScope, 'applicationIds'> = {}): Promise<Charge[]> {
+    return this.charges.authorizationsDue(now, limit, scope);
   }
 
   findById(applicationId: string, id: string, manager?: EntityManager): Promise<Charge | null> {

@@ -25,6 +25,7 @@ import { ChargesRepository } from './charges.repository.js';
 import type { ChargeResponse } from './charges.responses.js';
 import { ChargesService } from './charges.service.js';
 import { PROVIDER_TIMEOUT_MS } from './provider-call.js';
+import { AUTHORIZATION_LIFETIME_MS } from '../checkout-rules.js';
 import type { PaymentRequest, VaultCard } from '../../../providers/ports/collection.port.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 
@@ -204,6 +205,7 @@ export class CheckoutPaymentsService {
         amount: Number(checkout.amount),
         scaling_factor: checkout.scaling_factor,
         amount_capturable: 0,
+        capture_method: captureMethodOf(target),
         provider: providerName,
         reference_id: null,
         next_action: [],
@@ -339,6 +341,40 @@ export class CheckoutPaymentsService {
     return updated!;
   }
 
+  /**
+   * The locked manual-capture attempt was authorized (docs/COLLECTION.md, "Manual capture"): the
+   * charge `requires_capture` with the amount held until `expires_at` (AUTHORIZATION_LIFETIME_MS),
+   * nothing booked to the ledger; the payment intent `requires_capture`; the checkout, if any,
+   * complete with `payment_status: unpaid` (the buyer's part is done, the money is not collected).
+   */
+  async authorize(
+    scope: Scope,
+    checkout: Checkout | null,
+    target: Target,
+    charge: Charge,
+    manager: EntityManager,
+    providerFacts: Omit<Partial<Charge>, 'status'> = {},
+  ): Promise<Charge> {
+    if (target.type !== 'payment_intent') throw new Error(`charge ${charge.id}: only payment intents authorize`);
+    const amount = Number(charge.amount);
+    const authorized = await this.charges.transition(
+      charge,
+      'authorize',
+      {
+        ...providerFacts,
+        amount_capturable: amount,
+        captured: false,
+        settlement_status: null,
+        expires_at: new Date(this.clock.nowMs() + AUTHORIZATION_LIFETIME_MS),
+        next_action: [],
+      },
+      manager,
+    );
+    await this.paymentIntents.authorize(target.record, { id: charge.id, amount }, manager);
+    if (checkout) await this.checkouts.complete(scope, checkout, charge.id, manager, 'unpaid');
+    return authorized;
+  }
+
   /** The locked attempt failed: a payment intent waits for another payment method, with the failure. */
   async recordFailure(target: Target, charge: Charge, manager: EntityManager): Promise<void> {
     if (target.type !== 'payment_intent') return;
@@ -363,7 +399,7 @@ export class CheckoutPaymentsService {
   async answer(principal: Principal, attempt: Attempt): Promise<CheckoutPaymentResponse> {
     const { checkout, charge } = attempt;
     const applicationId = principal.application.id;
-    if (charge.status === 'succeeded') {
+    if (charge.status === 'succeeded' || charge.status === 'requires_capture') {
       await this.sessions.complete(checkout.session_id);
       if (attempt.dispute && principal.mode === 'test') {
         try {
@@ -376,7 +412,7 @@ export class CheckoutPaymentsService {
     const fresh = (await this.charges.findById(applicationId, charge.id)) ?? charge;
     const invoice = fresh.invoice_id ? await this.targets.findInvoice(applicationId, fresh.invoice_id) : null;
     const redirect =
-      charge.status === 'succeeded' && checkout.success_url
+      (charge.status === 'succeeded' || charge.status === 'requires_capture') && checkout.success_url
         ? checkout.success_url.replaceAll('{CHECKOUT_ID}', checkout.id)
         : null;
     return {
@@ -386,4 +422,9 @@ export class CheckoutPaymentsService {
       redirect_url: redirect,
     };
   }
+}
+
+/** How a target's card payment is captured: a payment intent says (`capture_method`), an invoice is captured at once. */
+export function captureMethodOf(target: Target): 'automatic' | 'manual' {
+  return target.type === 'payment_intent' ? target.record.capture_method : 'automatic';
 }

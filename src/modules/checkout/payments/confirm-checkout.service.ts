@@ -222,6 +222,7 @@ export class ConfirmCheckoutService {
         currency: charge.currency,
         scalingFactor: charge.scaling_factor,
         livemode: principal.livemode,
+        captureMethod: charge.capture_method === 'manual' ? ('manual' as const) : ('automatic' as const),
         destination: await this.payments.destinationOf(
           applicationId,
           recorded.transfer,
@@ -290,6 +291,12 @@ export class ConfirmCheckoutService {
           reference_id: result.reference,
         });
         return { checkout, charge: paid, dispute: result.disputeAfterSuccess === true };
+      }
+      if (result.status === 'authorized') {
+        const held = await this.payments.authorize(principal, checkout, target, charge, manager, {
+          reference_id: result.reference,
+        });
+        return { checkout, charge: held, dispute: false };
       }
       if (result.status === 'failed') {
         const failed = await this.charges.transition(

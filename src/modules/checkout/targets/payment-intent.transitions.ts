@@ -8,9 +8,14 @@ export const NEW_PAYMENT_INTENT_STATUS: PaymentIntentStatus = 'requires_payment_
  * `process`: a payment is under way (a PromptPay QR code waits to be paid); `succeed`: it is paid;
  * `fail`: the attempt failed or expired and the intent waits for another payment method;
  * `cancel`: the merchant cancels it; `require_action`: an off-session payment needs the customer to
- * authenticate (3-D Secure) on the page its `next_action` links.
+ * authenticate (3-D Secure) on the page its `next_action` links. Manual capture
+ * (docs/COLLECTION.md, "Manual capture"): `authorize`: the card is authorized and the amount held
+ * (`requires_capture`); `begin_capture`: a capture claimed the authorization and its provider is
+ * being asked (`processing`); a capture that lands is `succeed`; a void (`cancel`, the expiry job,
+ * or a provider that no longer holds the authorization) is `cancel`.
  */
-export type PaymentIntentEvent = 'process' | 'succeed' | 'fail' | 'cancel' | 'require_action';
+export type PaymentIntentEvent =
+  'process' | 'succeed' | 'fail' | 'cancel' | 'require_action' | 'authorize' | 'begin_capture';
 
 const NEXT: Record<PaymentIntentStatus, Partial<Record<PaymentIntentEvent, PaymentIntentStatus>>> = {
   requires_payment_method: {
@@ -19,8 +24,10 @@ const NEXT: Record<PaymentIntentStatus, Partial<Record<PaymentIntentEvent, Payme
     fail: 'requires_payment_method',
     cancel: 'canceled',
     require_action: 'requires_action',
+    authorize: 'requires_capture',
   },
   requires_action: {
+    authorize: 'requires_capture',
     process: 'processing',
     succeed: 'succeeded',
     fail: 'requires_payment_method',
@@ -32,6 +39,11 @@ const NEXT: Record<PaymentIntentStatus, Partial<Record<PaymentIntentEvent, Payme
     fail: 'requires_payment_method',
     cancel: 'canceled',
     require_action: 'requires_action',
+    authorize: 'requires_capture',
+  },
+  requires_capture: {
+    begin_capture: 'processing',
+    cancel: 'canceled',
   },
   succeeded: {},
   canceled: {},

@@ -28,7 +28,15 @@ import { PaymentIntentsRepository } from './payment-intents.repository.js';
 export const PAYMENT_INTENT_LIST: ListSpec = {
   filters: {
     id: ListFilters.uuid,
-    status: ListFilters.oneOf(['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'canceled']),
+    status: ListFilters.oneOf([
+      'requires_payment_method',
+      'requires_action',
+      'processing',
+      'requires_capture',
+      'succeeded',
+      'canceled',
+    ]),
+    capture_method: ListFilters.oneOf(['automatic', 'manual']),
     customer_id: ListFilters.uuid,
     currency: ListFilters.currency,
     amount: ListFilters.money,
@@ -72,11 +80,15 @@ export class PaymentIntentsService {
   ): Promise<PaymentIntentResponse> {
     if (dto.customer_id) await this.targets.chargeableCustomer(principal, dto.customer_id);
     const now = this.clock.now();
+    const captureMethod = dto.capture_method ?? 'automatic';
+    const terms = captureMethod === 'manual' ? manualCaptureTerms(dto) : dto;
     const record = {
-      ...(await newTargetFields(this.targets, this.providers, principal, dto, dto.amount, now)),
+      ...(await newTargetFields(this.targets, this.providers, principal, terms, dto.amount, now)),
       status: NEW_PAYMENT_INTENT_STATUS,
       amount: dto.amount,
       amount_received: 0,
+      capture_method: captureMethod,
+      amount_capturable: 0,
       customer_id: dto.customer_id ?? null,
       payment_method: null,
       next_action: null,
@@ -107,17 +119,59 @@ export class PaymentIntentsService {
     return runList(qb, PAYMENT_INTENT_LIST, query, toPaymentIntentResponse);
   }
 
-  /** Cancels a payment intent that has not succeeded; its open checkouts can no longer be paid. */
+  /**
+   * Cancels a payment intent that has not succeeded and holds no authorization (those are voided at
+   * their provider first: PaymentCapturesService); its open checkouts can no longer be paid.
+   */
   async cancel(principal: Principal, id: string, dto: CancelPaymentIntentDto): Promise<PaymentIntentResponse> {
     const applicationId = principal.application.id;
     const pi = await this.repository.transaction(async (manager) => {
       const found = await this.repository.findById(applicationId, id, manager, true);
       if (!found) throw new AppError(Errors.E4004, `No payment intent with id "${id}".`);
-      const now = this.clock.now();
-      const changes = { canceled_at: now, cancellation_reason: dto.cancellation_reason ?? null, updated_at: now };
-      return this.transition(found, 'cancel', changes, manager);
+      if (
+        found.capture_method === 'manual' &&
+        (found.status === 'requires_capture' || Number(found.amount_capturable) > 0)
+      ) {
+        throw new AppError(
+          CheckoutErrors.E7016,
+          `Payment intent "${id}" holds an authorization; cancel voids it first.`,
+        );
+      }
+      return this.cancelLocked(found, dto.cancellation_reason ?? null, manager);
     });
     return toPaymentIntentResponse(pi);
+  }
+
+  /** The locked intent is canceled (`reason`; an authorization it held was voided): `payment_intent.canceled`. */
+  async cancelLocked(record: PaymentIntent, reason: string | null, manager: EntityManager): Promise<PaymentIntent> {
+    const now = this.clock.now();
+    const before = record.status;
+    const changes = { canceled_at: now, cancellation_reason: reason, amount_capturable: 0, updated_at: now };
+    const canceled = await this.transition(record, 'cancel', changes, manager);
+    await this.recordEvent('payment_intent.canceled', canceled, before, manager);
+    return canceled;
+  }
+
+  /**
+   * The locked manual-capture intent was authorized by `charge`: `requires_capture`, its amount
+   * held (`amount_capturable`), `payment_intent.amount_capturable_updated`.
+   */
+  async authorize(record: PaymentIntent, charge: { id: string; amount: number }, manager: EntityManager) {
+    const before = record.status;
+    const changes = {
+      amount_capturable: charge.amount,
+      latest_charge: charge.id,
+      last_payment_error: null,
+      next_action: null,
+      updated_at: this.clock.now(),
+    };
+    const authorized = await this.transition(record, 'authorize', changes, manager);
+    await this.recordEvent('payment_intent.amount_capturable_updated', authorized, before, manager);
+  }
+
+  /** A capture claimed the locked intent's authorization: `processing` until its provider answers. */
+  async beginCapture(record: PaymentIntent, manager: EntityManager): Promise<void> {
+    await this.transition(record, 'begin_capture', { updated_at: this.clock.now() }, manager);
   }
 
   /** A payment of the locked intent is under way (`chargeId`, e.g. a PromptPay QR code waiting to be paid). */
@@ -147,6 +201,13 @@ export class PaymentIntentsService {
     await this.recordEvent('payment_intent.requires_action', waiting, before, manager);
   }
 
+  /** The payment intent as stored (no lock), or E4004. */
+  async find(applicationId: string, id: string): Promise<PaymentIntent> {
+    const found = await this.repository.findById(applicationId, id);
+    if (!found) throw new AppError(Errors.E4004, `No payment intent with id "${id}".`);
+    return found;
+  }
+
   /** The payment intent, locked until `manager`'s transaction ends, or E4004. */
   async lock(applicationId: string, id: string, manager: EntityManager): Promise<PaymentIntent> {
     const found = await this.repository.findById(applicationId, id, manager, true);
@@ -154,11 +215,12 @@ export class PaymentIntentsService {
     return found;
   }
 
-  /** The locked intent is paid by `charge` (its amount): `payment_intent.succeeded`. */
+  /** The locked intent is paid by `charge` (its amount; a capture's: what it captured): `payment_intent.succeeded`. */
   async succeed(record: PaymentIntent, charge: { id: string; amount: number }, manager: EntityManager): Promise<void> {
     const now = this.clock.now();
     const changes = {
       amount_received: charge.amount,
+      amount_capturable: 0,
       latest_charge: charge.id,
       last_payment_error: null,
       next_action: null,
@@ -203,6 +265,21 @@ export class PaymentIntentsService {
       previous_attributes: { status: before },
     });
   }
+}
+
+/**
+ * Manual capture collects cards only: payment_method_types defaults to card, and PromptPay (which
+ * has no authorization to hold) is refused with E7103.
+ */
+function manualCaptureTerms(dto: CreatePaymentIntentDto): CreatePaymentIntentDto {
+  const types = dto.payment_method_types ?? ['card'];
+  if (types.some((t) => t !== 'card')) {
+    throw new AppError(
+      CheckoutErrors.E7103,
+      `capture_method "manual" collects cards only; payment_method_types has ${types.filter((t) => t !== 'card').join(', ')}.`,
+    );
+  }
+  return { ...dto, payment_method_types: types };
 }
 
 /**

@@ -6,7 +6,10 @@ import {
   CollectionProviderError,
   type CollectionProvider,
   type PaymentMethodType,
+  type AuthorizationRequest,
+  type CaptureRequest,
   type PaymentRequest,
+  type ProviderAuthorizationResult,
   type ProviderFailure,
   type ProviderPayment,
   type ProviderRefund,
@@ -86,6 +89,8 @@ export class SandboxCollectionProvider implements CollectionProvider {
   private readonly gates = new Map<string, Promise<void>>();
   /** The sandbox's own records: the payment made for each charge id (oldest dropped past SANDBOX_RECORDS). */
   private readonly payments = new Map<string, ProviderPayment>();
+  /** Authorizations it holds, by its reference: what is held, and how each ended (once: a resend answers the same). */
+  private readonly authorizations = new Map<string, SandboxAuthorization>();
 
   /**
    * Test control (in this process, never reachable through the API): hold this application's
@@ -130,7 +135,51 @@ export class SandboxCollectionProvider implements CollectionProvider {
     const made = this.payments.get(request.chargeId);
     if (made) return made;
     const reference = providerReference('ch');
-    return this.record(request.chargeId, answerFor(reference, vaultCard?.sandbox_outcome ?? 'succeeds', false));
+    const answer = answerFor(reference, vaultCard?.sandbox_outcome ?? 'succeeds', false);
+    return this.record(request.chargeId, this.authorizeIfManual(request, answer));
+  }
+
+  /** A manual-capture card payment that would succeed is held instead: `authorized`, the amount held. */
+  private authorizeIfManual(request: PaymentRequest, answer: ProviderPayment): ProviderPayment {
+    if (request.captureMethod !== 'manual' || answer.status !== 'succeeded') return answer;
+    this.authorizations.set(answer.reference, { amount: request.amount, ended: null });
+    if (this.authorizations.size > SANDBOX_RECORDS) {
+      this.authorizations.delete(this.authorizations.keys().next().value!);
+    }
+    return { status: 'authorized', reference: answer.reference };
+  }
+
+  /** Captures an authorization it holds (once; a resend answers the first capture), releasing the rest. */
+  async captureAuthorization(request: CaptureRequest): Promise<ProviderAuthorizationResult> {
+    await this.answerAfterGate(request.applicationId);
+    const held = this.authorizations.get(request.chargeReference);
+    if (!held) return authorizationGone(request.chargeReference);
+    held.ended ??= {
+      status: 'captured',
+      reference: request.chargeReference,
+      amountCaptured: request.amountToCapture,
+      amountReleased: held.amount - request.amountToCapture,
+    };
+    return held.ended.status === 'captured' ? held.ended : authorizationGone(request.chargeReference);
+  }
+
+  /** Voids an authorization it holds (an already voided one answers the same). */
+  async voidAuthorization(request: AuthorizationRequest): Promise<ProviderAuthorizationResult> {
+    await this.answerAfterGate(request.applicationId);
+    const held = this.authorizations.get(request.chargeReference);
+    if (!held) return authorizationGone(request.chargeReference);
+    held.ended ??= {
+      status: 'voided',
+      reference: request.chargeReference,
+      amountCaptured: 0,
+      amountReleased: held.amount,
+    };
+    return held.ended.status === 'voided' ? held.ended : authorizationGone(request.chargeReference);
+  }
+
+  /** Test control (in this process): what the sandbox holds for an authorization and how it ended. */
+  authorizationOf(reference: string): SandboxAuthorization | null {
+    return this.authorizations.get(reference) ?? null;
   }
 
   /** The sandbox's record of the charge id: a charge is made once per charge id, like a provider's idempotency key. */
@@ -149,10 +198,8 @@ export class SandboxCollectionProvider implements CollectionProvider {
     await this.answerAfterGate(request.applicationId);
     const made = this.payments.get(request.chargeId);
     if (made) return made;
-    return this.record(
-      request.chargeId,
-      answerFor(providerReference('ch'), card.sandbox_outcome ?? 'succeeds', offSession),
-    );
+    const answer = answerFor(providerReference('ch'), card.sandbox_outcome ?? 'succeeds', offSession);
+    return this.record(request.chargeId, this.authorizeIfManual(request, answer));
   }
 
   /** The sandbox keeps no cards of its own: nothing to remove. */
@@ -216,6 +263,27 @@ export class SandboxCollectionProvider implements CollectionProvider {
  * once, so a lost answer is read back within the reconciliation job's minutes; memory stays bounded.
  */
 const SANDBOX_RECORDS = 100_000;
+
+/** An authorization the sandbox holds: its amount and, once captured or voided, that answer. */
+export interface SandboxAuthorization {
+  amount: number;
+  ended: ProviderAuthorizationResult | null;
+}
+
+/** An authorization the sandbox does not hold (any more): nothing to capture or void. */
+function authorizationGone(reference: string): ProviderAuthorizationResult {
+  return {
+    status: 'failed',
+    reference,
+    amountCaptured: 0,
+    amountReleased: 0,
+    failure: {
+      code: 'authorization_unavailable',
+      reason: 'authorization_unavailable',
+      message: 'The authorization was already captured or voided, or it expired.',
+    },
+  };
+}
 
 /** The sandbox's failing refund amount (minor units): a refund of exactly this amount is declined. */
 export const SANDBOX_FAILING_REFUND_AMOUNT = 4004;
