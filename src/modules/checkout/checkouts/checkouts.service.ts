@@ -268,6 +268,16 @@ export class CheckoutsService {
     Object.assign(checkout, changes);
   }
 
+  /**
+   * The locked open subscription checkout collects `amount` now: its first invoice was priced again
+   * (a promotion code entered on its page, whose `invoice.updated` records the change).
+   */
+  async reprice(checkout: Checkout, amount: number, manager: EntityManager): Promise<void> {
+    const changes = { amount, updated_at: this.clock.now() };
+    await this.repository.update(checkout.application_id, checkout.id, changes, manager);
+    Object.assign(checkout, changes);
+  }
+
   /** The locked open checkout is paid by `chargeId`: `checkout.completed`. */
   async complete(scope: Scope, checkout: Checkout, chargeId: string, manager: EntityManager): Promise<void> {
     const before = {
