@@ -154,4 +154,9 @@ export const CheckoutErrors = defineErrors('checkout', {
     message:
       'A promotion code is entered on the page only for an open, unpaid subscription checkout with allow_promotion_codes and no code applied yet.',
   },
+  E7077: {
+    key: 'payment_method_expired',
+    http_status: 400,
+    message: 'The saved card has expired (its expiry month is over): it cannot be a default payment method.',
+  },
 });
