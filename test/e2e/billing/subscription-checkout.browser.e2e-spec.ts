@@ -179,7 +179,11 @@ describe('subscription checkout on the hosted page in a real browser', () => {
     expect(after).toMatchObject({ status: 'complete', payment_status: 'paid', amount: 57_587 });
     const charge = await get(`/charges/${after.charge_id}`);
     expect(charge).toMatchObject({ status: 'succeeded', amount: 57_587 });
-    expect(await get(`/invoices/${checkout.invoice}`)).toMatchObject({ status: 'paid', total: 57_587, amount_paid: 57_587 });
+    expect(await get(`/invoices/${checkout.invoice}`)).toMatchObject({
+      status: 'paid',
+      total: 57_587,
+      amount_paid: 57_587,
+    });
     expect(await get(`/subscriptions/${checkout.subscription}`)).toMatchObject({ status: 'active' });
   });
 });

@@ -173,7 +173,8 @@ export class SubscriptionCheckoutsService {
       object,
       previous_attributes: { discount: null },
     });
-    const rates = sub.default_tax_rates.length > 0 ? await this.taxRates.findUsable(scope, sub.default_tax_rates, manager) : [];
+    const rates =
+      sub.default_tax_rates.length > 0 ? await this.taxRates.findUsable(scope, sub.default_tax_rates, manager) : [];
     return {
       subscription: object,
       trialing: sub.status === 'trialing',

@@ -228,6 +228,11 @@ export class CheckoutsService {
     );
   }
 
+  /** A transaction of the checkout's mode, for flows that lock a checkout and change what it collects. */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.repository.transaction(work);
+  }
+
   async retrieve(scope: Scope, id: string): Promise<CheckoutResponse> {
     return this.toResponse(scope, await this.get(scope, id));
   }

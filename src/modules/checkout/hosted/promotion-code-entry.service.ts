@@ -8,9 +8,8 @@ import { ApplicationResolver } from '../../../common/tenancy/application-resolve
 import { SessionsService } from '../../auth/index.js';
 import { SubscriptionCheckoutsService } from '../../billing/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
-import { CheckoutsRepository } from '../checkouts/checkouts.repository.js';
 import { CheckoutsService, effectiveStatus } from '../checkouts/checkouts.service.js';
-import { ChargesRepository } from '../payments/charges.repository.js';
+import { ChargesService } from '../payments/charges.service.js';
 import { InvoicesService } from '../targets/invoices.service.js';
 import type { HostedAnswer, HostedVisit } from './hosted-answer.js';
 import { Clock } from '../../../common/clock.js';
@@ -34,10 +33,9 @@ export class PromotionCodeEntryService {
     private readonly sessions: SessionsService,
     private readonly context: RequestContext,
     private readonly checkouts: CheckoutsService,
-    private readonly checkoutRows: CheckoutsRepository,
     private readonly subscriptions: SubscriptionCheckoutsService,
     private readonly invoices: InvoicesService,
-    private readonly charges: ChargesRepository,
+    private readonly charges: ChargesService,
     private readonly clock: Clock,
   ) {}
 
@@ -74,7 +72,7 @@ export class PromotionCodeEntryService {
     const firstTime = unlocked.customer_id
       ? !(await this.charges.customerHasPaid(applicationId, unlocked.customer_id))
       : false;
-    return this.checkoutRows.transaction(async (manager) => {
+    return this.checkouts.transaction(async (manager) => {
       const checkout = (await this.checkouts.find(applicationId, id, manager, true))!;
       const status = effectiveStatus(checkout, this.clock.now());
       if (status === 'expired') throw new AppError(CheckoutErrors.E7005, `Checkout "${id}" has expired.`);
@@ -86,7 +84,10 @@ export class PromotionCodeEntryService {
         );
       }
       if (checkout.pending_charge_id) {
-        throw new AppError(CheckoutErrors.E7076, `Checkout "${id}" has a payment in progress; its amount cannot change.`);
+        throw new AppError(
+          CheckoutErrors.E7076,
+          `Checkout "${id}" has a payment in progress; its amount cannot change.`,
+        );
       }
       const priced = await this.subscriptions.applyPromotionCode(
         scope,
@@ -118,7 +119,12 @@ export class PromotionCodeEntryService {
         currency: checkout.currency,
         scaling_factor: checkout.scaling_factor,
         amount_text: formatMoney(amount, checkout.currency, checkout.scaling_factor, visit.locale),
-        discount_text: formatMoney(priced.totals.total_discount, checkout.currency, checkout.scaling_factor, visit.locale),
+        discount_text: formatMoney(
+          priced.totals.total_discount,
+          checkout.currency,
+          checkout.scaling_factor,
+          visit.locale,
+        ),
       };
     });
   }

@@ -218,7 +218,12 @@ export class InvoicesService {
       total: Number(found.total),
       updated_at: found.updated_at.toISOString(),
     };
-    const changes = { line_items: input.lines, subtotal: input.subtotal, total: input.total, updated_at: this.clock.now() };
+    const changes = {
+      line_items: input.lines,
+      subtotal: input.subtotal,
+      total: input.total,
+      updated_at: this.clock.now(),
+    };
     await this.repository.update(applicationId, id, changes, manager);
     const updated = Object.assign(found, changes);
     await this.events.record(manager, {
