@@ -170,8 +170,10 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
       line_items: [{ price: price.id, quantity: 1 }],
       allow_promotion_codes: true,
     });
-    // The hosted page's own call: the code the buyer types (docs/BILLING.md, "Subscription checkout").
-    return api.post(`${checkout.url.split('#')[0]}/promotion_code`, { code: code.code }, checkout.session);
+    // The hosted page's own call, the code the buyer types (docs/BILLING.md, "Subscription checkout"),
+    // sent to the host the CLI talks to (the page's PUBLIC_URL may name another one).
+    const page = `${new URL(api.appRoot).origin}${new URL(checkout.url).pathname}`;
+    return api.post(`${page}/promotion_code`, { code: code.code }, checkout.session);
   },
   'charge.refunded': refund(),
   'refund.created': refund(),
