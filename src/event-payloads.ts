@@ -29,6 +29,7 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'payment_method.detached': PaymentMethodDto,
   'invoice.finalized': InvoiceDto,
   'invoice.paid': InvoiceDto,
+  'invoice.updated': InvoiceDto,
   'charge.succeeded': ChargeDto,
   'charge.failed': ChargeDto,
   'charge.captured': ChargeDto,

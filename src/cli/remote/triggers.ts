@@ -175,6 +175,24 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
     const invoice = await api.post(`/invoices/${draft.id}/finalize`);
     return pay(api, SANDBOX_CARDS.visa, { target_type: 'invoice', target_id: invoice.id });
   },
+  'invoice.updated': async (api) => {
+    const [customer, price, code] = await Promise.all([
+      api.post('/customers', { name: 'Somchai Jaidee' }),
+      monthlyPrice(api),
+      promotionCode(api),
+    ]);
+    const checkout = await api.post<Row & { session: string; url: string }>('/checkouts', {
+      mode: 'subscription',
+      target_type: 'customer',
+      target_id: customer.id,
+      line_items: [{ price: price.id, quantity: 1 }],
+      allow_promotion_codes: true,
+    });
+    // The hosted page's own call, the code the buyer types (docs/BILLING.md, "Subscription checkout"),
+    // sent to the host the CLI talks to (the page's PUBLIC_URL may name another one).
+    const page = `${new URL(api.appRoot).origin}${new URL(checkout.url).pathname}`;
+    return api.post(`${page}/promotion_code`, { code: code.code }, checkout.session);
+  },
   'charge.refunded': refund(),
   'refund.created': refund(),
   'refund.updated': refund(),

@@ -19,6 +19,8 @@ export const EVENT_TYPES = {
   'invoice.finalized':
     'An invoice left draft: it is open and can be paid (by the merchant or at the end of a billing grace window).',
   'invoice.paid': "An invoice was paid by a checkout's charge.",
+  'invoice.updated':
+    "An open invoice's amounts changed: a promotion code entered on its subscription checkout's page priced it again.",
   'charge.succeeded': 'A charge succeeded: the money is booked to the balance.',
   'charge.captured':
     'An authorized charge was captured (in full or in part): the captured amount is booked to the balance.',

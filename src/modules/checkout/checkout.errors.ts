@@ -179,4 +179,9 @@ export const CheckoutErrors = defineErrors('checkout', {
     http_status: 400,
     message: 'The authorization expired and was voided: nothing can be captured.',
   },
+  E7077: {
+    key: 'payment_method_expired',
+    http_status: 400,
+    message: 'The saved card has expired (its expiry month is over): it cannot be a default payment method.',
+  },
 });

@@ -39,6 +39,7 @@ import { PaymentIntent } from './entities/payment-intent.entity.js';
 import { PaymentLink } from './entities/payment-link.entity.js';
 import { CheckoutPageRenderer } from './hosted/checkout-page.renderer.js';
 import { HostedCheckoutsService } from './hosted/hosted-checkouts.service.js';
+import { PromotionCodeEntryService } from './hosted/promotion-code-entry.service.js';
 import { HostedPagesController } from './hosted/hosted-pages.controller.js';
 import { ProviderReturnsController } from './hosted/provider-returns.controller.js';
 import { HostedUrls } from './checkouts/hosted-urls.js';
@@ -106,6 +107,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     ConfirmCheckoutService,
     CardIntentsService,
     HostedCheckoutsService,
+    PromotionCodeEntryService,
     ChargeOutcomesService,
     SubscriptionCompletionService,
     SubscriptionOpening,

@@ -42,7 +42,7 @@ export class CustomersController {
   @ApiOperation({
     summary: 'Update a customer',
     description:
-      '`invoice_settings.default_payment_method` must be a payment method attached to this customer (E7030, E7031); null clears it.',
+      '`invoice_settings.default_payment_method` must be an unexpired payment method attached to this customer (E7030, E7031, E7077); null clears it.',
   })
   @ApiOkResponse({ type: CustomerDto })
   @ApiErrors(Errors.E2000, Errors.E4004)

@@ -138,4 +138,53 @@ describe('subscription checkout on the hosted page in a real browser', () => {
     ]);
     expect(objectOf('payment_method.attached')).toEqual([expect.objectContaining({ id: saved.id })]);
   });
+
+  it('takes a promotion code typed on the page: the total shown, then charged, is exact to the satang', async () => {
+    const price = await createPrice(t, tenant, { unit_amount: 29_900, interval: 'month', usage_type: 'licensed' });
+    const vat = await post('/tax_rates', { display_name: 'VAT', percentage: 7, inclusive: false, country: 'TH' });
+    const coupon = await post('/coupons', { percent_off: 10, duration: 'forever' });
+    const code = `TYPED${Date.now()}`;
+    await post('/promotion_codes', { coupon_id: coupon.id, code });
+    const customer = await createCustomer(t, tenant);
+    const checkout = await post('/checkouts', {
+      mode: 'subscription',
+      target_type: 'customer',
+      target_id: customer.id,
+      line_items: [{ price: price.id, quantity: 2 }],
+      allow_promotion_codes: true,
+      subscription_data: { default_tax_rates: [vat.id] },
+      success_url: `${t.url}/healthz?typed={CHECKOUT_ID}`,
+    });
+
+    const url = new URL(checkout.url);
+    const page = await browser.newPage();
+    await page.goto(`${t.url}${url.pathname}${url.hash}`);
+    // 598.00 + VAT 7% 41.86 before the code.
+    expect(await page.locator('#amount').textContent()).toBe('฿639.86');
+    await page.getByLabel('Promotion code').fill('no-such-code');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No promotion code "no-such-code".').waitFor();
+    await page.getByLabel('Promotion code').fill(code.toLowerCase());
+    await page.getByRole('button', { name: 'Apply' }).click();
+    // 598.00 - 10% = 538.20; VAT 7% of 538.20 = 37.674, half-up 37.67; total 575.87.
+    await page.getByText(`Promotion code ${code.toLowerCase()} applied: ฿59.80 off.`).waitFor();
+    expect(await page.locator('#amount').textContent()).toBe('฿575.87');
+    await fillCard(page, CARDS.visa);
+    await Promise.all([
+      page.waitForURL(`${t.url}/healthz?typed=${checkout.id}`),
+      page.getByRole('button', { name: 'Pay', exact: true }).click(),
+    ]);
+    await page.close();
+
+    const after = await get(`/checkouts/${checkout.id}`);
+    expect(after).toMatchObject({ status: 'complete', payment_status: 'paid', amount: 57_587 });
+    const charge = await get(`/charges/${after.charge_id}`);
+    expect(charge).toMatchObject({ status: 'succeeded', amount: 57_587 });
+    expect(await get(`/invoices/${checkout.invoice}`)).toMatchObject({
+      status: 'paid',
+      total: 57_587,
+      amount_paid: 57_587,
+    });
+    expect(await get(`/subscriptions/${checkout.subscription}`)).toMatchObject({ status: 'active' });
+  });
 });

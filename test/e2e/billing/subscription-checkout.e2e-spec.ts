@@ -244,4 +244,105 @@ describe('subscription checkout (API)', () => {
     expect(await get(`/promotion_codes/${promo.id}`)).toMatchObject({ times_redeemed: 7 });
     expect((await get(`/subscriptions?limit=100&price=${price.id}`)).data).toHaveLength(7);
   });
+
+  /** The hosted page's promotion code field: POST /pay/{slug}/checkouts/{id}/promotion_code with the page's session. */
+  const enterCode = (c: { id: string; session: string }, code: string, session = c.session) =>
+    t.http
+      .post(`/pay/${tenant.slug}/checkouts/${c.id}/promotion_code`)
+      .set({ 'X-Session-Token': session, 'Content-Type': 'application/json' })
+      .send({ code });
+
+  it('prices the first invoice again for a code entered on the page (allow_promotion_codes), once, and charges that', async () => {
+    const price = await createPrice(t, tenant, { unit_amount: 29_900 });
+    const vat = await post('/tax_rates', { display_name: 'VAT', percentage: 7, inclusive: false, country: 'TH' });
+    const coupon = await post('/coupons', { percent_off: 10, duration: 'forever' });
+    const code = `PAGE${Date.now()}`;
+    const promo = await post('/promotion_codes', { coupon_id: coupon.id, code, max_redemptions: 1 });
+    const customer = await createCustomer(t, tenant);
+    const body = {
+      mode: 'subscription',
+      target_type: 'customer',
+      target_id: customer.id,
+      line_items: [{ price: price.id, quantity: 2 }],
+      allow_promotion_codes: true,
+      subscription_data: { default_tax_rates: [vat.id] },
+    };
+    const created = (await checkout(body)).body;
+    // Before the code: 598.00 + VAT 41.86 = 639.86.
+    expect(created).toMatchObject({ amount: 63_986, allow_promotion_codes: true });
+
+    const applied = await enterCode(created, code.toLowerCase());
+    expect(applied.status).toBe(200);
+    // 598.00 - 10% = 538.20; VAT 7% = 37.674 -> 37.67; total 575.87.
+    expect(applied.body).toMatchObject({
+      object: 'checkout_promotion_code',
+      code: code.toLowerCase(),
+      promotion_code: promo.id,
+      amount: 57_587,
+      amount_discount: 5_980,
+      currency: 'THB',
+    });
+    expect(await get(`/checkouts/${created.id}`)).toMatchObject({ amount: 57_587 });
+    const invoice = await get(`/invoices/${created.invoice}`);
+    expect(invoice).toMatchObject({ status: 'open', subtotal: 59_800, total: 57_587 });
+    expect(invoice.line_items.map((l: { total: number }) => l.total)).toEqual([59_800, -5_980, 3_767]);
+    expect(await get(`/subscriptions/${created.subscription}`)).toMatchObject({
+      discount: { coupon: coupon.id, promotion_code: promo.id },
+    });
+    expect(await get(`/promotion_codes/${promo.id}`)).toMatchObject({ times_redeemed: 1 });
+    const updated = (await get(`/events?limit=20`)).data.find(
+      (e: { type: string; data: { object: { id: string } } }) =>
+        e.type === 'invoice.updated' && e.data.object.id === created.invoice,
+    );
+    expect(updated.data).toMatchObject({ object: { total: 57_587 }, previous_attributes: { total: 63_986 } });
+
+    // One code per checkout; the code's one redemption is taken.
+    expectErrorObject((await enterCode(created, code)).body, 'E7076');
+    const second = (await checkout({ ...body, target_id: (await createCustomer(t, tenant)).id })).body;
+    expectErrorObject((await enterCode(second, code)).body, 'E7634');
+    expectErrorObject((await enterCode(second, 'NO-SUCH-CODE')).body, 'E7631');
+    expectErrorObject((await enterCode(second, '')).body, 'E2000');
+    expectErrorObject((await enterCode(second, code, created.session)).body, 'E1212');
+    const without = (await checkout({ ...body, allow_promotion_codes: false })).body;
+    expectErrorObject((await enterCode(without, code)).body, 'E7076');
+    expect(await get(`/checkouts/${second.id}`)).toMatchObject({ amount: 63_986 });
+
+    const paid = await confirm(t, tenant, created, card(CARDS.visa));
+    expect(paid.body.charge).toMatchObject({ status: 'succeeded', amount: 57_587 });
+    expect(await get(`/invoices/${created.invoice}`)).toMatchObject({ status: 'paid', amount_paid: 57_587 });
+    expectErrorObject((await enterCode(second, code)).body, 'E7634');
+  });
+
+  it('holds max_redemptions for codes entered on 10 pages at once, and gives one back when its checkout expires', async () => {
+    const price = await createPrice(t, tenant);
+    const coupon = await post('/coupons', { amount_off: 500, currency: 'THB', duration: 'once' });
+    const code = `PAGES${Date.now()}`;
+    const promo = await post('/promotion_codes', { coupon_id: coupon.id, code, max_redemptions: 3 });
+    const pages = [];
+    for (let i = 0; i < 10; i += 1) {
+      const customer = await createCustomer(t, tenant);
+      pages.push(
+        (
+          await checkout({
+            mode: 'subscription',
+            target_type: 'customer',
+            target_id: customer.id,
+            line_items: [{ price: price.id, quantity: 1 }],
+            allow_promotion_codes: true,
+          })
+        ).body,
+      );
+    }
+    const answers = await Promise.all(pages.map((p) => enterCode(p, code)));
+    const won = pages.filter((_, n) => answers[n].status === 200);
+    expect(won).toHaveLength(3);
+    for (const a of answers.filter((x) => x.status !== 200)) expectErrorObject(a.body, 'E7634');
+    expect(await get(`/promotion_codes/${promo.id}`)).toMatchObject({ times_redeemed: 3 });
+    expect(await get(`/coupons/${coupon.id}`)).toMatchObject({ times_redeemed: 3 });
+
+    await post(`/test_helpers/checkouts/${won[0].id}/expire`, {});
+    expect(await get(`/promotion_codes/${promo.id}`)).toMatchObject({ times_redeemed: 2 });
+    expect(await get(`/coupons/${coupon.id}`)).toMatchObject({ times_redeemed: 2 });
+    expectErrorObject((await enterCode(won[0], code)).body, 'E7005');
+  });
 });

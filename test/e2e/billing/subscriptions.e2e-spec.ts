@@ -6,6 +6,8 @@ import {
   eventsOf,
   runSubscriptionsJob,
 } from '../../factories/subscriptions.js';
+import { asSession, card, tokenize } from '../../factories/checkout.js';
+import { customerWithCard, SAVED_CARDS, setupCheckout } from '../../factories/payment-methods.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 /** Subscriptions (docs/BILLING.md, "Subscriptions"), on test clocks and on the service clock. */
@@ -474,5 +476,59 @@ describe('subscriptions', () => {
     const res = await subscribe({ customer_id: customer.id, items: [{ price_id: livePrice.id }] }, tenant, 'live');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ livemode: true, test_clock: null, status: 'incomplete' });
+  });
+
+  it('takes as default_payment_method only an attached, unexpired card of the customer (E7030, E7031, E7077)', async () => {
+    const { customer, paymentMethod } = await customerWithCard(t, tenant);
+    const other = await customerWithCard(t, tenant);
+    // A card valid through this month next year, saved through a setup checkout's page.
+    const now = t.clock.now();
+    const checkout = await setupCheckout(t, tenant, customer.id);
+    const token = await tokenize(
+      t,
+      tenant,
+      checkout,
+      card(SAVED_CARDS.succeeds, { exp_month: now.getUTCMonth() + 1, exp_year: now.getUTCFullYear() + 1 }).card,
+    );
+    const shortLived = (
+      await t.http
+        .post(tenant.path(`/checkouts/${checkout.id}/confirm`))
+        .set(asSession(checkout.session))
+        .send({ payment_method_type: 'card', token: token.body.id })
+    ).body.payment_method as { id: string };
+    const items = [{ price_id: monthly.id }];
+    const base = { customer_id: customer.id, items, collection_method: 'send_invoice' };
+
+    const unknown = await subscribe({ ...base, default_payment_method: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b' });
+    expect(unknown.status).toBe(404);
+    expectErrorObject(unknown.body, 'E7030');
+    expectErrorObject((await subscribe({ ...base, default_payment_method: other.paymentMethod.id })).body, 'E7031');
+
+    const created = await subscribe({ ...base, default_payment_method: paymentMethod.id });
+    expect(created.body).toMatchObject({ status: 'active', default_payment_method: paymentMethod.id });
+    const id = created.body.id as string;
+    expectErrorObject((await update(id, { default_payment_method: other.paymentMethod.id })).body, 'E7031');
+    expect((await update(id, { default_payment_method: shortLived.id })).body).toMatchObject({
+      default_payment_method: shortLived.id,
+    });
+
+    // Past the end of its expiry month, the card is no default any more, here or on the customer.
+    t.clock.advance(400 * 86_400_000);
+    expectErrorObject((await update(id, { default_payment_method: shortLived.id })).body, 'E7077');
+    expectErrorObject((await subscribe({ ...base, default_payment_method: shortLived.id })).body, 'E7077');
+    const onCustomer = await t.http
+      .post(tenant.path(`/customers/${customer.id}`))
+      .set(tenant.as('test'))
+      .send({ invoice_settings: { default_payment_method: shortLived.id } });
+    expectErrorObject(onCustomer.body, 'E7077');
+    t.clock.reset();
+
+    const detached = await t.http
+      .post(tenant.path(`/payment_methods/${paymentMethod.id}/detach`))
+      .set(tenant.as('test'))
+      .send({});
+    expect(detached.status).toBe(200);
+    expectErrorObject((await update(id, { default_payment_method: paymentMethod.id })).body, 'E7031');
+    expect(await read(id)).toMatchObject({ default_payment_method: shortLived.id });
   });
 });

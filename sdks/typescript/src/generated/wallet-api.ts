@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Update a customer
-         * @description `invoice_settings.default_payment_method` must be a payment method attached to this customer (E7030, E7031); null clears it.
+         * @description `invoice_settings.default_payment_method` must be an unexpired payment method attached to this customer (E7030, E7031, E7077); null clears it.
          */
         post: operations["CustomersController_update"];
         delete?: never;
@@ -1104,26 +1104,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/{app}/platform/wallet/payment_intents/{id}/capture": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Capture an authorized payment intent (capture_method: manual)
-         * @description Captures `amount_to_capture` (default: all of `amount_capturable`) of a `requires_capture` intent at its provider and books it to the ledger; the rest of the authorization is released (`charge.amount_voided`). One capture per intent: a second is E7100; an expired authorization is E7104.
-         */
-        post: operations["PaymentIntentsController_capture"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/{app}/platform/wallet/payment_intents/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1135,7 +1115,11 @@ export interface paths {
         put?: never;
         /**
          * Cancel a payment intent that has not succeeded
-         * @description An authorization the intent holds (status `requires_capture`) is voided at its provider: all of it is released.
+         * @description Cancel a payment intent that has not succeeded.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
          */
         post: operations["PaymentIntentsController_cancel"];
         delete?: never;
@@ -2839,7 +2823,7 @@ export interface components {
         };
         CustomerInvoiceSettingsDto: {
             /**
-             * @description A payment method attached to this customer (E7030 unknown, E7031 detached or of another customer); null clears it.
+             * @description A payment method attached to this customer (E7030 unknown, E7031 detached or of another customer, E7077 expired); null clears it.
              * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
              */
             default_payment_method?: string | null;
@@ -3009,7 +2993,7 @@ export interface components {
              * @example checkout.completed
              * @enum {string}
              */
-            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
+            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
             /** @example 2026-11-22T16:30:30.583Z */
             created: string;
             /** @example false */
@@ -3083,7 +3067,7 @@ export interface components {
              *       "charge.succeeded"
              *     ]
              */
-            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
+            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
             /** @example Order fulfilment */
             description?: string;
             /**
@@ -3148,7 +3132,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
+            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
             /**
              * @description `true` disables the endpoint, `false` enables it again.
              * @example false
@@ -3998,12 +3982,6 @@ export interface components {
             /** @example Order 1001 */
             description?: string;
             /**
-             * @description `manual`: a card payment is only authorized (status `requires_capture`, the amount held at the provider for 7 days) until `POST /payment_intents/{id}/capture`; cards only (payment_method_types defaults to ["card"], PromptPay is E7103).
-             * @default automatic
-             * @enum {string}
-             */
-            capture_method?: "automatic" | "manual";
-            /**
              * @description A saved payment method attached to customer_id (E7030, E7031); charged at once with confirm: true.
              * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
              */
@@ -4027,18 +4005,11 @@ export interface components {
             /** @example false */
             livemode: boolean;
             /** @enum {string} */
-            status: "requires_payment_method" | "requires_action" | "processing" | "requires_capture" | "succeeded" | "canceled";
+            status: "requires_payment_method" | "requires_action" | "processing" | "succeeded" | "canceled";
             /** @example 125000 */
             amount: number;
             /** @example 0 */
             amount_received: number;
-            /**
-             * @description Held at the provider by an authorization (status `requires_capture`), until captured or voided.
-             * @example 0
-             */
-            amount_capturable: number;
-            /** @enum {string} */
-            capture_method: "automatic" | "manual";
             /** @example THB */
             currency: string;
             /** @example 100 */
@@ -4103,13 +4074,6 @@ export interface components {
             created_at: string;
             /** @example 2026-11-22T16:30:30.583Z */
             updated_at: string;
-        };
-        CapturePaymentIntentDto: {
-            /**
-             * @description Minor units to capture, at most amount_capturable (E7102); the rest of the authorization is released. Default: all of it.
-             * @example 60000
-             */
-            amount_to_capture?: number;
         };
         CancelPaymentIntentDto: {
             /** @enum {string} */
@@ -4602,7 +4566,7 @@ export interface components {
              */
             days_until_due?: number;
             /**
-             * @description A saved payment method's id (kept as given).
+             * @description A saved payment method attached to the customer, not expired (E7030 unknown, E7031 detached or another customer's, E7077 expired).
              * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
              */
             default_payment_method?: string;
@@ -4788,7 +4752,10 @@ export interface components {
             proration_behavior?: "create_prorations" | "none";
             /** @example true */
             cancel_at_period_end?: boolean;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            /**
+             * @description A saved payment method attached to the customer, not expired (E7030, E7031, E7077).
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
             default_payment_method?: string;
             /**
              * @example {
@@ -6119,40 +6086,6 @@ export interface components {
              */
             type: "payment_intent.requires_action";
         };
-        /** @description payment_intent.amount_capturable_updated: A manual-capture payment intent was authorized: amount_capturable is held at the provider until it is captured or voided. */
-        Event_payment_intent_amount_capturable_updated: components["schemas"]["EventDto"] & {
-            /** @enum {string} */
-            type?: "payment_intent.amount_capturable_updated";
-            data?: {
-                object: components["schemas"]["PaymentIntentDto"];
-                previous_attributes?: {
-                    [key: string]: unknown;
-                };
-            };
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payment_intent.amount_capturable_updated";
-        };
-        /** @description payment_intent.canceled: A payment intent was canceled: by the merchant (its authorization, if any, voided) or because its authorization expired. */
-        Event_payment_intent_canceled: components["schemas"]["EventDto"] & {
-            /** @enum {string} */
-            type?: "payment_intent.canceled";
-            data?: {
-                object: components["schemas"]["PaymentIntentDto"];
-                previous_attributes?: {
-                    [key: string]: unknown;
-                };
-            };
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "payment_intent.canceled";
-        };
         /** @description payment_method.attached: A payment method was saved to a customer (a setup checkout completed). */
         Event_payment_method_attached: components["schemas"]["EventDto"] & {
             /** @enum {string} */
@@ -6221,6 +6154,23 @@ export interface components {
              */
             type: "invoice.paid";
         };
+        /** @description invoice.updated: An open invoice's amounts changed: a promotion code entered on its subscription checkout's page priced it again. */
+        Event_invoice_updated: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "invoice.updated";
+            data?: {
+                object: components["schemas"]["InvoiceDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.updated";
+        };
         /** @description charge.succeeded: A charge succeeded: the money is booked to the balance. */
         Event_charge_succeeded: components["schemas"]["EventDto"] & {
             /** @enum {string} */
@@ -6254,40 +6204,6 @@ export interface components {
              * @enum {string}
              */
             type: "charge.failed";
-        };
-        /** @description charge.captured: An authorized charge was captured (in full or in part): the captured amount is booked to the balance. */
-        Event_charge_captured: components["schemas"]["EventDto"] & {
-            /** @enum {string} */
-            type?: "charge.captured";
-            data?: {
-                object: components["schemas"]["ChargeDto"];
-                previous_attributes?: {
-                    [key: string]: unknown;
-                };
-            };
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "charge.captured";
-        };
-        /** @description charge.expired: An authorized charge was not captured in time: the authorization was voided at the provider. */
-        Event_charge_expired: components["schemas"]["EventDto"] & {
-            /** @enum {string} */
-            type?: "charge.expired";
-            data?: {
-                object: components["schemas"]["ChargeDto"];
-                previous_attributes?: {
-                    [key: string]: unknown;
-                };
-            };
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "charge.expired";
         };
         /** @description charge.dispute.created: A cardholder disputed a charge. */
         Event_charge_dispute_created: components["schemas"]["EventDto"] & {
@@ -6918,7 +6834,7 @@ export interface components {
              */
             type: "tax_rate.updated";
         };
-        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_intent_amount_capturable_updated"] | components["schemas"]["Event_payment_intent_canceled"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_captured"] | components["schemas"]["Event_charge_expired"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"];
+        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_invoice_updated"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"];
     };
     responses: never;
     parameters: never;
@@ -9391,9 +9307,9 @@ export interface operations {
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
                 /** @description type equals. */
-                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
+                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
                 /** @description type ne. */
-                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
+                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
                 /** @description type is one of (comma-separated list). */
                 "filter[type][in]"?: string;
                 /** @description created equals. */
@@ -14552,17 +14468,11 @@ export interface operations {
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
                 /** @description status equals. */
-                "filter[status]"?: "requires_payment_method" | "requires_action" | "processing" | "requires_capture" | "succeeded" | "canceled";
+                "filter[status]"?: "requires_payment_method" | "requires_action" | "processing" | "succeeded" | "canceled";
                 /** @description status ne. */
-                "filter[status][ne]"?: "requires_payment_method" | "requires_action" | "processing" | "requires_capture" | "succeeded" | "canceled";
+                "filter[status][ne]"?: "requires_payment_method" | "requires_action" | "processing" | "succeeded" | "canceled";
                 /** @description status is one of (comma-separated list). */
                 "filter[status][in]"?: string;
-                /** @description capture_method equals. */
-                "filter[capture_method]"?: "automatic" | "manual";
-                /** @description capture_method ne. */
-                "filter[capture_method][ne]"?: "automatic" | "manual";
-                /** @description capture_method is one of (comma-separated list). */
-                "filter[capture_method][in]"?: string;
                 /** @description customer_id equals. */
                 "filter[customer_id]"?: string;
                 /** @description customer_id ne. */
@@ -14793,8 +14703,6 @@ export interface operations {
              *     E7017 promptpay_unavailable: PromptPay collects Thai baht (THB) only.
              *
              *     E7019 amount_invalid: The amount is out of the accepted range.
-             *
-             *     E7103 capture_method_unsupported: capture_method "manual" collects cards only: payment_method_types must be ["card"].
              *
              *     E7031 payment_method_not_attached: The payment method is detached, or is not attached to this customer.
              *
@@ -15054,168 +14962,6 @@ export interface operations {
             };
         };
     };
-    PaymentIntentsController_capture: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CapturePaymentIntentDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentIntentDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E7100 payment_intent_already_captured: The payment intent was already captured (or a capture of it is in progress).
-             *
-             *     E7101 payment_intent_not_capturable: The payment intent has no authorization to capture (it is not requires_capture).
-             *
-             *     E7102 amount_to_capture_invalid: amount_to_capture must be at least 1 and at most the amount_capturable of the payment intent.
-             *
-             *     E7104 authorization_expired: The authorization expired and was voided: nothing can be captured.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5002 provider_unavailable: A payment provider did not answer as expected. */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
     PaymentIntentsController_cancel: {
         parameters: {
             query?: never;
@@ -15350,15 +15096,6 @@ export interface operations {
             };
             /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5002 provider_unavailable: A payment provider did not answer as expected. */
-            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16941,23 +16678,11 @@ export interface operations {
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
                 /** @description status equals. */
-                "filter[status]"?: "pending" | "requires_capture" | "succeeded" | "failed" | "canceled";
+                "filter[status]"?: "pending" | "succeeded" | "failed" | "canceled";
                 /** @description status ne. */
-                "filter[status][ne]"?: "pending" | "requires_capture" | "succeeded" | "failed" | "canceled";
+                "filter[status][ne]"?: "pending" | "succeeded" | "failed" | "canceled";
                 /** @description status is one of (comma-separated list). */
                 "filter[status][in]"?: string;
-                /** @description capture_method equals. */
-                "filter[capture_method]"?: "automatic" | "manual";
-                /** @description capture_method ne. */
-                "filter[capture_method][ne]"?: "automatic" | "manual";
-                /** @description capture_method is one of (comma-separated list). */
-                "filter[capture_method][in]"?: string;
-                /** @description captured equals. */
-                "filter[captured]"?: boolean;
-                /** @description captured ne. */
-                "filter[captured][ne]"?: boolean;
-                /** @description captured is one of (comma-separated list). */
-                "filter[captured][in]"?: string;
                 /** @description customer_id equals. */
                 "filter[customer_id]"?: string;
                 /** @description customer_id ne. */

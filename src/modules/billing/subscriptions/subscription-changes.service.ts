@@ -6,6 +6,7 @@ import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { newId } from '../../../common/ids.js';
+import { CustomerHooks } from '../../customers/index.js';
 import type { Price } from '../catalog/prices/entities/price.entity.js';
 import { BillingClock } from '../test-clocks/billing-clock.js';
 import type {
@@ -46,6 +47,7 @@ export class SubscriptionChangesService {
     private readonly prices: SubscriptionPrices,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
+    private readonly customerHooks: CustomerHooks,
   ) {}
 
   async update(principal: Principal, id: string, dto: UpdateSubscriptionDto): Promise<SubscriptionResponse> {
@@ -61,7 +63,16 @@ export class SubscriptionChangesService {
         facts.cancel_at_period_end = dto.cancel_at_period_end;
         facts.canceled_at = dto.cancel_at_period_end ? now : null;
       }
-      if (dto.default_payment_method !== undefined) facts.default_payment_method = dto.default_payment_method;
+      if (dto.default_payment_method !== undefined) {
+        // Checked and held by the module owning payment methods (as a customer's default is).
+        await this.customerHooks.defaultPaymentMethod.emit({
+          applicationId,
+          customerId: sub.customer_id,
+          paymentMethodId: dto.default_payment_method,
+          manager,
+        });
+        facts.default_payment_method = dto.default_payment_method;
+      }
       if (dto.metadata !== undefined) facts.metadata = mergeMetadata(sub.metadata, dto.metadata);
       facts.next_event_at = nextEventAt({ ...sub, ...facts });
       await this.subscriptions.update(applicationId, id, facts as Omit<Partial<Subscription>, 'status'>, manager);

@@ -7,8 +7,13 @@ import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { CouponsService } from '../catalog/coupons/coupons.service.js';
 import { PromotionCodesService } from '../catalog/promotion-codes/promotion-codes.service.js';
+import type { Coupon } from '../catalog/coupons/entities/coupon.entity.js';
+import type { Price } from '../catalog/prices/entities/price.entity.js';
+import type { TaxRate } from '../catalog/tax-rates/entities/tax-rate.entity.js';
+import { TaxRatesService } from '../catalog/tax-rates/tax-rates.service.js';
 import { computeInvoiceLines, type ComputedInvoice } from '../pricing/index.js';
 import type { CreateSubscriptionDto } from './dto/subscription.dto.js';
+import { SubscriptionPrices } from './subscription-prices.js';
 import { nextEventAt } from './subscription-schedule.js';
 import { subscriptionTransition } from './subscription.transitions.js';
 import { SubscriptionErrors } from './subscriptions.errors.js';
@@ -47,6 +52,8 @@ export class SubscriptionCheckoutsService {
     private readonly clock: Clock,
     private readonly coupons: CouponsService,
     private readonly promotionCodes: PromotionCodesService,
+    private readonly prices: SubscriptionPrices,
+    private readonly taxRates: TaxRatesService,
   ) {}
 
   /**
@@ -62,6 +69,11 @@ export class SubscriptionCheckoutsService {
         `Subscription "${id}" is ${sub?.status ?? 'gone'}: its checkout can no longer start it.`,
       );
     }
+  }
+
+  /** Whether the subscription has a discount (a coupon or promotion code), for the checkout page's code field. */
+  async hasDiscount(applicationId: string, id: string): Promise<boolean> {
+    return (await this.subscriptions.find(applicationId, id))?.coupon != null;
   }
 
   /**
@@ -104,49 +116,69 @@ export class SubscriptionCheckoutsService {
     manager: EntityManager,
   ): Promise<OpenedSubscription> {
     const created = await this.reads.createIn(principal, dto, promotionCode, manager);
-    const licensed = created.lines.filter((l) => l.quantity !== null);
-    const computed = computeInvoiceLines({
-      currency: created.subscription.currency,
-      lines: licensed.map((l) => ({
-        price: { ...l.price, unit_amount: l.price.unit_amount === null ? null : Number(l.price.unit_amount) },
-        quantity: l.quantity!,
-      })),
-      discount: created.coupon
-        ? {
-            id: created.coupon.id,
-            percent_off: created.coupon.percent_off,
-            amount_off: created.coupon.amount_off === null ? null : Number(created.coupon.amount_off),
-            currency: created.coupon.currency,
-          }
-        : null,
-      default_tax_rates: created.taxRates.map((t) => ({ id: t.id, percentage: t.percentage, inclusive: t.inclusive })),
-    });
-    const lines: FirstInvoiceLine[] = computed.lines.map((line, n) => ({
-      description: `${licensed[n].price.lookup_key ?? licensed[n].price.id} x ${line.quantity}`,
-      amount: line.amount,
-      quantity: 1,
-    }));
-    if (computed.total_discount > 0) {
-      lines.push({ description: `Discount (${created.coupon!.id})`, amount: -computed.total_discount, quantity: 1 });
-    }
-    for (const rate of created.taxRates.filter((t) => !t.inclusive)) {
-      const amount = computed.lines.reduce(
-        (sum, l) => sum + l.tax_amounts.filter((t) => t.tax_rate_id === rate.id).reduce((s, t) => s + t.amount, 0),
-        0,
-      );
-      lines.push({ description: `${rate.display_name} ${rate.percentage}%`, amount, quantity: 1 });
-    }
     return {
       subscription: created.stored,
       trialing: created.subscription.status === 'trialing',
-      currency: computed.currency,
-      lines,
-      totals: {
-        subtotal: computed.subtotal,
-        total_discount: computed.total_discount,
-        total_tax: computed.total_tax,
-        total: computed.total,
-      },
+      ...priceFirstInvoice(created.subscription.currency, created.lines, created.coupon, created.taxRates),
+    };
+  }
+
+  /**
+   * The buyer typed a promotion code on a subscription checkout's page (allow_promotion_codes), in
+   * the checkout's transaction with the checkout locked: the subscription, locked and still waiting
+   * for its checkout (E7750), has no discount yet (else `'discounted'`, for the caller's E7076); the
+   * code is redeemed for what the licensed items cost a period (the catalog's refusals, counted so
+   * max_redemptions holds), becomes the subscription's discount with `customer.subscription.updated`,
+   * and the first invoice is priced again as `open` prices it.
+   */
+  async applyPromotionCode(
+    scope: Scope,
+    id: string,
+    code: string,
+    firstTimeTransaction: boolean,
+    manager: EntityManager,
+  ): Promise<OpenedSubscription | 'discounted'> {
+    const applicationId = scope.application.id;
+    const sub = await this.subscriptions.find(applicationId, id, manager, true);
+    if (!sub || (sub.status !== 'incomplete' && sub.status !== 'trialing')) {
+      throw new AppError(
+        SubscriptionErrors.E7750,
+        `Subscription "${id}" is ${sub?.status ?? 'gone'}: its checkout can no longer change it.`,
+      );
+    }
+    if (sub.coupon) return 'discounted';
+    const items = (await this.subscriptions.itemsOf(applicationId, [id], manager)).get(id) ?? [];
+    const prices = await this.prices.load(
+      scope,
+      items.map((i) => i.price_id),
+      manager,
+    );
+    const lines = items.map((i) => ({ price: prices.get(i.price_id)!, quantity: i.quantity }));
+    const { promotionCode, coupon } = await this.promotionCodes.redeem(manager, scope, code, {
+      customerId: sub.customer_id,
+      amount: this.prices.periodAmount(lines),
+      currency: sub.currency,
+      firstTimeTransaction,
+    });
+    await this.subscriptions.update(
+      applicationId,
+      id,
+      { coupon: coupon.id, promotion_code: promotionCode.id, updated_at: this.clock.now() },
+      manager,
+    );
+    const object = await this.reads.load(applicationId, id, manager);
+    await this.events.record(manager, {
+      applicationId,
+      type: 'customer.subscription.updated',
+      object,
+      previous_attributes: { discount: null },
+    });
+    const rates =
+      sub.default_tax_rates.length > 0 ? await this.taxRates.findUsable(scope, sub.default_tax_rates, manager) : [];
+    return {
+      subscription: object,
+      trialing: sub.status === 'trialing',
+      ...priceFirstInvoice(sub.currency, lines, coupon, rates),
     };
   }
 
@@ -193,4 +225,59 @@ export class SubscriptionCheckoutsService {
       previous_attributes: previous,
     });
   }
+}
+
+/**
+ * A subscription's first invoice from the pricing functions: each licensed item at quantity x
+ * price, the coupon's discount split over the lines as one discount line, one line per exclusive
+ * tax rate (each line's tax half-up). Metered items are billed from usage later.
+ */
+export function priceFirstInvoice(
+  currency: string,
+  items: Array<{ price: Price; quantity: number | null }>,
+  coupon: Coupon | null,
+  taxRates: TaxRate[],
+): Pick<OpenedSubscription, 'currency' | 'lines' | 'totals'> {
+  const licensed = items.filter((l) => l.quantity !== null);
+  const computed = computeInvoiceLines({
+    currency,
+    lines: licensed.map((l) => ({
+      price: { ...l.price, unit_amount: l.price.unit_amount === null ? null : Number(l.price.unit_amount) },
+      quantity: l.quantity!,
+    })),
+    discount: coupon
+      ? {
+          id: coupon.id,
+          percent_off: coupon.percent_off,
+          amount_off: coupon.amount_off === null ? null : Number(coupon.amount_off),
+          currency: coupon.currency,
+        }
+      : null,
+    default_tax_rates: taxRates.map((t) => ({ id: t.id, percentage: t.percentage, inclusive: t.inclusive })),
+  });
+  const lines: FirstInvoiceLine[] = computed.lines.map((line, n) => ({
+    description: `${licensed[n].price.lookup_key ?? licensed[n].price.id} x ${line.quantity}`,
+    amount: line.amount,
+    quantity: 1,
+  }));
+  if (computed.total_discount > 0) {
+    lines.push({ description: `Discount (${coupon!.id})`, amount: -computed.total_discount, quantity: 1 });
+  }
+  for (const rate of taxRates.filter((t) => !t.inclusive)) {
+    const amount = computed.lines.reduce(
+      (sum, l) => sum + l.tax_amounts.filter((t) => t.tax_rate_id === rate.id).reduce((s, t) => s + t.amount, 0),
+      0,
+    );
+    lines.push({ description: `${rate.display_name} ${rate.percentage}%`, amount, quantity: 1 });
+  }
+  return {
+    currency: computed.currency,
+    lines,
+    totals: {
+      subtotal: computed.subtotal,
+      total_discount: computed.total_discount,
+      total_tax: computed.total_tax,
+      total: computed.total,
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { IdempotencyScope } from '../../../common/idempotency/idempotency-scope.js';
 import { newId } from '../../../common/ids.js';
 import { ListFilters, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../../common/list/index.js';
-import { CustomersService } from '../../customers/index.js';
+import { CustomerHooks, CustomersService } from '../../customers/index.js';
 import { CouponsService } from '../catalog/coupons/coupons.service.js';
 import { PromotionCodesService } from '../catalog/promotion-codes/promotion-codes.service.js';
 import { TaxRatesService } from '../catalog/tax-rates/tax-rates.service.js';
@@ -84,6 +84,7 @@ export class SubscriptionsService {
     private readonly coupons: CouponsService,
     private readonly promotionCodes: PromotionCodesService,
     private readonly taxRates: TaxRatesService,
+    private readonly customerHooks: CustomerHooks,
   ) {}
 
   /**
@@ -128,6 +129,16 @@ export class SubscriptionsService {
     const customer = (await this.customers.byIds(applicationId, [dto.customer_id], manager)).get(dto.customer_id);
     if (!customer) throw new AppError(SubscriptionErrors.E7723, `No customer with id "${dto.customer_id}".`);
     if (customer.test_clock_id) await this.assertClockReady(applicationId, customer.test_clock_id, manager, true);
+    if (dto.default_payment_method !== undefined) {
+      // The module owning payment methods refuses one not attached to this customer, or expired, and
+      // holds it (FOR SHARE) until this transaction ends, so a detach cannot slip in between.
+      await this.customerHooks.defaultPaymentMethod.emit({
+        applicationId,
+        customerId: customer.id,
+        paymentMethodId: dto.default_payment_method,
+        manager,
+      });
+    }
     const now = await this.billingClock.nowFor(customer, manager);
     const prices = await this.prices.load(
       principal,

@@ -228,6 +228,11 @@ export class CheckoutsService {
     );
   }
 
+  /** A transaction of the checkout's mode, for flows that lock a checkout and change what it collects. */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.repository.transaction(work);
+  }
+
   async retrieve(scope: Scope, id: string): Promise<CheckoutResponse> {
     return this.toResponse(scope, await this.get(scope, id));
   }
@@ -264,6 +269,16 @@ export class CheckoutsService {
   /** The locked checkout now waits on the payment attempt `chargeId` (null: on none). */
   async setPending(checkout: Checkout, chargeId: string | null, manager: EntityManager): Promise<void> {
     const changes = { pending_charge_id: chargeId, updated_at: this.clock.now() };
+    await this.repository.update(checkout.application_id, checkout.id, changes, manager);
+    Object.assign(checkout, changes);
+  }
+
+  /**
+   * The locked open subscription checkout collects `amount` now: its first invoice was priced again
+   * (a promotion code entered on its page, whose `invoice.updated` records the change).
+   */
+  async reprice(checkout: Checkout, amount: number, manager: EntityManager): Promise<void> {
+    const changes = { amount, updated_at: this.clock.now() };
     await this.repository.update(checkout.application_id, checkout.id, changes, manager);
     Object.assign(checkout, changes);
   }

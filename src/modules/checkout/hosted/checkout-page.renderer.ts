@@ -65,6 +65,7 @@ export class CheckoutPageRenderer {
     notice: string | null = null,
     status = 200,
     savedCard: SavedCardOffer | null = null,
+    promotionCode = false,
   ): HostedAnswer {
     const nonce = newNonce();
     const cardEntry: CardEntry = checkout.payment_method_types.includes('card')
@@ -97,6 +98,7 @@ export class CheckoutPageRenderer {
         // Nothing to pay (a setup checkout, a subscription's trial): the page saves the card.
         setup: collectedTarget(checkout) === null,
         savedCard,
+        promotionCode,
       }),
       // Only an open page takes a card; a paid or expired one loads nothing.
       origins: pageStatus === 'open' ? cardEntryOrigins(cardEntry) : {},

@@ -11,6 +11,7 @@ export const SCRIPT_TEXT = {
     declined: null,
     expiryFormat: 'Enter the expiry as MM/YY.',
     notSaved: 'The card could not be saved.',
+    codeApplied: 'Promotion code {code} applied: {discount} off.',
   },
   th: {
     incomplete: 'ลิงก์ชำระเงินนี้ไม่ครบถ้วน กรุณาเปิดลิงก์เต็มที่คุณได้รับ',
@@ -21,6 +22,7 @@ export const SCRIPT_TEXT = {
     declined: 'บัตรของคุณถูกปฏิเสธ',
     expiryFormat: 'กรุณากรอกวันหมดอายุในรูปแบบ ดด/ปป',
     notSaved: 'ไม่สามารถบันทึกบัตรได้',
+    codeApplied: 'ใช้โค้ดส่วนลด {code} แล้ว ลด {discount}',
   },
 } satisfies Record<HostedLocale, Record<string, string | null>>;
 
@@ -89,7 +91,7 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
   });
 
   async function call(path, body) {
-    const response = await fetch(path.startsWith('/api/') ? path : config.api + path, {
+    const response = await fetch(path.startsWith('/api/') || path.startsWith('/pay/') ? path : config.api + path, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Session-Token': token || '', 'X-Country': config.country },
       body: JSON.stringify(body || {}),
@@ -207,6 +209,19 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
   const savedCard = document.getElementById('pay-saved-card');
   if (savedCard && config.savedCard) savedCard.addEventListener('click', () =>
     attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'card', payment_method: config.savedCard }));
+  // The promotion code field: the service redeems the code and prices the first invoice again.
+  const promotion = document.getElementById('promotion-form');
+  if (promotion && config.promotionCode) promotion.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    busy(true);
+    try {
+      const result = await call(config.promotionCode, { code: document.getElementById('promotion-code').value.trim() });
+      document.querySelectorAll('#amount, #qr-amount').forEach((e) => { e.textContent = result.amount_text; });
+      promotion.hidden = true;
+      show(t.codeApplied.replace('{code}', result.code).replace('{discount}', result.discount_text), 'done');
+    } catch (error) { show(error.message, 'error'); }
+    finally { busy(false); }
+  });
   const promptpay = document.getElementById('pay-promptpay');
   if (promptpay) promptpay.addEventListener('click', () =>
     attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'promptpay' }));

@@ -38,6 +38,8 @@ export interface CheckoutPageInput {
   setup?: boolean;
   /** The saved card of an off-session payment that needs authentication: offered as one button. */
   savedCard?: { id: string; brand: string; last4: string } | null;
+  /** A subscription checkout with allow_promotion_codes and no code yet: the page shows a code field. */
+  promotionCode?: boolean;
 }
 
 const BRANDS: Record<string, string> = {
@@ -86,6 +88,8 @@ const TEXT = {
     setupHint: 'Nothing is charged now: {merchant} will charge this card for later payments.',
     save: 'Save card',
     saved: 'This card has been saved. Thank you.',
+    promotionCode: 'Promotion code',
+    applyCode: 'Apply',
   },
   th: {
     title: 'ชำระเงินให้ {merchant}',
@@ -115,6 +119,8 @@ const TEXT = {
     setupHint: 'ยังไม่มีการเรียกเก็บเงินในตอนนี้ {merchant} จะเรียกเก็บเงินจากบัตรนี้สำหรับการชำระเงินครั้งต่อไป',
     save: 'บันทึกบัตร',
     saved: 'บันทึกบัตรนี้เรียบร้อยแล้ว ขอบคุณ',
+    promotionCode: 'โค้ดส่วนลด',
+    applyCode: 'ใช้โค้ด',
   },
 } satisfies Record<HostedLocale, Record<string, string>>;
 
@@ -140,6 +146,7 @@ const STYLE = `
   #promptpay-image { display: block; margin: .5rem auto; width: 15rem; height: 15rem; max-width: 100%; image-rendering: pixelated; }
   .qr-merchant { margin: .25rem 0 0; font-weight: 600; overflow-wrap: anywhere; }
   .qr-amount { margin: 0; font-size: 1.5rem; font-weight: 700; }
+  #promotion-form { margin: 0 0 1rem; } #promotion-form .apply { flex: 0 0 auto; } #promotion-form .apply button { margin-top: 0; }
   a.cancel { display: block; text-align: center; margin-top: 1.25rem; color: #334155; }
 `;
 
@@ -165,6 +172,9 @@ export function checkoutPage(input: CheckoutPageInput): string {
     livemode: input.livemode,
     locale: intlLocale(input.locale),
     savedCard: input.savedCard?.id ?? null,
+    promotionCode: input.promotionCode
+      ? `/pay/${encodeURIComponent(input.slug)}/checkouts/${encodeURIComponent(input.checkoutId)}/promotion_code`
+      : null,
     t: input.setup
       ? { ...SCRIPT_TEXT[input.locale], received: t.saved, notProcessed: SCRIPT_TEXT[input.locale].notSaved }
       : SCRIPT_TEXT[input.locale],
@@ -196,6 +206,7 @@ export function checkoutPage(input: CheckoutPageInput): string {
       cancelUrl: input.cancelUrl,
       livemode: input.livemode,
       savedCard: input.savedCard ? t.paySaved.replace('{card}', savedCardName(input.savedCard)) : null,
+      promotionCode: input.promotionCode === true,
     },
   );
 }

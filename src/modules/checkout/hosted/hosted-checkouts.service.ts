@@ -9,6 +9,7 @@ import { ApplicationResolver } from '../../../common/tenancy/application-resolve
 import { findInEitherMode } from '../../../common/tenancy/find-in-either-mode.js';
 import { ApplicationsService } from '../../applications/index.js';
 import { SessionsService } from '../../auth/index.js';
+import { SubscriptionCheckoutsService } from '../../billing/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { CheckoutsService, effectiveStatus } from '../checkouts/checkouts.service.js';
 import { PaymentLinksService } from '../checkouts/payment-links.service.js';
@@ -58,6 +59,7 @@ export class HostedCheckoutsService {
     private readonly providers: CollectionProviders,
     private readonly pages: CheckoutPageRenderer,
     private readonly clock: Clock,
+    private readonly subscriptionCheckouts: SubscriptionCheckoutsService,
   ) {}
 
   /**
@@ -138,11 +140,17 @@ export class HostedCheckoutsService {
           const checkout = await this.checkouts.find(application.id, id);
           if (!checkout) return null;
           const description = await this.describe(application, checkout);
-          return { checkout, description, savedCard: await this.savedCards.offerFor(application.id, checkout) };
+          return {
+            checkout,
+            description,
+            savedCard: await this.savedCards.offerFor(application.id, checkout),
+            promotionCode: await this.takesPromotionCode(application.id, checkout),
+          };
         })
       : null;
     if (!application || !found) return this.pages.notFound(visit);
-    return this.pages.render(visit, application, found.checkout, found.description, null, 200, found.savedCard);
+    const { checkout, description, savedCard, promotionCode } = found;
+    return this.pages.render(visit, application, checkout, description, null, 200, savedCard, promotionCode);
   }
 
   /** A visit to a payment link: a fresh checkout on its target, and the browser sent on to its page. */
@@ -267,6 +275,12 @@ export class HostedCheckoutsService {
       this.logger.log(`charge ${charge.id}: ${provider} 3-D Secure return ${answer.status} (${result})`);
     }
     return (await this.charges.findInMode(charge.id)) ?? charge;
+  }
+
+  /** A subscription checkout with allow_promotion_codes whose subscription has no discount yet shows the code field. */
+  private async takesPromotionCode(applicationId: string, checkout: Checkout): Promise<boolean> {
+    if (checkout.mode !== 'subscription' || !checkout.allow_promotion_codes || !checkout.subscription_id) return false;
+    return !(await this.subscriptionCheckouts.hasDiscount(applicationId, checkout.subscription_id));
   }
 
   /** The line under the amount: the target's, in the mode bound. */

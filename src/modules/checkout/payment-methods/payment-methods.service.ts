@@ -57,7 +57,13 @@ export class PaymentMethodsService implements OnModuleInit {
 
   onModuleInit(): void {
     this.customerHooks.defaultPaymentMethod.on(async ({ applicationId, customerId, paymentMethodId, manager }) => {
-      await this.attachedTo(applicationId, customerId, paymentMethodId, manager, 'share');
+      const pm = await this.attachedTo(applicationId, customerId, paymentMethodId, manager, 'share');
+      if (cardExpired(pm, this.clock.now())) {
+        throw new AppError(
+          CheckoutErrors.E7077,
+          `Payment method "${paymentMethodId}" expired at the end of ${pm.exp_month}/${pm.exp_year}.`,
+        );
+      }
     });
   }
 
@@ -197,4 +203,10 @@ export function savedCardOf(pm: PaymentMethod): SavedCard {
     customer: pm.provider_customer,
     sandbox_outcome: (pm.sandbox_outcome as SandboxOutcome | null) ?? null,
   };
+}
+
+/** A card is usable through the last day of its expiry month (UTC); one without an expiry is not judged. */
+export function cardExpired(pm: Pick<PaymentMethod, 'exp_month' | 'exp_year'>, now: Date): boolean {
+  if (pm.exp_month === null || pm.exp_year === null) return false;
+  return pm.exp_year * 12 + pm.exp_month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
 }

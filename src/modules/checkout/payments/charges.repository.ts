@@ -152,6 +152,15 @@ export class ChargesRepository {
     return qb.orderBy('c.expires_at', 'ASC').limit(limit).getMany();
   }
 
+  /** Whether the customer has ever paid in this application and mode (a succeeded charge): first_time_transaction codes. */
+  async customerHasPaid(applicationId: string, customerId: string, manager?: EntityManager): Promise<boolean> {
+    const found = await this.db.repository(Charge, manager).findOne({
+      where: { application_id: applicationId, customer_id: customerId, status: 'succeeded' },
+      select: { id: true },
+    });
+    return found !== null;
+  }
+
   query(applicationId: string): SelectQueryBuilder<Charge> {
     return this.db
       .repository(Charge)

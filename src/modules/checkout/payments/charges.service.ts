@@ -164,6 +164,11 @@ export class ChargesService {
     return this.charges.authorizationsDue(now, limit, scope);
   }
 
+  /** Whether the customer has ever paid in this application and mode (first_time_transaction promotion codes). */
+  customerHasPaid(applicationId: string, customerId: string, manager?: EntityManager): Promise<boolean> {
+    return this.charges.customerHasPaid(applicationId, customerId, manager);
+  }
+
   findById(applicationId: string, id: string, manager?: EntityManager): Promise<Charge | null> {
     return this.charges.find(applicationId, id, manager);
   }

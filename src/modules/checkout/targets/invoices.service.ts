@@ -197,6 +197,44 @@ export class InvoicesService {
     await this.transition(found, 'void', { voided_at: now, updated_at: now }, manager);
   }
 
+  /**
+   * A subscription checkout's open, unpaid first invoice priced again (a promotion code entered on
+   * its page), locked in the caller's transaction: `invoice.updated` with the amounts it had. Paid
+   * meanwhile: E7002; voided: E7003.
+   */
+  async reprice(
+    applicationId: string,
+    id: string,
+    input: { lines: InvoiceLineItem[]; subtotal: number; total: number },
+    manager: EntityManager,
+  ): Promise<Invoice> {
+    const found = await this.repository.findById(applicationId, id, manager, true);
+    if (!found) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
+    if (found.status === 'paid') throw new AppError(CheckoutErrors.E7002, `Invoice "${id}" is already paid.`);
+    if (found.status !== 'open') throw new AppError(CheckoutErrors.E7003, `Invoice "${id}" is ${found.status}.`);
+    const before = {
+      line_items: found.line_items,
+      subtotal: Number(found.subtotal),
+      total: Number(found.total),
+      updated_at: found.updated_at.toISOString(),
+    };
+    const changes = {
+      line_items: input.lines,
+      subtotal: input.subtotal,
+      total: input.total,
+      updated_at: this.clock.now(),
+    };
+    await this.repository.update(applicationId, id, changes, manager);
+    const updated = Object.assign(found, changes);
+    await this.events.record(manager, {
+      applicationId,
+      type: 'invoice.updated',
+      object: toInvoiceResponse(updated),
+      previous_attributes: before,
+    });
+    return updated;
+  }
+
   private async get(principal: Principal, id: string): Promise<Invoice> {
     const invoice = await this.repository.findById(principal.application.id, id);
     if (!invoice) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);

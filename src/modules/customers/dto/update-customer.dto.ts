@@ -8,7 +8,7 @@ export class CustomerInvoiceSettingsDto {
     example: '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b',
     nullable: true,
     description:
-      'A payment method attached to this customer (E7030 unknown, E7031 detached or of another customer); null clears it.',
+      'A payment method attached to this customer (E7030 unknown, E7031 detached or of another customer, E7077 expired); null clears it.',
   })
   @ValidateIf((_o: object, value: unknown) => value !== undefined && value !== null)
   @IsUUID()

@@ -57,7 +57,11 @@ export class CreateSubscriptionDto {
   @Max(365)
   days_until_due?: number;
 
-  @ApiPropertyOptional({ example: EXAMPLE_ID, description: "A saved payment method's id (kept as given)." })
+  @ApiPropertyOptional({
+    example: EXAMPLE_ID,
+    description:
+      "A saved payment method attached to the customer, not expired (E7030 unknown, E7031 detached or another customer's, E7077 expired).",
+  })
   @Optional()
   @IsString()
   @Length(1, 100)
@@ -140,7 +144,10 @@ export class UpdateSubscriptionDto {
 
   @ApiPropertyOptional({ example: true }) @Optional() @IsBoolean() cancel_at_period_end?: boolean;
 
-  @ApiPropertyOptional({ example: EXAMPLE_ID })
+  @ApiPropertyOptional({
+    example: EXAMPLE_ID,
+    description: 'A saved payment method attached to the customer, not expired (E7030, E7031, E7077).',
+  })
   @Optional()
   @IsString()
   @Length(1, 100)

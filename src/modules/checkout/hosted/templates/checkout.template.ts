@@ -5,7 +5,8 @@
  * Data: t (strings), merchant, amount (formatted), description, status, card, promptpay
  * (booleans: the methods offered), cardName (Omise.js: the cardholder's name), cardElement
  * (Stripe's Payment Element instead of the card fields), livemode, cancelUrl, savedCard (the
- * "Pay with Visa •••• 3155" label of the saved card an off-session payment needs authenticated, or null).
+ * "Pay with Visa •••• 3155" label of the saved card an off-session payment needs authenticated, or null),
+ * promotionCode (the promotion code field of a subscription checkout with allow_promotion_codes).
  */
 export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
     <h1><%= it.t.heading %></h1>
@@ -22,6 +23,15 @@ export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
 <% } else { %>
     <p id="message" class="error" role="alert" aria-live="assertive" hidden></p>
     <p id="status" class="done" role="status" aria-live="polite" hidden></p>
+<% if (it.promotionCode) { %>
+    <form id="promotion-form" novalidate>
+      <label for="promotion-code"><%= it.t.promotionCode %></label>
+      <div class="row">
+        <div><input id="promotion-code" name="promotion-code" autocomplete="off" autocapitalize="characters" spellcheck="false"></div>
+        <div class="apply"><button id="apply-promotion" type="submit"><%= it.t.applyCode %></button></div>
+      </div>
+    </form>
+<% } %>
 <% if (it.card && it.promptpay) { %>
     <div class="methods" role="tablist" aria-label="<%= it.t.method %>">
       <button type="button" role="tab" id="tab-card" aria-controls="panel-card" aria-selected="true" tabindex="0"><%= it.t.tabCard %></button>
