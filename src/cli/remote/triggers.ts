@@ -17,7 +17,7 @@ export const SANDBOX_CARDS = { visa: '4242424242424242', declined: '400000000000
  * for good by the billing provider.
  */
 export const SANDBOX_HELD_ACCOUNT_SUFFIX = '0006';
-const SANDBOX_SENT_ACCOUNT_SUFFIX = '1234';
+export const SANDBOX_SENT_ACCOUNT_SUFFIX = '1234';
 export const SANDBOX_REFUSED_METER_EVENT_PREFIX = 'sandbox_refuse_';
 
 /**
