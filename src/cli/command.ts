@@ -26,5 +26,7 @@ export function required(args: CliArgs, name: string): string {
 /** A command that talks to a deployment over its public API only: no database, no Nest context. */
 export interface RemoteCommand {
   usage: string;
-  run(ctx: Omit<CliContext, 'app'>): Promise<void>;
+  run(
+    ctx: Omit<CliContext, 'app'> & { /** A line for stderr (never in --json output). */ warn(line: string): void },
+  ): Promise<void>;
 }

@@ -51,7 +51,12 @@ async function main(argv: string[]): Promise<number> {
     const args = parseFlags(subject === undefined ? rest : rest.slice(1));
     if (subject !== undefined) args.type = subject;
     const json = args.json === true;
-    await remote.run({ args, json, print: (value, text) => console.log(json ? JSON.stringify(value) : text) });
+    await remote.run({
+      args,
+      json,
+      print: (value, text) => console.log(json ? JSON.stringify(value) : text),
+      warn: (line) => console.error(line),
+    });
     return 0;
   }
   // The CLI is a short-lived process: no background jobs, quiet logs unless asked for.

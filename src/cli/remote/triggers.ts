@@ -1,13 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventType } from '../../common/events/event-types.js';
 import type { Row, WalletApi } from './wallet-api.js';
 
 /**
  * `events:trigger TYPE`: how each event type the service emits is made to happen in test mode,
- * through the public API only (the sandbox cards and the test helpers), as a partner's program
- * would. One map: src/cli/remote/triggers.spec.ts fails when an event type has neither a recipe
- * here nor a reason in NOT_TRIGGERABLE, so a new event type names what is missing.
+ * through the public API only (the sandbox cards, destinations and identifiers, and the test
+ * helpers), as a partner's program would. One map: test/e2e/events/events-cli-remote.e2e-spec.ts
+ * fails when an event type has no recipe here, and triggers every one.
  */
 export const SANDBOX_CARDS = { visa: '4242424242424242', declined: '4000000000000002', disputed: '4000000000000259' };
+/**
+ * Sandbox behaviours the recipes rely on (docs/PAYOUTS.md, docs/METERING.md): a bookbank account
+ * number ending in 0006 has its transfers held (the payout stays pending, so it can be canceled);
+ * one ending in 1234 is sent (in transit); a meter event identifier with this prefix is refused
+ * for good by the billing provider.
+ */
+export const SANDBOX_HELD_ACCOUNT_SUFFIX = '0006';
+export const SANDBOX_SENT_ACCOUNT_SUFFIX = '1234';
+export const SANDBOX_REFUSED_METER_EVENT_PREFIX = 'sandbox_refuse_';
+
+/**
+ * Some events are made by the deployment's worker (the process with RUN_JOBS=true), not by the
+ * request: a test clock's advance (every 15 s) and meter event forwarding (every 250 ms). Their
+ * recipes wait until the worker has done it, polling the object, and say so if it never does.
+ */
+export const WORKER_WAIT = { everyMs: 500, timeoutMs: 120_000 };
+
+async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + WORKER_WAIT.timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what} did not happen within ${WORKER_WAIT.timeoutMs / 1000} s: the deployment's worker (RUN_JOBS=true) does it; is one running?`,
+      );
+    await sleep(WORKER_WAIT.everyMs);
+  }
+}
 
 interface Paid {
   checkout: Row;
@@ -46,7 +77,8 @@ async function dispute(api: WalletApi): Promise<Row> {
   return found;
 }
 
-async function payout(api: WalletApi): Promise<Row> {
+/** A payout of released funds to a new bookbank account whose number ends in `suffix` (the sandbox's behaviour). */
+async function payout(api: WalletApi, suffix = SANDBOX_SENT_ACCOUNT_SUFFIX): Promise<Row> {
   await pay(api, SANDBOX_CARDS.visa);
   await api.post('/test_helpers/holds/release');
   const own = await api.get<{ data: Row[] }>('/accounts?filter[type]=own');
@@ -55,7 +87,7 @@ async function payout(api: WalletApi): Promise<Row> {
     type: 'bookbank',
     account_holder_name: 'Somchai Jaidee',
     target: 'THB',
-    extra_fields: { bankCode: '004', accountNumber: String(Date.now()).slice(-10) },
+    extra_fields: { bankCode: '004', accountNumber: `${String(Date.now()).slice(-6)}${suffix}` },
   });
   return api.post('/payouts', { amount: 100, currency: 'THB', destination: bank.id });
 }
@@ -109,6 +141,72 @@ const promotionCode = async (api: WalletApi) =>
   api.post('/promotion_codes', { coupon_id: (await coupon(api)).id, code: `TRIGGER${Date.now()}` });
 const testClock = (api: WalletApi) =>
   api.post('/test_helpers/test_clocks', { frozen_time: new Date().toISOString(), name: 'events:trigger' });
+const DAY_MS = 86_400_000;
+
+/** Advances the clock to `frozen_time` and waits until the worker has moved everything due and made it ready. */
+async function advanceUntilReady(api: WalletApi, clock: Row, frozenTime: Date): Promise<Row> {
+  await api.post(`/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: frozenTime.toISOString() });
+  return waitFor(
+    `test clock ${clock.id} becoming ready`,
+    () => api.get<Row & { status: string }>(`/test_helpers/test_clocks/${clock.id}`),
+    (read) => read.status === 'ready',
+  );
+}
+
+/**
+ * A 14-day trial subscription of a customer on a new test clock, the clock advanced to 3 days
+ * before the trial ends (plus a minute): the worker sends the notice as it moves the clock.
+ */
+async function trialWillEnd(api: WalletApi): Promise<Row> {
+  const clock = await testClock(api);
+  const [customer, price] = await Promise.all([
+    api.post('/customers', { name: 'Somchai Jaidee', test_clock: clock.id }),
+    monthlyPrice(api),
+  ]);
+  await api.post('/subscriptions', {
+    customer_id: customer.id,
+    items: [{ price_id: price.id, quantity: 1 }],
+    trial_period_days: 14,
+  });
+  return advanceUntilReady(api, clock, new Date(Date.parse(clock.frozen_time as string) + 11 * DAY_MS + 60_000));
+}
+
+/**
+ * A meter event the sandbox billing provider refuses for good: the worker's forwarder abandons it
+ * at its first attempt (delivery_status `failed`, E8021) and records the event.
+ */
+async function meterEventDeliveryFailed(api: WalletApi): Promise<Row> {
+  const suffix = randomUUID().slice(0, 8);
+  const [meter, customer] = await Promise.all([
+    api.post('/meters', {
+      display_name: 'events:trigger',
+      event_name: `events_trigger_${suffix}`,
+      value_settings: { event_payload_key: 'value' },
+    }),
+    api.post('/customers', { name: 'Somchai Jaidee' }),
+  ]);
+  const event = await api.post('/meter_events', {
+    event_name: meter.event_name,
+    customer_id: customer.id,
+    payload: { value: '1' },
+    identifier: `${SANDBOX_REFUSED_METER_EVENT_PREFIX}${randomUUID()}`,
+  });
+  return waitFor(
+    `meter event ${event.id} failing delivery`,
+    () => api.get<Row & { delivery_status: string }>(`/meter_events/${event.id}`),
+    (read) => read.delivery_status === 'failed',
+  );
+}
+
+/** A webhook endpoint (on a name that never resolves, RFC 2606; test mode takes it), disabled by the test helper. */
+async function webhookEndpointDisabled(api: WalletApi): Promise<Row> {
+  const endpoint = await api.post('/webhook_endpoints', {
+    url: 'https://events-trigger.invalid/webhooks',
+    enabled_events: ['webhook_endpoint.disabled'],
+    description: 'events:trigger webhook_endpoint.disabled',
+  });
+  return api.post(`/test_helpers/webhook_endpoints/${endpoint.id}/disable`);
+}
 
 type Recipe = (api: WalletApi) => Promise<unknown>;
 
@@ -219,6 +317,7 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
   'payout.updated': payout,
   'payout.paid': async (api) => api.post(`/test_helpers/payouts/${(await payout(api)).id}/paid`),
   'payout.failed': async (api) => api.post(`/test_helpers/payouts/${(await payout(api)).id}/fail`),
+  'payout.canceled': async (api) => api.post(`/payouts/${(await payout(api, SANDBOX_HELD_ACCOUNT_SUFFIX)).id}/cancel`),
   'payment_intent.requires_action': async (api) => {
     const { customer, paymentMethod } = await savedCard(api, '4000002500003155');
     return api.post('/payment_intents', {
@@ -258,26 +357,23 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
       frozen_time: new Date(Date.parse(clock.frozen_time as string) + 86_400_000).toISOString(),
     });
   },
+  'test_helpers.test_clock.ready': async (api) => {
+    const clock = await testClock(api);
+    return advanceUntilReady(api, clock, new Date(Date.parse(clock.frozen_time as string) + DAY_MS));
+  },
   'test_helpers.test_clock.deleted': async (api) =>
     api.delete(`/test_helpers/test_clocks/${(await testClock(api)).id}`),
   'customer.subscription.created': subscription,
   'customer.subscription.updated': async (api) =>
     api.post(`/subscriptions/${(await subscription(api)).id}`, { metadata: { triggered_by: 'cli' } }),
   'customer.subscription.deleted': async (api) => api.post(`/subscriptions/${(await subscription(api)).id}/cancel`),
+  'customer.subscription.trial_will_end': trialWillEnd,
+  'meter_event.delivery_failed': meterEventDeliveryFailed,
+  'webhook_endpoint.disabled': webhookEndpointDisabled,
 };
 
-/** Event types the public API cannot make happen today, and why (each is a test helper to add). */
-export const NOT_TRIGGERABLE: Partial<Record<EventType, string>> = {
-  'charge.expired':
-    'made by the authorization expiry job (RUN_JOBS) 7 days after a manual-capture charge was authorized, by the service clock; no test helper ages an authorization',
-  'test_helpers.test_clock.ready':
-    'made by the subscriptions job (RUN_JOBS) once it has moved an advancing clock: events:trigger test_helpers.test_clock.advancing starts one, and the event follows where the deployment runs jobs',
-  'customer.subscription.trial_will_end':
-    'made by the subscriptions job (RUN_JOBS) three days before a trial ends: a trial subscription on a test clock advanced past that moment makes it where the deployment runs jobs',
-  'payout.canceled':
-    'only a pending payout cancels, and a payout stays pending only when the transfer provider refuses it; the sandbox has no API switch for that',
-  'meter_event.delivery_failed':
-    'needs the billing provider to refuse a meter event for every retry (hours of backoff); no test helper abandons one',
-  'webhook_endpoint.disabled':
-    'needs 3 days of failed deliveries by the service clock; no test helper disables an endpoint for failures',
-};
+/**
+ * Event types the public API cannot make happen, and why. Empty: every type the service emits has a
+ * recipe above, and the e2e test keeps it so (a new type needs a recipe, or a test helper first).
+ */
+export const NOT_TRIGGERABLE: Partial<Record<EventType, string>> = {};

@@ -32,10 +32,11 @@ export class WalletApi {
     const url = new URL(baseUrl);
     if (!/^https?:$/.test(url.protocol) || !/\/api\/v1\/[^/]+\/platform\/wallet\/?$/.test(url.pathname)) {
       throw new Error(
-        `--base-url must be the wallet base URL, https://host/api/v1/{app}/platform/wallet, got ${baseUrl}`,
+        `the base URL (--base-url or WALLET_API_URL) must be the wallet base URL, https://host/api/v1/{app}/platform/wallet, got ${baseUrl}`,
       );
     }
-    if (!/^sk_test_/.test(secretKey)) throw new Error('--key must be a test-mode secret key (sk_test_…)');
+    if (!/^sk_test_/.test(secretKey))
+      throw new Error('the key (--key or WALLET_API_KEY) must be a test-mode secret key (sk_test_…)');
     this.base = url.toString().replace(/\/+$/, '');
     this.appRoot = this.base.replace(/\/platform\/wallet$/, '');
   }

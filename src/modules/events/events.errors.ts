@@ -52,4 +52,9 @@ export const EventErrors = defineErrors('webhooks', {
     message:
       "A deployed service delivers webhooks only to the scheme's default port (443 for https://, 80 for http://), the ports its network policy lets out.",
   },
+  E5111: {
+    key: 'webhook_endpoint_already_disabled',
+    http_status: 409,
+    message: 'The webhook endpoint is already disabled.',
+  },
 });

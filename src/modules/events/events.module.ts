@@ -11,6 +11,7 @@ import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
 import { WebhookDeliveryJob } from './webhook-delivery.job.js';
 import { WebhookEndpointsController } from './webhook-endpoints.controller.js';
+import { WebhookEndpointsTestHelpersController } from './webhook-endpoints-test-helpers.controller.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { WebhookMetrics } from './webhook-metrics.js';
 import { WebhooksRepository } from './webhooks.repository.js';
@@ -23,7 +24,7 @@ import { WebhooksRepository } from './webhooks.repository.js';
 @Global()
 @Module({
   imports: [...DatabaseModule.forModeEntities([Event, WebhookEndpoint, WebhookDelivery, WebhookAttempt])],
-  controllers: [EventsController, WebhookEndpointsController],
+  controllers: [EventsController, WebhookEndpointsController, WebhookEndpointsTestHelpersController],
   providers: [
     EventsRepository,
     WebhooksRepository,

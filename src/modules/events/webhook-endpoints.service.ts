@@ -176,6 +176,25 @@ export class WebhookEndpointsService {
     });
   }
 
+  /**
+   * Test mode: disables an enabled endpoint as 3 days of failed deliveries would
+   * ({@link disableForFailures}: the reason on the endpoint, what it is owed canceled,
+   * `webhook_endpoint.disabled`), so a partner can see that event without failing for 3 days.
+   */
+  async disableForTest(principal: Principal, id: string): Promise<WebhookEndpointResponse> {
+    await this.webhooks.transaction(async (manager) => {
+      const endpoint = await this.lock(principal, id, manager);
+      if (endpoint.status === 'disabled')
+        throw new AppError(EventErrors.E5111, `Webhook endpoint "${id}" is already disabled.`);
+      await this.disableForFailures(
+        endpoint,
+        'Deliveries failed for 3 days (simulated in test mode: POST /test_helpers/webhook_endpoints/{id}/disable).',
+        manager,
+      );
+    });
+    return this.retrieve(principal, id);
+  }
+
   private async get(principal: Principal, id: string): Promise<WebhookEndpoint> {
     const endpoint = await this.webhooks.findEndpoint(principal.application.id, id);
     if (!endpoint) throw new AppError(Errors.E4004, `No webhook endpoint with id "${id}".`);

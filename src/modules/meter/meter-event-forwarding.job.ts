@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Mode } from '../../common/context/principal.js';
 import { EventRecorder } from '../../common/events/event-recorder.js';
+import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import { MODES } from '../../common/tenancy/modes.js';
 import type { AllConfig } from '../../config/app.config.js';
@@ -31,7 +32,8 @@ export function backoffMs(attempts: number): number {
  * marked delivered only after the provider accepted it; a crash before the mark commits costs a
  * repeat when the lease ends, which the provider absorbs (the event's identifier is its
  * idempotency key). A refused event is retried with exponential backoff (on the
- * service Clock) and shown in its `errors`, and abandoned after MAX_ATTEMPTS attempts.
+ * service Clock) and shown in its `errors`, and abandoned after MAX_ATTEMPTS attempts, or at once
+ * when the provider refused it for good (`permanent`).
  */
 @Injectable()
 export class MeterEventForwardingJob extends PeriodicJob {
@@ -54,11 +56,14 @@ export class MeterEventForwardingJob extends PeriodicJob {
     await Promise.all(MODES.map((mode) => this.drainOnce(mode)));
   }
 
-  /** Delivers what is due in one mode until nothing due is left; returns how many events were delivered. */
-  drainOnce(mode: Mode): Promise<number> {
+  /**
+   * Delivers what is due in one mode until nothing due is left; returns how many events were
+   * delivered. Tests on the shared database scope it to their applications.
+   */
+  drainOnce(mode: Mode, scope: JobScope = {}): Promise<number> {
     return this.context.runInMode(mode, async () => {
       // allSettled: one loop's failure must not end the run while the others still work.
-      const loops = await Promise.allSettled(Array.from({ length: this.concurrency }, () => this.claimLoop()));
+      const loops = await Promise.allSettled(Array.from({ length: this.concurrency }, () => this.claimLoop(scope)));
       const failed = loops.find((l) => l.status === 'rejected');
       if (failed) throw failed.reason;
       return loops.reduce((sum, l) => sum + (l.status === 'fulfilled' ? l.value : 0), 0);
@@ -73,7 +78,7 @@ export class MeterEventForwardingJob extends PeriodicJob {
    * and tick (INTERVAL_MS) rather than a claim every few milliseconds, each costing a statement, a
    * provider call and PostgreSQL's CPU beside the ingestion it shares the machine with (issue 18).
    */
-  private async claimLoop(): Promise<number> {
+  private async claimLoop(scope: JobScope): Promise<number> {
     let delivered = 0;
     let accepted: string[] = [];
     for (;;) {
@@ -82,10 +87,13 @@ export class MeterEventForwardingJob extends PeriodicJob {
         await this.events.markDelivered(accepted, now);
         return delivered + accepted.length;
       }
-      const claimed = await this.events.claimDue(now, new Date(now.getTime() + LEASE_MS), this.batch, {
-        ids: accepted,
-        at: now,
-      });
+      const claimed = await this.events.claimDue(
+        now,
+        new Date(now.getTime() + LEASE_MS),
+        this.batch,
+        { ids: accepted, at: now },
+        scope,
+      );
       delivered += accepted.length;
       if (claimed.length === 0) return delivered;
       accepted = await this.deliver(claimed);
@@ -105,22 +113,22 @@ export class MeterEventForwardingJob extends PeriodicJob {
       else byProvider.set(row.provider, [row]);
     }
     const accepted: string[] = [];
-    const refused: Array<{ row: ClaimedEvent; error: string }> = [];
+    const refused: Array<{ row: ClaimedEvent; error: string; permanent: boolean }> = [];
     await Promise.all(
       [...byProvider].map(async ([name, rows]) => {
         const outcomes = await this.send(name, rows.map(toForwarded));
         rows.forEach((row, i) => {
           const outcome = outcomes[i] ?? { ok: false, error: 'the provider gave no outcome for this event' };
           if (outcome.ok) accepted.push(row.event_id);
-          else refused.push({ row, error: outcome.error });
+          else refused.push({ row, error: outcome.error, permanent: outcome.permanent === true });
         });
       }),
     );
     const applicationOf = new Map(refused.map(({ row }) => [row.event_id, row.application_id]));
     await this.events.markAttemptsFailed(
-      refused.map(({ row, error }) => {
+      refused.map(({ row, error, permanent }) => {
         const attempts = row.attempts + 1;
-        const abandoned = attempts >= MAX_ATTEMPTS;
+        const abandoned = permanent || attempts >= MAX_ATTEMPTS;
         const definition = abandoned ? MeterErrors.E8021 : MeterErrors.E8020;
         return {
           eventId: row.event_id,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Histogram } from 'prom-client';
 import type { EntityManager } from 'typeorm';
 import type { Mode } from '../../common/context/principal.js';
+import type { JobScope } from '../../common/jobs/job-scope.js';
 import { GroupCommit } from '../../common/database/group-commit.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { PreparedStatements } from '../../common/database/prepared-statements.js';
@@ -177,22 +178,30 @@ export class MeterEventsRepository {
    * One statement, so the mark and the claim commit together or not at all; a mark that never
    * commits leaves the rows to be delivered again when their lease ends, which the provider's
    * idempotency key absorbs. It commits without waiting for the WAL flush ({@link ModeDb.asyncCommit}):
-   * a lease or a mark lost in a database crash is redone the same way.
+   * a lease or a mark lost in a database crash is redone the same way. `scope` limits the claim to
+   * some applications' rows (tests on the shared database); production claims every application's.
    */
   claimDue(
     now: Date,
     leaseUntil: Date,
     limit: number,
     delivered: { ids: string[]; at: Date } = { ids: [], at: now },
+    scope: JobScope = {},
   ): Promise<ClaimedEvent[]> {
     const outbox = this.db.table('meter_event_outbox');
     const events = this.db.table('meter_events');
+    const params: unknown[] = delivered.ids.length ? [now, leaseUntil, delivered.ids, delivered.at] : [now, leaseUntil];
     const mark = delivered.ids.length ? `${this.deliveredMark('$3', '$4')}, ` : '';
+    let scoped = '';
+    if (scope.applicationIds) {
+      params.push(scope.applicationIds);
+      scoped = ` AND application_id = ANY($${params.length}::uuid[])`;
+    }
     return this.db.asyncCommit((manager) =>
       manager.query(
         `WITH ${mark}due AS (
          SELECT event_id FROM ${outbox}
-         WHERE next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)${delivered.ids.length ? ' AND event_id <> ALL($3::uuid[])' : ''}
+         WHERE next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)${delivered.ids.length ? ' AND event_id <> ALL($3::uuid[])' : ''}${scoped}
          ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED
        ), leased AS (
          UPDATE ${outbox} o SET leased_until = $2 FROM due WHERE o.event_id = due.event_id
@@ -200,7 +209,7 @@ export class MeterEventsRepository {
        )
        SELECT l.event_id, l.application_id, l.attempts, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
        FROM leased l JOIN ${events} e ON e.id = l.event_id`,
-        delivered.ids.length ? [now, leaseUntil, delivered.ids, delivered.at] : [now, leaseUntil],
+        params,
       ),
     );
   }

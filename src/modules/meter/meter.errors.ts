@@ -48,7 +48,7 @@ export const MeterErrors = defineErrors('meter', {
   E8021: {
     key: 'meter_event_forwarding_abandoned',
     http_status: 502,
-    message: 'The billing provider refused the event too many times; it will not be retried.',
+    message: 'The billing provider refused the event for good or too many times; it will not be retried.',
     severity: 'error',
   },
 });

@@ -12,8 +12,13 @@ export interface ForwardedMeterEvent {
   occurredAt: Date;
 }
 
-/** What became of one event of a batch: accepted (a repeat of an accepted identifier is accepted too), or refused. */
-export type MeterEventOutcome = { ok: true } | { ok: false; error: string };
+/**
+ * What became of one event of a batch: accepted (a repeat of an accepted identifier is accepted too),
+ * or refused. A refusal is retried with backoff, unless `permanent`: the provider will never accept
+ * this event as sent (Stripe's meter error reports: an unknown customer, an invalid value), so it is
+ * abandoned at once instead of after every retry.
+ */
+export type MeterEventOutcome = { ok: true } | { ok: false; error: string; permanent?: boolean };
 
 /** What a billing provider does for the wallet: customer references and meter event intake. */
 export interface BillingProvider {

@@ -204,6 +204,50 @@ describe('events and signed webhooks', () => {
     expect(r.received).toHaveLength(0);
   });
 
+  it('disables an endpoint through the test helper as 3 days of failures would: what it was owed is canceled and webhook_endpoint.disabled recorded', async () => {
+    const other = await newTenant();
+    const r = await receiver();
+    const endpoint = await endpointFor(r, ['*'], other);
+    const watching = await receiver();
+    await endpointFor(watching, ['webhook_endpoint.disabled'], other);
+    await payCheckout(other); // owed to the endpoint, not yet delivered
+    const helper = (id: string, mode: 'test' | 'live' = 'test') =>
+      t.http.post(other.path(`/test_helpers/webhook_endpoints/${id}/disable`)).set(other.as(mode));
+
+    const live = await helper(endpoint.id, 'live');
+    expect(live.status).toBe(404);
+    expectErrorObject(live.body, 'E4040');
+    const unknown = await helper('0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b');
+    expect(unknown.status).toBe(404);
+    expectErrorObject(unknown.body, 'E4004');
+
+    const disabled = await helper(endpoint.id);
+    expect(disabled.status).toBe(200);
+    expect(disabled.body).toMatchObject({
+      id: endpoint.id,
+      status: 'disabled',
+      disabled_at: expect.any(String),
+      disabled_reason: expect.stringContaining('Deliveries failed for 3 days'),
+    });
+    expect(disabled.body).not.toHaveProperty('secret');
+    const again = await helper(endpoint.id);
+    expect(again.status).toBe(409);
+    expectErrorObject(again.body, 'E5111');
+
+    const events = await t.http
+      .get(other.path('/events'))
+      .query({ 'filter[type]': 'webhook_endpoint.disabled' })
+      .set(other.as('test'));
+    expect(events.body.data).toHaveLength(1);
+    expect(events.body.data[0].data).toMatchObject({
+      object: { id: endpoint.id, status: 'disabled' },
+      previous_attributes: { status: 'enabled' },
+    });
+    await deliver();
+    expect(r.received).toHaveLength(0);
+    expect(watching.received.map((x) => x.event.type)).toEqual(['webhook_endpoint.disabled']);
+  });
+
   it('signs with both secrets for 24 hours after a rotation, then with the new one only', async () => {
     const other = await newTenant();
     const r = await receiver();

@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { MeterEventForwardingJob, SandboxBillingProvider } from '../../../src/modules/meter/index.js';
+import { SANDBOX_REFUSED_IDENTIFIER_PREFIX } from '../../../src/modules/meter/providers/sandbox-billing.provider.js';
 import { MeterEventsRepository } from '../../../src/modules/meter/meter-events.repository.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
@@ -338,5 +339,39 @@ describe('metering: forwarding the outbox in batches', () => {
     expect(await forwarder().drainOnce('test')).toBe(300);
     expect([...(await statuses(tenant)).values()].every((s) => s.status === 'delivered')).toBe(true);
     expect(await pages('meter_events', eventColumns)).toEqual(eventPages);
+  });
+
+  it('abandons at its first attempt an event the provider refuses for good (E8021, meter_event.delivery_failed), the rest of its batch going through', async () => {
+    const { tenant, send } = await meteredTenant();
+    const kept = await send('kept', 3);
+    const [gone] = await send(`${SANDBOX_REFUSED_IDENTIFIER_PREFIX}gone`, 1);
+    expect(await forwarder().drainOnce('test')).toBe(3);
+    expect((await received(tenant)).map((r) => r.identifier).sort()).toEqual([...kept].sort());
+    const status = await statuses(tenant);
+    expect(status.get(gone)).toEqual({
+      status: 'failed',
+      errors: [
+        { code: 'E8021', message: expect.stringContaining('attempt 1: sandbox billing provider refuses for good') },
+      ],
+    });
+    const events = await t.http
+      .get(tenant.path('/events'))
+      .query({ 'filter[type]': 'meter_event.delivery_failed' })
+      .set(tenant.as('test'));
+    expect(events.body.data.map((e: { data: { object: { identifier: string } } }) => e.data.object.identifier)).toEqual(
+      [gone],
+    );
+    expect((await outboxMetrics()).backlog).toBe(0);
+  });
+
+  it("a drain scoped to some applications leaves every other application's events due", async () => {
+    const a = await meteredTenant();
+    const b = await meteredTenant();
+    await a.send('scoped-a', 2);
+    await b.send('scoped-b', 3);
+    expect(await forwarder().drainOnce('test', { applicationIds: [a.tenant.applicationId] })).toBe(2);
+    expect(await received(b.tenant)).toEqual([]);
+    expect((await outboxMetrics()).backlog).toBe(3);
+    expect(await forwarder().drainOnce('test')).toBe(3);
   });
 });

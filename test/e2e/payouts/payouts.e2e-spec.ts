@@ -187,6 +187,28 @@ describe('payouts', () => {
     expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([res.body.id]);
   });
 
+  it('a destination ending in 0006 has its transfer held by the sandbox bank: the payout stays pending, and canceling it cancels the transfer', async () => {
+    const held = await bankAccount('1234560006');
+    const before = await merchantBalance();
+    const res = await post('/payouts', { amount: 12000, currency: 'THB', destination: held });
+    expect(res.body).toMatchObject({ status: 'pending', provider_reference: expect.stringMatching(/^trf_sbx_/) });
+    expectErrorObject(await post(`/test_helpers/payouts/${res.body.id}/paid`), 409, 'E6305');
+    const canceled = await post(`/payouts/${res.body.id}/cancel`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ status: 'canceled', canceled_at: expect.any(String) });
+    expect((await merchantBalance()).available).toBe(before.available);
+    const summary = (await entriesOf(res.body.id)).map((e) => [e.event_type, e.account, e.amount]).sort();
+    expect(summary).toEqual(
+      [
+        ['payout.created', 'merchant', -12000],
+        ['payout.created', 'payouts_in_transit', 12000],
+        ['payout.canceled', 'merchant', 12000],
+        ['payout.canceled', 'payouts_in_transit', -12000],
+      ].sort(),
+    );
+    expect(await eventTypes(res.body.id)).toEqual(['payout.canceled', 'payout.created']);
+  });
+
   it('refuses more than the available balance (E6301), a foreign destination (E6302) and an unverified account (E1304)', async () => {
     const { available } = await merchantBalance();
     expectErrorObject(

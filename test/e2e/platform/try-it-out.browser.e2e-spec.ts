@@ -7,7 +7,7 @@ import { createUser, createClient, tokensFor } from '../../factories/auth.js';
 import { CARDS, card, confirm, createCheckout, createCustomer, createPaymentIntent } from '../../factories/checkout.js';
 import { saveCard, setupCheckout } from '../../factories/payment-methods.js';
 import { connectedAccount, setSandboxFailing } from '../../factories/payouts.js';
-import { eventRecords } from '../../factories/matrix/events.js';
+import { MATRIX_WEBHOOK_URL, eventRecords } from '../../factories/matrix/events.js';
 import { ledgerRecords } from '../../factories/matrix/ledger.js';
 import { payoutLifecycleRecords } from '../../factories/matrix/payouts.js';
 
@@ -96,6 +96,7 @@ const OVERRIDES: Record<string, Override> = {
   'POST /payouts/{id}/cancel': { id: 'payout_to_cancel' },
   'POST /test_helpers/payouts/{id}/paid': { id: 'payout_to_pay' },
   'POST /test_helpers/payouts/{id}/fail': { id: 'payout_to_fail' },
+  'POST /test_helpers/webhook_endpoints/{id}/disable': { id: 'endpoint_to_disable' },
   'POST /bank_account_intents': { body: { account: 'connected_account' } },
   'GET /meters/{id}/event_summaries': { params: { customer_id: '=customers' } },
   'POST /payment_methods/{id}/detach': { id: 'payment_method_to_detach' },
@@ -361,6 +362,9 @@ describe('Swagger UI: Try it out on every operation', () => {
     const events = await eventRecords(t, tenant);
     ids.events = events.event_test;
     ids.webhook_endpoints = events.endpoint_test;
+    ids.endpoint_to_disable = (
+      await api('post', '/webhook_endpoints', { url: MATRIX_WEBHOOK_URL.test, enabled_events: ['*'] })
+    ).id;
     const payouts = await payoutLifecycleRecords(t, tenant);
     ids.accounts = payouts.account_test;
     ids.payout_schedules = payouts.account_test;

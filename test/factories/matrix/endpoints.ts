@@ -371,6 +371,13 @@ export const ENDPOINTS: EndpointCase[] = [
     expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
   },
   {
+    // Test helper: test mode reaches the handler (unknown endpoint: E4004); live mode has none (E4040).
+    name: 'POST /test_helpers/webhook_endpoints/:id/disable',
+    method: 'post',
+    path: (f) => f.tenant.path(`/test_helpers/webhook_endpoints/${UNKNOWN_ID}/disable`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
     name: 'POST /test_helpers/holds/release',
     method: 'post',
     path: (f) => f.tenant.path('/test_helpers/holds/release'),

@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Update a customer
-         * @description `invoice_settings.default_payment_method` must be an unexpired payment method attached to this customer (E7030, E7031, E7077); null clears it.
+         * @description `invoice_settings.default_payment_method` must be a payment method attached to this customer (E7030, E7031); null clears it.
          */
         post: operations["CustomersController_update"];
         delete?: never;
@@ -534,6 +534,26 @@ export interface paths {
         get: operations["WebhookEndpointsController_deliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/webhook_endpoints/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: disable a webhook endpoint now, as 3 days of failed deliveries would
+         * @description The endpoint gets `status: disabled` with a `disabled_reason`, what it is still owed is canceled, and a `webhook_endpoint.disabled` event is recorded (disabling it yourself with `disabled: true` records none). Enable it again with `POST /webhook_endpoints/{id}` and `disabled: false`.
+         */
+        post: operations["WebhookEndpointsTestHelpersController_disable"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2823,7 +2843,7 @@ export interface components {
         };
         CustomerInvoiceSettingsDto: {
             /**
-             * @description A payment method attached to this customer (E7030 unknown, E7031 detached or of another customer, E7077 expired); null clears it.
+             * @description A payment method attached to this customer (E7030 unknown, E7031 detached or of another customer); null clears it.
              * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
              */
             default_payment_method?: string | null;
@@ -2993,7 +3013,7 @@ export interface components {
              * @example checkout.completed
              * @enum {string}
              */
-            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
+            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
             /** @example 2026-11-22T16:30:30.583Z */
             created: string;
             /** @example false */
@@ -3067,7 +3087,7 @@ export interface components {
              *       "charge.succeeded"
              *     ]
              */
-            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
+            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
             /** @example Order fulfilment */
             description?: string;
             /**
@@ -3132,7 +3152,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
+            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
             /**
              * @description `true` disables the endpoint, `false` enables it again.
              * @example false
@@ -4566,7 +4586,7 @@ export interface components {
              */
             days_until_due?: number;
             /**
-             * @description A saved payment method attached to the customer, not expired (E7030 unknown, E7031 detached or another customer's, E7077 expired).
+             * @description A saved payment method's id (kept as given).
              * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
              */
             default_payment_method?: string;
@@ -4752,10 +4772,7 @@ export interface components {
             proration_behavior?: "create_prorations" | "none";
             /** @example true */
             cancel_at_period_end?: boolean;
-            /**
-             * @description A saved payment method attached to the customer, not expired (E7030, E7031, E7077).
-             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
-             */
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
             default_payment_method?: string;
             /**
              * @example {
@@ -6154,23 +6171,6 @@ export interface components {
              */
             type: "invoice.paid";
         };
-        /** @description invoice.updated: An open invoice's amounts changed: a promotion code entered on its subscription checkout's page priced it again. */
-        Event_invoice_updated: components["schemas"]["EventDto"] & {
-            /** @enum {string} */
-            type?: "invoice.updated";
-            data?: {
-                object: components["schemas"]["InvoiceDto"];
-                previous_attributes?: {
-                    [key: string]: unknown;
-                };
-            };
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "invoice.updated";
-        };
         /** @description charge.succeeded: A charge succeeded: the money is booked to the balance. */
         Event_charge_succeeded: components["schemas"]["EventDto"] & {
             /** @enum {string} */
@@ -6834,7 +6834,7 @@ export interface components {
              */
             type: "tax_rate.updated";
         };
-        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_invoice_updated"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"];
+        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"];
     };
     responses: never;
     parameters: never;
@@ -9307,9 +9307,9 @@ export interface operations {
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
                 /** @description type equals. */
-                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
+                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
                 /** @description type ne. */
-                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
+                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
                 /** @description type is one of (comma-separated list). */
                 "filter[type][in]"?: string;
                 /** @description created equals. */
@@ -10949,6 +10949,162 @@ export interface operations {
              *     E3001 application_not_found: No application has this slug.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsTestHelpersController_disable: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"];
+                };
+            };
+            /**
+             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5111 webhook_endpoint_already_disabled: The webhook endpoint is already disabled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

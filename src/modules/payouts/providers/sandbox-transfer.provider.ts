@@ -100,9 +100,11 @@ export class SandboxTransferProvider implements TransferProvider {
 
   /**
    * Starts a transfer. Destinations whose account number (or PromptPay proxy) ends in one of
-   * FAILING_LAST4 are refused by the "bank" at once (`failed` with that code); any other transfer is
-   * accepted and sent (`in_transit`) and stays so until `settle()` (a test helper or an operator)
-   * decides it. The payout id is the idempotency key: a retry answers the same transfer.
+   * FAILING_LAST4 are refused by the "bank" at once (`failed` with that code); one ending in
+   * HELD_LAST4 is accepted but held (`pending`, so its payout stays cancelable) until it is canceled;
+   * any other transfer is accepted and sent (`in_transit`) and stays so until `settle()` (a test
+   * helper or an operator) decides it. The payout id is the idempotency key: a retry answers the
+   * same transfer.
    */
   async createTransfer(request: TransferRequest): Promise<ProviderTransfer> {
     if (await this.sandbox.isFailing(request.applicationId))
@@ -112,6 +114,7 @@ export class SandboxTransferProvider implements TransferProvider {
     const received = recipient.received;
     const masked = String(received.account_number ?? received.phone_number ?? received.national_id ?? '');
     const failure = FAILING_LAST4[masked.slice(-4)];
+    const held = masked.slice(-4) === HELD_LAST4;
     const row = await this.sandbox.insertTransfer(
       request.applicationId,
       {
@@ -120,7 +123,7 @@ export class SandboxTransferProvider implements TransferProvider {
         recipient_reference: request.recipientReference,
         amount: request.amount,
         currency: request.currency,
-        status: failure ? 'failed' : 'in_transit',
+        status: failure ? 'failed' : held ? 'pending' : 'in_transit',
         failure_code: failure ? failure.code : null,
       },
       this.clock.now(),
@@ -134,7 +137,10 @@ export class SandboxTransferProvider implements TransferProvider {
     return toTransfer(row);
   }
 
-  /** Only a transfer not yet sent (`pending`) can be canceled; the sandbox sends at once, so this answers its state. */
+  /**
+   * Only a transfer not yet sent (`pending`: a HELD_LAST4 destination's) can be canceled; any other
+   * is answered in its state (the sandbox sent it at once).
+   */
   async cancelTransfer(reference: string): Promise<ProviderTransfer> {
     const row = await this.sandbox.moveTransfer(reference, ['pending'], 'canceled', null, this.clock.now());
     if (!row) throw new TransferProviderError(`sandbox has no transfer "${reference}"`);
@@ -165,6 +171,12 @@ export const FAILING_LAST4: Record<string, { code: string; message: string }> = 
   '0004': { code: 'invalid_account_number', message: 'The bank refused the account number.' },
   '0005': { code: 'account_frozen', message: 'The bank account is frozen.' },
 };
+
+/**
+ * The sandbox destination whose transfers the bank holds, not yet sent (`pending`): their payouts
+ * stay `pending`, so `POST /payouts/{id}/cancel` cancels them (`payout.canceled`). docs/PAYOUTS.md.
+ */
+export const HELD_LAST4 = '0006';
 
 function toTransfer(row: SandboxTransferRow): ProviderTransfer {
   const failure = row.failure_code
