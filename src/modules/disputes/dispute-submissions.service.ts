@@ -50,9 +50,13 @@ export class DisputeSubmissions {
     const applicationId = principal.application.id;
     const country = countryOf(principal);
     const found = await this.disputes.findById(applicationId, country, id);
-    const provider = found?.provider && found.provider_id ? this.adapters.disputesFor(found.provider, principal.mode) : undefined;
+    const provider =
+      found?.provider && found.provider_id ? this.adapters.disputesFor(found.provider, principal.mode) : undefined;
     if (!found || !provider) return null;
-    const fileIds = { ...pick(found.evidence, EVIDENCE_FILE_FIELDS), ...pick({ ...dto.evidence }, EVIDENCE_FILE_FIELDS) };
+    const fileIds = {
+      ...pick(found.evidence, EVIDENCE_FILE_FIELDS),
+      ...pick({ ...dto.evidence }, EVIDENCE_FILE_FIELDS),
+    };
     await this.checkFiles(principal, fileIds);
 
     const started = await this.disputes.transaction(async (manager) => {
@@ -141,7 +145,10 @@ export class DisputeSubmissions {
   ): Promise<never> {
     this.logger.warn(`${provider.name} dispute ${d.provider_id}: evidence not submitted: ${err.message}`);
     if (!err.refused) {
-      throw new AppError(Errors.E5002, `${err.message}. The submission is retried with the same request by submitting again.`);
+      throw new AppError(
+        Errors.E5002,
+        `${err.message}. The submission is retried with the same request by submitting again.`,
+      );
     }
     await this.disputes.transaction(async (manager) => {
       const locked = await this.lock(principal, d.id, manager);

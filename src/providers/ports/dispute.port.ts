@@ -6,12 +6,7 @@
 
 /** The service's dispute statuses (docs/DISPUTES.md). */
 export type ProviderDisputeStatus =
-  | 'warning_needs_response'
-  | 'needs_response'
-  | 'under_review'
-  | 'won'
-  | 'lost'
-  | 'warning_closed';
+  'warning_needs_response' | 'needs_response' | 'under_review' | 'won' | 'lost' | 'warning_closed';
 
 /** A provider's dispute as it stands now. */
 export interface ProviderDispute {
