@@ -53,6 +53,9 @@ export class DisputeSubmissions {
     const provider =
       found?.provider && found.provider_id ? this.adapters.disputesFor(found.provider, principal.mode) : undefined;
     if (!found || !provider) return null;
+    // The documented order of refusals (transition, due date) before the files are looked at.
+    disputeTransition(found.status as DisputeStatus, 'submit');
+    assertNotPastDue(found, this.clock.now());
     const fileIds = {
       ...pick(found.evidence, EVIDENCE_FILE_FIELDS),
       ...pick({ ...dto.evidence }, EVIDENCE_FILE_FIELDS),
