@@ -5,6 +5,7 @@ import { PerMode } from '../common/providers/provider-registry.js';
 import type { AllConfig } from '../config/app.config.js';
 import type { CollectionProvider } from './ports/collection.port.js';
 import type { ConnectProvider } from './ports/connect.port.js';
+import type { DisputeProvider } from './ports/dispute.port.js';
 import { secretKeyVariable, type PluggedProvider } from './ports/provider-plug.port.js';
 import type { TransferProvider } from './ports/transfer.port.js';
 import type { ProviderWebhooks } from './ports/webhook.port.js';
@@ -45,6 +46,16 @@ export class ProviderAdapters {
   /** The connect adapter of a provider for a mode that has its keys; none for a provider without Connect. */
   connectFor(name: string, mode: Mode): ConnectProvider | undefined {
     return this.byName.get(name)?.connect?.[mode];
+  }
+
+  /** The dispute adapter of a provider for a mode that has its keys; none for the sandboxes. */
+  disputesFor(name: string, mode: Mode): DisputeProvider | undefined {
+    return this.byName.get(name)?.disputes?.[mode];
+  }
+
+  /** Every provider's dispute adapter for `mode` (the reconciliation job lists their recent disputes). */
+  disputeProviders(mode: Mode): DisputeProvider[] {
+    return [...this.byName.values()].flatMap((p) => (p.disputes?.[mode] ? [p.disputes[mode]] : []));
   }
 
   /** A provider's inbound webhook port; none for a name that is not a plugged provider. */

@@ -29,6 +29,43 @@ export interface RecordedRequest {
   form: Record<string, string>;
   /** The query string decoded flat, bracketed keys as sent (`created[gte]`). */
   query: Record<string, string>;
+  /** The body's bytes as received (a multipart upload's files are read from it: `multipartParts`). */
+  raw: Buffer;
+}
+
+/** One part of a multipart/form-data body. */
+export interface MultipartPart {
+  name: string;
+  filename: string | null;
+  contentType: string | null;
+  body: Buffer;
+}
+
+/** The parts of a recorded multipart/form-data request (RFC 7578), bytes untouched. */
+export function multipartParts(req: RecordedRequest): MultipartPart[] {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(String(req.headers['content-type'] ?? ''));
+  if (!boundary) throw new Error(`${req.method} ${req.path} is not multipart/form-data`);
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const parts: MultipartPart[] = [];
+  let at = req.raw.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    if (req.raw.subarray(start, start + 2).toString() === '--') break;
+    const next = req.raw.indexOf(delimiter, start);
+    if (next === -1) break;
+    const part = req.raw.subarray(start + 2, next - 2); // after CRLF, before the CRLF that ends it
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString('utf8');
+    const disposition = /content-disposition:[^\r\n]*/i.exec(head)?.[0] ?? '';
+    parts.push({
+      name: /\bname="([^"]*)"/.exec(disposition)?.[1] ?? '',
+      filename: /filename="([^"]*)"/.exec(disposition)?.[1] ?? null,
+      contentType: /content-type:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim() ?? null,
+      body: Buffer.from(part.subarray(split + 4)),
+    });
+    at = next;
+  }
+  return parts;
 }
 
 /** An answer: a status and a JSON body (a fixture name, an object), raw text, or no answer at all. */
@@ -108,9 +145,10 @@ export class FakeProvider {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const path = (req.url ?? '/').split('?')[0];
-    const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString()));
+    const raw = Buffer.concat(chunks);
+    const form = Object.fromEntries(new URLSearchParams(raw.toString()));
     const query = Object.fromEntries(new URLSearchParams((req.url ?? '').split('?')[1] ?? ''));
-    this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, form, query });
+    this.requests.push({ method: req.method ?? 'GET', path, headers: req.headers, form, query, raw });
 
     if (!this.profile.authorized(req, path)) return this.send(res, 401, this.profile.unauthorized());
     const answers = this.routes.get(`${req.method} ${path}`);

@@ -57,10 +57,10 @@ export function disputeLostJournal(
   dispute: JournaledDispute,
   charge: DisputedCharge,
   balances: { disputes: string; clearing: string; fees: string },
+  fee = disputeFee(charge.currency, charge.scaling_factor),
 ): Posting {
   const common = { currency: charge.currency, state: 'available' as const, source: 'dispute' };
   const amount = Number(dispute.amount);
-  const fee = disputeFee(charge.currency, charge.scaling_factor);
   const feeEntry = { ...common, type: 'dispute_fee', category: 'dispute_fee', reporting_category: 'fee' };
   return {
     application_id: charge.application_id,
@@ -76,6 +76,36 @@ export function disputeLostJournal(
             { ...feeEntry, balance_id: balances.fees, amount: fee },
           ]
         : []),
+    ],
+  };
+}
+
+/**
+ * The provider's dispute fee as it reports it (Stripe, with the withdrawal): `delta` moves from the
+ * charge's balance to `fees`; a negative delta (the provider returned its fee) moves back.
+ */
+export function disputeFeeJournal(
+  dispute: JournaledDispute,
+  charge: DisputedCharge,
+  feesId: string,
+  delta: number,
+): Posting {
+  const entry = {
+    currency: charge.currency,
+    state: 'available' as const,
+    source: 'dispute',
+    type: 'dispute_fee',
+    category: 'dispute_fee',
+    reporting_category: 'fee',
+  };
+  return {
+    application_id: charge.application_id,
+    description: `Dispute ${dispute.number} fee ${delta > 0 ? 'charged' : 'returned'} by the provider on charge ${charge.id}`,
+    event_type: 'dispute.fee',
+    event_id: dispute.id,
+    entries: [
+      { ...entry, balance_id: charge.balance_id, amount: -delta },
+      { ...entry, balance_id: feesId, amount: delta },
     ],
   };
 }
@@ -105,13 +135,22 @@ export class DisputeJournals {
     await this.posting.post(disputeWonJournal(dispute, disputed, disputes), manager);
   }
 
-  async lost(dispute: JournaledDispute, charge: Charge, manager: EntityManager): Promise<void> {
+  /** `fee`: the fee booked with the loss (default: the service's table; 0 when the provider's was booked already). */
+  async lost(dispute: JournaledDispute, charge: Charge, manager: EntityManager, fee?: number): Promise<void> {
     const disputed = withBalance(charge);
     if (!disputed) return;
     const disputes = await this.balanceOf(disputed, 'disputes', manager);
     const clearing = await this.balanceOf(disputed, 'provider_clearing', manager);
     const fees = await this.balanceOf(disputed, 'fees', manager);
-    await this.posting.post(disputeLostJournal(dispute, disputed, { disputes, clearing, fees }), manager);
+    await this.posting.post(disputeLostJournal(dispute, disputed, { disputes, clearing, fees }, fee), manager);
+  }
+
+  /** The provider's fee changed by `delta` (charged: positive, returned: negative). */
+  async fee(dispute: JournaledDispute, charge: Charge, delta: number, manager: EntityManager): Promise<void> {
+    const disputed = withBalance(charge);
+    if (!disputed || delta === 0) return;
+    const fees = await this.balanceOf(disputed, 'fees', manager);
+    await this.posting.post(disputeFeeJournal(dispute, disputed, fees, delta), manager);
   }
 
   /** The application's balance of `account` in the charge's currency. */

@@ -29,4 +29,14 @@ export const DisputeErrors = defineErrors('disputes', {
     http_status: 409,
     message: 'An inquiry (warning_needs_response) cannot be lost: it moved no money.',
   },
+  E9508: {
+    key: 'dispute_evidence_file_invalid',
+    http_status: 422,
+    message: 'An evidence file must be a file of this application uploaded with purpose dispute_evidence.',
+  },
+  E9509: {
+    key: 'dispute_evidence_refused',
+    http_status: 422,
+    message: 'The payment provider refused the evidence; nothing was submitted. Correct it and submit again.',
+  },
 });

@@ -31,6 +31,11 @@ export function toDisputeResponse(d: Dispute, charge: ChargeResponse) {
     opened_at: d.opened_at.toISOString(),
     closed_at: d.closed_at ? d.closed_at.toISOString() : null,
     evidence: d.evidence,
+    evidence_details: {
+      due_by: d.evidence_due_by ? d.evidence_due_by.toISOString() : null,
+      has_evidence: d.has_evidence,
+      submission_count: d.submission_count,
+    },
     metadata: d.metadata,
     labels: d.labels,
     charge,

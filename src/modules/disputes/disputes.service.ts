@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
@@ -16,8 +15,17 @@ import {
   type ListSpec,
   ListFilters,
 } from '../../common/list/index.js';
-import { ChargesService, type Charge } from '../checkout/index.js';
+import { ChargesService } from '../checkout/index.js';
 import { DisputeJournals } from './dispute.journals.js';
+import { assertNotPastDue, mergeEvidence } from './dispute-evidence.js';
+import { DisputeSubmissions } from './dispute-submissions.service.js';
+import {
+  DisputeRecords,
+  disputeNumber,
+  evidenceDetails,
+  EVIDENCE_WINDOW_MS,
+  NETWORK_REASON,
+} from './dispute-records.js';
 import { disputeTransition, type DisputeEvent, type DisputeStatus } from './dispute.transitions.js';
 import { DisputeErrors } from './disputes.errors.js';
 import { toDisputeResponse, type DisputeResponse } from './disputes.responses.js';
@@ -54,21 +62,6 @@ export const DISPUTE_LIST: ListSpec = {
   searchIds: ['charge_id'],
 };
 
-/** Card-network reason codes (Visa) of the sandbox provider's disputes. */
-const NETWORK_REASON: Record<string, string> = {
-  fraudulent: '10.4',
-  duplicate: '12.6.1',
-  product_not_received: '13.1',
-  product_unacceptable: '13.3',
-  subscription_canceled: '13.2',
-  credit_not_processed: '13.6',
-  unrecognized: '10.4',
-  general: '13.7',
-};
-
-const EVIDENCE_WINDOW_MS = 7 * 24 * 3600 * 1000;
-const NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-
 @Injectable()
 export class DisputesService {
   constructor(
@@ -78,6 +71,8 @@ export class DisputesService {
     private readonly events: EventRecorder,
     private readonly idempotency: IdempotencyScope,
     private readonly clock: Clock,
+    private readonly records: DisputeRecords,
+    private readonly submissions: DisputeSubmissions,
   ) {}
 
   async retrieve(principal: Principal, id: string): Promise<DisputeResponse> {
@@ -156,6 +151,12 @@ export class DisputesService {
           metadata: {},
           labels: [],
           evidence_due_by: new Date(now.getTime() + EVIDENCE_WINDOW_MS),
+          funds_withdrawn: !inquiry,
+          fee_booked: 0,
+          submission_count: 0,
+          has_evidence: false,
+          submission_started_at: null,
+          provider_synced_at: null,
           opened_at: now,
           closed_at: null,
           created_at: now,
@@ -191,31 +192,22 @@ export class DisputesService {
    */
   async update(principal: Principal, id: string, dto: UpdateDisputeDto): Promise<DisputeResponse> {
     const applicationId = principal.application.id;
+    // A dispute at a real provider: its evidence goes there (DisputeSubmissions).
+    const submitted = dto.submit === true ? await this.submissions.submitAtProvider(principal, id, dto) : null;
+    if (submitted) return (await this.embed(applicationId, [submitted]))[0];
     const dispute = await this.disputes.transaction(async (manager) => {
       const d = await this.lockDispute(principal, id, manager);
       const from = d.status as DisputeStatus;
       const to = disputeTransition(from, dto.submit === true ? 'submit' : 'save');
       const now = this.clock.now();
-      if (d.evidence_due_by && now.getTime() > d.evidence_due_by.getTime()) {
-        throw new AppError(
-          DisputeErrors.E9503,
-          `The evidence of dispute "${d.id}" was due by ${d.evidence_due_by.toISOString()}.`,
-        );
-      }
-      const previous: Record<string, unknown> = {};
-      if (dto.evidence) {
-        const evidence = { ...d.evidence, ...definedOnly(dto.evidence) };
-        if (JSON.stringify(evidence) !== JSON.stringify(d.evidence)) {
-          previous.evidence = d.evidence;
-          d.evidence = evidence;
-        }
-      }
-      if (dto.metadata) {
-        const metadata = { ...d.metadata, ...dto.metadata };
-        if (JSON.stringify(metadata) !== JSON.stringify(d.metadata)) {
-          previous.metadata = d.metadata;
-          d.metadata = metadata;
-        }
+      assertNotPastDue(d, now);
+      const details = evidenceDetails(d);
+      const previous = mergeEvidence(d, dto);
+      if (dto.submit === true) {
+        // The sandbox accepts every submission.
+        d.submission_count += 1;
+        d.has_evidence = true;
+        previous.evidence_details = details;
       }
       if (to !== from) {
         previous.status = from;
@@ -224,13 +216,7 @@ export class DisputesService {
       if (Object.keys(previous).length === 0) return d;
       d.updated_at = now;
       const saved = await this.disputes.save(d, manager);
-      const charge = await this.syncCharge(saved, manager);
-      await this.events.record(manager, {
-        applicationId,
-        type: 'charge.dispute.updated',
-        object: toDisputeResponse(saved, (await this.charges.toResponses([charge], () => null, manager))[0]),
-        previous_attributes: previous,
-      });
+      await this.records.record(manager, saved, 'charge.dispute.updated', previous);
       return saved;
     });
     return (await this.embed(applicationId, [dispute]))[0];
@@ -264,7 +250,7 @@ export class DisputesService {
         updated_at: now,
       });
       const saved = await this.disputes.save(d, manager);
-      const updated = await this.syncCharge(saved, manager);
+      const updated = await this.records.syncCharge(saved, manager);
       await this.events.record(manager, {
         applicationId,
         type: 'charge.dispute.closed',
@@ -282,19 +268,6 @@ export class DisputesService {
     return d;
   }
 
-  /** The charge's dispute fields follow the dispute's status, through checkout's exported API. */
-  private async syncCharge(d: Dispute, manager: EntityManager): Promise<Charge> {
-    await this.charges.recordDispute(
-      d.application_id,
-      d.charge_id,
-      { dispute_id: d.id, dispute_status: d.status, dispute_reason: d.reason, dispute_amount: Number(d.amount) },
-      manager,
-    );
-    const charge = await this.charges.lockById(d.application_id, d.charge_id, manager);
-    if (!charge) throw new AppError(Errors.E4004, `No charge with id "${d.charge_id}".`);
-    return charge;
-  }
-
   private async embed(applicationId: string, disputes: Dispute[]): Promise<DisputeResponse[]> {
     if (disputes.length === 0) return [];
     const charges = await this.charges.chargesById(
@@ -305,15 +278,4 @@ export class DisputesService {
     const responses = new Map((await this.charges.toResponses(list)).map((c) => [c.id, c]));
     return disputes.map((d) => toDisputeResponse(d, responses.get(d.charge_id)!));
   }
-}
-
-function disputeNumber(now: Date): string {
-  const day = now.toISOString().slice(0, 10).replaceAll('-', '');
-  const tail = Array.from({ length: 6 }, () => NUMBER_ALPHABET[randomInt(NUMBER_ALPHABET.length)]).join('');
-  return `DP-${day}-${tail}`;
-}
-
-/** The fields the request gave (class-transformer leaves absent ones undefined). */
-function definedOnly(o: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }

@@ -15,6 +15,7 @@ import {
 import { ProviderAdapters } from '../../providers/provider-adapters.js';
 import { AccountsService } from '../accounts/index.js';
 import { ChargeOutcomesService } from '../checkout/index.js';
+import { ProviderDisputesService } from '../disputes/index.js';
 import type { OutcomeResult } from '../../common/providers/provider-outcomes.js';
 import { PayoutsService } from '../payouts/index.js';
 import { RefundsService } from '../refunds/index.js';
@@ -29,7 +30,7 @@ export interface ProviderWebhookReceipt {
   kind: string;
   livemode: boolean;
   /**
-   * `applied`: the charge, refund or payout changed; `unchanged`: nothing to change (still pending,
+   * `applied`: the charge, refund, payout or dispute changed (a dispute: created or moved); `unchanged`: nothing to change (still pending,
    * already final); `duplicate`: this event was applied before; `unmatched`: no object of this
    * service has that reference (the reconciliation job reads pending ones back); `ignored`: a kind
    * the service does not act on.
@@ -62,6 +63,7 @@ export class ProviderEventsService {
     private readonly refunds: RefundsService,
     private readonly payouts: PayoutsService,
     private readonly accounts: AccountsService,
+    private readonly disputes: ProviderDisputesService,
     private readonly context: RequestContext,
     private readonly clock: Clock,
   ) {}
@@ -126,6 +128,8 @@ export class ProviderEventsService {
     if (status === 'ignored') {
       await this.events.record(row, 'ignored', this.clock.now());
       return 'ignored';
+    } else if (status === 'disputed' && notice.dispute) {
+      result = await this.disputes.apply(provider, notice.dispute, claim);
     } else if (
       CHARGE_KINDS.test(notice.kind) &&
       (status === 'succeeded' || status === 'failed' || status === 'pending')

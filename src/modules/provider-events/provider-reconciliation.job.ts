@@ -5,6 +5,7 @@ import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
 import { ProviderAdapters } from '../../providers/provider-adapters.js';
 import { ChargeOutcomesService } from '../checkout/index.js';
+import { ProviderDisputesService } from '../disputes/index.js';
 import { RefundsService } from '../refunds/index.js';
 
 const INTERVAL_MS = 60_000;
@@ -15,6 +16,8 @@ export interface ReconciliationRun {
   charges_applied: number;
   refunds_read: number;
   refunds_applied: number;
+  disputes_read: number;
+  disputes_applied: number;
 }
 
 /**
@@ -23,6 +26,8 @@ export interface ReconciliationRun {
  * PROVIDER_RECONCILE_AFTER_MINUTES (default 15) after they were created, and applies what is final through the same code paths as the webhook. Up to
  * BATCH of each per mode and run, oldest first; a provider that does not answer leaves them for
  * the next run. Payouts are read back by the payouts job already (PayoutLifecycleService.reconcile).
+ * Disputes: each provider's disputes created in the last 3 days are listed and applied, and open
+ * ones not heard of for an hour are read back (ProviderDisputesService.reconcile).
  * Safe with several replicas: applying is idempotent (state checked under the row lock).
  */
 @Injectable()
@@ -33,6 +38,7 @@ export class ProviderReconciliationJob extends PeriodicJob {
     private readonly adapters: ProviderAdapters,
     private readonly charges: ChargeOutcomesService,
     private readonly refunds: RefundsService,
+    private readonly disputes: ProviderDisputesService,
     config: ConfigService<AllConfig, true>,
   ) {
     super(INTERVAL_MS);
@@ -46,8 +52,15 @@ export class ProviderReconciliationJob extends PeriodicJob {
   /** One run as of the service clock (scoped to some applications: tests share one database). */
   async run(scope: JobScope = {}): Promise<ReconciliationRun> {
     const before = new Date(this.clock.nowMs() - this.afterMs);
-    const out: ReconciliationRun = { charges_read: 0, charges_applied: 0, refunds_read: 0, refunds_applied: 0 };
-    await this.eachScopedMode(scope, async () => {
+    const out: ReconciliationRun = {
+      charges_read: 0,
+      charges_applied: 0,
+      refunds_read: 0,
+      refunds_applied: 0,
+      disputes_read: 0,
+      disputes_applied: 0,
+    };
+    await this.eachScopedMode(scope, async (mode) => {
       // The real providers' outcomes may arrive late, by webhook; the sandboxes answer at once.
       const providers = this.adapters.names();
       const charges = await this.charges.reconcile(providers, before, BATCH, scope);
@@ -56,8 +69,11 @@ export class ProviderReconciliationJob extends PeriodicJob {
       out.charges_applied += charges.applied;
       out.refunds_read += refunds.read;
       out.refunds_applied += refunds.applied;
+      const disputes = await this.disputes.reconcile(mode, BATCH, scope);
+      out.disputes_read += disputes.read;
+      out.disputes_applied += disputes.applied;
     });
-    if (out.charges_applied + out.refunds_applied > 0) {
+    if (out.charges_applied + out.refunds_applied + out.disputes_applied > 0) {
       this.logger.log(`reconciled with providers: ${JSON.stringify(out)}`);
     }
     return out;

@@ -59,6 +59,13 @@ export class OpnUnreachable extends Error {
   }
 }
 
+/** A file for a multipart upload. */
+export interface OpnUpload {
+  filename: string;
+  contentType: string;
+  body: Buffer;
+}
+
 export type OpnObject = Record<string, unknown> & { object: string; id?: string };
 
 export interface Form {
@@ -110,6 +117,13 @@ export class OpnClient {
     return this.request<T>('PATCH', this.apiBase, path, body);
   }
 
+  /** A multipart upload (dispute documents): one file under `field`. */
+  postFile<T extends OpnObject = OpnObject>(path: string, field: string, file: OpnUpload, idempotencyKey?: string) {
+    const form = new FormData();
+    form.append(field, new Blob([new Uint8Array(file.body)], { type: file.contentType }), file.filename);
+    return this.request<T>('POST', this.apiBase, path, form, idempotencyKey);
+  }
+
   delete<T extends OpnObject = OpnObject>(path: string): Promise<T> {
     return this.request<T>('DELETE', this.apiBase, path);
   }
@@ -123,7 +137,7 @@ export class OpnClient {
     method: string,
     base: string,
     path: string,
-    body?: Form,
+    body?: Form | FormData,
     idempotencyKey?: string,
   ): Promise<T> {
     const headers: Record<string, string> = {
@@ -133,8 +147,11 @@ export class OpnClient {
       'User-Agent': 'wallet-payments-opn/1',
     };
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
-    let payload: string | undefined;
-    if (body) {
+    let payload: string | FormData | undefined;
+    if (body instanceof FormData) {
+      // fetch writes the multipart Content-Type with its boundary.
+      payload = body;
+    } else if (body) {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
       payload = encodeForm(body).toString();
     }

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Mode } from '../../common/context/principal.js';
+import { describeDispute } from '../ports/dispute.port.js';
 import {
   WebhookNotConfigured,
   WebhookRejected,
@@ -8,6 +9,7 @@ import {
   type ProviderWebhooks,
 } from '../ports/webhook.port.js';
 import { OpnCollectionProvider } from './opn-collection.provider.js';
+import { toProviderDispute, type OpnDispute } from './opn-disputes.js';
 import { OpnApiError, type OpnClient, type OpnObject } from './opn-client.js';
 import { failureFacts } from './opn-errors.js';
 import { OpnTransferProvider } from './opn-transfer.provider.js';
@@ -106,8 +108,19 @@ export class OpnWebhooks implements ProviderWebhooks {
     return obj.id;
   }
 
-  private describe(reader: ModeReader, event: OpnEvent): Pick<ProviderNotice, 'reference' | 'status' | 'failure'> {
+  private describe(
+    reader: ModeReader,
+    event: OpnEvent,
+  ): Pick<ProviderNotice, 'reference' | 'status' | 'failure' | 'dispute'> {
     const data = event.data;
+    // dispute.create|update|close carry the dispute; charge.create|update a charge with its dispute.
+    const dispute =
+      event.key.startsWith('dispute.') && data.object === 'dispute'
+        ? (data as OpnDispute)
+        : event.key.startsWith('charge.') && event.key !== 'charge.complete' && isOpnDispute(data.dispute)
+          ? { ...data.dispute, charge: data.dispute.charge ?? data.id }
+          : null;
+    if (dispute) return describeDispute(dispute.id, () => toProviderDispute(dispute));
     if (event.key.startsWith('charge.') && data.object === 'charge') {
       const payment = reader.collection.toPayment(data as Parameters<OpnCollectionProvider['toPayment']>[0]);
       const status = payment.status === 'authorized' ? 'pending' : payment.status;
@@ -127,6 +140,10 @@ export class OpnWebhooks implements ProviderWebhooks {
     }
     return { reference: data.id, status: 'ignored' };
   }
+}
+
+function isOpnDispute(value: unknown): value is OpnDispute {
+  return typeof value === 'object' && value !== null && (value as { object?: unknown }).object === 'dispute';
 }
 
 /** The body as JSON, or null when it is not JSON. */

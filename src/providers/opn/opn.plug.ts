@@ -1,5 +1,6 @@
 import { OpnClient, type OpnClientOptions } from './opn-client.js';
 import { OpnCollectionProvider } from './opn-collection.provider.js';
+import { OpnDisputeProvider } from './opn-disputes.js';
 import { opnClientOptions } from './opn-config.js';
 import { OpnTransferProvider } from './opn-transfer.provider.js';
 import { OpnWebhooks } from './opn-webhooks.js';
@@ -7,7 +8,7 @@ import { perMode, settingsPerMode, type ProviderPlug } from '../ports/provider-p
 
 /**
  * Opn Payments (Omise), Thailand: card and PromptPay collection, refunds, bank transfers to
- * recipients, webhooks read back by id. No Connect accounts: connected accounts live in the
+ * recipients, disputes and their evidence, webhooks read back by id. No Connect accounts: connected accounts live in the
  * service's books only.
  */
 export const opnPlug: ProviderPlug<OpnClientOptions> = {
@@ -24,6 +25,7 @@ export const opnPlug: ProviderPlug<OpnClientOptions> = {
     return {
       collection: perMode(clients, (client) => new OpnCollectionProvider(client, { returnUri: links.returnUri })),
       transfer: perMode(clients, (client) => new OpnTransferProvider(client)),
+      disputes: perMode(clients, (client) => new OpnDisputeProvider(client)),
       webhooks: new OpnWebhooks(clients),
     };
   },

@@ -2,6 +2,7 @@ import type { Mode } from '../../common/context/principal.js';
 import { MODES } from '../../common/tenancy/modes.js';
 import type { CollectionProvider } from './collection.port.js';
 import type { ConnectProvider } from './connect.port.js';
+import type { DisputeProvider } from './dispute.port.js';
 import type { TransferProvider } from './transfer.port.js';
 import type { ProviderWebhooks } from './webhook.port.js';
 
@@ -41,6 +42,7 @@ export interface PluggedProvider {
   collection?: Partial<Record<Mode, CollectionProvider>>;
   transfer?: Partial<Record<Mode, TransferProvider>>;
   connect?: Partial<Record<Mode, ConnectProvider>>;
+  disputes?: Partial<Record<Mode, DisputeProvider>>;
   webhooks?: ProviderWebhooks;
 }
 

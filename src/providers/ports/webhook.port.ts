@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Mode } from '../../common/context/principal.js';
 import type { ProviderKyb } from './connect.port.js';
+import type { ProviderDispute } from './dispute.port.js';
 
 /** A verified provider event in the service's vocabulary, whichever provider sent it. */
 export interface ProviderNotice {
@@ -10,13 +11,25 @@ export interface ProviderNotice {
   kind: string;
   /** The object's reference as the adapters store it (charge, refund, payout or account reference). */
   reference: string;
-  /** The object's state in the ports' vocabulary; `ignored` for kinds the service does not act on. */
-  status: 'succeeded' | 'failed' | 'pending' | 'in_transit' | 'paid' | 'canceled' | 'verified' | 'rejected' | 'ignored';
+  /** The object's state in the ports' vocabulary; `disputed` for a dispute; `ignored` for kinds the service does not act on. */
+  status:
+    | 'succeeded'
+    | 'failed'
+    | 'pending'
+    | 'in_transit'
+    | 'paid'
+    | 'canceled'
+    | 'verified'
+    | 'rejected'
+    | 'disputed'
+    | 'ignored';
   livemode: boolean;
   /** A failed transfer's reason, payout style (`invalid_account_number`, `account_closed`, …). */
   failure?: { code: string; message: string };
   /** A provider account's KYB (a Connect `account.updated`). */
   kyb?: ProviderKyb;
+  /** A dispute notice (`disputed`): the provider's dispute as the verified event carries it. */
+  dispute?: ProviderDispute;
 }
 
 /**

@@ -18,5 +18,6 @@ export {
 } from './stripe-transfer.provider.js';
 export { StripeWebhooks, StripeWebhookRejected, type StripeWebhookMode } from './stripe-webhooks.js';
 export { stripePlug, type StripeSettings } from './stripe.plug.js';
+export { StripeDisputeProvider, toProviderDispute as stripeProviderDispute } from './stripe-disputes.js';
 export { StripeCollectionError, StripeTransferError, type StripeFailureFacts } from './stripe-errors.js';
 export { StripeConnectProvider, stripeKyb } from './stripe-connect.provider.js';

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import Stripe from 'stripe';
 import type { Mode } from '../../common/context/principal.js';
+import { describeDispute } from '../ports/dispute.port.js';
 import {
   WebhookNotConfigured,
   WebhookRejected,
@@ -9,6 +10,7 @@ import {
 } from '../ports/webhook.port.js';
 import { StripeCollectionProvider } from './stripe-collection.provider.js';
 import { stripeKyb } from './stripe-connect.provider.js';
+import { toProviderDispute } from './stripe-disputes.js';
 import { StripeTransferProvider } from './stripe-transfer.provider.js';
 
 /** The signature does not verify (forged, wrong secret, too old): answer 400, never apply it. */
@@ -114,8 +116,12 @@ export class StripeWebhooks implements ProviderWebhooks {
   private describe(
     verifier: ModeVerifier,
     event: Stripe.Event,
-  ): Pick<ProviderNotice, 'reference' | 'status' | 'failure' | 'kyb'> {
+  ): Pick<ProviderNotice, 'reference' | 'status' | 'failure' | 'kyb' | 'dispute'> {
     const object = event.data.object as unknown as { object: string; id: string };
+    if (object.object === 'dispute' && event.type.startsWith('charge.dispute.')) {
+      // created, updated, closed, funds_withdrawn, funds_reinstated: each carries the dispute as it stands.
+      return describeDispute(object.id, () => toProviderDispute(object as unknown as Stripe.Dispute));
+    }
     if (object.object === 'payment_intent') {
       const payment = verifier.collection.toPayment(object as unknown as Stripe.PaymentIntent);
       return {

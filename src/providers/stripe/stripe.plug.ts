@@ -2,6 +2,7 @@ import { perMode, settingsPerMode, type ProviderPlug } from '../ports/provider-p
 import { createStripeClient, stripeClientOptions, type StripeClientOptions } from './stripe-config.js';
 import { StripeCollectionProvider } from './stripe-collection.provider.js';
 import { StripeConnectProvider } from './stripe-connect.provider.js';
+import { StripeDisputeProvider } from './stripe-disputes.js';
 import { StripeTransferProvider } from './stripe-transfer.provider.js';
 import { StripeWebhooks } from './stripe-webhooks.js';
 
@@ -13,7 +14,7 @@ export interface StripeSettings extends StripeClientOptions {
 
 /**
  * Stripe: card (Payment Element) and PromptPay collection, refunds, Connect accounts for
- * connected accounts, payouts on those accounts, signed webhooks.
+ * connected accounts, payouts on those accounts, disputes and their evidence, signed webhooks.
  */
 export const stripePlug: ProviderPlug<StripeSettings> = {
   name: 'stripe',
@@ -47,6 +48,7 @@ export const stripePlug: ProviderPlug<StripeSettings> = {
       // (`unsupported_destination`); a connected account's recipient names its acct_… (docs/PROVIDERS.md).
       transfer: perMode(modes, ({ sdk }) => new StripeTransferProvider(sdk, { connectedAccount: () => null })),
       connect: perMode(modes, ({ sdk }) => new StripeConnectProvider(sdk)),
+      disputes: perMode(modes, ({ sdk }) => new StripeDisputeProvider(sdk)),
       webhooks: new StripeWebhooks(
         perMode(modes, ({ sdk, options }) => ({ stripe: sdk, webhookSecret: options.webhookSecret })),
       ),

@@ -3443,6 +3443,23 @@ export interface components {
             /** @example /api/v1/demo/platform/wallet/files/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b/contents */
             url: string;
         };
+        DisputeEvidenceDetailsDto: {
+            /**
+             * @description The provider’s response deadline (= evidence_due_by).
+             * @example 2026-11-22T16:30:30.583Z
+             */
+            due_by: string | null;
+            /**
+             * @description Whether any evidence was saved or submitted.
+             * @example false
+             */
+            has_evidence: boolean;
+            /**
+             * @description How many times evidence was submitted to the provider.
+             * @example 0
+             */
+            submission_count: number;
+        };
         PaymentMethodDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
             id: string;
@@ -3825,6 +3842,7 @@ export interface components {
             evidence: {
                 [key: string]: unknown;
             };
+            evidence_details: components["schemas"]["DisputeEvidenceDetailsDto"];
             /** @example {} */
             metadata: {
                 [key: string]: unknown;

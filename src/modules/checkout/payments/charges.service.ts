@@ -178,6 +178,11 @@ export class ChargesService {
     return this.charges.byIdInMode(id);
   }
 
+  /** The charge a provider knows by `reference`, of any application of the mode bound (a provider's dispute names only it). */
+  findByProviderReference(provider: string, reference: string): Promise<Charge | null> {
+    return this.charges.byProviderReference(provider, reference);
+  }
+
   /** findById that also locks the charge (FOR UPDATE) until `manager`'s transaction ends. */
   lockById(applicationId: string, id: string, manager: EntityManager): Promise<Charge | null> {
     return this.charges.find(applicationId, id, manager, true);

@@ -3,6 +3,16 @@ import { ChargeDto } from '../../checkout/index.js';
 import { DISPUTE_STATUSES } from '../dispute.transitions.js';
 import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from '../../../common/http/examples.js';
 
+/** Where the evidence stands, as the provider counts it (Stripe's `evidence_details`). */
+export class DisputeEvidenceDetailsDto {
+  @ApiProperty({ example: TS, nullable: true, description: 'The provider’s response deadline (= evidence_due_by).' })
+  due_by: string;
+  @ApiProperty({ example: false, description: 'Whether any evidence was saved or submitted.' })
+  has_evidence: boolean;
+  @ApiProperty({ example: 0, description: 'How many times evidence was submitted to the provider.' })
+  submission_count: number;
+}
+
 /** The Dispute record of the contract. */
 export class DisputeDto {
   @ApiProperty({ example: UUID }) id: string;
@@ -33,6 +43,7 @@ export class DisputeDto {
   @ApiProperty({ example: TS }) opened_at: string;
   @ApiProperty({ example: null, nullable: true }) closed_at: string;
   @ApiProperty({ example: {} }) evidence: Record<string, unknown>;
+  @ApiProperty({ type: DisputeEvidenceDetailsDto }) evidence_details: DisputeEvidenceDetailsDto;
   @ApiProperty({ example: {} }) metadata: Record<string, unknown>;
   @ApiProperty({ example: [], type: [String] }) labels: string[];
   @ApiProperty({ type: ChargeDto }) charge: ChargeDto;

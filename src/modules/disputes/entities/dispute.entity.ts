@@ -31,6 +31,15 @@ export class Dispute extends ModeRecord {
   @Column('timestamptz', { nullable: true }) evidence_due_by: Date | null;
   @Column('timestamptz') opened_at: Date;
   @Column('timestamptz', { nullable: true }) closed_at: Date | null;
+  /** The opened journal was booked (a chargeback's funds left the charge's balance). */
+  @Column('boolean') funds_withdrawn: boolean;
+  /** The provider's dispute fee booked so far (minor units; the sandbox's is booked by the lost journal). */
+  @Column('bigint') fee_booked: number;
+  @Column('integer') submission_count: number;
+  @Column('boolean') has_evidence: boolean;
+  /** Recovery point: an evidence submission reached for the provider and is not recorded yet. */
+  @Column('timestamptz', { nullable: true }) submission_started_at: Date | null;
+  @Column('timestamptz', { nullable: true }) provider_synced_at: Date | null;
   @Column('timestamptz') created_at: Date;
   @Column('timestamptz') updated_at: Date;
 }
