@@ -110,6 +110,17 @@ const promotionCode = async (api: WalletApi) =>
 const testClock = (api: WalletApi) =>
   api.post('/test_helpers/test_clocks', { frozen_time: new Date().toISOString(), name: 'events:trigger' });
 
+/** A new customer's THB 100.00 of promotional credit. */
+async function creditGrant(api: WalletApi): Promise<Row> {
+  const customer = await api.post('/customers', { name: 'events:trigger credit', currency: 'THB' });
+  return api.post(`/customers/${customer.id}/credit_grants`, {
+    amount: 10000,
+    currency: 'THB',
+    category: 'promotional',
+    name: 'events:trigger',
+  });
+}
+
 type Recipe = (api: WalletApi) => Promise<unknown>;
 
 const payWith =
@@ -228,10 +239,14 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
   'customer.subscription.updated': async (api) =>
     api.post(`/subscriptions/${(await subscription(api)).id}`, { metadata: { triggered_by: 'cli' } }),
   'customer.subscription.deleted': async (api) => api.post(`/subscriptions/${(await subscription(api)).id}/cancel`),
+  'billing.credit_grant.created': creditGrant,
+  'billing.credit_grant.voided': async (api) => api.post(`/credit_grants/${(await creditGrant(api)).id}/void`),
 };
 
 /** Event types the public API cannot make happen today, and why (each is a test helper to add). */
 export const NOT_TRIGGERABLE: Partial<Record<EventType, string>> = {
+  'billing.credit_grant.expired':
+    "made by the credit grants job (RUN_JOBS) when a grant's expires_at passes by its customer's clock: a grant to a customer on a test clock, with the clock advanced past expires_at, expires where the deployment runs jobs",
   'test_helpers.test_clock.ready':
     'made by the subscriptions job (RUN_JOBS) once it has moved an advancing clock: events:trigger test_helpers.test_clock.advancing starts one, and the event follows where the deployment runs jobs',
   'customer.subscription.trial_will_end':

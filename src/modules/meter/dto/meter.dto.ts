@@ -35,7 +35,7 @@ export class CreateMeterDto {
   @ApiPropertyOptional({
     example: false,
     description:
-      "Refuse (E8030, 402) an event whose rated cost would take the customer's unbilled usage past its remaining prepaid credit (docs/BILLING.md, \"Prepaid credit\"). Defaults to false.",
+      'Refuse (E8030, 402) an event whose rated cost would take the customer\'s unbilled usage past its remaining prepaid credit (docs/BILLING.md, "Prepaid credit"). Defaults to false.',
   })
   @Optional()
   @IsBoolean()
@@ -49,7 +49,7 @@ export class UpdateMeterDto {
   @ApiPropertyOptional({
     example: false,
     description:
-      "Refuse (E8030, 402) an event whose rated cost would take the customer's unbilled usage past its remaining prepaid credit (docs/BILLING.md, \"Prepaid credit\"). Defaults to false.",
+      'Refuse (E8030, 402) an event whose rated cost would take the customer\'s unbilled usage past its remaining prepaid credit (docs/BILLING.md, "Prepaid credit"). Defaults to false.',
   })
   @Optional()
   @IsBoolean()
