@@ -35,18 +35,14 @@ describe('billing: prepaid credit grants', () => {
   };
   const apply = (invoice: Omit<CreditableInvoice, 'application_id' | 'id' | 'currency'> & { currency?: string }) =>
     inTest(() =>
-      t.app
-        .get(ModeDb)
-        .transaction((manager) =>
-          t.app
-            .get(CreditBalanceService)
-            .applyToInvoice(manager, {
-              id: newId(),
-              application_id: tenant.applicationId,
-              currency: 'THB',
-              ...invoice,
-            }),
-        ),
+      t.app.get(ModeDb).transaction((manager) =>
+        t.app.get(CreditBalanceService).applyToInvoice(manager, {
+          id: newId(),
+          application_id: tenant.applicationId,
+          currency: 'THB',
+          ...invoice,
+        }),
+      ),
     );
 
   beforeAll(async () => {
