@@ -49,7 +49,7 @@ export class CreateCreditGrantDto {
   @ApiPropertyOptional({ example: 'Prepaid April usage' }) @Optional() @IsString() @Length(1, 100) name?: string;
 
   @ApiPropertyOptional({
-    example: '2027-01-01T00:00:00Z',
+    example: '2030-01-01T00:00:00Z',
     description: "When the unused credit expires (by the customer's test clock in test mode); absent: never.",
   })
   @Optional()
