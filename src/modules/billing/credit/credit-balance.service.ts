@@ -137,18 +137,20 @@ export class CreditBalanceService {
   async reserve(event: CreditedEvent, manager: EntityManager): Promise<CreditDecision> {
     const { applicationId, customerId } = event;
     const now = this.clock.now();
-    const item = await this.usage.meteredItem(applicationId, customerId, event.meterId, now, manager);
-    if (!item) return { ok: false, reason: 'no_price' };
-    const before = await this.usage.lockBucket(applicationId, customerId, item, manager);
-    const admission = rateAdmission(item, event.aggregation, before, event.value);
-    if (admission.cost !== 0) {
+    const found = await this.usage.lockItemBucket(applicationId, customerId, event.meterId, now, manager);
+    if (!found) return { ok: false, reason: 'no_price' };
+    const { item, bucket } = found;
+    const admission = rateAdmission(item, event.aggregation, bucket, event.value);
+    if (admission.cost === 0) {
+      await this.usage.setBucket(item, admission.quantity, admission.amount, manager);
+    } else {
+      const at = new Date(item.now);
       const { admitted, available } = await this.usage.admit(
         applicationId,
         customerId,
-        item.currency,
-        item.price_id,
-        admission.cost,
-        new Date(item.now),
+        item,
+        admission,
+        at,
         now,
         manager,
       );
@@ -156,7 +158,6 @@ export class CreditBalanceService {
         return { ok: false, reason: 'insufficient_credit', cost: admission.cost, currency: item.currency, available };
       }
     }
-    await this.usage.setBucket(item, admission.quantity, admission.amount, manager);
     return { ok: true, cost: admission.cost, currency: item.currency };
   }
 }

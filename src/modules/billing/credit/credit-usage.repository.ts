@@ -35,50 +35,43 @@ export class CreditUsageRepository {
 
   /**
    * The item of the customer's oldest live subscription (active, trialing or past_due) whose price is
-   * metered on `meterId`, or null.
+   * metered on `meterId`, with the item's bucket for its current period: created empty on first use
+   * and locked until the transaction ends, so concurrent events of one item are rated one after
+   * another, each on the quantity before it. One statement; null when no subscription rates the meter.
    */
-  async meteredItem(
+  async lockItemBucket(
     applicationId: string,
     customerId: string,
     meterId: string,
     serviceNow: Date,
     manager: EntityManager,
-  ): Promise<MeteredItem | null> {
-    const rows: MeteredItem[] = await manager.query(
-      `SELECT s.id AS subscription_id, si.id AS item_id, p.id AS price_id, p.currency,
-              s.current_period_start AS period_start, coalesce(tc.frozen_time, $4) AS now,
-              p.billing_scheme, p.unit_amount::float8 AS unit_amount, p.tiers, p.tiers_mode, p.transform_quantity
-         FROM ${this.db.table('subscriptions')} s
-         JOIN ${this.db.table('subscription_items')} si ON si.subscription_id = s.id
-         JOIN ${this.db.table('prices')} p ON p.id = si.price_id
-         LEFT JOIN ${this.db.table('test_clocks')} tc ON tc.id = s.test_clock_id
-        WHERE s.application_id = $1 AND s.customer_id = $2 AND p.meter_id = $3
-          AND s.status IN ('active', 'trialing', 'past_due')
-        ORDER BY s.created_at, s.id LIMIT 1`,
+  ): Promise<{ item: MeteredItem; bucket: { quantity: string; amount: number } } | null> {
+    const rows: Array<MeteredItem & { bucket_quantity: string; bucket_amount: string }> = await manager.query(
+      `WITH item AS (
+         SELECT s.id AS subscription_id, si.id AS item_id, p.id AS price_id, p.currency,
+                s.current_period_start AS period_start, coalesce(tc.frozen_time, $4) AS now,
+                p.billing_scheme, p.unit_amount::float8 AS unit_amount, p.tiers, p.tiers_mode, p.transform_quantity
+           FROM ${this.db.table('subscriptions')} s
+           JOIN ${this.db.table('subscription_items')} si ON si.subscription_id = s.id
+           JOIN ${this.db.table('prices')} p ON p.id = si.price_id
+           LEFT JOIN ${this.db.table('test_clocks')} tc ON tc.id = s.test_clock_id
+          WHERE s.application_id = $1 AND s.customer_id = $2 AND p.meter_id = $3
+            AND s.status IN ('active', 'trialing', 'past_due')
+          ORDER BY s.created_at, s.id LIMIT 1
+       ), bucket AS (
+         INSERT INTO ${this.db.table('credit_usage_buckets')} AS b
+           (application_id, customer_id, subscription_id, subscription_item_id, period_start, currency, quantity, amount)
+         SELECT $1, $2, subscription_id, item_id, period_start, currency, 0, 0 FROM item
+         ON CONFLICT (subscription_item_id, period_start) DO UPDATE SET quantity = b.quantity
+         RETURNING b.subscription_item_id, b.quantity::text AS quantity, b.amount::text AS amount
+       )
+       SELECT item.*, bucket.quantity AS bucket_quantity, bucket.amount AS bucket_amount
+         FROM item JOIN bucket ON bucket.subscription_item_id = item.item_id`,
       [applicationId, customerId, meterId, serviceNow],
     );
-    return rows[0] ?? null;
-  }
-
-  /**
-   * The item's bucket for its period, created empty on first use and locked until the transaction
-   * ends: concurrent events of one item are rated one after another, each on the quantity before it.
-   */
-  async lockBucket(
-    applicationId: string,
-    customerId: string,
-    item: MeteredItem,
-    manager: EntityManager,
-  ): Promise<{ quantity: string; amount: number }> {
-    const table = this.db.table('credit_usage_buckets');
-    const rows: Array<{ quantity: string; amount: string }> = await manager.query(
-      `INSERT INTO ${table} AS b (application_id, customer_id, subscription_id, subscription_item_id, period_start, currency, quantity, amount)
-       VALUES ($1, $2, $3, $4, $5, $6, 0, 0)
-       ON CONFLICT (subscription_item_id, period_start) DO UPDATE SET quantity = b.quantity
-       RETURNING b.quantity::text AS quantity, b.amount::text AS amount`,
-      [applicationId, customerId, item.subscription_id, item.item_id, item.period_start, item.currency],
-    );
-    return { quantity: rows[0].quantity, amount: Number(rows[0].amount) };
+    if (rows.length === 0) return null;
+    const { bucket_quantity, bucket_amount, ...item } = rows[0];
+    return { item, bucket: { quantity: bucket_quantity, amount: Number(bucket_amount) } };
   }
 
   async setBucket(item: MeteredItem, quantity: string, amount: number, manager: EntityManager): Promise<void> {
@@ -90,8 +83,9 @@ export class CreditUsageRepository {
   }
 
   /**
-   * Adds `cost` to the customer's unbilled usage only while the result stays within the remaining
-   * credit of its grants usable for `priceId` at `at`. One conditional UPDATE: a concurrent admission
+   * Adds `next.cost` to the customer's unbilled usage only while the result stays within the remaining
+   * credit of its grants usable for the item's price at `at`, and in the same statement moves the
+   * item's bucket to `next` (only when admitted). One conditional UPDATE: a concurrent admission
    * waits for the row and re-checks the condition on the new `unbilled`, so the sum never passes
    * the credit. A negative cost (a volume tier getting cheaper) always passes, never below zero.
    * Answers whether it was admitted and the credit left after unbilled usage.
@@ -99,9 +93,8 @@ export class CreditUsageRepository {
   async admit(
     applicationId: string,
     customerId: string,
-    currency: string,
-    priceId: string,
-    cost: number,
+    item: MeteredItem,
+    next: { quantity: string; amount: number; cost: number },
     at: Date,
     now: Date,
     manager: EntityManager,
@@ -116,12 +109,27 @@ export class CreditUsageRepository {
          UPDATE ${this.db.table('credit_usage')} u SET unbilled = greatest(u.unbilled + $4, 0), updated_at = $7
           WHERE u.application_id = $1 AND u.customer_id = $2 AND u.currency = $3
             AND ($4 <= 0 OR u.unbilled + $4 <= (SELECT total FROM credit))
-         RETURNING u.unbilled)
+         RETURNING u.unbilled),
+       rated AS (
+         UPDATE ${this.db.table('credit_usage_buckets')} SET quantity = $10::numeric, amount = $11
+          WHERE subscription_item_id = $8 AND period_start = $9 AND EXISTS (SELECT 1 FROM admitted))
        SELECT EXISTS (SELECT 1 FROM admitted) AS admitted,
               ((SELECT total FROM credit) - coalesce((SELECT unbilled FROM admitted),
                  (SELECT unbilled FROM ${this.db.table('credit_usage')}
                    WHERE application_id = $1 AND customer_id = $2 AND currency = $3), 0))::text AS available`,
-      [applicationId, customerId, currency, cost, priceId, at, now],
+      [
+        applicationId,
+        customerId,
+        item.currency,
+        next.cost,
+        item.price_id,
+        at,
+        now,
+        item.item_id,
+        item.period_start,
+        next.quantity,
+        next.amount,
+      ],
     );
     return { admitted: rows[0].admitted, available: Number(rows[0].available) };
   }
