@@ -1,6 +1,6 @@
 import { defineErrors } from '../../../common/errors/error-catalog.js';
 
-/** Prepaid credit grants (docs/BILLING.md, "Prepaid credit"): E7880-E7899 of billing's range. */
+/** Prepaid credit grants (docs/BILLING.md, "Prepaid credit"): numbers 7880 to 7899 of billing's range. */
 export const CreditErrors = defineErrors('billing', {
   E7880: {
     key: 'credit_grant_customer_not_found',
