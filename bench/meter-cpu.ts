@@ -2,7 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BUILD_ROOT, printTable, summarize } from './support.js';
+import { BUILD_ROOT, printTable, processCpuMs, summarize } from './support.js';
 
 /**
  * `node dist/bench-build/bench/meter-cpu.js [ROOT_A ROOT_B ...]`: the service's CPU time per
@@ -22,7 +22,6 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const AUTOCANNON = join(BUILD_ROOT, '..', '..', 'node_modules', 'autocannon', 'autocannon.js');
-const TICKS_PER_MS = 100 / 1000; // Linux USER_HZ
 const CALLGRIND = process.env.BENCH_CALLGRIND === '1';
 const TAG = (process.env.BENCH_TAG ?? '').replace(/[^a-z]/g, '');
 const PORT = Number(process.env.BENCH_PORT ?? 3830);
@@ -64,11 +63,7 @@ interface Target {
   stop(): Promise<void>;
 }
 
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
-}
+const cpuMs = processCpuMs;
 
 async function start(label: string, root: string, index: number): Promise<Target> {
   const support = (await import(join(root, 'bench', 'support.js'))) as typeof import('./support.js');

@@ -19,13 +19,18 @@ import {
  *   (b) a bare node:http + pg server doing only the INSERT (bench/baseline-server.ts), same run;
  *   (c) POST /meter_events/batch with 100 events per request;
  *   (b2), for the record only: the bare server running the service's own storage statement (event
- *       and outbox row, same tables and indexes), so (a)/(b2) is the framework's share alone.
+ *       and outbox row, same tables and indexes), so (a)/(b2) is the framework's share alone;
+ *   (e) POST /meter_events on a meter with `enforce_credit` (one prepaid customer, so all 64
+ *       connections contend for its one credit row: the worst case), measured right after (a) for
+ *       ingestion p99 with enforcement next to without, with the service's CPU time per request of
+ *       both (/proc). BENCH_METER_ENFORCE=0 leaves (e) out.
  * Targets: (a)/(b) >= 0.6 in events/s with (a) p99 <= 50 ms; (c) >= 3x (b) in events/s.
  */
 const run = promisify(execFile);
 const DATABASE = 'wallet_bench_meter_test';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = 64;
+const ENFORCE = process.env.BENCH_METER_ENFORCE !== '0';
 const AUTOCANNON = join(BUILD_ROOT, '..', '..', 'node_modules', 'autocannon', 'autocannon.js');
 
 interface Load {
@@ -57,15 +62,25 @@ async function main(): Promise<void> {
   const baseline = fork(join(BUILD_ROOT, 'bench', 'baseline-server.js'), [url, '3811'], { stdio: 'inherit' });
   await new Promise<void>((resolve) => baseline.once('message', () => resolve()));
   try {
-    const { api, headers, customerId, meterId, event } = await meterBenchTenant(url, server.base);
+    const { api, headers, customerId, meterId, event, prepaid } = await meterBenchTenant(url, server.base);
     const single = JSON.stringify(event('[<id>]'));
+    const enforcedSingle = ENFORCE ? JSON.stringify((await prepaid())('[<id>]')) : null;
+    /** A load on the service with the service's CPU time per request (ms). */
+    const measured = async (body: string) => {
+      const before = server.cpuMs();
+      const result = await load(`${api}/meter_events`, body, headers);
+      const requests = result.requestsPerSecond * DURATION;
+      return { ...result, cpuMsPerRequest: requests > 0 ? (server.cpuMs() - before) / requests : 0 };
+    };
     const batch = JSON.stringify({ events: Array.from({ length: 100 }, (_, i) => event(`[<id>]-${i}`)) });
 
     // Warm both servers (JIT, caches, pools) before measuring.
     await load(`${api}/meter_events`, single, headers, 3);
+    if (enforcedSingle) await load(`${api}/meter_events`, enforcedSingle, headers, 3);
     await load('http://127.0.0.1:3811/', single, {}, 3);
 
-    const a = await load(`${api}/meter_events`, single, headers);
+    const a = await measured(single);
+    const e = enforcedSingle ? await measured(enforcedSingle) : null;
     const b = await load('http://127.0.0.1:3811/', single, {});
     const c = await load(`${api}/meter_events/batch`, batch, headers);
 
@@ -86,20 +101,34 @@ async function main(): Promise<void> {
     } finally {
       serviceInsert.kill('SIGTERM');
     }
-    const rows = [
+    const rows: Array<Record<string, string | number | boolean>> = [
       {
         run: '(a) POST /meter_events',
         events_per_s: Math.round(a.requestsPerSecond),
         p50_ms: a.p50,
         p99_ms: a.p99,
         non_2xx: a.non2xx,
+        cpu_ms_per_request: Number(a.cpuMsPerRequest.toFixed(3)),
       },
+      ...(e
+        ? [
+            {
+              run: '(e) POST /meter_events, enforce_credit',
+              events_per_s: Math.round(e.requestsPerSecond),
+              p50_ms: e.p50,
+              p99_ms: e.p99,
+              non_2xx: e.non2xx,
+              cpu_ms_per_request: Number(e.cpuMsPerRequest.toFixed(3)),
+            },
+          ]
+        : []),
       {
         run: '(b) bare node:http + pg',
         events_per_s: Math.round(b.requestsPerSecond),
         p50_ms: b.p50,
         p99_ms: b.p99,
         non_2xx: b.non2xx,
+        cpu_ms_per_request: '-',
       },
       {
         run: '(b2) bare node:http + pg, the service INSERT',
@@ -107,6 +136,7 @@ async function main(): Promise<void> {
         p50_ms: b2.p50,
         p99_ms: b2.p99,
         non_2xx: b2.non2xx,
+        cpu_ms_per_request: '-',
       },
       {
         run: '(c) batches of 100',
@@ -114,6 +144,7 @@ async function main(): Promise<void> {
         p50_ms: c.p50,
         p99_ms: c.p99,
         non_2xx: c.non2xx,
+        cpu_ms_per_request: '-',
       },
     ];
     printTable(rows);
@@ -134,6 +165,10 @@ async function main(): Promise<void> {
       targets: { ratio_a_b: 0.6, a_p99_ms: 50, ratio_c_b: 3 },
       met: { ratio_a_b: ratio >= 0.6, a_p99: a.p99 <= 50, ratio_c_b: batchRatio >= 3 },
     });
+    if (e)
+      console.log(
+        `(e) enforce_credit: p99 ${e.p99} ms against ${a.p99} ms without; CPU ${e.cpuMsPerRequest.toFixed(3)} ms/request against ${a.cpuMsPerRequest.toFixed(3)}`,
+      );
     console.log(`written to ${path}`);
   } finally {
     baseline.kill('SIGTERM');

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -81,11 +81,20 @@ export function writeResults(file: string, data: unknown): string {
 }
 
 /** The real service (compiled main.js) in its own process: the load generator never shares its event loop. */
+const TICKS_PER_MS = 100 / 1000; // Linux USER_HZ
+
+/** A process's CPU time so far (user + system, from /proc), ms, in 10 ms ticks. */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
+}
+
 export async function startServer(
   url: string,
   port: number,
   env: Record<string, string> = {},
-): Promise<{ base: string; stop(): Promise<void>; kill(): Promise<void> }> {
+): Promise<{ base: string; cpuMs(): number; stop(): Promise<void>; kill(): Promise<void> }> {
   // BENCH_SERVER_NODE_ARGS: extra node flags for the service only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(BUILD_ROOT, 'src', 'main.js')], {
@@ -118,6 +127,8 @@ export async function startServer(
   }
   return {
     base,
+    /** The service process's CPU time so far (user + system), ms. */
+    cpuMs: () => processCpuMs(child.pid!),
     /** SIGKILL: no shutdown hook runs, nothing in flight is finished or recorded. */
     kill: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -146,6 +157,8 @@ export interface MeterBenchTenant {
     payload: { calls: string };
     identifier: string;
   };
+  /** Sets up credit enforcement for the customer; the body of an event of the enforced meter. */
+  prepaid(): Promise<(identifier: string) => object>;
 }
 
 /**
@@ -188,5 +201,34 @@ export async function meterBenchTenant(url: string, base: string): Promise<Meter
     customerId: customer.id,
     meterId: meter.id,
     event: (identifier) => ({ event_name: 'api_call', customer_id: customer.id, payload: { calls: '1' }, identifier }),
+    prepaid: async () => {
+      // A meter with enforce_credit, a metered price of 0.01 THB a call on it, a subscription and
+      // credit that never runs out during the run: every event takes the whole enforcement path.
+      const enforced = await post('/meters', {
+        display_name: 'Prepaid API calls',
+        event_name: 'api_call_prepaid',
+        value_settings: { event_payload_key: 'calls' },
+        enforce_credit: true,
+      });
+      const product = await post('/products', { name: 'Prepaid plan' });
+      const price = await post('/prices', {
+        product_id: product.id,
+        currency: 'THB',
+        unit_amount: 1,
+        recurring: { interval: 'month', usage_type: 'metered', meter_id: enforced.id },
+      });
+      await post('/subscriptions', {
+        customer_id: customer.id,
+        items: [{ price_id: price.id }],
+        collection_method: 'send_invoice',
+      });
+      await post(`/customers/${customer.id}/credit_grants`, { amount: 99_999_999_999, currency: 'THB' });
+      return (identifier: string) => ({
+        event_name: 'api_call_prepaid',
+        customer_id: customer.id,
+        payload: { calls: '1' },
+        identifier,
+      });
+    },
   };
 }

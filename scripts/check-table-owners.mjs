@@ -22,6 +22,7 @@ const TABLES_WITHOUT_ENTITY = {
     'billing_sandbox_settings',
   ],
   auth: ['oauth_token_families'],
+  billing: ['credit_usage', 'credit_usage_buckets'],
   ledger: ['hold_releases'],
   'provider-events': ['provider_events'],
   payouts: ['transfer_sandbox_recipients', 'transfer_sandbox_settings', 'transfer_sandbox_transfers'],

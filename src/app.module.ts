@@ -35,6 +35,7 @@ import { PayoutsModule } from './modules/payouts/index.js';
 import { ProviderEventsModule } from './modules/provider-events/index.js';
 import { FilesModule } from './modules/files/index.js';
 import { SubscriptionsModule, TestClocksModule } from './modules/billing/subscriptions/index.js';
+import { CreditModule } from './modules/billing/index.js';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -116,6 +117,7 @@ function requestBinding(): { req?: unknown } {
     RefundsModule,
     TestClocksModule,
     SubscriptionsModule,
+    CreditModule,
     PayoutsModule,
     ProviderEventsModule,
     CheckoutModule,

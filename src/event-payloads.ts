@@ -11,7 +11,14 @@ import { RefundDto } from './modules/refunds/index.js';
 import { PayoutDto } from './modules/payouts/index.js';
 import { MeterEventDto } from './modules/meter/index.js';
 import { SubscriptionDto, TestClockDto } from './modules/billing/subscriptions/index.js';
-import { CouponDto, PriceDto, ProductDto, PromotionCodeDto, TaxRateDto } from './modules/billing/index.js';
+import {
+  CouponDto,
+  CreditGrantDto,
+  PriceDto,
+  ProductDto,
+  PromotionCodeDto,
+  TaxRateDto,
+} from './modules/billing/index.js';
 
 /**
  * The schema of each event type's `data.object` (the record type says every type has one). Wired
@@ -71,6 +78,9 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'promotion_code.updated': PromotionCodeDto,
   'tax_rate.created': TaxRateDto,
   'tax_rate.updated': TaxRateDto,
+  'billing.credit_grant.created': CreditGrantDto,
+  'billing.credit_grant.voided': CreditGrantDto,
+  'billing.credit_grant.expired': CreditGrantDto,
 };
 
 export const eventSchemaName = (type: string): string => `Event_${type.replaceAll('.', '_')}`;

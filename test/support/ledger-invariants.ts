@@ -8,7 +8,8 @@ import { MODES } from '../../src/common/tenancy/modes.js';
  * collection tests, for the given applications in both modes: every journal sums to zero per currency, every
  * balance's available and hold equal the sums of its entries, and the running balances of each
  * balance form one chain from zero. The balance policy: no hold below zero, and no balance that only
- * holds money on its way (refunds pending, payouts in transit, open disputes) below zero; the queued
+ * holds money on its way (refunds pending, payouts in transit, open disputes) or a customer's prepaid
+ * credit below zero; the queued
  * hold releases of a balance never add up to more than its hold (so no release takes it below zero).
  * Call it when no hold release job is running (a release removes its queue rows before its posting).
  */
@@ -70,7 +71,7 @@ export async function expectLedgerInvariants(t: TestApp, applicationIds: string[
            ON q.balance_id = b.id
         WHERE b.application_id = ANY($1::uuid[])
           AND (b.hold < 0 OR coalesce(q.queued, 0) > b.hold
-               OR (b.account IN ('refunds_pending', 'payouts_in_transit', 'disputes') AND b.available + b.hold < 0))`,
+               OR (b.account IN ('refunds_pending', 'payouts_in_transit', 'disputes', 'customer_credit') AND b.available + b.hold < 0))`,
       [applicationIds],
     );
     expect(belowPolicy).toEqual([]);

@@ -208,6 +208,17 @@ async function webhookEndpointDisabled(api: WalletApi): Promise<Row> {
   return api.post(`/test_helpers/webhook_endpoints/${endpoint.id}/disable`);
 }
 
+/** A new customer's THB 100.00 of promotional credit. */
+async function creditGrant(api: WalletApi): Promise<Row> {
+  const customer = await api.post('/customers', { name: 'events:trigger credit', currency: 'THB' });
+  return api.post(`/customers/${customer.id}/credit_grants`, {
+    amount: 10000,
+    currency: 'THB',
+    category: 'promotional',
+    name: 'events:trigger',
+  });
+}
+
 type Recipe = (api: WalletApi) => Promise<unknown>;
 
 const payWith =
@@ -370,6 +381,8 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
   'customer.subscription.trial_will_end': trialWillEnd,
   'meter_event.delivery_failed': meterEventDeliveryFailed,
   'webhook_endpoint.disabled': webhookEndpointDisabled,
+  'billing.credit_grant.created': creditGrant,
+  'billing.credit_grant.voided': async (api) => api.post(`/credit_grants/${(await creditGrant(api)).id}/void`),
 };
 
 /**

@@ -65,6 +65,11 @@ export const EVENT_TYPES = {
   'promotion_code.updated': 'A promotion code changed: active or metadata.',
   'tax_rate.created': 'A tax rate was created.',
   'tax_rate.updated': 'A tax rate changed: display_name, description, country, jurisdiction, active or metadata.',
+  'billing.credit_grant.created':
+    'A customer was granted prepaid credit (moved into its credit balance in the ledger).',
+  'billing.credit_grant.voided': "A credit grant was voided: its remaining credit left the customer's balance.",
+  'billing.credit_grant.expired':
+    "A credit grant reached expires_at by its customer's clock: its remaining credit left the customer's balance.",
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;

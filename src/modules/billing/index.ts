@@ -43,3 +43,9 @@ export {
   type FirstInvoiceLine,
 } from './subscriptions/index.js';
 export { SubscriptionErrors } from './subscriptions/subscriptions.errors.js';
+export { CreditModule } from './credit/credit.module.js';
+export { CreditBalanceService, type AppliedCredit, type CreditableInvoice } from './credit/credit-balance.service.js';
+export { CreditGrantsService } from './credit/credit-grants.service.js';
+export { CreditGrantsJob } from './credit/credit-grants.job.js';
+export { CreditGrantDto } from './credit/dto/credit-grant.dto.js';
+export type { CreditDraw, PayableLine } from './credit/credit-allocation.js';

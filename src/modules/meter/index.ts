@@ -3,3 +3,4 @@ export { MeterEventForwardingJob } from './meter-event-forwarding.job.js';
 export { SandboxBillingProvider } from './providers/sandbox-billing.provider.js';
 export { MeterEventDto } from './dto/meter-event.dto.js';
 export { MetersService } from './meters.service.js';
+export { CreditGate, type CreditDecision, type CreditedEvent, type CreditReserver } from './credit-gate.js';

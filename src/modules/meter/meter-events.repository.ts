@@ -95,6 +95,41 @@ export class MeterEventsRepository {
     return byIdentifier;
   }
 
+  /**
+   * Stores one event of a credit-enforced meter in its own transaction: the event and its outbox row
+   * first (the identifier's unique index makes a concurrent repeat wait for this transaction), then
+   * `admit` in the same transaction, which reserves the event's cost or throws, undoing the insert.
+   * A repeated identifier admits nothing and answers the stored original. These events bypass the
+   * group commit: the credit check must commit or roll back with its own event alone.
+   */
+  async storeAdmitted(
+    applicationId: string,
+    now: Date,
+    event: EventRow,
+    admit: (manager: EntityManager) => Promise<void>,
+  ): Promise<StoredEventRow> {
+    const tables = { events: this.db.table('meter_events'), outbox: this.db.table('meter_event_outbox') };
+    const row: StoreRow = { ...event, applicationId, createdAt: now };
+    return this.db.transaction(async (manager) => {
+      const [inserted] = await this.prepared.query<StoredEventRow>(
+        manager,
+        'meter_store',
+        storeEventsSql(tables),
+        storeEventsParams([row]),
+      );
+      if (inserted) {
+        await admit(manager);
+        return inserted;
+      }
+      const [original] = (await manager.query(
+        `SELECT id, application_id, identifier, created_at, errors FROM ${tables.events}
+          WHERE application_id = $1 AND identifier = $2`,
+        [applicationId, event.identifier],
+      )) as StoredEventRow[];
+      return original;
+    });
+  }
+
   /** The current mode's group commit; its flush is bound to that mode's tables and connections. */
   private groupCommit(): GroupCommit<StoreRow, StoredEventRow | undefined> {
     const mode = this.db.mode;

@@ -15,10 +15,13 @@ import { BillingProviders } from './providers/billing-provider.js';
 import { CreateMeterEventDto } from './dto/meter-event.dto.js';
 import { parseMeterTimestamp } from './meter-timestamp.js';
 import { MeterErrors } from './meter.errors.js';
-import { MeterEventsRepository } from './meter-events.repository.js';
+import { MeterEventsRepository, type StoredEventRow } from './meter-events.repository.js';
 import { toCreationResponse, toMeterEventResponse, type CreationResponse } from './meter.responses.js';
 import type { EventRow } from './store-events.sql.js';
 import { MetersService } from './meters.service.js';
+import { CreditGate } from './credit-gate.js';
+import type { Meter } from './entities/meter.entity.js';
+import type { EntityManager } from 'typeorm';
 import type { AllConfig } from '../../config/app.config.js';
 
 interface CustomerReference {
@@ -29,6 +32,8 @@ interface CustomerReference {
 /** A validated event, ready for one multi-row INSERT. */
 interface ValidEvent extends EventRow {
   payload: Record<string, string>;
+  /** Set when the meter enforces prepaid credit: the event is admitted against it (docs/BILLING.md). */
+  credit?: { aggregation: Meter['aggregation'] };
 }
 
 const NUMERIC = /^-?\d{1,15}(\.\d{1,12})?$/;
@@ -66,6 +71,7 @@ export class MeterEventsService {
     private readonly meters: MetersService,
     private readonly customers: CustomersService,
     private readonly providers: BillingProviders,
+    private readonly credit: CreditGate,
     invalidation: CacheInvalidation,
     config: ConfigService<AllConfig, true>,
   ) {
@@ -82,6 +88,7 @@ export class MeterEventsService {
   async create(principal: Principal, dto: CreateMeterEventDto): Promise<CreationResponse> {
     const event = await this.validate(principal, dto);
     const [result] = await this.store(principal, [event]);
+    if (result instanceof AppError) throw result;
     return result;
   }
 
@@ -113,9 +120,10 @@ export class MeterEventsService {
     const stored = valid.length ? await this.store(principal, valid) : [];
     const byIdentifier = new Map(valid.map((e, i) => [e.identifier, stored[i]]));
     const requestId = this.context.requestId ?? '';
-    return outcomes.map((o) =>
-      'event' in o ? byIdentifier.get(o.event.identifier)! : errorBody(o.error, requestId, this.publicUrl),
-    );
+    return outcomes.map((o) => {
+      const answer = 'event' in o ? byIdentifier.get(o.event.identifier)! : o.error;
+      return answer instanceof AppError ? errorBody(answer, requestId, this.publicUrl) : answer;
+    });
   }
 
   async retrieve(principal: Principal, id: string) {
@@ -171,6 +179,7 @@ export class MeterEventsService {
       value,
       occurredAt,
       provider,
+      ...(meter.enforce_credit ? { credit: { aggregation: meter.aggregation } } : {}),
     };
   }
 
@@ -196,14 +205,60 @@ export class MeterEventsService {
 
   /**
    * One statement stores the new events and their outbox rows; identifiers already taken (by an
-   * earlier or a concurrent request, or twice in one batch) resolve to the stored original.
+   * earlier or a concurrent request, or twice in one batch) resolve to the stored original. Events
+   * of a credit-enforced meter are stored one by one, each admitted against the customer's credit
+   * in its own transaction (a refused one is answered with its error, the others stand).
    */
-  private async store(principal: Principal, events: ValidEvent[]): Promise<CreationResponse[]> {
-    const byIdentifier = await this.events.store(principal.application.id, this.clock.now(), events);
-    return events.map((e) => {
-      const row = byIdentifier.get(e.identifier);
-      if (!row) throw new AppError(Errors.E5000);
-      return toCreationResponse(row);
+  private async store(principal: Principal, events: ValidEvent[]): Promise<Array<CreationResponse | AppError>> {
+    const now = this.clock.now();
+    const plain = events.filter((e) => !e.credit);
+    const byIdentifier = plain.length
+      ? await this.events.store(principal.application.id, now, plain)
+      : new Map<string, StoredEventRow>();
+    const answers: Array<CreationResponse | AppError> = [];
+    // In the batch's order, one after another: an earlier event's cost counts against a later one's.
+    for (const e of events) {
+      if (!e.credit) {
+        const row = byIdentifier.get(e.identifier);
+        if (!row) throw new AppError(Errors.E5000);
+        answers.push(toCreationResponse(row));
+        continue;
+      }
+      try {
+        answers.push(toCreationResponse(await this.storeAdmitted(principal, now, e)));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        answers.push(error);
+      }
+    }
+    return answers;
+  }
+
+  private storeAdmitted(principal: Principal, now: Date, event: ValidEvent) {
+    const applicationId = principal.application.id;
+    return this.events.storeAdmitted(applicationId, now, event, async (manager: EntityManager) => {
+      const decision = await this.credit.reserve(
+        {
+          applicationId,
+          customerId: event.customerId,
+          meterId: event.meterId,
+          aggregation: event.credit!.aggregation,
+          value: event.value,
+          occurredAt: event.occurredAt,
+        },
+        manager,
+      );
+      if (decision.ok) return;
+      if (decision.reason === 'no_price') {
+        throw new AppError(
+          MeterErrors.E8031,
+          `Customer "${event.customerId}" has no active subscription with a price on meter "${event.eventName}", which enforces prepaid credit.`,
+        ).on('customer_id');
+      }
+      throw new AppError(
+        MeterErrors.E8030,
+        `This event costs ${decision.cost} ${decision.currency} (minor units); the customer's remaining credit after unbilled usage is ${decision.available}.`,
+      );
     });
   }
 }

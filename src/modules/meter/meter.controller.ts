@@ -7,7 +7,13 @@ import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../commo
 import { ErrorObjectDto } from '../../common/http/error-object.dto.js';
 import { IdParam } from '../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
-import { CreateMeterDto, MeterDto, MeterEventSummaryListDto, SummaryQueryDto } from './dto/meter.dto.js';
+import {
+  CreateMeterDto,
+  MeterDto,
+  MeterEventSummaryListDto,
+  SummaryQueryDto,
+  UpdateMeterDto,
+} from './dto/meter.dto.js';
 import {
   CreateMeterEventDto,
   CreationResponseDto,
@@ -23,7 +29,20 @@ import { METER_LIST, MetersService } from './meters.service.js';
 const meterId = new IdParam((id) => new AppError(Errors.E4004, `No meter with id "${id}".`));
 const meterEventId = new IdParam((id) => new AppError(Errors.E4004, `No meter event with id "${id}".`));
 
-const EVENT_ERRORS = [E.E8001, E.E8002, E.E8003, E.E8004, E.E8005, E.E8006, E.E8007, E.E8008, E.E8009, Errors.E2000];
+const EVENT_ERRORS = [
+  E.E8001,
+  E.E8002,
+  E.E8003,
+  E.E8004,
+  E.E8005,
+  E.E8006,
+  E.E8007,
+  E.E8008,
+  E.E8009,
+  E.E8030,
+  E.E8031,
+  Errors.E2000,
+];
 
 @WalletController('meters')
 export class MetersController {
@@ -59,6 +78,19 @@ export class MetersController {
   @ApiErrors(Errors.E2004)
   list(@CurrentPrincipal() principal: Principal, @ListQueryParams(METER_LIST) query: ListQuery) {
     return this.meters.list(principal, query);
+  }
+
+  @Post(':id')
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({
+    summary: 'Update a meter',
+    description: 'display_name and enforce_credit; the event name, payload key and formula never change.',
+  })
+  @ApiOkResponse({ type: MeterDto })
+  @ApiErrors(Errors.E2000, Errors.E4004)
+  update(@CurrentPrincipal() principal: Principal, @Param('id', meterId) id: string, @Body() dto: UpdateMeterDto) {
+    return this.meters.update(principal, id, dto);
   }
 
   @Post(':id/deactivate')

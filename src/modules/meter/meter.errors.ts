@@ -51,4 +51,15 @@ export const MeterErrors = defineErrors('meter', {
     message: 'The billing provider refused the event for good or too many times; it will not be retried.',
     severity: 'error',
   },
+  E8030: {
+    key: 'insufficient_credit',
+    http_status: 402,
+    message: "The event's rated cost would take the customer's unbilled usage past its remaining prepaid credit.",
+  },
+  E8031: {
+    key: 'enforced_meter_without_price',
+    http_status: 402,
+    message:
+      'The meter enforces prepaid credit, and the customer has no live subscription with a price on it to rate the event.',
+  },
 });

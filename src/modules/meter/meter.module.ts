@@ -6,6 +6,7 @@ import { BillingProviderError } from '../../providers/ports/billing.port.js';
 import { SandboxBillingProvider } from './providers/sandbox-billing.provider.js';
 import { MeterEventForwardingJob } from './meter-event-forwarding.job.js';
 import { MeterEventsService } from './meter-events.service.js';
+import { CreditGate } from './credit-gate.js';
 import { MeterOutboxMetrics } from './meter-outbox.metrics.js';
 import { MeterSummariesService } from './meter-summaries.service.js';
 import { Meter } from './entities/meter.entity.js';
@@ -29,8 +30,9 @@ import { MetersService } from './meters.service.js';
     BillingProviders,
     SandboxBillingProvider,
     SandboxBillingRepository,
+    CreditGate,
   ],
-  exports: [MeterEventForwardingJob, SandboxBillingProvider, MetersService],
+  exports: [MeterEventForwardingJob, SandboxBillingProvider, MetersService, CreditGate],
 })
 export class MeterModule implements OnModuleInit {
   private readonly logger = new Logger('Metering');

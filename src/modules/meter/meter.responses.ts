@@ -11,6 +11,7 @@ export function toMeterResponse(m: Meter) {
     status: m.status,
     value_settings: { event_payload_key: m.event_payload_key },
     default_aggregation: { formula: m.aggregation },
+    enforce_credit: m.enforce_credit,
     customer_mapping: { event_payload_key: 'customer', type: 'by_id' },
     created_at: m.created_at.toISOString(),
     updated_at: m.updated_at.toISOString(),

@@ -35,6 +35,14 @@ export class MetersRepository {
       .update({ application_id: applicationId, id, status: 'active' }, { status: 'inactive', updated_at: at });
   }
 
+  async update(
+    applicationId: string,
+    id: string,
+    changes: Partial<Pick<Meter, 'display_name' | 'enforce_credit' | 'updated_at'>>,
+  ): Promise<void> {
+    await this.db.repository(Meter).update({ application_id: applicationId, id }, changes);
+  }
+
   query(applicationId: string): SelectQueryBuilder<Meter> {
     return this.db.repository(Meter).createQueryBuilder('m').where('m.application_id = :app', { app: applicationId });
   }

@@ -7,7 +7,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
-import type { CreateMeterDto } from './dto/meter.dto.js';
+import type { CreateMeterDto, UpdateMeterDto } from './dto/meter.dto.js';
 import type { Meter } from './entities/meter.entity.js';
 import { MeterErrors } from './meter.errors.js';
 import { toMeterResponse, type MeterResponse } from './meter.responses.js';
@@ -53,6 +53,7 @@ export class MetersService {
       event_payload_key: dto.value_settings.event_payload_key,
       aggregation: dto.default_aggregation?.formula ?? 'sum',
       status: 'active',
+      enforce_credit: dto.enforce_credit ?? false,
       created_at: now,
       updated_at: now,
     } as Meter);
@@ -88,6 +89,24 @@ export class MetersService {
       await this.meters.deactivate(principal.application.id, meter.id, meter.updated_at);
     }
     await this.invalidation.publish(METER_CHANNEL, this.cacheKey(principal, meter.event_name));
+    return toMeterResponse(meter);
+  }
+
+  /**
+   * POST /meters/{id}: `display_name` and `enforce_credit`. Every replica's ingestion cache forgets
+   * the meter, so enforcement starts (or stops) within the cache message's delivery.
+   */
+  async update(principal: Principal, id: string, dto: UpdateMeterDto): Promise<MeterResponse> {
+    const meter = await this.get(principal, id);
+    const changes = {
+      display_name: dto.display_name ?? meter.display_name,
+      enforce_credit: dto.enforce_credit ?? meter.enforce_credit,
+    };
+    if (changes.display_name !== meter.display_name || changes.enforce_credit !== meter.enforce_credit) {
+      Object.assign(meter, changes, { updated_at: this.clock.now() });
+      await this.meters.update(principal.application.id, meter.id, { ...changes, updated_at: meter.updated_at });
+      await this.invalidation.publish(METER_CHANNEL, this.cacheKey(principal, meter.event_name));
+    }
     return toMeterResponse(meter);
   }
 

@@ -66,6 +66,7 @@ const BODY_IDS: Record<string, string> = {
   price_id: 'prices',
   meter_id: 'meters',
   coupon_id: 'coupons',
+  price_ids: 'prices',
   default_tax_rates: 'tax_rates',
   default_payment_method: 'payment_methods',
 };
@@ -105,6 +106,9 @@ const OVERRIDES: Record<string, Override> = {
   'DELETE /test_helpers/test_clocks/{id}': { id: 'clock_to_delete' },
   'POST /subscriptions/{id}': { body: { id: 'subscription_items' } },
   'POST /subscriptions/{id}/cancel': { id: 'subscription_to_cancel' },
+  'POST /customers/{customer_id}/credit_grants': { path: { customer_id: '=customers' } },
+  'GET /customers/{customer_id}/credit_grants': { path: { customer_id: '=customers' } },
+  'POST /credit_grants/{id}/void': { id: 'credit_grant_to_void' },
   'POST /files': {
     form: { purpose: 'dispute_evidence' },
     files: { file: { name: 'receipt.png', mimeType: 'image/png', buffer: PNG } },
@@ -349,6 +353,10 @@ describe('Swagger UI: Try it out on every operation', () => {
     const items = Array.isArray(subscription.items) ? subscription.items : (subscription.items?.data ?? []);
     ids.subscription_items = items[0].id;
     ids.subscription_to_cancel = (await subscribe()).id;
+    const creditGrant = () =>
+      api('post', `/customers/${ids.customers}/credit_grants`, { amount: 10000, currency: 'THB' });
+    ids.credit_grants = (await creditGrant()).id;
+    ids.credit_grant_to_void = (await creditGrant()).id;
     const upload = await t.http
       .post(tenant.path('/files'))
       .set(tenant.as('test'))

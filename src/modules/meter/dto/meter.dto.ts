@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsString, Length, Matches } from 'class-validator';
+import { IsBoolean, IsIn, IsString, Length, Matches } from 'class-validator';
 import { NestedObject, Optional } from '../../../common/http/fields.js';
 
 export class ValueSettingsDto {
@@ -31,6 +31,29 @@ export class CreateMeterDto {
   @Optional()
   @NestedObject(DefaultAggregationDto)
   default_aggregation?: DefaultAggregationDto;
+
+  @ApiPropertyOptional({
+    example: false,
+    description:
+      'Refuse (E8030, 402) an event whose rated cost would take the customer\'s unbilled usage past its remaining prepaid credit (docs/BILLING.md, "Prepaid credit"). Defaults to false.',
+  })
+  @Optional()
+  @IsBoolean()
+  enforce_credit?: boolean;
+}
+
+/** `POST /meters/{id}`: the display name and credit enforcement; the event name, key and formula never change. */
+export class UpdateMeterDto {
+  @ApiPropertyOptional({ example: 'API calls' }) @Optional() @IsString() @Length(1, 200) display_name?: string;
+
+  @ApiPropertyOptional({
+    example: false,
+    description:
+      'Refuse (E8030, 402) an event whose rated cost would take the customer\'s unbilled usage past its remaining prepaid credit (docs/BILLING.md, "Prepaid credit"). Defaults to false.',
+  })
+  @Optional()
+  @IsBoolean()
+  enforce_credit?: boolean;
 }
 
 export class MeterDto {
@@ -42,6 +65,8 @@ export class MeterDto {
   @ApiProperty({ enum: ['active', 'inactive'] }) status: string;
   @ApiProperty({ type: ValueSettingsDto }) value_settings: ValueSettingsDto;
   @ApiProperty({ type: DefaultAggregationDto }) default_aggregation: DefaultAggregationDto;
+  @ApiProperty({ example: false, description: "Events are refused past the customer's prepaid credit." })
+  enforce_credit: boolean;
   @ApiProperty({ example: { event_payload_key: 'customer', type: 'by_id' } }) customer_mapping: Record<string, string>;
   @ApiProperty({ example: '2026-11-22T16:30:30.583Z' }) created_at: string;
   @ApiProperty({ example: '2026-11-22T16:30:30.583Z' }) updated_at: string;

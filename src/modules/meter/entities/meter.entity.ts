@@ -12,6 +12,8 @@ export class Meter extends ModeRecord {
   @Column('text') event_payload_key: string;
   @Column('text') aggregation: MeterAggregation;
   @Column('text') status: 'active' | 'inactive';
+  /** Events are refused (E8030) when their rated cost would pass the customer's remaining prepaid credit. */
+  @Column('boolean') enforce_credit: boolean;
   @Column('timestamptz') created_at: Date;
   @Column('timestamptz') updated_at: Date;
 }

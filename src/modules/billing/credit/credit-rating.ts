@@ -1,0 +1,53 @@
+import { scaledDecimal } from '../pricing/decimal.js';
+import { ratePrice, type RatablePrice } from '../pricing/rate-price.js';
+
+/** Meter values carry at most 12 decimals (the ingestion check), so quantities are exact at this scale. */
+const DECIMALS = 12;
+const SCALE = 10n ** BigInt(DECIMALS);
+
+/** A signed decimal text ("-2.5", "25") as an integer scaled by 10^12. */
+function scaled(text: string): bigint {
+  const trimmed = text.trim();
+  return trimmed.startsWith('-') ? -scaledDecimal(trimmed.slice(1), DECIMALS) : scaledDecimal(trimmed, DECIMALS);
+}
+
+function text(value: bigint): string {
+  const sign = value < 0n ? '-' : '';
+  const abs = value < 0n ? -value : value;
+  const fraction = (abs % SCALE).toString().padStart(DECIMALS, '0').replace(/0+$/, '');
+  return `${sign}${abs / SCALE}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** Whole billed units of a quantity: rounded up (a started unit is billed), never below zero. */
+function billedUnits(quantity: bigint): number {
+  if (quantity <= 0n) return 0;
+  return Number((quantity + SCALE - 1n) / SCALE);
+}
+
+export interface Admission {
+  /** The period's quantity after the event, as decimal text. */
+  quantity: string;
+  /** The rated amount of that quantity, minor units. */
+  amount: number;
+  /** What the event adds to the unbilled usage: `amount` minus the amount before (negative when a volume tier gets cheaper). */
+  cost: number;
+}
+
+/**
+ * An event's marginal cost: the period's quantity moves by the meter's formula (sum adds the value,
+ * count adds one, last replaces it), and the cost is the price's rating of the new quantity minus
+ * the rating already reserved. So a graduated tier rates each event at the tier it lands in, and the
+ * costs of a period's events add up to the price's rating of the period's quantity.
+ */
+export function rateAdmission(
+  price: RatablePrice,
+  aggregation: 'sum' | 'count' | 'last',
+  before: { quantity: string; amount: number },
+  value: string,
+): Admission {
+  const previous = scaled(before.quantity);
+  const next =
+    aggregation === 'sum' ? previous + scaled(value) : aggregation === 'count' ? previous + SCALE : scaled(value);
+  const amount = ratePrice(price, billedUnits(next));
+  return { quantity: text(next), amount, cost: amount - before.amount };
+}
