@@ -35,6 +35,7 @@ import { PayoutsModule } from './modules/payouts/index.js';
 import { ProviderEventsModule } from './modules/provider-events/index.js';
 import { FilesModule } from './modules/files/index.js';
 import { SubscriptionsModule, TestClocksModule } from './modules/billing/subscriptions/index.js';
+import { InvoicingModule } from './modules/billing/invoicing/index.js';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -118,6 +119,7 @@ function requestBinding(): { req?: unknown } {
     SubscriptionsModule,
     PayoutsModule,
     ProviderEventsModule,
+    InvoicingModule,
     CheckoutModule,
     BillingModule,
   ],

@@ -236,6 +236,10 @@ export const NOT_TRIGGERABLE: Partial<Record<EventType, string>> = {
     'made by the subscriptions job (RUN_JOBS) once it has moved an advancing clock: events:trigger test_helpers.test_clock.advancing starts one, and the event follows where the deployment runs jobs',
   'customer.subscription.trial_will_end':
     'made by the subscriptions job (RUN_JOBS) three days before a trial ends: a trial subscription on a test clock advanced past that moment makes it where the deployment runs jobs',
+  'invoice.created':
+    'made by the subscriptions job (RUN_JOBS) when a subscription period closes: a subscription on a test clock advanced past its period end makes it where the deployment runs jobs',
+  'invoice.upcoming':
+    'made by the invoicing job (RUN_JOBS) three days before a subscription period ends: a subscription on a test clock advanced into those three days makes it where the deployment runs jobs',
   'payout.canceled':
     'only a pending payout cancels, and a payout stays pending only when the transfer provider refuses it; the sandbox has no API switch for that',
   'meter_event.delivery_failed':

@@ -18,3 +18,6 @@ export { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
 export { PaymentMethodsService } from './payment-methods/payment-methods.service.js';
 export { OffSessionPaymentsService } from './payment-methods/off-session-payments.service.js';
 export { ChargeReconciliationJob, CHARGE_UNANSWERED_AFTER_MS } from './payments/charge-reconciliation.job.js';
+export type { Invoice, InvoiceLineItem } from './entities/invoice.entity.js';
+export { toInvoiceResponse, type InvoiceResponse } from './checkout.responses.js';
+export { InvoiceDto } from './dto/responses.dto.js';

@@ -3,3 +3,5 @@ export { MeterEventForwardingJob } from './meter-event-forwarding.job.js';
 export { SandboxBillingProvider } from './providers/sandbox-billing.provider.js';
 export { MeterEventDto } from './dto/meter-event.dto.js';
 export { MetersService } from './meters.service.js';
+export { MeterUsageService, type LineUsage, type BilledEventRow } from './meter-usage.service.js';
+export type { Meter, MeterAggregation } from './entities/meter.entity.js';

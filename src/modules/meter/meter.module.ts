@@ -8,6 +8,8 @@ import { MeterEventForwardingJob } from './meter-event-forwarding.job.js';
 import { MeterEventsService } from './meter-events.service.js';
 import { MeterOutboxMetrics } from './meter-outbox.metrics.js';
 import { MeterSummariesService } from './meter-summaries.service.js';
+import { MeterUsageRepository } from './meter-usage.repository.js';
+import { MeterUsageService } from './meter-usage.service.js';
 import { Meter } from './entities/meter.entity.js';
 import { MeterEventsController, MetersController } from './meter.controller.js';
 import { SandboxBillingRepository } from './providers/sandbox-billing.repository.js';
@@ -24,13 +26,15 @@ import { MetersService } from './meters.service.js';
     MetersService,
     MeterEventsService,
     MeterSummariesService,
+    MeterUsageRepository,
+    MeterUsageService,
     MeterEventForwardingJob,
     MeterOutboxMetrics,
     BillingProviders,
     SandboxBillingProvider,
     SandboxBillingRepository,
   ],
-  exports: [MeterEventForwardingJob, SandboxBillingProvider, MetersService],
+  exports: [MeterEventForwardingJob, SandboxBillingProvider, MetersService, MeterUsageService],
 })
 export class MeterModule implements OnModuleInit {
   private readonly logger = new Logger('Metering');

@@ -72,6 +72,11 @@ export class MetersService {
     return this.meters.findById(scope.application.id, id);
   }
 
+  /** For billing's jobs (no request): the meter `id` of the application in the current mode, or null. */
+  findOf(applicationId: string, id: string): Promise<Meter | null> {
+    return this.meters.findById(applicationId, id);
+  }
+
   async retrieve(principal: Principal, id: string): Promise<MeterResponse> {
     return toMeterResponse(await this.get(principal, id));
   }
