@@ -104,6 +104,9 @@ function requestBinding(): { req?: unknown } {
     // request against each earlier route in turn, so the hottest path (single meter events) is
     // matched before the other modules' routes (docs/ARCHITECTURE.md, "The hot path").
     MeterModule,
+    // Before CheckoutModule (which it imports, so it is registered first): its GET /invoices/upcoming
+    // must be tried before the invoice resource's GET /invoices/{id}.
+    InvoicingModule,
     EventsModule,
     ApplicationsModule,
     AccountsModule,
@@ -119,7 +122,6 @@ function requestBinding(): { req?: unknown } {
     SubscriptionsModule,
     PayoutsModule,
     ProviderEventsModule,
-    InvoicingModule,
     CheckoutModule,
     BillingModule,
   ],

@@ -68,8 +68,9 @@ export class MeterUsageRepository {
   async unbilledUsage(
     applicationId: string,
     input: { meterId: string; customerId: string; from: Date; to: Date },
+    manager?: EntityManager,
   ): Promise<UsageRow> {
-    const rows: UsageRow[] = await this.db.manager.query(unbilledUsageSql(this.tables()), [
+    const rows: UsageRow[] = await (manager ?? this.db.manager).query(unbilledUsageSql(this.tables()), [
       applicationId,
       input.meterId,
       input.customerId,

@@ -57,8 +57,9 @@ export class MeterUsageService {
     applicationId: string,
     input: { meterId: string; customerId: string; from: Date; to: Date },
     aggregation: MeterAggregation,
+    manager?: EntityManager,
   ): Promise<LineUsage> {
-    return usageBy(await this.usage.unbilledUsage(applicationId, input), aggregation);
+    return usageBy(await this.usage.unbilledUsage(applicationId, input, manager), aggregation);
   }
 
   eventsOfLine(

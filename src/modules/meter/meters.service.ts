@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import type { Principal, Scope } from '../../common/context/principal.js';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
@@ -73,8 +74,8 @@ export class MetersService {
   }
 
   /** For billing's jobs (no request): the meter `id` of the application in the current mode, or null. */
-  findOf(applicationId: string, id: string): Promise<Meter | null> {
-    return this.meters.findById(applicationId, id);
+  findOf(applicationId: string, id: string, manager?: EntityManager): Promise<Meter | null> {
+    return this.meters.findById(applicationId, id, manager);
   }
 
   async retrieve(principal: Principal, id: string): Promise<MeterResponse> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InvoicesService } from '../../checkout/index.js';
 import { ratePrice } from '../pricing/index.js';
+import type { InvoiceLine } from './entities/invoice-line.entity.js';
 import { InvoiceComposer } from './invoice-composer.js';
 import { InvoicingRepository } from './invoicing.repository.js';
 import { MeteredLinesService } from './metered-lines.service.js';
@@ -99,9 +100,14 @@ export class BillingVerifyService {
     const totals = this.composer.apply(recomposed, schedule.terms);
     recomposed.forEach((r, i) => {
       differ(r.id, 'discount_amount', lines[i].discount_amount, r.discount_amount);
-      differ(r.id, 'tax_amounts', JSON.stringify(lines[i].tax_amounts), JSON.stringify(r.tax_amounts));
+      differ(r.id, 'tax_amounts', taxText(lines[i].tax_amounts), taxText(r.tax_amounts));
     });
     differ(null, 'subtotal', invoice.subtotal, totals.subtotal);
     differ(null, 'total', invoice.total, totals.total);
   }
+}
+
+/** Tax amounts as comparable text (jsonb keeps its own key order). */
+function taxText(taxes: InvoiceLine['tax_amounts']): string {
+  return taxes.map((t) => `${t.tax_rate_id}:${t.inclusive}:${t.taxable_amount}:${t.amount}`).join(',');
 }

@@ -152,12 +152,10 @@ export class InvoicingRepository {
     subscriptionId: string,
     manager?: EntityManager,
   ): Promise<ItemWithPrice[]> {
-    const items = await this.db
-      .repository(SubscriptionItem, manager)
-      .find({
-        where: { application_id: applicationId, subscription_id: subscriptionId },
-        order: { created_at: 'ASC', id: 'ASC' },
-      });
+    const items = await this.db.repository(SubscriptionItem, manager).find({
+      where: { application_id: applicationId, subscription_id: subscriptionId },
+      order: { created_at: 'ASC', id: 'ASC' },
+    });
     const prices = await this.pricesById(
       applicationId,
       items.map((i) => i.price_id),

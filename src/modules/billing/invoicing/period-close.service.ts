@@ -108,7 +108,7 @@ export class PeriodCloseService {
     for (const { item, price } of await this.repository.itemsWithPrices(applicationId, sub.id, manager)) {
       const name = price.lookup_key ?? price.id;
       if (price.recurring?.usage_type === 'metered' && price.meter_id) {
-        const meter = await this.meters.findOf(applicationId, price.meter_id);
+        const meter = await this.meters.findOf(applicationId, price.meter_id, manager);
         const metered = line('metered', {
           description: `Usage of ${meter?.display_name ?? name}${trialEnded ? ' (trial)' : ''}`,
           price_id: price.id,
@@ -155,12 +155,12 @@ export class PeriodCloseService {
     );
 
     const totals = this.composer.apply(lines, terms);
-    const application = (await this.applications.byIds([applicationId])).get(applicationId);
+    const [country] = await this.applications.countriesIn(manager, applicationId);
     await this.invoices.createSubscriptionDraft(
       {
         id: invoiceId,
         applicationId,
-        country: application?.countries[0] ?? 'TH',
+        country,
         customerId: sub.customer_id,
         subscriptionId: sub.id,
         currency: sub.currency,

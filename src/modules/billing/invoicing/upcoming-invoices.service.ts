@@ -106,12 +106,13 @@ export class UpcomingInvoicesService {
     for (const { item, price } of await this.repository.itemsWithPrices(applicationId, sub.id, manager)) {
       const name = price.lookup_key ?? price.id;
       if (price.recurring?.usage_type === 'metered' && price.meter_id) {
-        const meter = await this.meters.findOf(applicationId, price.meter_id);
+        const meter = await this.meters.findOf(applicationId, price.meter_id, manager);
         const aggregation = meter?.aggregation ?? 'sum';
         const usage = await this.usage.unbilledUsage(
           applicationId,
           { meterId: price.meter_id, customerId: sub.customer_id, from: period.start, to: period.end },
           aggregation,
+          manager,
         );
         lines.push(
           line({
