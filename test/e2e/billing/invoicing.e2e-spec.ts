@@ -165,7 +165,9 @@ describe('invoicing: period close', () => {
       period_start: at(7).toISOString(),
       period_end: at(14).toISOString(),
     });
-    const secondLines = (await get(`/invoices/${second.id}/lines`)).body.data as Array<Record<string, any>>;
+    const secondLines = (await get(`/invoices/${second.id}/lines`)).body.data as Array<
+      Record<string, unknown> & { type: string }
+    >;
     const earlier = secondLines.find((l) => l.type === 'metered_earlier')!;
     // 7 more calls on top of the 120 billed: all in the 2.00 tier.
     expect(earlier).toMatchObject({

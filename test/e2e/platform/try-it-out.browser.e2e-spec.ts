@@ -10,6 +10,7 @@ import { connectedAccount, setSandboxFailing } from '../../factories/payouts.js'
 import { eventRecords } from '../../factories/matrix/events.js';
 import { ledgerRecords } from '../../factories/matrix/ledger.js';
 import { payoutLifecycleRecords } from '../../factories/matrix/payouts.js';
+import { SubscriptionsJob } from '../../../src/modules/billing/subscriptions/index.js';
 
 /**
  * "Try it out" on every operation of the Swagger UI at /docs, in Debian's Chromium, as a partner
@@ -103,6 +104,11 @@ const OVERRIDES: Record<string, Override> = {
   'DELETE /test_helpers/test_clocks/{id}': { id: 'clock_to_delete' },
   'POST /subscriptions/{id}': { body: { id: 'subscription_items' } },
   'POST /subscriptions/{id}/cancel': { id: 'subscription_to_cancel' },
+  'GET /invoices/upcoming': { params: { subscription_id: '=subscriptions' } },
+  'GET /invoices/{id}/lines': { id: 'subscription_invoice' },
+  'GET /invoices/{id}/lines/{line_id}/meter_events': {
+    path: { id: '=subscription_invoice', line_id: '=invoice_line' },
+  },
   'POST /files': {
     form: { purpose: 'dispute_evidence' },
     files: { file: { name: 'receipt.png', mimeType: 'image/png', buffer: PNG } },
@@ -342,6 +348,26 @@ describe('Swagger UI: Try it out on every operation', () => {
     const items = Array.isArray(subscription.items) ? subscription.items : (subscription.items?.data ?? []);
     ids.subscription_items = items[0].id;
     ids.subscription_to_cancel = (await subscribe()).id;
+    // A period closed into an invoice with lines: a customer on a clock past its first month.
+    const billingClock = await api('post', '/test_helpers/test_clocks', { frozen_time: '2026-01-01T00:00:00.000Z' });
+    const billed = await api('post', '/customers', { name: 'Billed', test_clock: billingClock.id });
+    await api('post', '/subscriptions', {
+      customer_id: billed.id,
+      items: [{ price_id: ids.prices, quantity: 1 }],
+      collection_method: 'send_invoice',
+    });
+    await api('post', `/test_helpers/test_clocks/${billingClock.id}/advance`, {
+      frozen_time: '2026-02-01T01:00:00.000Z',
+    });
+    await t.app.get(SubscriptionsJob).run({ applicationIds: [tenant.applicationId] });
+    const closed = (await api('get', `/invoices?filter[customer_id]=${billed.id}`)) as unknown as {
+      data: Array<{ id: string }>;
+    };
+    ids.subscription_invoice = closed.data[0].id;
+    const closedLines = (await api('get', `/invoices/${ids.subscription_invoice}/lines`)) as unknown as {
+      data: Array<{ id: string }>;
+    };
+    ids.invoice_line = closedLines.data[0].id;
     const upload = await t.http
       .post(tenant.path('/files'))
       .set(tenant.as('test'))

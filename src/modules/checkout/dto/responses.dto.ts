@@ -101,7 +101,7 @@ export class InvoiceDto {
   @ApiProperty({ example: null, nullable: true, description: 'The subscription it bills, if any.' })
   subscription: string;
   @ApiProperty({
-    example: null,
+    example: 'subscription_cycle',
     nullable: true,
     enum: ['subscription_create', 'subscription_cycle', 'subscription_update', 'subscription_cancel', 'manual'],
     description:
