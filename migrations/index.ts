@@ -25,6 +25,7 @@ import { SavedPaymentMethods1764400200000 } from './1764400200000-SavedPaymentMe
 import { TestClocksAndSubscriptions1764400300000 } from './1764400300000-TestClocksAndSubscriptions.js';
 import { SubscriptionCheckout1764400600000 } from './1764400600000-SubscriptionCheckout.js';
 import { Files1764400800000 } from './1764400800000-Files.js';
+import { Invoicing1764500100000 } from './1764500100000-Invoicing.js';
 import { CreditGrants1764500300000 } from './1764500300000-CreditGrants.js';
 import { ProviderDisputes1764500600000 } from './1764500600000-ProviderDisputes.js';
 import { ManualCapture1764500700000 } from './1764500700000-ManualCapture.js';
@@ -58,6 +59,7 @@ export const MIGRATIONS = [
   TestClocksAndSubscriptions1764400300000,
   SubscriptionCheckout1764400600000,
   Files1764400800000,
+  Invoicing1764500100000,
   CreditGrants1764500300000,
   ProviderDisputes1764500600000,
   ManualCapture1764500700000,

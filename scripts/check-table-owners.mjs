@@ -17,6 +17,7 @@ const TABLES_WITHOUT_ENTITY = {
   meter: [
     'meter_events',
     'meter_event_outbox',
+    'meter_event_billings',
     'billing_sandbox_customers',
     'billing_sandbox_events',
     'billing_sandbox_settings',

@@ -36,6 +36,7 @@ import { ProviderEventsModule } from './modules/provider-events/index.js';
 import { FilesModule } from './modules/files/index.js';
 import { SubscriptionsModule, TestClocksModule } from './modules/billing/subscriptions/index.js';
 import { CreditModule } from './modules/billing/index.js';
+import { InvoicingModule } from './modules/billing/invoicing/index.js';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -104,6 +105,9 @@ function requestBinding(): { req?: unknown } {
     // request against each earlier route in turn, so the hottest path (single meter events) is
     // matched before the other modules' routes (docs/ARCHITECTURE.md, "The hot path").
     MeterModule,
+    // Before CheckoutModule (which it imports, so it is registered first): its GET /invoices/upcoming
+    // must be tried before the invoice resource's GET /invoices/{id}.
+    InvoicingModule,
     EventsModule,
     ApplicationsModule,
     AccountsModule,

@@ -11,6 +11,7 @@ import { RefundDto } from './modules/refunds/index.js';
 import { PayoutDto } from './modules/payouts/index.js';
 import { MeterEventDto } from './modules/meter/index.js';
 import { SubscriptionDto, TestClockDto } from './modules/billing/subscriptions/index.js';
+import { UpcomingInvoiceDto } from './modules/billing/invoicing/index.js';
 import {
   CouponDto,
   CreditGrantDto,
@@ -34,6 +35,8 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'payment_intent.canceled': PaymentIntentDto,
   'payment_method.attached': PaymentMethodDto,
   'payment_method.detached': PaymentMethodDto,
+  'invoice.created': InvoiceDto,
+  'invoice.upcoming': UpcomingInvoiceDto,
   'invoice.finalized': InvoiceDto,
   'invoice.paid': InvoiceDto,
   'invoice.updated': InvoiceDto,

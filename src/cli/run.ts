@@ -6,11 +6,13 @@ import { ConfigError, loadAppConfig } from '../config/app.config.js';
 import { type CliArgs, type CliCommand, CliUsageError, type RemoteCommand } from './command.js';
 import { applicationCommands } from './commands/applications.js';
 import { authCommands } from './commands/auth.js';
+import { BillingDifferencesFound, billingCommands } from './commands/billing.js';
 import { eventCommands } from './commands/events.js';
 
 const COMMANDS: Record<string, CliCommand> = {
   ...applicationCommands,
   ...authCommands,
+  ...billingCommands,
 };
 /** Commands that use only a deployment's URL and key: run before any configuration or database. */
 const REMOTE: Record<string, RemoteCommand> = eventCommands;
@@ -102,6 +104,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
+    if (err instanceof BillingDifferencesFound) process.exit(1);
     if (err instanceof CliUsageError || err instanceof ConfigError) console.error(`error: ${err.message}`);
     else if (err instanceof AppError) console.error(`error: ${err.definition.code} ${err.message}`);
     else console.error(err);

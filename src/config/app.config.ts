@@ -70,6 +70,8 @@ export interface AppConfig {
   meterForwardConcurrency: number;
   /** How long a succeeded charge's funds stay on hold before they become available. */
   settlementDelayHours: number;
+  /** How long a closed period's invoice stays draft so late meter events land on it (BILLING_GRACE_PERIOD). */
+  billingGracePeriodMs: number;
   /** Set: `/metrics` is served only on this port (a listener of its own), not on `port`. Unset: on `port`. */
   metricsPort: number | undefined;
   /**
@@ -110,6 +112,19 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration as `90s`, `30m`, `1h` or `2d` (a bare number is seconds), in milliseconds. */
+function duration(env: Env, name: string, fallbackMs: number, maxMs: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallbackMs;
+  const match = /^(\d+)([smhd]?)$/.exec(raw);
+  if (!match) throw new ConfigError(`${name} must be a duration such as 90s, 30m, 1h or 2d, got "${raw}"`);
+  const ms = Number(match[1]) * DURATION_UNITS_MS[match[2] || 's'];
+  if (ms > maxMs) throw new ConfigError(`${name} must be at most ${maxMs / 3_600_000} hours, got "${raw}"`);
+  return ms;
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
@@ -231,6 +246,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     migrateOnBoot: boolean(env, 'MIGRATE_ON_BOOT', databaseUrl === undefined),
     runJobs: boolean(env, 'RUN_JOBS', true),
+    billingGracePeriodMs: duration(env, 'BILLING_GRACE_PERIOD', 3_600_000, 30 * 86_400_000),
     rateLimit,
     rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 1000, 10, 3_600_000),
     redisUrl: env.REDIS_URL ? url('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']) : undefined,

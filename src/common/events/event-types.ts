@@ -16,6 +16,10 @@ export const EVENT_TYPES = {
     'A payment intent was canceled: by the merchant (its authorization, if any, voided) or because its authorization expired.',
   'payment_method.attached': 'A payment method was saved to a customer (a setup checkout completed).',
   'payment_method.detached': 'A saved payment method was detached from its customer; it can no longer be charged.',
+  'invoice.created':
+    'A subscription period closed into a draft invoice (billing_reason subscription_cycle); it is finalized when BILLING_GRACE_PERIOD ends.',
+  'invoice.upcoming':
+    "A subscription's period ends in 3 days: the preview of its next invoice (GET /invoices/upcoming), with usage so far.",
   'invoice.finalized':
     'An invoice left draft: it is open and can be paid (by the merchant or at the end of a billing grace window).',
   'invoice.paid': "An invoice was paid by a checkout's charge.",

@@ -22,6 +22,19 @@ export class ApplicationsRepository {
     return this.db.getRepository(Application).findBy({ id: In(ids) });
   }
 
+  /**
+   * The countries of application `id`, read through `manager` (a mode DataSource's transaction: the
+   * platform schema is in the same database), so a caller inside its own transaction needs no second
+   * connection (the embedded database serves one session at a time).
+   */
+  async countriesVia(manager: EntityManager, id: string): Promise<string[]> {
+    const rows: Array<{ countries: string[] }> = await manager.query(
+      'SELECT countries FROM platform.applications WHERE id = $1',
+      [id],
+    );
+    return rows[0]?.countries ?? [];
+  }
+
   findById(id: string): Promise<Application | null> {
     return this.db.getRepository(Application).findOneBy({ id });
   }

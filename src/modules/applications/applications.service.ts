@@ -1,4 +1,5 @@
 import { TtlCache } from '../../common/cache/ttl-cache.js';
+import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
@@ -63,6 +64,11 @@ export class ApplicationsService extends ApplicationResolver {
       const row = SLUG.test(slug) ? await this.repository.findBySlug(slug) : null;
       return row && { id: row.id, slug: row.slug, name: row.name, countries: row.countries };
     });
+  }
+
+  /** The countries of application `id`, read in the caller's transaction (billing's period close). */
+  countriesIn(manager: EntityManager, id: string): Promise<string[]> {
+    return this.repository.countriesVia(manager, id);
   }
 
   /** Applications by id (for the records that name theirs, e.g. a user's memberships). */

@@ -73,6 +73,8 @@ export function toInvoiceResponse(inv: Invoice) {
     voided_at: iso(inv.voided_at),
     subscription: inv.subscription_id ?? null,
     billing_reason: inv.billing_reason ?? null,
+    period_start: iso(inv.period_start ?? null),
+    period_end: iso(inv.period_end ?? null),
     metadata: inv.metadata,
     labels: inv.labels,
     created_at: inv.created_at.toISOString(),

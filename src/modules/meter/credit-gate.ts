@@ -6,7 +6,7 @@ export interface CreditedEvent {
   applicationId: string;
   customerId: string;
   meterId: string;
-  aggregation: 'sum' | 'count' | 'last';
+  aggregation: 'sum' | 'count' | 'last' | 'max';
   /** The metric value, a decimal string. */
   value: string;
   occurredAt: Date;

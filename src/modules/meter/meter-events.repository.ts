@@ -38,13 +38,14 @@ export interface ClaimedEvent {
   provider: string;
 }
 
-export type SummaryAggregation = 'sum' | 'count' | 'last';
+export type SummaryAggregation = 'sum' | 'count' | 'last' | 'max';
 export type SummaryWindow = 'hour' | 'day';
 
 const AGGREGATES: Record<SummaryAggregation, string> = {
   sum: 'sum(value)',
   count: 'count(*)::numeric',
   last: '(array_agg(value ORDER BY occurred_at DESC, created_at DESC, id DESC))[1]',
+  max: 'max(value)',
 };
 
 /**

@@ -9,6 +9,8 @@ import { MeterEventsService } from './meter-events.service.js';
 import { CreditGate } from './credit-gate.js';
 import { MeterOutboxMetrics } from './meter-outbox.metrics.js';
 import { MeterSummariesService } from './meter-summaries.service.js';
+import { MeterUsageRepository } from './meter-usage.repository.js';
+import { MeterUsageService } from './meter-usage.service.js';
 import { Meter } from './entities/meter.entity.js';
 import { MeterEventsController, MetersController } from './meter.controller.js';
 import { SandboxBillingRepository } from './providers/sandbox-billing.repository.js';
@@ -25,6 +27,8 @@ import { MetersService } from './meters.service.js';
     MetersService,
     MeterEventsService,
     MeterSummariesService,
+    MeterUsageRepository,
+    MeterUsageService,
     MeterEventForwardingJob,
     MeterOutboxMetrics,
     BillingProviders,
@@ -32,7 +36,7 @@ import { MetersService } from './meters.service.js';
     SandboxBillingRepository,
     CreditGate,
   ],
-  exports: [MeterEventForwardingJob, SandboxBillingProvider, MetersService, CreditGate],
+  exports: [MeterEventForwardingJob, SandboxBillingProvider, MetersService, CreditGate, MeterUsageService],
 })
 export class MeterModule implements OnModuleInit {
   private readonly logger = new Logger('Metering');

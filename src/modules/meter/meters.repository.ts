@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { QueryFailedError, type SelectQueryBuilder } from 'typeorm';
+import { QueryFailedError, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { isUuid } from '../../common/ids.js';
 import { Meter } from './entities/meter.entity.js';
@@ -20,9 +20,9 @@ export class MetersRepository {
     }
   }
 
-  findById(applicationId: string, id: string): Promise<Meter | null> {
+  findById(applicationId: string, id: string, manager?: EntityManager): Promise<Meter | null> {
     if (!isUuid(id)) return Promise.resolve(null);
-    return this.db.repository(Meter).findOneBy({ application_id: applicationId, id });
+    return this.db.repository(Meter, manager).findOneBy({ application_id: applicationId, id });
   }
 
   findByEventName(applicationId: string, eventName: string): Promise<Meter | null> {

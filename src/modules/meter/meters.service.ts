@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import type { Principal, Scope } from '../../common/context/principal.js';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
@@ -71,6 +72,11 @@ export class MetersService {
   /** For other modules (a metered price names its meter): the meter of the scope's application and mode, or null. */
   find(scope: Scope, id: string): Promise<Meter | null> {
     return this.meters.findById(scope.application.id, id);
+  }
+
+  /** For billing's jobs (no request): the meter `id` of the application in the current mode, or null. */
+  findOf(applicationId: string, id: string, manager?: EntityManager): Promise<Meter | null> {
+    return this.meters.findById(applicationId, id, manager);
   }
 
   async retrieve(principal: Principal, id: string): Promise<MeterResponse> {

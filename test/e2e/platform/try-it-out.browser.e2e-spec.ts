@@ -10,6 +10,7 @@ import { connectedAccount, setSandboxFailing } from '../../factories/payouts.js'
 import { MATRIX_WEBHOOK_URL, eventRecords } from '../../factories/matrix/events.js';
 import { ledgerRecords } from '../../factories/matrix/ledger.js';
 import { payoutLifecycleRecords } from '../../factories/matrix/payouts.js';
+import { SubscriptionsJob } from '../../../src/modules/billing/subscriptions/index.js';
 
 /**
  * "Try it out" on every operation of the Swagger UI at /docs, in Debian's Chromium, as a partner
@@ -109,6 +110,11 @@ const OVERRIDES: Record<string, Override> = {
   'POST /customers/{customer_id}/credit_grants': { path: { customer_id: '=customers' } },
   'GET /customers/{customer_id}/credit_grants': { path: { customer_id: '=customers' } },
   'POST /credit_grants/{id}/void': { id: 'credit_grant_to_void' },
+  'GET /invoices/upcoming': { params: { subscription_id: '=subscriptions' } },
+  'GET /invoices/{id}/lines': { id: 'subscription_invoice' },
+  'GET /invoices/{id}/lines/{line_id}/meter_events': {
+    path: { id: '=subscription_invoice', line_id: '=invoice_line' },
+  },
   'POST /files': {
     form: { purpose: 'dispute_evidence' },
     files: { file: { name: 'receipt.png', mimeType: 'image/png', buffer: PNG } },
@@ -357,6 +363,26 @@ describe('Swagger UI: Try it out on every operation', () => {
       api('post', `/customers/${ids.customers}/credit_grants`, { amount: 10000, currency: 'THB' });
     ids.credit_grants = (await creditGrant()).id;
     ids.credit_grant_to_void = (await creditGrant()).id;
+    // A period closed into an invoice with lines: a customer on a clock past its first month.
+    const billingClock = await api('post', '/test_helpers/test_clocks', { frozen_time: '2026-01-01T00:00:00.000Z' });
+    const billed = await api('post', '/customers', { name: 'Billed', test_clock: billingClock.id });
+    await api('post', '/subscriptions', {
+      customer_id: billed.id,
+      items: [{ price_id: ids.prices, quantity: 1 }],
+      collection_method: 'send_invoice',
+    });
+    await api('post', `/test_helpers/test_clocks/${billingClock.id}/advance`, {
+      frozen_time: '2026-02-01T01:00:00.000Z',
+    });
+    await t.app.get(SubscriptionsJob).run({ applicationIds: [tenant.applicationId] });
+    const closed = (await api('get', `/invoices?filter[customer_id]=${billed.id}`)) as unknown as {
+      data: Array<{ id: string }>;
+    };
+    ids.subscription_invoice = closed.data[0].id;
+    const closedLines = (await api('get', `/invoices/${ids.subscription_invoice}/lines`)) as unknown as {
+      data: Array<{ id: string }>;
+    };
+    ids.invoice_line = closedLines.data[0].id;
     const upload = await t.http
       .post(tenant.path('/files'))
       .set(tenant.as('test'))

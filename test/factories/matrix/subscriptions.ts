@@ -46,5 +46,19 @@ export function subscriptionEndpoints(keyOrUser: Expect, unknownId: string): End
     row('POST /subscriptions/:id', 'post', reaching(keyOrUser, 'E4004'), { metadata: { a: '1' } }),
     row('POST /subscriptions/:id/cancel', 'post', reaching(keyOrUser, 'E4004'), {}),
     row('GET /subscriptions/:id/pending_items', 'get', reaching(keyOrUser, 'E4004')),
+    // Invoicing (billing part 2): an unknown subscription or invoice.
+    {
+      name: 'GET /invoices/upcoming',
+      method: 'get',
+      path: (f) => f.tenant.path(`/invoices/upcoming?subscription_id=${unknownId}`),
+      expect: reaching(keyOrUser, 'E4004'),
+    },
+    row('GET /invoices/:id/lines', 'get', reaching(keyOrUser, 'E4004')),
+    {
+      name: 'GET /invoices/:id/lines/:line_id/meter_events',
+      method: 'get',
+      path: (f) => f.tenant.path(`/invoices/${unknownId}/lines/${unknownId}/meter_events`),
+      expect: reaching(keyOrUser, 'E4004'),
+    },
   ];
 }

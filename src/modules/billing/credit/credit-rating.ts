@@ -19,6 +19,8 @@ function text(value: bigint): string {
 }
 
 /** Whole billed units of a quantity: rounded up (a started unit is billed), never below zero. */
+const maxOf = (a: bigint, b: bigint): bigint => (a > b ? a : b);
+
 function billedUnits(quantity: bigint): number {
   if (quantity <= 0n) return 0;
   return Number((quantity + SCALE - 1n) / SCALE);
@@ -41,13 +43,19 @@ export interface Admission {
  */
 export function rateAdmission(
   price: RatablePrice,
-  aggregation: 'sum' | 'count' | 'last',
+  aggregation: 'sum' | 'count' | 'last' | 'max',
   before: { quantity: string; amount: number },
   value: string,
 ): Admission {
   const previous = scaled(before.quantity);
   const next =
-    aggregation === 'sum' ? previous + scaled(value) : aggregation === 'count' ? previous + SCALE : scaled(value);
+    aggregation === 'sum'
+      ? previous + scaled(value)
+      : aggregation === 'count'
+        ? previous + SCALE
+        : aggregation === 'max'
+          ? maxOf(previous, scaled(value))
+          : scaled(value);
   const amount = ratePrice(price, billedUnits(next));
   return { quantity: text(next), amount, cost: amount - before.amount };
 }

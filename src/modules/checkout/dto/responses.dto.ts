@@ -108,8 +108,23 @@ export class InvoiceDto {
   @ApiProperty({ example: null, nullable: true }) voided_at: string;
   @ApiProperty({ example: null, nullable: true, description: 'The subscription it bills, if any.' })
   subscription: string;
-  @ApiProperty({ example: null, nullable: true, description: "`subscription_create`: a subscription's first invoice." })
+  @ApiProperty({
+    example: 'subscription_cycle',
+    nullable: true,
+    enum: ['subscription_create', 'subscription_cycle', 'subscription_update', 'subscription_cancel', 'manual'],
+    description:
+      'Why a subscription invoice was made: `subscription_create` (its first), `subscription_cycle` (a period closed).',
+  })
   billing_reason: string;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    format: 'date-time',
+    description: 'A subscription invoice: start of the period whose usage it bills (docs/BILLING.md).',
+  })
+  period_start: string;
+  @ApiProperty({ example: null, nullable: true, format: 'date-time', description: 'End of that period (exclusive).' })
+  period_end: string;
   @ApiProperty(OBJECT) metadata: Record<string, unknown>;
   @ApiProperty({ example: [] }) labels: string[];
   @ApiProperty({ example: TS }) created_at: string;

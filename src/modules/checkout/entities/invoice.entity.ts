@@ -37,6 +37,9 @@ export class Invoice extends ModeRecord {
   /** The subscription it bills (null: a one-off invoice) and why (`subscription_create`). */
   @Column('uuid', { nullable: true }) subscription_id: string | null;
   @Column('text', { nullable: true }) billing_reason: string | null;
+  /** The billing period a subscription invoice covers (its metered usage; licensed items are billed ahead). */
+  @Column('timestamptz', { nullable: true }) period_start: Date | null;
+  @Column('timestamptz', { nullable: true }) period_end: Date | null;
   @Column('jsonb') metadata: Record<string, unknown>;
   @Column('jsonb') labels: string[];
   @Column('timestamptz') created_at: Date;

@@ -139,6 +139,123 @@ export class InvoicesService {
     );
   }
 
+  /**
+   * A subscription period's invoice, made by billing's period close in its transaction: `draft`,
+   * with `invoice.created`. The partial unique index on (subscription_id, period_start,
+   * billing_reason) refuses a second one for the same period and reason.
+   */
+  async createSubscriptionDraft(
+    input: {
+      id: string;
+      applicationId: string;
+      country: string;
+      customerId: string;
+      subscriptionId: string;
+      currency: string;
+      billingReason: string;
+      period: { start: Date; end: Date };
+      lines: InvoiceLineItem[];
+      subtotal: number;
+      total: number;
+      dueDate: Date | null;
+    },
+    manager: EntityManager,
+  ): Promise<Invoice> {
+    const now = this.clock.now();
+    const invoice = await this.repository.insert(
+      {
+        id: input.id,
+        application_id: input.applicationId,
+        country: input.country,
+        number: invoiceNumber(now),
+        status: NEW_INVOICE_STATUS,
+        customer_id: input.customerId,
+        currency: input.currency,
+        scaling_factor: scalingFactorOf(input.currency),
+        line_items: input.lines,
+        subtotal: input.subtotal,
+        total: input.total,
+        amount_paid: 0,
+        description: null,
+        due_date: input.dueDate,
+        payment_method_types: ['card', 'promptpay'],
+        transfer_destination: null,
+        application_fee_amount: 0,
+        charge_id: null,
+        finalized_at: null,
+        paid_at: null,
+        voided_at: null,
+        subscription_id: input.subscriptionId,
+        billing_reason: input.billingReason,
+        period_start: input.period.start,
+        period_end: input.period.end,
+        metadata: {},
+        labels: [],
+        created_at: now,
+        updated_at: now,
+      },
+      manager,
+    );
+    await this.events.record(manager, {
+      applicationId: input.applicationId,
+      type: 'invoice.created',
+      object: toInvoiceResponse(invoice),
+      request: null,
+    });
+    return invoice;
+  }
+
+  /** For billing's jobs and commands (no request): the invoice `id` of the application in the current mode, or null. */
+  findOf(applicationId: string, id: string): Promise<Invoice | null> {
+    return this.repository.findById(applicationId, id);
+  }
+
+  /** The invoice `id`, locked in the caller's transaction, or null. */
+  lockForUpdate(applicationId: string, id: string, manager: EntityManager): Promise<Invoice | null> {
+    return this.repository.findById(applicationId, id, manager, true);
+  }
+
+  /** A locked draft's lines and totals, recomputed by billing before it is finalized (late usage landed). */
+  async reviseDraftLocked(
+    record: Invoice,
+    changes: { lines: InvoiceLineItem[]; subtotal: number; total: number },
+    manager: EntityManager,
+  ): Promise<Invoice> {
+    if (record.status !== 'draft') {
+      throw new AppError(CheckoutErrors.E7015, `Invoice "${record.id}" is ${record.status}; only a draft changes.`);
+    }
+    const fields = { line_items: changes.lines, subtotal: changes.subtotal, total: changes.total };
+    await this.repository.update(
+      record.application_id,
+      record.id,
+      { ...fields, updated_at: this.clock.now() },
+      manager,
+    );
+    return Object.assign(record, fields);
+  }
+
+  /**
+   * A locked open invoice with nothing to pay (a total of zero or less) is paid without a charge:
+   * `invoice.paid`, `charge_id` null.
+   */
+  async settleWithoutChargeLocked(record: Invoice, manager: EntityManager, at: Date): Promise<Invoice> {
+    const before = record.status;
+    const paid = await this.transition(
+      record,
+      'pay',
+      { amount_paid: 0, charge_id: null, paid_at: at, updated_at: this.clock.now() },
+      manager,
+    );
+    await this.events.record(manager, {
+      applicationId: record.application_id,
+      type: 'invoice.paid',
+      object: toInvoiceResponse(paid),
+      previous_attributes: { status: before },
+      request: null,
+    });
+    return paid;
+  }
+
   async retrieve(principal: Principal, id: string): Promise<InvoiceResponse> {
     return toInvoiceResponse(await this.get(principal, id));
   }

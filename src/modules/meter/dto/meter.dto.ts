@@ -11,9 +11,9 @@ export class ValueSettingsDto {
 }
 
 export class DefaultAggregationDto {
-  @ApiProperty({ enum: ['sum', 'count', 'last'], example: 'sum' })
-  @IsIn(['sum', 'count', 'last'])
-  formula: 'sum' | 'count' | 'last';
+  @ApiProperty({ enum: ['sum', 'count', 'last', 'max'], example: 'sum' })
+  @IsIn(['sum', 'count', 'last', 'max'])
+  formula: 'sum' | 'count' | 'last' | 'max';
 }
 
 export class CreateMeterDto {

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
 
-export type MeterAggregation = 'sum' | 'count' | 'last';
+export type MeterAggregation = 'sum' | 'count' | 'last' | 'max';
 
 @Entity({ name: 'meters' })
 export class Meter extends ModeRecord {

@@ -1,0 +1,58 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { DatabaseModule } from '../../../common/database/database.module.js';
+import { ApplicationsModule } from '../../applications/index.js';
+import { CheckoutModule } from '../../checkout/index.js';
+import { MeterModule } from '../../meter/index.js';
+import { SubscriptionHooks, SubscriptionsModule } from '../subscriptions/index.js';
+import { BillingVerifyService } from './billing-verify.service.js';
+import { InvoiceLine } from './entities/invoice-line.entity.js';
+import { SubscriptionInvoice } from './entities/subscription-invoice.entity.js';
+import { UpcomingNotice } from './entities/upcoming-notice.entity.js';
+import { InvoiceComposer } from './invoice-composer.js';
+import { InvoiceFinalizationService } from './invoice-finalization.service.js';
+import { InvoiceLinesService } from './invoice-lines.service.js';
+import { InvoicingController } from './invoicing.controller.js';
+import { InvoicingJob } from './invoicing.job.js';
+import { InvoicingRepository } from './invoicing.repository.js';
+import { MeteredLinesService } from './metered-lines.service.js';
+import { PeriodCloseService } from './period-close.service.js';
+import { UpcomingInvoicesService } from './upcoming-invoices.service.js';
+
+/**
+ * Billing part 2: periods closed into invoices with provable metered lines (docs/BILLING.md, "The
+ * life of a period"). Listens to SubscriptionHooks.periodRolled; finalizes through the invoice
+ * resource's own service (checkout), which emits InvoiceHooks.finalized for collection.
+ */
+@Module({
+  imports: [
+    ...DatabaseModule.forModeEntities([InvoiceLine, SubscriptionInvoice, UpcomingNotice]),
+    ApplicationsModule,
+    CheckoutModule,
+    MeterModule,
+    SubscriptionsModule,
+  ],
+  controllers: [InvoicingController],
+  providers: [
+    InvoicingRepository,
+    InvoiceComposer,
+    MeteredLinesService,
+    PeriodCloseService,
+    InvoiceFinalizationService,
+    UpcomingInvoicesService,
+    InvoiceLinesService,
+    BillingVerifyService,
+    InvoicingJob,
+  ],
+  exports: [InvoicingJob, BillingVerifyService],
+})
+export class InvoicingModule implements OnModuleInit {
+  constructor(
+    private readonly hooks: SubscriptionHooks,
+    private readonly close: PeriodCloseService,
+  ) {}
+
+  /** A subscription rolling into a new period closes the ended one into an invoice, in the roll's transaction. */
+  onModuleInit(): void {
+    this.hooks.periodRolled.on((event) => this.close.onPeriodRolled(event));
+  }
+}
