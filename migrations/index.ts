@@ -25,6 +25,7 @@ import { SavedPaymentMethods1764400200000 } from './1764400200000-SavedPaymentMe
 import { TestClocksAndSubscriptions1764400300000 } from './1764400300000-TestClocksAndSubscriptions.js';
 import { SubscriptionCheckout1764400600000 } from './1764400600000-SubscriptionCheckout.js';
 import { Files1764400800000 } from './1764400800000-Files.js';
+import { InvoiceCollection1764500200000 } from './1764500200000-InvoiceCollection.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   TestClocksAndSubscriptions1764400300000,
   SubscriptionCheckout1764400600000,
   Files1764400800000,
+  InvoiceCollection1764500200000,
 ];

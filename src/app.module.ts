@@ -35,6 +35,7 @@ import { PayoutsModule } from './modules/payouts/index.js';
 import { ProviderEventsModule } from './modules/provider-events/index.js';
 import { FilesModule } from './modules/files/index.js';
 import { SubscriptionsModule, TestClocksModule } from './modules/billing/subscriptions/index.js';
+import { InvoiceCollectionModule } from './modules/billing/collection/index.js';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -119,6 +120,7 @@ function requestBinding(): { req?: unknown } {
     PayoutsModule,
     ProviderEventsModule,
     CheckoutModule,
+    InvoiceCollectionModule,
     BillingModule,
   ],
   providers: [

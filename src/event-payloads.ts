@@ -27,6 +27,7 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'payment_method.detached': PaymentMethodDto,
   'invoice.finalized': InvoiceDto,
   'invoice.paid': InvoiceDto,
+  'invoice.payment_failed': InvoiceDto,
   'charge.succeeded': ChargeDto,
   'charge.failed': ChargeDto,
   'charge.dispute.created': DisputeDto,

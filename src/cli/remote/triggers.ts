@@ -157,6 +157,20 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
     const invoice = await api.post(`/invoices/${draft.id}/finalize`);
     return pay(api, SANDBOX_CARDS.visa, { target_type: 'invoice', target_id: invoice.id });
   },
+  // A subscription charged automatically to a declining card: its first invoice's attempt fails at
+  // once where the deployment runs jobs (the invoice collection job, RUN_JOBS).
+  'invoice.payment_failed': async (api) => {
+    const [{ customer, paymentMethod }, price] = await Promise.all([
+      savedCard(api, SANDBOX_CARDS.declined),
+      monthlyPrice(api),
+    ]);
+    return api.post('/subscriptions', {
+      customer_id: customer.id,
+      items: [{ price_id: price.id, quantity: 1 }],
+      collection_method: 'charge_automatically',
+      default_payment_method: paymentMethod.id,
+    });
+  },
   'charge.refunded': refund(),
   'refund.created': refund(),
   'refund.updated': refund(),

@@ -14,7 +14,9 @@ export const EVENT_TYPES = {
   'payment_method.detached': 'A saved payment method was detached from its customer; it can no longer be charged.',
   'invoice.finalized':
     'An invoice left draft: it is open and can be paid (by the merchant or at the end of a billing grace window).',
-  'invoice.paid': "An invoice was paid by a checkout's charge.",
+  'invoice.paid': "An invoice was paid by a checkout's charge or an off-session attempt on its customer's card.",
+  'invoice.payment_failed':
+    'An off-session attempt on a subscription invoice failed: attempt_count counts it, next_payment_attempt is the next retry (null: retries exhausted).',
   'charge.succeeded': 'A charge succeeded: the money is booked to the balance.',
   'charge.failed': 'A charge failed (declined, provider error or unavailable, or the target stopped being payable).',
   'charge.dispute.created': 'A cardholder disputed a charge.',

@@ -37,6 +37,7 @@ import { PaymentIntent } from './entities/payment-intent.entity.js';
 import { PaymentLink } from './entities/payment-link.entity.js';
 import { CheckoutPageRenderer } from './hosted/checkout-page.renderer.js';
 import { HostedCheckoutsService } from './hosted/hosted-checkouts.service.js';
+import { HostedInvoicesService } from './hosted/hosted-invoices.service.js';
 import { HostedPagesController } from './hosted/hosted-pages.controller.js';
 import { ProviderReturnsController } from './hosted/provider-returns.controller.js';
 import { HostedUrls } from './checkouts/hosted-urls.js';
@@ -57,6 +58,7 @@ import { CustomerPaymentMethodsController } from './payment-methods/customer-pay
 import { SetupCheckoutsService } from './payment-methods/setup-checkouts.service.js';
 import { SavedCardOffersService } from './payment-methods/saved-card-offers.service.js';
 import { OffSessionPaymentsService } from './payment-methods/off-session-payments.service.js';
+import { OffSessionInvoicesService } from './payment-methods/off-session-invoices.service.js';
 import { CollectionTestHelpersService } from './payments/test-helpers.service.js';
 
 @Module({
@@ -104,6 +106,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     ConfirmCheckoutService,
     CardIntentsService,
     HostedCheckoutsService,
+    HostedInvoicesService,
     ChargeOutcomesService,
     SubscriptionCompletionService,
     SubscriptionOpening,
@@ -125,6 +128,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     SetupCheckoutsService,
     SavedCardOffersService,
     OffSessionPaymentsService,
+    OffSessionInvoicesService,
   ],
   exports: [
     ChargeOutcomesService,
@@ -139,6 +143,8 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CardTokensService,
     PaymentMethodsService,
     OffSessionPaymentsService,
+    OffSessionInvoicesService,
+    HostedUrls,
   ],
 })
 export class CheckoutModule {}

@@ -18,3 +18,11 @@ export { ChargeOutcomesService } from './payments/charge-outcomes.service.js';
 export { PaymentMethodsService } from './payment-methods/payment-methods.service.js';
 export { OffSessionPaymentsService } from './payment-methods/off-session-payments.service.js';
 export { ChargeReconciliationJob, CHARGE_UNANSWERED_AFTER_MS } from './payments/charge-reconciliation.job.js';
+export {
+  OffSessionInvoicesService,
+  type InvoiceAttempt,
+  type OnAttemptFailed,
+} from './payment-methods/off-session-invoices.service.js';
+export { InvoiceHooks, type InvoiceFinalized, type InvoicePaid } from './targets/invoice-hooks.js';
+export type { Invoice, InvoiceLineItem, InvoiceCollectionMethod } from './entities/invoice.entity.js';
+export { HostedUrls } from './checkouts/hosted-urls.js';

@@ -7,7 +7,9 @@ import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { CouponsService } from '../catalog/coupons/coupons.service.js';
 import { PromotionCodesService } from '../catalog/promotion-codes/promotion-codes.service.js';
-import { computeInvoiceLines, type ComputedInvoice } from '../pricing/index.js';
+import type { ComputedInvoice } from '../pricing/index.js';
+import { subscriptionInvoiceLines, type FirstInvoiceLine } from './subscription-invoice-lines.js';
+export type { FirstInvoiceLine } from './subscription-invoice-lines.js';
 import type { CreateSubscriptionDto } from './dto/subscription.dto.js';
 import { nextEventAt } from './subscription-schedule.js';
 import { subscriptionTransition } from './subscription.transitions.js';
@@ -15,13 +17,6 @@ import { SubscriptionErrors } from './subscriptions.errors.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import type { SubscriptionResponse } from './subscriptions.responses.js';
 import { SubscriptionsService } from './subscriptions.service.js';
-
-/** One line of a subscription's first invoice as the invoice stores it (minor units). */
-export interface FirstInvoiceLine {
-  description: string;
-  amount: number;
-  quantity: number;
-}
 
 /** A subscription opened by a checkout, and its first invoice's lines and totals. */
 export interface OpenedSubscription {
@@ -104,49 +99,13 @@ export class SubscriptionCheckoutsService {
     manager: EntityManager,
   ): Promise<OpenedSubscription> {
     const created = await this.reads.createIn(principal, dto, promotionCode, manager);
-    const licensed = created.lines.filter((l) => l.quantity !== null);
-    const computed = computeInvoiceLines({
-      currency: created.subscription.currency,
-      lines: licensed.map((l) => ({
-        price: { ...l.price, unit_amount: l.price.unit_amount === null ? null : Number(l.price.unit_amount) },
-        quantity: l.quantity!,
-      })),
-      discount: created.coupon
-        ? {
-            id: created.coupon.id,
-            percent_off: created.coupon.percent_off,
-            amount_off: created.coupon.amount_off === null ? null : Number(created.coupon.amount_off),
-            currency: created.coupon.currency,
-          }
-        : null,
-      default_tax_rates: created.taxRates.map((t) => ({ id: t.id, percentage: t.percentage, inclusive: t.inclusive })),
-    });
-    const lines: FirstInvoiceLine[] = computed.lines.map((line, n) => ({
-      description: `${licensed[n].price.lookup_key ?? licensed[n].price.id} x ${line.quantity}`,
-      amount: line.amount,
-      quantity: 1,
-    }));
-    if (computed.total_discount > 0) {
-      lines.push({ description: `Discount (${created.coupon!.id})`, amount: -computed.total_discount, quantity: 1 });
-    }
-    for (const rate of created.taxRates.filter((t) => !t.inclusive)) {
-      const amount = computed.lines.reduce(
-        (sum, l) => sum + l.tax_amounts.filter((t) => t.tax_rate_id === rate.id).reduce((s, t) => s + t.amount, 0),
-        0,
-      );
-      lines.push({ description: `${rate.display_name} ${rate.percentage}%`, amount, quantity: 1 });
-    }
+    const { currency, lines, totals } = subscriptionInvoiceLines(created);
     return {
       subscription: created.stored,
       trialing: created.subscription.status === 'trialing',
-      currency: computed.currency,
+      currency,
       lines,
-      totals: {
-        subtotal: computed.subtotal,
-        total_discount: computed.total_discount,
-        total_tax: computed.total_tax,
-        total: computed.total,
-      },
+      totals,
     };
   }
 

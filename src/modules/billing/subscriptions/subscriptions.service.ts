@@ -22,6 +22,7 @@ import type { Coupon } from '../catalog/coupons/entities/coupon.entity.js';
 import type { Price } from '../catalog/prices/entities/price.entity.js';
 import type { TaxRate } from '../catalog/tax-rates/entities/tax-rate.entity.js';
 import { anchorFits, firstPeriod, trialEndAfterDays } from './subscription-periods.js';
+import { SubscriptionHooks } from './subscription-hooks.js';
 import { SubscriptionPrices } from './subscription-prices.js';
 import { assertNoDuplicatePrices, checkItemSet, itemQuantity } from './subscription-rules.js';
 import { nextEventAt } from './subscription-schedule.js';
@@ -84,6 +85,7 @@ export class SubscriptionsService {
     private readonly coupons: CouponsService,
     private readonly promotionCodes: PromotionCodesService,
     private readonly taxRates: TaxRatesService,
+    private readonly hooks: SubscriptionHooks,
   ) {}
 
   /**
@@ -106,8 +108,12 @@ export class SubscriptionsService {
       dto.promotion_code === undefined ? null : await this.promotionCode(principal, dto.promotion_code);
     return this.subscriptions.transaction(async (manager) => {
       const created = await this.createIn(principal, dto, promotionCode, manager);
+      // Billing's collection makes the first invoice here (none for a trial).
+      await this.hooks.created.emit({ scope: principal, created, manager });
       await this.idempotency.checkpoint(manager, 'subscription', created.subscription.id);
-      return created.stored;
+      return created.subscription.latest_invoice
+        ? this.load(principal.application.id, created.subscription.id, manager)
+        : created.stored;
     });
   }
 
@@ -187,6 +193,7 @@ export class SubscriptionsService {
       collection_method: collectionMethod,
       days_until_due: collectionMethod === 'send_invoice' ? (dto.days_until_due ?? 30) : null,
       default_payment_method: dto.default_payment_method ?? null,
+      retries_exhausted_action: dto.retries_exhausted_action ?? 'cancel',
       billing_cycle_anchor: anchor,
       current_period_start: period.start,
       current_period_end: period.end,

@@ -4,16 +4,21 @@ import type { Request, Response } from 'express';
 import { Public } from '../../../common/http/decorators.js';
 import { sendHosted, visitOf } from './hosted-answer.js';
 import { HostedCheckoutsService } from './hosted-checkouts.service.js';
+import { HostedInvoicesService } from './hosted-invoices.service.js';
 
 /**
  * The hosted pages, served at PUBLIC_URL/pay/...: the checkout page, its status poll and card
- * intent, and the payment link page (HostedCheckoutsService).
+ * intent, the payment link page (HostedCheckoutsService), and the hosted invoice page
+ * (HostedInvoicesService).
  */
 @ApiExcludeController()
 @Controller('pay')
 @Public()
 export class HostedPagesController {
-  constructor(private readonly hosted: HostedCheckoutsService) {}
+  constructor(
+    private readonly hosted: HostedCheckoutsService,
+    private readonly invoices: HostedInvoicesService,
+  ) {}
 
   @Post(':slug/checkouts/:id/card_intent')
   @Header('Cache-Control', 'no-store')
@@ -37,6 +42,16 @@ export class HostedPagesController {
   @Get(':slug/checkouts/:id')
   async checkout(@Param('slug') slug: string, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     sendHosted(res, await this.hosted.checkoutPage(slug, id, visitOf(req)));
+  }
+
+  @Get(':slug/invoices/:id')
+  async invoice(@Param('slug') slug: string, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    sendHosted(res, await this.invoices.invoicePage(slug, id, visitOf(req)));
+  }
+
+  @Get(':slug/invoices/:id/pay')
+  async payInvoice(@Param('slug') slug: string, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    sendHosted(res, await this.invoices.payInvoice(slug, id, visitOf(req)));
   }
 
   @Get(':slug/links/:id')
