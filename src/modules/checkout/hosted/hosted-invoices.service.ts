@@ -63,7 +63,14 @@ export class HostedInvoicesService {
       const scope = scopeOf(application, mode, invoice.country);
       const checkout = await this.context.runInMode(
         mode,
-        () => this.checkouts.create(scope, { target_type: 'invoice', target_id: invoice.id }),
+        // Paid, the customer comes back to the invoice page, which then says so.
+        () =>
+          this.checkouts.create(scope, {
+            target_type: 'invoice',
+            target_id: invoice.id,
+            success_url: invoice.hosted_invoice_url ?? undefined,
+            cancel_url: invoice.hosted_invoice_url ?? undefined,
+          }),
         { application, country: invoice.country },
       );
       const url = new URL(checkout.url);
