@@ -133,7 +133,12 @@ describe('invoice collection (test mode, test clocks)', () => {
     const paid = await get(`/invoices/${invoice.id}`);
     expect(paid).toMatchObject({ status: 'paid', amount_paid: 64_200, attempt_count: 1, next_payment_attempt: null });
     const charge = await get(`/charges/${paid.charge_id}`);
-    expect(charge).toMatchObject({ status: 'succeeded', amount: 64_200, invoice: expect.anything(), payment_method_id: card });
+    expect(charge).toMatchObject({
+      status: 'succeeded',
+      amount: 64_200,
+      invoice: expect.anything(),
+      payment_method_id: card,
+    });
     expect((await get(`/subscriptions/${sub.id}`)).status).toBe('active');
     expect(await collect()).toEqual({ paid: 0, failed: 0, skipped: 0 });
 
@@ -160,7 +165,10 @@ describe('invoice collection (test mode, test clocks)', () => {
 
     await advanceClock(t, tenant, clock.id, at(start, 1));
     expect(await collect()).toEqual({ paid: 0, failed: 1, skipped: 0 });
-    expect(await get(`/invoices/${invoice.id}`)).toMatchObject({ attempt_count: 2, next_payment_attempt: at(start, 3) });
+    expect(await get(`/invoices/${invoice.id}`)).toMatchObject({
+      attempt_count: 2,
+      next_payment_attempt: at(start, 3),
+    });
 
     const fresh = await newDefaultCard(customer.id, SAVED_CARDS.succeeds);
     await advanceClock(t, tenant, clock.id, at(start, 2));

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Hook } from '../../../common/hooks/hook.js';
 import type { Scope } from '../../../common/context/principal.js';
 import type { Period } from './subscription-periods.js';
-import type { CreatedSubscription } from './subscriptions.service.js';
+import type { CreatedSubscription } from './created-subscription.js';
 import type { Subscription } from './entities/subscription.entity.js';
 
 /**

@@ -1,5 +1,5 @@
 import { computeInvoiceLines, type ComputedInvoice } from '../pricing/index.js';
-import type { CreatedSubscription } from './subscriptions.service.js';
+import type { CreatedSubscription } from './created-subscription.js';
 
 /** One line of a subscription's invoice as the invoice stores it (minor units). */
 export interface FirstInvoiceLine {

@@ -19,10 +19,11 @@ import type { CreateSubscriptionDto } from './dto/subscription.dto.js';
 import type { SubscriptionItem } from './entities/subscription-item.entity.js';
 import type { Subscription } from './entities/subscription.entity.js';
 import type { Coupon } from '../catalog/coupons/entities/coupon.entity.js';
-import type { Price } from '../catalog/prices/entities/price.entity.js';
-import type { TaxRate } from '../catalog/tax-rates/entities/tax-rate.entity.js';
 import { anchorFits, firstPeriod, trialEndAfterDays } from './subscription-periods.js';
+import type { CreatedSubscription } from './created-subscription.js';
 import { SubscriptionHooks } from './subscription-hooks.js';
+
+export type { CreatedSubscription } from './created-subscription.js';
 import { SubscriptionPrices } from './subscription-prices.js';
 import { assertNoDuplicatePrices, checkItemSet, itemQuantity } from './subscription-rules.js';
 import { nextEventAt } from './subscription-schedule.js';
@@ -59,16 +60,6 @@ export const PENDING_ITEM_LIST: ListSpec = {
   sortable: ['created_at'],
   search: ['id'],
 };
-
-/** A subscription just created, with what its first invoice is priced from. */
-export interface CreatedSubscription {
-  stored: SubscriptionResponse;
-  subscription: Subscription;
-  /** Each item's price and quantity (null: metered, billed from usage). */
-  lines: Array<{ price: Price; quantity: number | null }>;
-  coupon: Coupon | null;
-  taxRates: TaxRate[];
-}
 
 /** Creating, reading and listing subscriptions; changes are in SubscriptionChangesService. */
 @Injectable()
