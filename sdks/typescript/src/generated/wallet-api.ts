@@ -2993,7 +2993,7 @@ export interface components {
              * @example checkout.completed
              * @enum {string}
              */
-            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.paid" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
+            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
             /** @example 2026-11-22T16:30:30.583Z */
             created: string;
             /** @example false */
@@ -3067,7 +3067,7 @@ export interface components {
              *       "charge.succeeded"
              *     ]
              */
-            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.paid" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
+            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
             /** @example Order fulfilment */
             description?: string;
             /**
@@ -3132,7 +3132,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.paid" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
+            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
             /**
              * @description `true` disables the endpoint, `false` enables it again.
              * @example false
@@ -4211,6 +4211,37 @@ export interface components {
              * @example null
              */
             billing_reason: string | null;
+            /**
+             * @description How a subscription's invoice is collected (the subscription's setting): its default payment method charged off-session with retries, or a hosted invoice page the customer pays by its due_date. Null on one-off invoices.
+             * @example charge_automatically
+             * @enum {string|null}
+             */
+            collection_method: "charge_automatically" | "send_invoice" | null;
+            /**
+             * @description Off-session payment attempts made so far.
+             * @example 0
+             */
+            attempt_count: number;
+            /**
+             * @description Whether an off-session attempt was made.
+             * @example false
+             */
+            attempted: boolean;
+            /**
+             * @description When the next off-session attempt is due (the customer's clock); null when none is scheduled.
+             * @example null
+             */
+            next_payment_attempt: string | null;
+            /**
+             * @description Refunded of the invoice's charge, in minor units.
+             * @example 0
+             */
+            amount_refunded: number;
+            /**
+             * @description The hosted invoice page (send_invoice): lines, tax, and payment by PromptPay or card.
+             * @example null
+             */
+            hosted_invoice_url: string | null;
             metadata: {
                 [key: string]: unknown;
             };
@@ -4571,6 +4602,12 @@ export interface components {
              */
             default_payment_method?: string;
             /**
+             * @description charge_automatically: when the last retry of an invoice fails, `cancel` the subscription (canceled) or `mark_unpaid` (unpaid: it stays, invoices keep coming and are not charged until one is paid).
+             * @default cancel
+             * @enum {string}
+             */
+            retries_exhausted_action?: "cancel" | "mark_unpaid";
+            /**
              * @description Whole days of trial; not with trial_end.
              * @example 14
              */
@@ -4675,6 +4712,11 @@ export interface components {
             days_until_due: number | null;
             /** @example null */
             default_payment_method: string | null;
+            /**
+             * @example cancel
+             * @enum {string}
+             */
+            retries_exhausted_action: "cancel" | "mark_unpaid";
             discount: {
                 /**
                  * @description The coupon applied (of the promotion code, if one was used).
@@ -4696,7 +4738,7 @@ export interface components {
              */
             default_tax_rates: string[];
             /**
-             * @description Invoices come with billing part 2.
+             * @description The last invoice made for it.
              * @example null
              */
             latest_invoice: string | null;
@@ -6117,7 +6159,24 @@ export interface components {
              */
             type: "payment_method.detached";
         };
-        /** @description invoice.paid: An invoice was paid by a checkout's charge. */
+        /** @description invoice.finalized: An invoice left draft: it is open and can be paid (by the merchant or at the end of a billing grace window). */
+        Event_invoice_finalized: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "invoice.finalized";
+            data?: {
+                object: components["schemas"]["InvoiceDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.finalized";
+        };
+        /** @description invoice.paid: An invoice was paid by a checkout's charge or an off-session attempt on its customer's card. */
         Event_invoice_paid: components["schemas"]["EventDto"] & {
             /** @enum {string} */
             type?: "invoice.paid";
@@ -6133,6 +6192,23 @@ export interface components {
              * @enum {string}
              */
             type: "invoice.paid";
+        };
+        /** @description invoice.payment_failed: An off-session attempt on a subscription invoice failed: attempt_count counts it, next_payment_attempt is the next retry (null: retries exhausted). */
+        Event_invoice_payment_failed: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "invoice.payment_failed";
+            data?: {
+                object: components["schemas"]["InvoiceDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.payment_failed";
         };
         /** @description charge.succeeded: A charge succeeded: the money is booked to the balance. */
         Event_charge_succeeded: components["schemas"]["EventDto"] & {
@@ -6797,7 +6873,7 @@ export interface components {
              */
             type: "tax_rate.updated";
         };
-        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"];
+        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_invoice_payment_failed"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"];
     };
     responses: never;
     parameters: never;
@@ -9270,9 +9346,9 @@ export interface operations {
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
                 /** @description type equals. */
-                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.paid" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
+                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
                 /** @description type ne. */
-                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.paid" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
+                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
                 /** @description type is one of (comma-separated list). */
                 "filter[type][in]"?: string;
                 /** @description created equals. */

@@ -105,7 +105,7 @@ export class InvoiceDto {
   @ApiProperty({
     enum: ['charge_automatically', 'send_invoice'],
     nullable: true,
-    example: null,
+    example: 'charge_automatically',
     description:
       "How a subscription's invoice is collected (the subscription's setting): its default payment method charged " +
       'off-session with retries, or a hosted invoice page the customer pays by its due_date. Null on one-off invoices.',
