@@ -26,6 +26,7 @@ import { TestClocksAndSubscriptions1764400300000 } from './1764400300000-TestClo
 import { SubscriptionCheckout1764400600000 } from './1764400600000-SubscriptionCheckout.js';
 import { Files1764400800000 } from './1764400800000-Files.js';
 import { Invoicing1764500100000 } from './1764500100000-Invoicing.js';
+import { InvoiceCollection1764500200000 } from './1764500200000-InvoiceCollection.js';
 import { CreditGrants1764500300000 } from './1764500300000-CreditGrants.js';
 import { ProviderDisputes1764500600000 } from './1764500600000-ProviderDisputes.js';
 import { ManualCapture1764500700000 } from './1764500700000-ManualCapture.js';
@@ -60,6 +61,7 @@ export const MIGRATIONS = [
   SubscriptionCheckout1764400600000,
   Files1764400800000,
   Invoicing1764500100000,
+  InvoiceCollection1764500200000,
   CreditGrants1764500300000,
   ProviderDisputes1764500600000,
   ManualCapture1764500700000,

@@ -37,6 +37,7 @@ import { FilesModule } from './modules/files/index.js';
 import { SubscriptionsModule, TestClocksModule } from './modules/billing/subscriptions/index.js';
 import { CreditModule } from './modules/billing/index.js';
 import { InvoicingModule } from './modules/billing/invoicing/index.js';
+import { InvoiceCollectionModule } from './modules/billing/collection/index.js';
 
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -125,6 +126,7 @@ function requestBinding(): { req?: unknown } {
     PayoutsModule,
     ProviderEventsModule,
     CheckoutModule,
+    InvoiceCollectionModule,
     BillingModule,
   ],
   providers: [

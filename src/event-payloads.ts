@@ -40,6 +40,7 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'invoice.finalized': InvoiceDto,
   'invoice.paid': InvoiceDto,
   'invoice.updated': InvoiceDto,
+  'invoice.payment_failed': InvoiceDto,
   'charge.succeeded': ChargeDto,
   'charge.failed': ChargeDto,
   'charge.captured': ChargeDto,

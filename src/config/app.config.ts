@@ -72,6 +72,8 @@ export interface AppConfig {
   settlementDelayHours: number;
   /** How long a closed period's invoice stays draft so late meter events land on it (BILLING_GRACE_PERIOD). */
   billingGracePeriodMs: number;
+  /** BILLING_RETRY_SCHEDULE: days after a subscription invoice's first failed attempt when it is retried. */
+  billingRetryScheduleDays: number[];
   /** Set: `/metrics` is served only on this port (a listener of its own), not on `port`. Unset: on `port`. */
   metricsPort: number | undefined;
   /**
@@ -125,6 +127,25 @@ function duration(env: Env, name: string, fallbackMs: number, maxMs: number): nu
   const ms = Number(match[1]) * DURATION_UNITS_MS[match[2] || 's'];
   if (ms > maxMs) throw new ConfigError(`${name} must be at most ${maxMs / 3_600_000} hours, got "${raw}"`);
   return ms;
+}
+
+/**
+ * BILLING_RETRY_SCHEDULE: the days after an invoice's first failed attempt when it is tried again,
+ * strictly ascending whole days (1 to 60), at most 8 retries, e.g. "1,3,5"; "" or "none": no retries.
+ */
+function retrySchedule(env: Env): number[] {
+  const raw = env.BILLING_RETRY_SCHEDULE;
+  if (raw === undefined) return [1, 3, 5];
+  if (raw.trim() === '' || raw.trim() === 'none') return [];
+  const days = raw.split(',').map((part) => part.trim());
+  const bad = () =>
+    new ConfigError(
+      `BILLING_RETRY_SCHEDULE must be up to 8 ascending whole days from 1 to 60 like "1,3,5", got "${raw}"`,
+    );
+  if (days.length > 8 || days.some((d) => !/^\d+$/.test(d))) throw bad();
+  const numbers = days.map(Number);
+  if (numbers.some((d, n) => d < 1 || d > 60 || (n > 0 && d <= numbers[n - 1]))) throw bad();
+  return numbers;
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
@@ -266,6 +287,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     providerClients: loadProviderClients(env, providerCredentials, publicUrl, (message) => new ConfigError(message)),
     providerReconcileAfterMinutes: integer(env, 'PROVIDER_RECONCILE_AFTER_MINUTES', 15, 1, 24 * 60),
     settlementDelayHours: integer(env, 'SETTLEMENT_DELAY_HOURS', 48, 0, 24 * 90),
+    billingRetryScheduleDays: retrySchedule(env),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),
     meterForwardConcurrency: integer(env, 'METER_FORWARD_CONCURRENCY', 2, 1, 32),

@@ -302,6 +302,20 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
     const page = `${new URL(api.appRoot).origin}${new URL(checkout.url).pathname}`;
     return api.post(`${page}/promotion_code`, { code: code.code }, checkout.session);
   },
+  // A subscription charged automatically to a declining card: its first invoice's attempt fails at
+  // once where the deployment runs jobs (the invoice collection job, RUN_JOBS).
+  'invoice.payment_failed': async (api) => {
+    const [{ customer, paymentMethod }, price] = await Promise.all([
+      savedCard(api, SANDBOX_CARDS.declined),
+      monthlyPrice(api),
+    ]);
+    return api.post('/subscriptions', {
+      customer_id: customer.id,
+      items: [{ price_id: price.id, quantity: 1 }],
+      collection_method: 'charge_automatically',
+      default_payment_method: paymentMethod.id,
+    });
+  },
   'charge.refunded': refund(),
   'refund.created': refund(),
   'refund.updated': refund(),

@@ -22,9 +22,11 @@ export const EVENT_TYPES = {
     "A subscription's period ends in 3 days: the preview of its next invoice (GET /invoices/upcoming), with usage so far.",
   'invoice.finalized':
     'An invoice left draft: it is open and can be paid (by the merchant or at the end of a billing grace window).',
-  'invoice.paid': "An invoice was paid by a checkout's charge.",
+  'invoice.paid': "An invoice was paid by a checkout's charge or an off-session attempt on its customer's card.",
   'invoice.updated':
     "An open invoice's amounts changed: a promotion code entered on its subscription checkout's page priced it again.",
+  'invoice.payment_failed':
+    'An off-session attempt on a subscription invoice failed: attempt_count counts it, next_payment_attempt is the next retry (null: retries exhausted).',
   'charge.succeeded': 'A charge succeeded: the money is booked to the balance.',
   'charge.captured':
     'An authorized charge was captured (in full or in part): the captured amount is booked to the balance.',

@@ -40,6 +40,7 @@ import { PaymentLink } from './entities/payment-link.entity.js';
 import { CheckoutPageRenderer } from './hosted/checkout-page.renderer.js';
 import { HostedCheckoutsService } from './hosted/hosted-checkouts.service.js';
 import { PromotionCodeEntryService } from './hosted/promotion-code-entry.service.js';
+import { HostedInvoicesService } from './hosted/hosted-invoices.service.js';
 import { HostedPagesController } from './hosted/hosted-pages.controller.js';
 import { ProviderReturnsController } from './hosted/provider-returns.controller.js';
 import { HostedUrls } from './checkouts/hosted-urls.js';
@@ -60,6 +61,7 @@ import { CustomerPaymentMethodsController } from './payment-methods/customer-pay
 import { SetupCheckoutsService } from './payment-methods/setup-checkouts.service.js';
 import { SavedCardOffersService } from './payment-methods/saved-card-offers.service.js';
 import { OffSessionPaymentsService } from './payment-methods/off-session-payments.service.js';
+import { OffSessionInvoicesService } from './payment-methods/off-session-invoices.service.js';
 import { CollectionTestHelpersService } from './payments/test-helpers.service.js';
 
 @Module({
@@ -108,6 +110,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CardIntentsService,
     HostedCheckoutsService,
     PromotionCodeEntryService,
+    HostedInvoicesService,
     ChargeOutcomesService,
     SubscriptionCompletionService,
     SubscriptionOpening,
@@ -131,6 +134,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     SetupCheckoutsService,
     SavedCardOffersService,
     OffSessionPaymentsService,
+    OffSessionInvoicesService,
   ],
   exports: [
     ChargeOutcomesService,
@@ -145,6 +149,8 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     CardTokensService,
     PaymentMethodsService,
     OffSessionPaymentsService,
+    OffSessionInvoicesService,
+    HostedUrls,
   ],
 })
 export class CheckoutModule {}

@@ -19,6 +19,13 @@ export { PaymentMethodsService } from './payment-methods/payment-methods.service
 export { OffSessionPaymentsService } from './payment-methods/off-session-payments.service.js';
 export { ChargeReconciliationJob, CHARGE_UNANSWERED_AFTER_MS } from './payments/charge-reconciliation.job.js';
 export { AuthorizationExpiryJob } from './payments/authorization-expiry.job.js';
-export type { Invoice, InvoiceLineItem } from './entities/invoice.entity.js';
 export { toInvoiceResponse, type InvoiceResponse } from './checkout.responses.js';
 export { InvoiceDto } from './dto/responses.dto.js';
+export {
+  OffSessionInvoicesService,
+  type InvoiceAttempt,
+  type OnAttemptFailed,
+} from './payment-methods/off-session-invoices.service.js';
+export { InvoiceHooks, type InvoiceFinalized, type InvoicePaid } from './targets/invoice-hooks.js';
+export type { Invoice, InvoiceLineItem, InvoiceCollectionMethod } from './entities/invoice.entity.js';
+export { HostedUrls } from './checkouts/hosted-urls.js';

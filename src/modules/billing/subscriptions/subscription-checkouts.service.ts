@@ -11,7 +11,10 @@ import type { Coupon } from '../catalog/coupons/entities/coupon.entity.js';
 import type { Price } from '../catalog/prices/entities/price.entity.js';
 import type { TaxRate } from '../catalog/tax-rates/entities/tax-rate.entity.js';
 import { TaxRatesService } from '../catalog/tax-rates/tax-rates.service.js';
-import { computeInvoiceLines, type ComputedInvoice } from '../pricing/index.js';
+import { subscriptionInvoiceLines, type FirstInvoiceLine } from './subscription-invoice-lines.js';
+import type { ComputedInvoice } from '../pricing/index.js';
+import type { CreatedSubscription } from './created-subscription.js';
+export type { FirstInvoiceLine } from './subscription-invoice-lines.js';
 import type { CreateSubscriptionDto } from './dto/subscription.dto.js';
 import { SubscriptionPrices } from './subscription-prices.js';
 import { nextEventAt } from './subscription-schedule.js';
@@ -20,13 +23,6 @@ import { SubscriptionErrors } from './subscriptions.errors.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import type { SubscriptionResponse } from './subscriptions.responses.js';
 import { SubscriptionsService } from './subscriptions.service.js';
-
-/** One line of a subscription's first invoice as the invoice stores it (minor units). */
-export interface FirstInvoiceLine {
-  description: string;
-  amount: number;
-  quantity: number;
-}
 
 /** A subscription opened by a checkout, and its first invoice's lines and totals. */
 export interface OpenedSubscription {
@@ -238,46 +234,10 @@ export function priceFirstInvoice(
   coupon: Coupon | null,
   taxRates: TaxRate[],
 ): Pick<OpenedSubscription, 'currency' | 'lines' | 'totals'> {
-  const licensed = items.filter((l) => l.quantity !== null);
-  const computed = computeInvoiceLines({
-    currency,
-    lines: licensed.map((l) => ({
-      price: { ...l.price, unit_amount: l.price.unit_amount === null ? null : Number(l.price.unit_amount) },
-      quantity: l.quantity!,
-    })),
-    discount: coupon
-      ? {
-          id: coupon.id,
-          percent_off: coupon.percent_off,
-          amount_off: coupon.amount_off === null ? null : Number(coupon.amount_off),
-          currency: coupon.currency,
-        }
-      : null,
-    default_tax_rates: taxRates.map((t) => ({ id: t.id, percentage: t.percentage, inclusive: t.inclusive })),
+  return subscriptionInvoiceLines({
+    subscription: { currency } as CreatedSubscription['subscription'],
+    lines: items as CreatedSubscription['lines'],
+    coupon,
+    taxRates,
   });
-  const lines: FirstInvoiceLine[] = computed.lines.map((line, n) => ({
-    description: `${licensed[n].price.lookup_key ?? licensed[n].price.id} x ${line.quantity}`,
-    amount: line.amount,
-    quantity: 1,
-  }));
-  if (computed.total_discount > 0) {
-    lines.push({ description: `Discount (${coupon!.id})`, amount: -computed.total_discount, quantity: 1 });
-  }
-  for (const rate of taxRates.filter((t) => !t.inclusive)) {
-    const amount = computed.lines.reduce(
-      (sum, l) => sum + l.tax_amounts.filter((t) => t.tax_rate_id === rate.id).reduce((s, t) => s + t.amount, 0),
-      0,
-    );
-    lines.push({ description: `${rate.display_name} ${rate.percentage}%`, amount, quantity: 1 });
-  }
-  return {
-    currency: computed.currency,
-    lines,
-    totals: {
-      subtotal: computed.subtotal,
-      total_discount: computed.total_discount,
-      total_tax: computed.total_tax,
-      total: computed.total,
-    },
-  };
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Hook } from '../../../common/hooks/hook.js';
+import type { Scope } from '../../../common/context/principal.js';
 import type { Period } from './subscription-periods.js';
+import type { CreatedSubscription } from './created-subscription.js';
 import type { Subscription } from './entities/subscription.entity.js';
 
 /**
@@ -19,7 +21,19 @@ export interface PeriodRolled {
   manager: EntityManager;
 }
 
+/**
+ * A subscription was created through `POST /subscriptions` (not a subscription checkout, which
+ * collects its own first invoice), in the creating transaction. Billing's collection makes its
+ * first invoice here when it has no trial, and sets `latest_invoice` on `created.subscription`.
+ */
+export interface SubscriptionCreated {
+  scope: Scope;
+  created: CreatedSubscription;
+  manager: EntityManager;
+}
+
 @Injectable()
 export class SubscriptionHooks {
   readonly periodRolled = new Hook<PeriodRolled>();
+  readonly created = new Hook<SubscriptionCreated>();
 }

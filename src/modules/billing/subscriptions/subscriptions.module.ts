@@ -10,6 +10,7 @@ import { Subscription } from './entities/subscription.entity.js';
 import { SubscriptionCheckoutsService } from './subscription-checkouts.service.js';
 import { SubscriptionChangesService } from './subscription-changes.service.js';
 import { SubscriptionHooks } from './subscription-hooks.js';
+import { SubscriptionPaymentsService } from './subscription-payments.service.js';
 import { SubscriptionPrices } from './subscription-prices.js';
 import { SubscriptionStepsService } from './subscription-steps.service.js';
 import { SubscriptionsController } from './subscriptions.controller.js';
@@ -34,8 +35,15 @@ import { SubscriptionsService } from './subscriptions.service.js';
     SubscriptionHooks,
     SubscriptionsJob,
     SubscriptionCheckoutsService,
+    SubscriptionPaymentsService,
   ],
-  exports: [SubscriptionsService, SubscriptionCheckoutsService, SubscriptionHooks, SubscriptionsJob],
+  exports: [
+    SubscriptionsService,
+    SubscriptionCheckoutsService,
+    SubscriptionPaymentsService,
+    SubscriptionHooks,
+    SubscriptionsJob,
+  ],
 })
 export class SubscriptionsModule implements OnModuleInit {
   constructor(

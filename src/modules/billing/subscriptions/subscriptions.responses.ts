@@ -35,6 +35,7 @@ export function toSubscriptionResponse(s: Subscription, items: SubscriptionItem[
     collection_method: s.collection_method,
     days_until_due: s.days_until_due,
     default_payment_method: s.default_payment_method,
+    retries_exhausted_action: s.retries_exhausted_action,
     discount: s.coupon ? { coupon: s.coupon, promotion_code: s.promotion_code, start: s.created.toISOString() } : null,
     default_tax_rates: s.default_tax_rates,
     latest_invoice: s.latest_invoice,

@@ -19,9 +19,11 @@ import type { CreateSubscriptionDto } from './dto/subscription.dto.js';
 import type { SubscriptionItem } from './entities/subscription-item.entity.js';
 import type { Subscription } from './entities/subscription.entity.js';
 import type { Coupon } from '../catalog/coupons/entities/coupon.entity.js';
-import type { Price } from '../catalog/prices/entities/price.entity.js';
-import type { TaxRate } from '../catalog/tax-rates/entities/tax-rate.entity.js';
 import { anchorFits, firstPeriod, trialEndAfterDays } from './subscription-periods.js';
+import type { CreatedSubscription } from './created-subscription.js';
+import { SubscriptionHooks } from './subscription-hooks.js';
+
+export type { CreatedSubscription } from './created-subscription.js';
 import { SubscriptionPrices } from './subscription-prices.js';
 import { assertNoDuplicatePrices, checkItemSet, itemQuantity } from './subscription-rules.js';
 import { nextEventAt } from './subscription-schedule.js';
@@ -59,16 +61,6 @@ export const PENDING_ITEM_LIST: ListSpec = {
   search: ['id'],
 };
 
-/** A subscription just created, with what its first invoice is priced from. */
-export interface CreatedSubscription {
-  stored: SubscriptionResponse;
-  subscription: Subscription;
-  /** Each item's price and quantity (null: metered, billed from usage). */
-  lines: Array<{ price: Price; quantity: number | null }>;
-  coupon: Coupon | null;
-  taxRates: TaxRate[];
-}
-
 /** Creating, reading and listing subscriptions; changes are in SubscriptionChangesService. */
 @Injectable()
 export class SubscriptionsService {
@@ -85,6 +77,7 @@ export class SubscriptionsService {
     private readonly promotionCodes: PromotionCodesService,
     private readonly taxRates: TaxRatesService,
     private readonly customerHooks: CustomerHooks,
+    private readonly hooks: SubscriptionHooks,
   ) {}
 
   /**
@@ -107,8 +100,12 @@ export class SubscriptionsService {
       dto.promotion_code === undefined ? null : await this.promotionCode(principal, dto.promotion_code);
     return this.subscriptions.transaction(async (manager) => {
       const created = await this.createIn(principal, dto, promotionCode, manager);
+      // Billing's collection makes the first invoice here (none for a trial).
+      await this.hooks.created.emit({ scope: principal, created, manager });
       await this.idempotency.checkpoint(manager, 'subscription', created.subscription.id);
-      return created.stored;
+      return created.subscription.latest_invoice
+        ? this.load(principal.application.id, created.subscription.id, manager)
+        : created.stored;
     });
   }
 
@@ -198,6 +195,7 @@ export class SubscriptionsService {
       collection_method: collectionMethod,
       days_until_due: collectionMethod === 'send_invoice' ? (dto.days_until_due ?? 30) : null,
       default_payment_method: dto.default_payment_method ?? null,
+      retries_exhausted_action: dto.retries_exhausted_action ?? 'cancel',
       billing_cycle_anchor: anchor,
       current_period_start: period.start,
       current_period_end: period.end,

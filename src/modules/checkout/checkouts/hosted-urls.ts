@@ -15,6 +15,11 @@ export class HostedUrls {
     return `${this.base}/pay/${encodeURIComponent(slug)}/checkouts/${id}`;
   }
 
+  /** A send_invoice invoice's hosted page (the invoice's UUIDv7 id, 74 random bits, is what opens it). */
+  invoice(slug: string, id: string): string {
+    return `${this.base}/pay/${encodeURIComponent(slug)}/invoices/${id}`;
+  }
+
   paymentLink(slug: string, id: string): string {
     return `${this.base}/pay/${encodeURIComponent(slug)}/links/${id}`;
   }

@@ -125,6 +125,31 @@ export class InvoiceDto {
   period_start: string;
   @ApiProperty({ example: null, nullable: true, format: 'date-time', description: 'End of that period (exclusive).' })
   period_end: string;
+  @ApiProperty({
+    enum: ['charge_automatically', 'send_invoice'],
+    nullable: true,
+    example: 'charge_automatically',
+    description:
+      "How a subscription's invoice is collected (the subscription's setting): its default payment method charged " +
+      'off-session with retries, or a hosted invoice page the customer pays by its due_date. Null on one-off invoices.',
+  })
+  collection_method: string;
+  @ApiProperty({ example: 0, description: 'Off-session payment attempts made so far.' }) attempt_count: number;
+  @ApiProperty({ example: false, description: 'Whether an off-session attempt was made.' }) attempted: boolean;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    description: "When the next off-session attempt is due (the customer's clock); null when none is scheduled.",
+  })
+  next_payment_attempt: string;
+  @ApiProperty({ example: 0, description: "Refunded of the invoice's charge, in minor units." })
+  amount_refunded: number;
+  @ApiProperty({
+    example: null,
+    nullable: true,
+    description: 'The hosted invoice page (send_invoice): lines, tax, and payment by PromptPay or card.',
+  })
+  hosted_invoice_url: string;
   @ApiProperty(OBJECT) metadata: Record<string, unknown>;
   @ApiProperty({ example: [] }) labels: string[];
   @ApiProperty({ example: TS }) created_at: string;

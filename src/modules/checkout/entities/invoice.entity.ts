@@ -2,6 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../common/database/mode-record.js';
 
 export type InvoiceStatus = 'draft' | 'open' | 'paid' | 'void';
+export type InvoiceCollectionMethod = 'charge_automatically' | 'send_invoice';
 
 export interface InvoiceLineItem {
   description: string;
@@ -40,6 +41,18 @@ export class Invoice extends ModeRecord {
   /** The billing period a subscription invoice covers (its metered usage; licensed items are billed ahead). */
   @Column('timestamptz', { nullable: true }) period_start: Date | null;
   @Column('timestamptz', { nullable: true }) period_end: Date | null;
+  /** How it is collected (null: a one-off invoice paid through checkouts); docs/BILLING.md, "Collection and retries". */
+  @Column('text', { nullable: true }) collection_method: InvoiceCollectionMethod | null;
+  /** Off-session attempts made (charge_automatically). */
+  @Column('integer', { default: 0 }) attempt_count: number;
+  /** When the next off-session attempt is due, by the customer's clock; null when none is scheduled. */
+  @Column('timestamptz', { nullable: true }) next_payment_attempt: Date | null;
+  /** The off-session attempt in flight (its charge); no second attempt starts while it may still be answered. */
+  @Column('uuid', { nullable: true }) collection_charge_id: string | null;
+  /** The subscription's test clock (copied as subscriptions copy their customer's): whose time the attempts follow. */
+  @Column('uuid', { nullable: true }) test_clock_id: string | null;
+  @Column('bigint', { default: 0 }) amount_refunded: number;
+  @Column('text', { nullable: true }) hosted_invoice_url: string | null;
   @Column('jsonb') metadata: Record<string, unknown>;
   @Column('jsonb') labels: string[];
   @Column('timestamptz') created_at: Date;

@@ -5,10 +5,12 @@ import { Public } from '../../../common/http/decorators.js';
 import { sendHosted, visitOf } from './hosted-answer.js';
 import { HostedCheckoutsService } from './hosted-checkouts.service.js';
 import { PromotionCodeEntryService } from './promotion-code-entry.service.js';
+import { HostedInvoicesService } from './hosted-invoices.service.js';
 
 /**
- * The hosted pages, served at PUBLIC_URL/pay/...: the checkout page, its status poll, card
- * intent and promotion code field, and the payment link page (HostedCheckoutsService).
+ * The hosted pages, served at PUBLIC_URL/pay/...: the checkout page, its status poll and card
+ * intent and promotion code field, the payment link page (HostedCheckoutsService), and the hosted invoice page
+ * (HostedInvoicesService).
  */
 @ApiExcludeController()
 @Controller('pay')
@@ -17,6 +19,7 @@ export class HostedPagesController {
   constructor(
     private readonly hosted: HostedCheckoutsService,
     private readonly promotionCodes: PromotionCodeEntryService,
+    private readonly invoices: HostedInvoicesService,
   ) {}
 
   @Post(':slug/checkouts/:id/card_intent')
@@ -54,6 +57,16 @@ export class HostedPagesController {
   @Get(':slug/checkouts/:id')
   async checkout(@Param('slug') slug: string, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
     sendHosted(res, await this.hosted.checkoutPage(slug, id, visitOf(req)));
+  }
+
+  @Get(':slug/invoices/:id')
+  async invoice(@Param('slug') slug: string, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    sendHosted(res, await this.invoices.invoicePage(slug, id, visitOf(req)));
+  }
+
+  @Get(':slug/invoices/:id/pay')
+  async payInvoice(@Param('slug') slug: string, @Param('id') id: string, @Req() req: Request, @Res() res: Response) {
+    sendHosted(res, await this.invoices.payInvoice(slug, id, visitOf(req)));
   }
 
   @Get(':slug/links/:id')

@@ -16,6 +16,7 @@ import { ChargesRepository } from './charges.repository.js';
 import { toChargeResponse, toPaymentMethodResponse, type ChargeResponse } from './charges.responses.js';
 import { toInvoiceResponse } from '../checkout.responses.js';
 import type { Charge } from '../entities/charge.entity.js';
+import { InvoicesService } from '../targets/invoices.service.js';
 import { TargetsService } from '../targets/targets.service.js';
 import type { PaymentMethod } from '../entities/payment-method.entity.js';
 
@@ -59,6 +60,7 @@ export class ChargesService {
   constructor(
     private readonly charges: ChargesRepository,
     private readonly targets: TargetsService,
+    private readonly invoices: InvoicesService,
     private readonly customers: CustomersService,
     private readonly balances: BalancesService,
     private readonly events: EventRecorder,
@@ -156,6 +158,9 @@ export class ChargesService {
       updated_at: this.clock.now(),
     };
     await this.charges.update(applicationId, chargeId, changes, manager);
+    // An invoice's charge: the invoice shows what was refunded of it (amount_refunded).
+    if (charge.invoice_id && charge.status === 'succeeded')
+      await this.invoices.recordRefund(applicationId, charge.invoice_id, amountRefunded, manager);
     return Object.assign(charge, changes);
   }
 

@@ -15,7 +15,15 @@ export interface InvoiceFinalized {
   manager: EntityManager;
 }
 
+/** An invoice was paid (a checkout, or an off-session attempt), in the paying transaction, after `invoice.paid`. */
+export interface InvoicePaid {
+  invoice: Invoice;
+  manager: EntityManager;
+}
+
 @Injectable()
 export class InvoiceHooks {
   readonly finalized = new Hook<InvoiceFinalized>();
+  /** Billing's collection moves the invoice's subscription (first_invoice_paid, payment_succeeded) here. */
+  readonly paid = new Hook<InvoicePaid>();
 }

@@ -107,33 +107,11 @@ export class InvoicesService {
     const now = this.clock.now();
     return this.repository.insert(
       {
-        id: newId(),
-        application_id: principal.application.id,
-        country: countryOf(principal),
-        number: invoiceNumber(now),
+        ...subscriptionInvoiceFields(principal, input, now),
         status: invoiceTransition(NEW_INVOICE_STATUS, 'finalize', 'new'),
-        customer_id: input.customerId,
-        currency: input.currency,
-        scaling_factor: scalingFactorOf(input.currency),
-        line_items: input.lines,
-        subtotal: input.subtotal,
-        total: input.total,
-        amount_paid: 0,
-        description: input.description,
-        due_date: null,
         payment_method_types: ['card'],
-        transfer_destination: null,
-        application_fee_amount: 0,
-        charge_id: null,
         finalized_at: now,
-        paid_at: null,
-        voided_at: null,
-        subscription_id: input.subscriptionId,
         billing_reason: 'subscription_create',
-        metadata: {},
-        labels: [],
-        created_at: now,
-        updated_at: now,
       },
       manager,
     );
@@ -275,11 +253,23 @@ export class InvoicesService {
     return this.changeLocked(principal, id, 'void', { voided_at: this.clock.now() });
   }
 
-  /** The locked open invoice is paid by `charge` (its amount): `invoice.paid`. */
+  /**
+   * The locked open invoice is paid by `charge` (its amount): `invoice.paid`, then the
+   * `InvoiceHooks.paid` listeners (billing moves the subscription). No attempt is scheduled any more.
+   */
   async pay(record: Invoice, charge: { id: string; amount: number }, manager: EntityManager): Promise<void> {
     const now = this.clock.now();
     const before = record.status;
-    const changes = { amount_paid: charge.amount, charge_id: charge.id, paid_at: now, updated_at: now };
+    const collected = record.collection_method !== null && record.collection_method !== undefined;
+    const changes = {
+      amount_paid: charge.amount,
+      charge_id: charge.id,
+      paid_at: now,
+      updated_at: now,
+      ...(collected
+        ? { next_payment_attempt: null, collection_charge_id: null, attempt_count: Number(record.attempt_count) + 1 }
+        : {}),
+    };
     const paid = await this.transition(record, 'pay', changes, manager);
     await this.events.record(manager, {
       applicationId: record.application_id,
@@ -287,6 +277,103 @@ export class InvoicesService {
       object: toInvoiceResponse(paid),
       previous_attributes: { status: before },
     });
+    await this.hooks.paid.emit({ invoice: paid, manager });
+  }
+
+  /**
+   * A subscription's first draft invoice (created through the API without a trial), in the caller's
+   * transaction; the caller finalizes it with `finalizeLocked`, which hands it to billing's
+   * collection. A period's invoice is `createSubscriptionDraft` (billing's period close).
+   */
+  createFirstSubscriptionDraft(
+    scope: Scope,
+    input: SubscriptionInvoiceInput & { billingReason: string },
+    manager: EntityManager,
+  ): Promise<Invoice> {
+    const now = this.clock.now();
+    return this.repository.insert(
+      {
+        ...subscriptionInvoiceFields(scope, input, now),
+        status: NEW_INVOICE_STATUS,
+        finalized_at: null,
+        billing_reason: input.billingReason,
+        payment_method_types: scope.country === 'TH' && input.currency === 'THB' ? ['card', 'promptpay'] : ['card'],
+      },
+      manager,
+    );
+  }
+
+  /** The test clocks (null: the service clock) that have off-session attempts scheduled, per application. */
+  clocksWithAttempts(applicationIds?: readonly string[]) {
+    return this.repository.clocksWithAttempts(applicationIds);
+  }
+
+  /** The ids of open invoices of one clock whose next attempt is due at `now` (claimed, skipping rows another replica holds). */
+  async dueAttempts(applicationId: string, clockId: string | null, now: Date, limit: number): Promise<Invoice[]> {
+    return this.repository.transaction((manager) =>
+      this.repository.claimDueAttempts(manager, applicationId, clockId, now, limit),
+    );
+  }
+
+  /** The locked invoice `id` (null when it is not this application's). */
+  lockById(applicationId: string, id: string, manager: EntityManager): Promise<Invoice | null> {
+    return this.repository.findById(applicationId, id, manager, true);
+  }
+
+  /**
+   * How the locked invoice is collected, set by billing when it is finalized (collection_method,
+   * next_payment_attempt, due_date, hosted_invoice_url), or an attempt in flight (collection_charge_id).
+   */
+  async recordCollection(
+    record: Invoice,
+    facts: Partial<
+      Pick<
+        Invoice,
+        | 'collection_method'
+        | 'next_payment_attempt'
+        | 'due_date'
+        | 'hosted_invoice_url'
+        | 'collection_charge_id'
+        | 'test_clock_id'
+      >
+    >,
+    manager: EntityManager,
+  ): Promise<Invoice> {
+    const changes = { ...facts, updated_at: this.clock.now() };
+    await this.repository.update(record.application_id, record.id, changes, manager);
+    return Object.assign(record, changes);
+  }
+
+  /**
+   * An off-session attempt on the locked open invoice failed (`chargeId`): one more attempt counted,
+   * the next one at `next` (null: none is left), and `invoice.payment_failed`.
+   */
+  async recordPaymentFailure(record: Invoice, next: Date | null, manager: EntityManager): Promise<Invoice> {
+    const changes = {
+      attempt_count: Number(record.attempt_count) + 1,
+      next_payment_attempt: next,
+      collection_charge_id: null,
+      updated_at: this.clock.now(),
+    };
+    await this.repository.update(record.application_id, record.id, changes, manager);
+    const failed = Object.assign(record, changes);
+    await this.events.record(manager, {
+      applicationId: record.application_id,
+      type: 'invoice.payment_failed',
+      object: toInvoiceResponse(failed),
+      previous_attributes: { attempt_count: changes.attempt_count - 1 },
+    });
+    return failed;
+  }
+
+  /** The refunds of the invoice's charge now total `amountRefunded` (the refunds module, in its transaction). */
+  async recordRefund(applicationId: string, id: string, amountRefunded: number, manager: EntityManager): Promise<void> {
+    await this.repository.update(
+      applicationId,
+      id,
+      { amount_refunded: amountRefunded, updated_at: this.clock.now() },
+      manager,
+    );
   }
 
   /**
@@ -385,6 +472,45 @@ export class InvoicesService {
     await this.repository.writeStatus(record.application_id, record.id, status, changes, manager);
     return Object.assign(record, changes, { status });
   }
+}
+
+/** What a subscription's invoice is made of: its customer, currency, lines and totals. */
+export interface SubscriptionInvoiceInput {
+  customerId: string;
+  subscriptionId: string;
+  currency: string;
+  lines: InvoiceLineItem[];
+  subtotal: number;
+  total: number;
+  description: string | null;
+}
+
+function subscriptionInvoiceFields(scope: Scope, input: SubscriptionInvoiceInput, now: Date) {
+  return {
+    id: newId(),
+    application_id: scope.application.id,
+    country: countryOf(scope),
+    number: invoiceNumber(now),
+    customer_id: input.customerId,
+    currency: input.currency,
+    scaling_factor: scalingFactorOf(input.currency),
+    line_items: input.lines,
+    subtotal: input.subtotal,
+    total: input.total,
+    amount_paid: 0,
+    description: input.description,
+    due_date: null,
+    transfer_destination: null,
+    application_fee_amount: 0,
+    charge_id: null,
+    paid_at: null,
+    voided_at: null,
+    subscription_id: input.subscriptionId,
+    metadata: {},
+    labels: [],
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 function invoiceNumber(now: Date): string {

@@ -18,6 +18,9 @@ import { SUBSCRIPTION_STATUSES } from '../subscription.transitions.js';
 
 export const COLLECTION_METHODS = ['charge_automatically', 'send_invoice'] as const;
 export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
+/** What happens to a subscription when an invoice's last retry fails (docs/BILLING.md, "Collection and retries"). */
+export const RETRIES_EXHAUSTED_ACTIONS = ['cancel', 'mark_unpaid'] as const;
+export type RetriesExhaustedAction = (typeof RETRIES_EXHAUSTED_ACTIONS)[number];
 export const PRORATION_BEHAVIORS = ['create_prorations', 'none'] as const;
 
 export class SubscriptionItemInputDto {
@@ -66,6 +69,17 @@ export class CreateSubscriptionDto {
   @IsString()
   @Length(1, 100)
   default_payment_method?: string;
+
+  @ApiPropertyOptional({
+    enum: RETRIES_EXHAUSTED_ACTIONS,
+    default: 'cancel',
+    description:
+      'charge_automatically: when the last retry of an invoice fails, `cancel` the subscription (canceled) or ' +
+      '`mark_unpaid` (unpaid: it stays, invoices keep coming and are not charged until one is paid).',
+  })
+  @Optional()
+  @IsIn(RETRIES_EXHAUSTED_ACTIONS)
+  retries_exhausted_action?: RetriesExhaustedAction;
 
   @ApiPropertyOptional({ example: 14, description: 'Whole days of trial; not with trial_end.' })
   @Optional()
@@ -216,9 +230,10 @@ export class SubscriptionDto {
   @ApiProperty({ enum: COLLECTION_METHODS, example: 'charge_automatically' }) collection_method: string;
   @ApiProperty({ example: null, nullable: true, type: Number }) days_until_due: number | null;
   @ApiProperty({ example: null, nullable: true, type: String }) default_payment_method: string | null;
+  @ApiProperty({ enum: RETRIES_EXHAUSTED_ACTIONS, example: 'cancel' }) retries_exhausted_action: string;
   @ApiProperty({ type: DiscountDto, nullable: true }) discount: DiscountDto | null;
   @ApiProperty({ example: [EXAMPLE_ID], type: [String] }) default_tax_rates: string[];
-  @ApiProperty({ example: null, nullable: true, type: String, description: 'Invoices come with billing part 2.' })
+  @ApiProperty({ example: null, nullable: true, type: String, description: 'The last invoice made for it.' })
   latest_invoice: string | null;
   @ApiProperty({ example: null, nullable: true, type: String }) test_clock: string | null;
   @ApiProperty({ example: { plan: 'pro' } }) metadata: Record<string, unknown>;

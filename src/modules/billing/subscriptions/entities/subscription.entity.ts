@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ModeRecord } from '../../../../common/database/mode-record.js';
-import type { CollectionMethod } from '../dto/subscription.dto.js';
+import type { CollectionMethod, RetriesExhaustedAction } from '../dto/subscription.dto.js';
 import type { Interval } from '../subscription-periods.js';
 import type { SubscriptionStatus } from '../subscription.transitions.js';
 
@@ -19,6 +19,7 @@ export class Subscription extends ModeRecord {
   @Column('text') collection_method: CollectionMethod;
   @Column('integer', { nullable: true }) days_until_due: number | null;
   @Column('text', { nullable: true }) default_payment_method: string | null;
+  @Column('text', { default: 'cancel' }) retries_exhausted_action: RetriesExhaustedAction;
   @Column('timestamptz') billing_cycle_anchor: Date;
   @Column('timestamptz') current_period_start: Date;
   @Column('timestamptz') current_period_end: Date;
