@@ -35,6 +35,14 @@ export class ApplicationsRepository {
     return rows[0]?.countries ?? [];
   }
 
+  /** The slug of application `id`, read through the caller's transaction (its connection, no second one). */
+  async slugVia(manager: EntityManager, id: string): Promise<string | null> {
+    const rows: Array<{ slug: string }> = await manager.query('SELECT slug FROM platform.applications WHERE id = $1', [
+      id,
+    ]);
+    return rows[0]?.slug ?? null;
+  }
+
   findById(id: string): Promise<Application | null> {
     return this.db.getRepository(Application).findOneBy({ id });
   }

@@ -71,6 +71,11 @@ export class ApplicationsService extends ApplicationResolver {
     return this.repository.countriesVia(manager, id);
   }
 
+  /** Application `id`'s slug through the caller's transaction (jobs that build hosted URLs outside a request). */
+  slugIn(manager: EntityManager, id: string): Promise<string | null> {
+    return this.repository.slugVia(manager, id);
+  }
+
   /** Applications by id (for the records that name theirs, e.g. a user's memberships). */
   async byIds(ids: string[]): Promise<Map<string, ApplicationRef>> {
     const rows = await this.repository.findByIds([...new Set(ids)]);

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
 import { countryOf, type Scope } from '../../../common/context/principal.js';
@@ -13,6 +13,7 @@ import {
   type InvoiceFinalized,
   type InvoicePaid,
 } from '../../checkout/index.js';
+import { ApplicationsService } from '../../applications/index.js';
 import { CustomersService } from '../../customers/index.js';
 import {
   BillingClock,
@@ -32,7 +33,6 @@ import { dueDateAfter, nextAttemptAt } from './retry-schedule.js';
  */
 @Injectable()
 export class InvoiceCollectionService {
-  private readonly logger = new Logger(InvoiceCollectionService.name);
   private readonly schedule: readonly number[];
 
   constructor(
@@ -43,6 +43,7 @@ export class InvoiceCollectionService {
     private readonly billingClock: BillingClock,
     private readonly urls: HostedUrls,
     private readonly context: RequestContext,
+    private readonly applications: ApplicationsService,
     config: ConfigService<AllConfig, true>,
   ) {
     this.schedule = config.get('app.billingRetryScheduleDays', { infer: true });
@@ -93,17 +94,19 @@ export class InvoiceCollectionService {
       );
       return;
     }
+    // The request's application when there is one, else (a job: billing's period close) its slug read
+    // through this transaction: the hosted page's address never depends on who finalized the invoice.
     const application = this.context.optionalApplication;
-    if (application?.id !== invoice.application_id) {
-      this.logger.warn(`invoice ${invoice.id} was finalized outside its application's context: no hosted page URL`);
-    }
+    const slug =
+      application?.id === invoice.application_id
+        ? application.slug
+        : await this.applications.slugIn(manager, invoice.application_id);
     await this.invoices.recordCollection(
       invoice,
       {
         collection_method: 'send_invoice',
         due_date: dueDateAfter(now, sub.days_until_due ?? 30),
-        hosted_invoice_url:
-          application?.id === invoice.application_id ? this.urls.invoice(application.slug, invoice.id) : null,
+        hosted_invoice_url: slug ? this.urls.invoice(slug, invoice.id) : null,
         test_clock_id: sub.test_clock_id,
       },
       manager,
