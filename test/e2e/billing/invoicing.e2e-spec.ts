@@ -18,7 +18,13 @@ import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } 
  */
 
 /** The invoices a period close made (not a subscription's first, `subscription_create`). */
-const cycle = <T extends { billing_reason: string | null }>(invoices: T[]): T[] =>
+interface ListedInvoice {
+  id: string;
+  billing_reason: string | null;
+  total: number;
+  [field: string]: unknown;
+}
+const cycle = (invoices: ListedInvoice[]): ListedInvoice[] =>
   invoices.filter((i) => i.billing_reason === 'subscription_cycle');
 
 describe('invoicing: period close', () => {
