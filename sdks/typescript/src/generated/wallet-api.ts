@@ -53,7 +53,11 @@ export interface paths {
          */
         get: operations["MetersController_retrieve"];
         put?: never;
-        post?: never;
+        /**
+         * Update a meter
+         * @description display_name and enforce_credit; the event name, payload key and formula never change.
+         */
+        post: operations["MetersController_update"];
         delete?: never;
         options?: never;
         head?: never;
@@ -219,7 +223,7 @@ export interface paths {
         put?: never;
         /**
          * Update a customer
-         * @description `invoice_settings.default_payment_method` must be a payment method attached to this customer (E7030, E7031); null clears it.
+         * @description `invoice_settings.default_payment_method` must be an unexpired payment method attached to this customer (E7030, E7031, E7077); null clears it.
          */
         post: operations["CustomersController_update"];
         delete?: never;
@@ -324,7 +328,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/{app}/platform/wallet/events": {
+    "/api/v1/{app}/platform/wallet/invoices/upcoming": {
         parameters: {
             query?: never;
             header?: never;
@@ -332,14 +336,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the application's events, newest first (filter[type], filter[created][gte])
-         * @description List the application's events, newest first (filter[type], filter[created][gte]).
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         * Preview a subscription's next invoice
+         * @description The invoice the period close would make now: licensed items of the next period, pending prorations and the usage so far of the current period's meter events, with discount and tax. Nothing is written.
          */
-        get: operations["EventsController_list"];
+        get: operations["InvoicingController_upcoming"];
         put?: never;
         post?: never;
         delete?: never;
@@ -348,7 +348,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/{app}/platform/wallet/events/{id}": {
+    "/api/v1/{app}/platform/wallet/invoices/{id}/lines": {
         parameters: {
             query?: never;
             header?: never;
@@ -356,14 +356,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Retrieve an event (components.schemas.Event_<type> types each payload)
-         * @description Retrieve an event (components.schemas.Event_<type> types each payload).
+         * List an invoice's lines (metered lines with their usage and digest)
+         * @description List an invoice's lines (metered lines with their usage and digest).
          *
          *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
          *
          *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
          */
-        get: operations["EventsController_retrieve"];
+        get: operations["InvoicingController_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -372,7 +372,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/{app}/platform/wallet/events/{id}/deliveries": {
+    "/api/v1/{app}/platform/wallet/invoices/{id}/lines/{line_id}/meter_events": {
         parameters: {
             query?: never;
             header?: never;
@@ -380,672 +380,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The delivery attempts of an event, to every endpoint
-         * @description The delivery attempts of an event, to every endpoint.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         * List the meter events a metered line counts
+         * @description In event id order. Each event is counted by exactly one line (docs/BILLING.md).
          */
-        get: operations["EventsController_deliveries"];
+        get: operations["InvoicingController_meterEvents"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/events/{id}/resend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send an event again now (same webhook-id), to one endpoint or every matching one
-         * @description Send an event again now (same webhook-id), to one endpoint or every matching one.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 409, 413, 415, 429, 431, 500, 503.
-         */
-        post: operations["EventsController_resend"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/webhook_endpoints": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the application's webhook endpoints
-         * @description List the application's webhook endpoints.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["WebhookEndpointsController_list"];
-        put?: never;
-        /**
-         * Create a webhook endpoint; the answer carries its signing secret, shown only here
-         * @description Create a webhook endpoint; the answer carries its signing secret, shown only here.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 422, 429, 431, 500, 503.
-         */
-        post: operations["WebhookEndpointsController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/webhook_endpoints/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve a webhook endpoint (without its secret)
-         * @description Retrieve a webhook endpoint (without its secret).
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["WebhookEndpointsController_retrieve"];
-        put?: never;
-        /**
-         * Update a webhook endpoint: url, enabled_events, description, metadata, disabled
-         * @description Update a webhook endpoint: url, enabled_events, description, metadata, disabled.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 422, 429, 431, 500, 503.
-         */
-        post: operations["WebhookEndpointsController_update"];
-        /**
-         * Delete a webhook endpoint and what it is still owed
-         * @description Delete a webhook endpoint and what it is still owed.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        delete: operations["WebhookEndpointsController_remove"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/webhook_endpoints/{id}/rotate_secret": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A new signing secret (shown only here); the old one also signs for 24 hours
-         * @description A new signing secret (shown only here); the old one also signs for 24 hours.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
-         */
-        post: operations["WebhookEndpointsController_rotateSecret"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/webhook_endpoints/{id}/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The delivery attempts to a webhook endpoint, newest first
-         * @description The delivery attempts to a webhook endpoint, newest first.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["WebhookEndpointsController_deliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/accounts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the application's accounts (its own and its connected accounts)
-         * @description List the application's accounts (its own and its connected accounts).
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["AccountsController_list"];
-        put?: never;
-        /**
-         * Create a connected account (KYB pending until verified)
-         * @description Create a connected account (KYB pending until verified).
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
-         */
-        post: operations["AccountsController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/accounts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve an account (own or connected)
-         * @description Retrieve an account (own or connected).
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["AccountsController_retrieve"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/test_helpers/accounts/{id}/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test mode only: pass a connected account's KYB review
-         * @description Test mode only: pass a connected account's KYB review.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
-         */
-        post: operations["AccountTestHelpersController_verify"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/test_helpers/accounts/{id}/reject": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test mode only: fail a connected account's KYB review
-         * @description Test mode only: fail a connected account's KYB review.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 409, 413, 415, 429, 431, 500, 503.
-         */
-        post: operations["AccountTestHelpersController_reject"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/.well-known/oauth-authorization-server": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Authorization server metadata (RFC 8414)
-         * @description Where the authorization, token and refresh endpoints are, and which grants and PKCE methods they take.
-         */
-        get: operations["OAuthController_metadata"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/oauth2/auth": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Authorization endpoint (sign-in page)
-         * @description Authorization code flow; PKCE with S256 is required for public clients. Shows a sign-in page, then redirects to the registered redirect URI with `code` and `state`.
-         */
-        get: operations["OAuthController_authorize"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/oauth/token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Exchange an authorization code (or a refresh token) for tokens
-         * @description RFC 6749 §4.1.3 / §6, form-encoded.
-         */
-        post: operations["OAuthController_token[0]"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/oauth/token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Exchange an authorization code (or a refresh token) for tokens
-         * @description RFC 6749 §4.1.3 / §6, form-encoded.
-         */
-        post: operations["OAuthController_token[1]"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/oauth/token/refresh": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Refresh: a new access and refresh token
-         * @description The refresh token is rotated on every use. Presenting a rotated one revokes the whole token family, access tokens included. `grant_type` defaults to `refresh_token`.
-         */
-        post: operations["OAuthController_refresh[0]"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/oauth/token/refresh": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Refresh: a new access and refresh token
-         * @description The refresh token is rotated on every use. Presenting a rotated one revokes the whole token family, access tokens included. `grant_type` defaults to `refresh_token`.
-         */
-        post: operations["OAuthController_refresh[1]"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/oauth/me": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The signed-in user
-         * @description Under the base path the user must be a member of `{app}` (or a superuser).
-         */
-        get: operations["OAuthController_me[0]"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/oauth/me": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The signed-in user
-         * @description Under the base path the user must be a member of `{app}` (or a superuser).
-         */
-        get: operations["OAuthController_me[1]"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/errors/catalog": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the error catalog
-         * @description Every code the service can return; `code` is the integer of the code (E1211 is 1211). Every error object also has `param` (the one request parameter at fault, when there is one: `amount`, `line_items[0].price`, `limit`, `X-Country`) and `doc_url` (the public page of its code, `GET /errors/{code}`).
-         */
-        get: operations["ErrorsController_catalog"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/errors/{code}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Describe one error code
-         * @description The catalog entry of one code (`E2000`), the page every error object links as `doc_url`. No credentials.
-         */
-        get: operations["ErrorDocsController_describe"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/files": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List files
-         * @description List files.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["FilesController_list"];
-        put?: never;
-        /**
-         * Upload a file
-         * @description multipart/form-data with `file` (PDF, JPEG or PNG, at most 10 MB; the type is read from the content) and `purpose`.
-         */
-        post: operations["FilesController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/files/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve a file
-         * @description Retrieve a file.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["FilesController_retrieve"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/files/{id}/contents": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Download a file's bytes
-         * @description Download a file's bytes.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["FilesController_contents"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/disputes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the disputes of the application country (X-Country)
-         * @description List the disputes of the application country (X-Country).
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["DisputesController_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/disputes/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve a dispute of the application country
-         * @description Retrieve a dispute of the application country.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["DisputesController_retrieve"];
-        put?: never;
-        /**
-         * Save or submit evidence for a dispute
-         * @description Sets evidence fields (text, and file references as file ids) and metadata; fields left out keep their saved value. `submit: true` submits the evidence: `needs_response` -> `under_review` (an inquiry stays `warning_needs_response`), after which the evidence can no longer change (E9505). Refused after `evidence_due_by` (E9503) and on a closed dispute (E9504). Records `charge.dispute.updated` when anything changed.
-         */
-        post: operations["DisputesController_update"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/disputes/{id}/close": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Accept (close) a dispute
-         * @description The merchant accepts the dispute instead of answering it: `needs_response` -> `lost` (the disputed amount stays withdrawn and the dispute fee is booked), an inquiry `warning_needs_response` -> `warning_closed` (no money moves). Closes the dispute: the ledger posting, `settled: true`, the charge's `dispute_status` and `charge.dispute.closed` in one transaction. Refused under review (E9505) and when already closed (E9504).
-         */
-        post: operations["DisputesController_close"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/test_helpers/disputes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test mode only: open a dispute on a paid charge, as a provider would
-         * @description A chargeback (`needs_response`) withdraws the amount (default: what is left of the charge after refunds) to the `disputes` balance; `inquiry: true` opens a `warning_needs_response` inquiry that moves no money. A charge has at most one dispute (E9501).
-         */
-        post: operations["DisputeTestHelpersController_open"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/test_helpers/disputes/{id}/win": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test mode only: the provider decides the dispute for the merchant
-         * @description `needs_response` or `under_review` -> `won`: the disputed amount returns to the charge's balance (`reinstated: true`); an inquiry -> `warning_closed`. Closes the dispute: the ledger posting, `settled: true`, the charge's `dispute_status` and `charge.dispute.closed` in one transaction.
-         */
-        post: operations["DisputeTestHelpersController_win"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/test_helpers/disputes/{id}/lose": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Test mode only: the provider decides the dispute for the cardholder
-         * @description `needs_response` or `under_review` -> `lost`: the disputed amount goes back to the cardholder (`disputes` -> `provider_clearing`) and the dispute fee is booked (charge balance -> `fees`). An inquiry cannot be lost (E9507). Closes the dispute: the ledger posting, `settled: true`, the charge's `dispute_status` and `charge.dispute.closed` in one transaction.
-         */
-        post: operations["DisputeTestHelpersController_lose"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1104,6 +444,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/payment_intents/{id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture an authorized payment intent (capture_method: manual)
+         * @description Captures `amount_to_capture` (default: all of `amount_capturable`) of a `requires_capture` intent at its provider and books it to the ledger; the rest of the authorization is released (`charge.amount_voided`). One capture per intent: a second is E7100; an expired authorization is E7104.
+         */
+        post: operations["PaymentIntentsController_capture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/payment_intents/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1115,11 +475,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a payment intent that has not succeeded
-         * @description Cancel a payment intent that has not succeeded.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
+         * @description An authorization the intent holds (status `requires_capture`) is voided at its provider: all of it is released.
          */
         post: operations["PaymentIntentsController_cancel"];
         delete?: never;
@@ -1476,6 +832,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/test_helpers/payment_intents/{id}/expire_authorization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: expire a manual-capture intent's authorization now, as 7 days uncaptured would
+         * @description The authorization of a `requires_capture` intent is voided at its provider as the expiry job voids it: the charge `canceled` (`charge.expired`), the intent `canceled` with `cancellation_reason: automatic`. An intent holding no authorization is E7101; one whose authorization already expired is E7104; one with a capture in progress is E7100.
+         */
+        post: operations["CollectionTestHelpersController_expireAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/test_helpers/holds/release": {
         parameters: {
             query?: never;
@@ -1602,6 +978,110 @@ export interface paths {
         get: operations["CustomerPaymentMethodsController_list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the application's accounts (its own and its connected accounts)
+         * @description List the application's accounts (its own and its connected accounts).
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["AccountsController_list"];
+        put?: never;
+        /**
+         * Create a connected account (KYB pending until verified)
+         * @description Create a connected account (KYB pending until verified).
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["AccountsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an account (own or connected)
+         * @description Retrieve an account (own or connected).
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["AccountsController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/accounts/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: pass a connected account's KYB review
+         * @description Test mode only: pass a connected account's KYB review.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["AccountTestHelpersController_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/accounts/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: fail a connected account's KYB review
+         * @description Test mode only: fail a connected account's KYB review.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 409, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["AccountTestHelpersController_reject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2064,6 +1544,650 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the application's events, newest first (filter[type], filter[created][gte])
+         * @description List the application's events, newest first (filter[type], filter[created][gte]).
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["EventsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an event (components.schemas.Event_<type> types each payload)
+         * @description Retrieve an event (components.schemas.Event_<type> types each payload).
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["EventsController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/events/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery attempts of an event, to every endpoint
+         * @description The delivery attempts of an event, to every endpoint.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["EventsController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/events/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again now (same webhook-id), to one endpoint or every matching one
+         * @description Send an event again now (same webhook-id), to one endpoint or every matching one.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 409, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["EventsController_resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the application's webhook endpoints
+         * @description List the application's webhook endpoints.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["WebhookEndpointsController_list"];
+        put?: never;
+        /**
+         * Create a webhook endpoint; the answer carries its signing secret, shown only here
+         * @description Create a webhook endpoint; the answer carries its signing secret, shown only here.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 422, 429, 431, 500, 503.
+         */
+        post: operations["WebhookEndpointsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/webhook_endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a webhook endpoint (without its secret)
+         * @description Retrieve a webhook endpoint (without its secret).
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["WebhookEndpointsController_retrieve"];
+        put?: never;
+        /**
+         * Update a webhook endpoint: url, enabled_events, description, metadata, disabled
+         * @description Update a webhook endpoint: url, enabled_events, description, metadata, disabled.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 422, 429, 431, 500, 503.
+         */
+        post: operations["WebhookEndpointsController_update"];
+        /**
+         * Delete a webhook endpoint and what it is still owed
+         * @description Delete a webhook endpoint and what it is still owed.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        delete: operations["WebhookEndpointsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/webhook_endpoints/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret (shown only here); the old one also signs for 24 hours
+         * @description A new signing secret (shown only here); the old one also signs for 24 hours.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["WebhookEndpointsController_rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/webhook_endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery attempts to a webhook endpoint, newest first
+         * @description The delivery attempts to a webhook endpoint, newest first.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["WebhookEndpointsController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/webhook_endpoints/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: disable a webhook endpoint now, as 3 days of failed deliveries would
+         * @description The endpoint gets `status: disabled` with a `disabled_reason`, what it is still owed is canceled, and a `webhook_endpoint.disabled` event is recorded (disabling it yourself with `disabled: true` records none). Enable it again with `POST /webhook_endpoints/{id}` and `disabled: false`.
+         */
+        post: operations["WebhookEndpointsTestHelpersController_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization server metadata (RFC 8414)
+         * @description Where the authorization, token and refresh endpoints are, and which grants and PKCE methods they take.
+         */
+        get: operations["OAuthController_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth2/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization endpoint (sign-in page)
+         * @description Authorization code flow; PKCE with S256 is required for public clients. Shows a sign-in page, then redirects to the registered redirect URI with `code` and `state`.
+         */
+        get: operations["OAuthController_authorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange an authorization code (or a refresh token) for tokens
+         * @description RFC 6749 §4.1.3 / §6, form-encoded.
+         */
+        post: operations["OAuthController_token[0]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange an authorization code (or a refresh token) for tokens
+         * @description RFC 6749 §4.1.3 / §6, form-encoded.
+         */
+        post: operations["OAuthController_token[1]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/token/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh: a new access and refresh token
+         * @description The refresh token is rotated on every use. Presenting a rotated one revokes the whole token family, access tokens included. `grant_type` defaults to `refresh_token`.
+         */
+        post: operations["OAuthController_refresh[0]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/oauth/token/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh: a new access and refresh token
+         * @description The refresh token is rotated on every use. Presenting a rotated one revokes the whole token family, access tokens included. `grant_type` defaults to `refresh_token`.
+         */
+        post: operations["OAuthController_refresh[1]"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user
+         * @description Under the base path the user must be a member of `{app}` (or a superuser).
+         */
+        get: operations["OAuthController_me[0]"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/oauth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user
+         * @description Under the base path the user must be a member of `{app}` (or a superuser).
+         */
+        get: operations["OAuthController_me[1]"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/errors/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the error catalog
+         * @description Every code the service can return; `code` is the integer of the code (E1211 is 1211). Every error object also has `param` (the one request parameter at fault, when there is one: `amount`, `line_items[0].price`, `limit`, `X-Country`) and `doc_url` (the public page of its code, `GET /errors/{code}`).
+         */
+        get: operations["ErrorsController_catalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/errors/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe one error code
+         * @description The catalog entry of one code (`E2000`), the page every error object links as `doc_url`. No credentials.
+         */
+        get: operations["ErrorDocsController_describe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List files
+         * @description List files.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["FilesController_list"];
+        put?: never;
+        /**
+         * Upload a file
+         * @description multipart/form-data with `file` (PDF, JPEG or PNG, at most 10 MB; the type is read from the content) and `purpose`.
+         */
+        post: operations["FilesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a file
+         * @description Retrieve a file.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["FilesController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/files/{id}/contents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file's bytes
+         * @description Download a file's bytes.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["FilesController_contents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the disputes of the application country (X-Country)
+         * @description List the disputes of the application country (X-Country).
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["DisputesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a dispute of the application country
+         * @description Retrieve a dispute of the application country.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["DisputesController_retrieve"];
+        put?: never;
+        /**
+         * Save or submit evidence for a dispute
+         * @description Sets evidence fields (text, and file references as file ids) and metadata; fields left out keep their saved value. `submit: true` submits the evidence: `needs_response` -> `under_review` (an inquiry stays `warning_needs_response`), after which the evidence can no longer change (E9505). Refused after `evidence_due_by` (E9503) and on a closed dispute (E9504). Records `charge.dispute.updated` when anything changed.
+         */
+        post: operations["DisputesController_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/disputes/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept (close) a dispute
+         * @description The merchant accepts the dispute instead of answering it: `needs_response` -> `lost` (the disputed amount stays withdrawn and the dispute fee is booked), an inquiry `warning_needs_response` -> `warning_closed` (no money moves). Closes the dispute: the ledger posting, `settled: true`, the charge's `dispute_status` and `charge.dispute.closed` in one transaction. Refused under review (E9505) and when already closed (E9504).
+         */
+        post: operations["DisputesController_close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: open a dispute on a paid charge, as a provider would
+         * @description A chargeback (`needs_response`) withdraws the amount (default: what is left of the charge after refunds) to the `disputes` balance; `inquiry: true` opens a `warning_needs_response` inquiry that moves no money. A charge has at most one dispute (E9501).
+         */
+        post: operations["DisputeTestHelpersController_open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/disputes/{id}/win": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: the provider decides the dispute for the merchant
+         * @description `needs_response` or `under_review` -> `won`: the disputed amount returns to the charge's balance (`reinstated: true`); an inquiry -> `warning_closed`. Closes the dispute: the ledger posting, `settled: true`, the charge's `dispute_status` and `charge.dispute.closed` in one transaction.
+         */
+        post: operations["DisputeTestHelpersController_win"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/disputes/{id}/lose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: the provider decides the dispute for the cardholder
+         * @description `needs_response` or `under_review` -> `lost`: the disputed amount goes back to the cardholder (`disputes` -> `provider_clearing`) and the dispute fee is booked (charge balance -> `fees`). An inquiry cannot be lost (E9507). Closes the dispute: the ledger posting, `settled: true`, the charge's `dispute_status` and `charge.dispute.closed` in one transaction.
+         */
+        post: operations["DisputeTestHelpersController_lose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/refunds": {
         parameters: {
             query?: never;
@@ -2126,6 +2250,78 @@ export interface paths {
          * @description Applies the sandbox provider’s outcome of the refund (`succeeded`); a refund no longer pending is E4090.
          */
         post: operations["RefundTestHelpersController_settle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/customers/{customer_id}/credit_grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a customer's credit grants
+         * @description List a customer's credit grants.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["CustomerCreditGrantsController_list"];
+        put?: never;
+        /**
+         * Grant a customer prepaid credit
+         * @description The amount moves into the customer's credit balance in the ledger; invoices draw on it before charging, and meters with enforce_credit refuse usage past it.
+         */
+        post: operations["CustomerCreditGrantsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/credit_grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a credit grant
+         * @description Retrieve a credit grant.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["CreditGrantsController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/credit_grants/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a credit grant
+         * @description Its remaining credit leaves the customer (back to the funding account); usage already accepted stays billable.
+         */
+        post: operations["CreditGrantsController_void"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2468,7 +2664,7 @@ export interface components {
              * @example sum
              * @enum {string}
              */
-            formula: "sum" | "count" | "last";
+            formula: "sum" | "count" | "last" | "max";
         };
         CreateMeterDto: {
             /** @example API calls */
@@ -2478,6 +2674,11 @@ export interface components {
             value_settings: components["schemas"]["ValueSettingsDto"];
             /** @description Defaults to sum. */
             default_aggregation?: components["schemas"]["DefaultAggregationDto"];
+            /**
+             * @description Refuse (E8030, 402) an event whose rated cost would take the customer's unbilled usage past its remaining prepaid credit (docs/BILLING.md, "Prepaid credit"). Defaults to false.
+             * @example false
+             */
+            enforce_credit?: boolean;
         };
         MeterDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
@@ -2494,6 +2695,11 @@ export interface components {
             status: "active" | "inactive";
             value_settings: components["schemas"]["ValueSettingsDto"];
             default_aggregation: components["schemas"]["DefaultAggregationDto"];
+            /**
+             * @description Events are refused past the customer's prepaid credit.
+             * @example false
+             */
+            enforce_credit: boolean;
             /**
              * @example {
              *       "event_payload_key": "customer",
@@ -2521,6 +2727,15 @@ export interface components {
             total_pages: number;
             /** @description Cursor mode only: whether more records follow in this direction. */
             has_more?: boolean;
+        };
+        UpdateMeterDto: {
+            /** @example API calls */
+            display_name?: string;
+            /**
+             * @description Refuse (E8030, 402) an event whose rated cost would take the customer's unbilled usage past its remaining prepaid credit (docs/BILLING.md, "Prepaid credit"). Defaults to false.
+             * @example false
+             */
+            enforce_credit?: boolean;
         };
         MeterEventSummaryDto: {
             /** @example billing.meter_event_summary */
@@ -2823,7 +3038,7 @@ export interface components {
         };
         CustomerInvoiceSettingsDto: {
             /**
-             * @description A payment method attached to this customer (E7030 unknown, E7031 detached or of another customer); null clears it.
+             * @description A payment method attached to this customer (E7030 unknown, E7031 detached or of another customer, E7077 expired); null clears it.
              * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
              */
             default_payment_method?: string | null;
@@ -2974,206 +3189,178 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
-        EventDataDto: {
-            /** @description The resource as the API returns it (embedded records not expanded); each type's schema is `Event_<type>`. */
-            object: {
-                [key: string]: unknown;
-            };
-            /** @description The changed fields, as they were. */
-            previous_attributes?: {
-                [key: string]: unknown;
-            };
+        LineTaxAmountDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            tax_rate_id: string;
+            inclusive: boolean;
+            /** @example 26910 */
+            taxable_amount: number;
+            /** @example 1884 */
+            amount: number;
         };
-        EventDto: {
+        LinePeriodDto: {
+            /** Format: date-time */
+            start: string;
+            /** Format: date-time */
+            end: string;
+        };
+        InvoiceLineDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
             id: string;
-            /** @example event */
+            /** @example line_item */
             object: string;
-            /**
-             * @example checkout.completed
-             * @enum {string}
-             */
-            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
-            /** @example 2026-11-22T16:30:30.583Z */
-            created: string;
             /** @example false */
             livemode: boolean;
-            /** @example v1 */
-            api_version: string;
-            data: components["schemas"]["EventDataDto"];
-            request: {
-                /** @example req_01J9Z3 */
-                id: string;
-                /** @example null */
-                idempotency_key: string | null;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            invoice: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            subscription: string | null;
+            /** @enum {string} */
+            type: "subscription" | "proration" | "metered" | "metered_earlier";
+            /** @example Usage of API calls */
+            description: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            price: string | null;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            meter: string | null;
+            /**
+             * @description Whole units rated (a metered aggregate rounded up).
+             * @example 150
+             */
+            quantity: number;
+            /**
+             * @description Signed minor units, before discount and exclusive tax.
+             * @example 2500
+             */
+            amount: number;
+            /** @example 0 */
+            discount_amount: number;
+            tax_amounts: components["schemas"]["LineTaxAmountDto"][];
+            period: components["schemas"]["LinePeriodDto"];
+            /** @description Metered lines only. */
+            usage: {
+                /**
+                 * @example sum
+                 * @enum {string}
+                 */
+                aggregation: "sum" | "count" | "last" | "max";
+                /**
+                 * @description How many meter events the line counts.
+                 * @example 3
+                 */
+                event_count: number;
+                /**
+                 * @description The meter's formula over those events, as exact decimal text.
+                 * @example 150
+                 */
+                quantity: string;
+                /**
+                 * @description SHA-256 (hex) of "<event id>:<value>" per event, sorted by id, joined by "\n" (docs/BILLING.md).
+                 * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+                 */
+                digest: string;
             } | null;
-        };
-        WebhookAttemptDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example webhook_delivery_attempt */
-            object: string;
-            /** @example false */
-            livemode: boolean;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            webhook_endpoint_id: string;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            event_id: string;
-            /** @example checkout.completed */
-            event_type: string;
-            /** @example 1 */
-            attempt: number;
             /**
-             * @example failed
-             * @enum {string}
-             */
-            outcome: "succeeded" | "failed";
-            /** @example 500 */
-            status_code: number | null;
-            /** @example 112 */
-            duration_ms: number;
-            /**
-             * @description At most 1 KB of the answer.
-             * @example Internal Server Error
-             */
-            response_excerpt: string | null;
-            /**
-             * @description Why no answer was had (timeout, refused address).
+             * @description `metered_earlier`: the line of the period the late events belong to.
              * @example null
              */
-            error: string | null;
-            /** @example 2026-11-22T16:30:30.583Z */
-            next_retry_at: string | null;
-            /** @example 2026-11-22T16:30:30.583Z */
+            earlier_line: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        UpcomingInvoiceDto: {
+            /** @example invoice */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /**
+             * @description Always null: the invoice is not made yet.
+             * @example null
+             */
+            id: string | null;
+            /** @example draft */
+            status: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            subscription: string;
+            /** @example upcoming */
+            billing_reason: string;
+            /** @example THB */
+            currency: string;
+            /** @example 100 */
+            scaling_factor: number;
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            /**
+             * Format: date-time
+             * @description When the invoice will be made (the period end).
+             */
+            next_invoice_date: string;
+            /** @description Lines as they stand now (ids and invoice are null). */
+            lines: components["schemas"]["InvoiceLineDto"][];
+            /** @example 32400 */
+            subtotal: number;
+            /** @example 0 */
+            total_discount: number;
+            /** @example 2268 */
+            total_tax: number;
+            /** @example 34668 */
+            total: number;
+            /** @example 34668 */
+            amount_due: number;
+        };
+        BilledMeterEventDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example billing.meter_event */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example req_123 */
+            identifier: string;
+            /** @example api_call */
+            event_name: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id: string;
+            /**
+             * @description The value as stored and digested (exact decimal text).
+             * @example 12
+             */
+            value: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** Format: date-time */
             created_at: string;
         };
-        ResendEventDto: {
+        TransferDataDto: {
             /**
-             * @description Only to this endpoint; by default to every enabled endpoint the event matches.
+             * @description A connected account of this application (same mode) that receives the payment.
              * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
              */
-            webhook_endpoint_id?: string;
+            destination: string;
         };
-        CreateWebhookEndpointDto: {
-            /**
-             * @description Live: https:// on a public address. Test mode: may be http://localhost.
-             * @example https://example.com/webhooks/wallet
-             */
-            url: string;
-            /**
-             * @description `*` or event types.
-             * @example [
-             *       "checkout.completed",
-             *       "charge.succeeded"
-             *     ]
-             */
-            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
-            /** @example Order fulfilment */
-            description?: string;
-            /**
-             * @example {
-             *       "team": "orders"
-             *     }
-             */
-            metadata?: {
-                [key: string]: unknown;
-            };
-        };
-        WebhookEndpointDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example webhook_endpoint */
-            object: string;
-            /** @example false */
-            livemode: boolean;
-            /** @example https://example.com/webhooks/wallet */
-            url: string;
-            /** @example null */
-            description: string | null;
+        CreatePaymentIntentDto: {
             /**
              * @example [
-             *       "*"
+             *       "card",
+             *       "promptpay"
              *     ]
              */
-            enabled_events: string[];
+            payment_method_types?: ("card" | "promptpay")[];
+            transfer_data?: components["schemas"]["TransferDataDto"];
             /**
-             * @example enabled
-             * @enum {string}
+             * @description Kept by the application from a payment to transfer_data.destination (minor units).
+             * @example 500
              */
-            status: "enabled" | "disabled";
-            /** @example null */
-            disabled_reason: string | null;
-            /** @example null */
-            disabled_at: string | null;
-            /**
-             * @description Until then the previous secret also signs.
-             * @example null
-             */
-            secret_rotation_overlap_until: string | null;
-            /** @example {} */
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @example 2026-11-22T16:30:30.583Z */
-            created_at: string;
-            /** @example 2026-11-22T16:30:30.583Z */
-            updated_at: string;
-            /**
-             * @description Only in the answers of creation and rotate_secret.
-             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
-             */
-            secret?: string;
-        };
-        UpdateWebhookEndpointDto: {
-            /** @example https://example.com/webhooks/wallet */
-            url?: string;
-            /**
-             * @example [
-             *       "*"
-             *     ]
-             */
-            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated")[];
-            /**
-             * @description `true` disables the endpoint, `false` enables it again.
-             * @example false
-             */
-            disabled?: boolean;
-            /** @example Order fulfilment */
-            description?: string;
+            application_fee_amount?: number;
             /**
              * @example {
-             *       "team": "orders"
-             *     }
-             */
-            metadata?: {
-                [key: string]: unknown;
-            };
-        };
-        DeletedWebhookEndpointDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example webhook_endpoint */
-            object: string;
-            /** @example true */
-            deleted: boolean;
-        };
-        CreateAccountDto: {
-            /** @example Baan Somchai */
-            name?: string;
-            /** @example Baan Somchai Co., Ltd. */
-            business_name?: string;
-            /** @example finance@baansomchai.co.th */
-            email?: string;
-            /**
-             * @description Defaults to the request X-Country.
-             * @example TH
-             */
-            country?: string;
-            /** @example THB */
-            default_currency?: string;
-            /**
-             * @example {
-             *       "crm_id": "42"
+             *       "order_id": "1001"
              *     }
              */
             metadata?: {
@@ -3181,247 +3368,487 @@ export interface components {
             };
             /**
              * @example [
-             *       "marketplace"
+             *       "web"
              *     ]
              */
             labels?: string[];
+            /**
+             * @description Amount in minor units (see scaling_factor).
+             * @example 125000
+             */
+            amount: number;
+            /** @example THB */
+            currency: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id?: string;
+            /** @example Order 1001 */
+            description?: string;
+            /**
+             * @description `manual`: a card payment is only authorized (status `requires_capture`, the amount held at the provider for 7 days) until `POST /payment_intents/{id}/capture`; cards only (payment_method_types defaults to ["card"], PromptPay is E7103).
+             * @default automatic
+             * @enum {string}
+             */
+            capture_method?: "automatic" | "manual";
+            /**
+             * @description A saved payment method attached to customer_id (E7030, E7031); charged at once with confirm: true.
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
+            payment_method?: string;
+            /** @description The customer is not present: a card that needs 3-D Secure is not charged, the intent goes requires_action with a next_action link for the customer. Needs confirm: true (E7032). */
+            off_session?: boolean;
+            /** @description Charge payment_method now (needs customer_id and payment_method, E7032). */
+            confirm?: boolean;
         };
-        AccountDto: {
+        RedirectToUrlDto: {
+            /** @example https://pay.example/checkout/acme/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b#session=wss_… */
+            url: string;
+            /** @example null */
+            return_url: string | null;
+        };
+        PaymentIntentDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
             id: string;
-            /** @example account */
+            /** @example payment_intent */
             object: string;
             /** @example false */
             livemode: boolean;
+            /** @enum {string} */
+            status: "requires_payment_method" | "requires_action" | "processing" | "requires_capture" | "succeeded" | "canceled";
+            /** @example 125000 */
+            amount: number;
+            /** @example 0 */
+            amount_received: number;
             /**
-             * @example connected
-             * @enum {string}
+             * @description Held at the provider by an authorization (status `requires_capture`), until captured or voided.
+             * @example 0
              */
-            type: "own" | "connected";
-            /** @example Baan Somchai */
-            name: string | null;
-            /** @example Baan Somchai Co., Ltd. */
-            business_name: string | null;
-            /** @example finance@baansomchai.co.th */
-            email: string | null;
-            /** @example TH */
-            country: string | null;
+            amount_capturable: number;
+            /** @enum {string} */
+            capture_method: "automatic" | "manual";
             /** @example THB */
-            default_currency: string | null;
+            currency: string;
+            /** @example 100 */
+            scaling_factor: number;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id: string | null;
+            /** @example Order 1001 */
+            description: string | null;
+            /** @example TH */
+            country: string;
             /**
-             * @example pending
-             * @enum {string}
+             * @example [
+             *       "card",
+             *       "promptpay"
+             *     ]
              */
-            kyb_status: "pending" | "verified" | "rejected";
+            payment_method_types: string[];
+            transfer_data: {
+                /**
+                 * @description A connected account of this application (same mode) that receives the payment.
+                 * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+                 */
+                destination: string;
+            } | null;
+            /** @example 0 */
+            application_fee_amount: number;
             /** @example null */
-            kyb_rejection_reason: string | null;
-            /** @example null */
-            kyb_decided_at: string | null;
+            latest_charge: string | null;
             /**
-             * @example {
-             *       "crm_id": "42"
-             *     }
+             * @description The saved payment method the intent was confirmed with (off-session).
+             * @example null
              */
+            payment_method: string | null;
+            /** @description With status `requires_action`: the page where the customer completes 3-D Secure. */
+            next_action: {
+                /** @enum {string} */
+                type: "redirect_to_url";
+                redirect_to_url: components["schemas"]["RedirectToUrlDto"];
+            } | null;
+            last_payment_error: {
+                /** @example card_declined */
+                code: string;
+                /** @example Your card was declined. */
+                message: string;
+                /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+                charge: string;
+                /** @example insufficient_funds */
+                decline_code?: string | null;
+            } | null;
+            /** @example null */
+            cancellation_reason: string | null;
+            /** @example null */
+            canceled_at: string | null;
+            /** @example null */
+            succeeded_at: string | null;
             metadata: {
                 [key: string]: unknown;
             };
-            /**
-             * @example [
-             *       "marketplace"
-             *     ]
-             */
+            /** @example [] */
             labels: string[];
             /** @example 2026-11-22T16:30:30.583Z */
             created_at: string;
             /** @example 2026-11-22T16:30:30.583Z */
             updated_at: string;
         };
-        RejectAccountDto: {
-            /** @example documents_unreadable */
-            reason?: string;
-        };
-        OAuthErrorDto: {
+        CapturePaymentIntentDto: {
             /**
-             * @description RFC 6749 §5.2 error.
-             * @enum {string}
+             * @description Minor units to capture, at most amount_capturable (E7102); the rest of the authorization is released. Default: all of it.
+             * @example 60000
              */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "server_error";
-            error_description: string;
-            /** @example error */
-            object: string;
-            /**
-             * @description The catalog code of the RFC 6749 error.
-             * @example E1222
-             */
-            code: string;
-            /** @example oauth_invalid_grant */
-            key: string;
-            /** @example errors.auth.oauth_invalid_grant */
-            i18n_key: string;
-            message: string;
-            request_id: string;
+            amount_to_capture?: number;
         };
-        TokenRequestDto: {
+        CancelPaymentIntentDto: {
             /** @enum {string} */
-            grant_type: "authorization_code" | "refresh_token";
-            /**
-             * @description authorization_code: the code from the callback.
-             * @example
-             */
-            code?: string;
-            /**
-             * @description authorization_code: the redirect URI of the authorization request.
-             * @example
-             */
-            redirect_uri?: string;
-            /**
-             * @description authorization_code: the PKCE verifier (S256).
-             * @example
-             */
-            code_verifier?: string;
-            /** @description refresh_token: the current refresh token. */
-            refresh_token?: string;
-            /** @description Or HTTP Basic client authentication. */
-            client_id: string;
-            /**
-             * @description Confidential clients only (or HTTP Basic).
-             * @example
-             */
-            client_secret?: string;
-            /** @example wallet */
-            scope?: string;
+            cancellation_reason?: "duplicate" | "fraudulent" | "requested_by_customer" | "abandoned";
         };
-        TokenResponseDto: {
-            /** @example wat_3q2-7wEjWQ3Vd0aQ3_Q1C3f9m8G7Zr7fYkq0Xb2cR1s */
-            access_token: string;
-            /** @example Bearer */
-            token_type: string;
+        InvoiceLineItemDto: {
+            /** @example Consulting, March */
+            description: string;
             /**
-             * @description Seconds: access tokens live 12 hours.
-             * @example 43200
+             * @description Unit amount in minor units; negative for a discount.
+             * @example 50000
              */
-            expires_in: number;
+            amount: number;
             /**
-             * @description Lives 30 days; rotated on every refresh: store the new one.
-             * @example wrt_Qm1b2Xc3...
+             * @default 1
+             * @example 2
              */
-            refresh_token: string;
-            /** @example wallet */
-            scope: string;
+            quantity?: number;
         };
-        MembershipDto: {
-            /** @example membership */
-            object: string;
+        CreateInvoiceDto: {
+            /**
+             * @example [
+             *       "card",
+             *       "promptpay"
+             *     ]
+             */
+            payment_method_types?: ("card" | "promptpay")[];
+            transfer_data?: components["schemas"]["TransferDataDto"];
+            /**
+             * @description Kept by the application from a payment to transfer_data.destination (minor units).
+             * @example 500
+             */
+            application_fee_amount?: number;
             /**
              * @example {
-             *       "id": "0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b",
-             *       "slug": "demo",
-             *       "name": "Demo"
+             *       "order_id": "1001"
              *     }
              */
-            application: {
+            metadata?: {
                 [key: string]: unknown;
             };
-            /** @enum {string} */
-            role: "owner" | "admin" | "developer" | "viewer";
-        };
-        UserDto: {
-            id: string;
-            /** @example user */
-            object: string;
-            email: string;
-            name: string;
-            is_superuser: boolean;
-            memberships: components["schemas"]["MembershipDto"][];
-            created_at: string;
-            updated_at: string;
-        };
-        CatalogEntryDto: {
-            /** @example 1211 */
-            code: number;
-            /** @example invalid_secret_key */
-            key: string;
-            /** @example errors.auth.invalid_secret_key */
-            i18n_key: string;
-            /** @example The secret key is invalid or inactive. */
-            message: string;
-            /** @example 401 */
-            http_status: number;
             /**
-             * @example warning
-             * @enum {string}
+             * @example [
+             *       "web"
+             *     ]
              */
-            severity: "info" | "warning" | "error" | "critical";
+            labels?: string[];
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id: string;
+            /** @example THB */
+            currency: string;
+            line_items: components["schemas"]["InvoiceLineItemDto"][];
+            /** @example 2026-12-31T00:00:00Z */
+            due_date?: string;
+            /** @example March services */
+            description?: string;
         };
-        CatalogDto: {
-            /** @example error_catalog */
-            object: string;
-            /** @example 42 */
-            count: number;
-            entries: components["schemas"]["CatalogEntryDto"][];
-        };
-        ErrorDocDto: {
-            /** @example error_code */
-            object: string;
-            /** @example E2000 */
-            code: string;
-            /** @example invalid_request */
-            key: string;
-            /** @example errors.request.invalid_request */
-            i18n_key: string;
-            /** @example The request is invalid. */
-            message: string;
-            /** @example 400 */
-            http_status: number;
-            /**
-             * @example warning
-             * @enum {string}
-             */
-            severity: "info" | "warning" | "error" | "critical";
-            /** @example Every error object has `param` when one request parameter is at fault (e.g. `amount`, `line_items[0].price`) and `doc_url`, this page. */
-            fields: string;
-        };
-        UploadFileBodyDto: {
-            /**
-             * @example dispute_evidence
-             * @enum {string}
-             */
-            purpose: "account_requirement" | "additional_verification" | "business_icon" | "business_logo" | "customer_signature" | "dispute_evidence" | "identity_document" | "tax_document_user_upload";
-            /**
-             * Format: binary
-             * @description A PDF, JPEG or PNG of at most 10 MB.
-             */
-            file: string;
-        };
-        FileDto: {
+        InvoiceDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
             id: string;
-            /** @example file */
+            /** @example invoice */
             object: string;
-            /**
-             * @example dispute_evidence
-             * @enum {string}
-             */
-            purpose: "account_requirement" | "additional_verification" | "business_icon" | "business_logo" | "customer_signature" | "dispute_evidence" | "identity_document" | "tax_document_user_upload";
-            /** @example receipt.pdf */
-            filename: string;
-            /**
-             * @description Bytes.
-             * @example 48213
-             */
-            size: number;
-            /**
-             * @description Read from the content.
-             * @example pdf
-             * @enum {string}
-             */
-            type: "pdf" | "jpg" | "png";
-            /** @example 2026-11-28T13:40:00.000Z */
-            created: string;
             /** @example false */
             livemode: boolean;
-            /** @example /api/v1/demo/platform/wallet/files/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b/contents */
+            /** @example INV-20261122-7K3M9QXA */
+            number: string;
+            /** @enum {string} */
+            status: "draft" | "open" | "paid" | "void";
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id: string;
+            /** @example THB */
+            currency: string;
+            /** @example 100 */
+            scaling_factor: number;
+            /** @example TH */
+            country: string;
+            /** @example null */
+            description: string | null;
+            line_items: components["schemas"]["InvoiceLineDto"][];
+            /** @example 100000 */
+            subtotal: number;
+            /** @example 100000 */
+            total: number;
+            /** @example 100000 */
+            amount_due: number;
+            /** @example 0 */
+            amount_paid: number;
+            /** @example 100000 */
+            amount_remaining: number;
+            /** @example null */
+            due_date: string | null;
+            /**
+             * @example [
+             *       "card",
+             *       "promptpay"
+             *     ]
+             */
+            payment_method_types: string[];
+            transfer_data: {
+                /**
+                 * @description A connected account of this application (same mode) that receives the payment.
+                 * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+                 */
+                destination: string;
+            } | null;
+            /** @example 0 */
+            application_fee_amount: number;
+            /** @example null */
+            charge_id: string | null;
+            /** @example false */
+            paid: boolean;
+            /** @example null */
+            finalized_at: string | null;
+            /** @example null */
+            paid_at: string | null;
+            /** @example null */
+            voided_at: string | null;
+            /**
+             * @description The subscription it bills, if any.
+             * @example null
+             */
+            subscription: string | null;
+            /**
+             * @description Why a subscription invoice was made: `subscription_create` (its first), `subscription_cycle` (a period closed).
+             * @example subscription_cycle
+             * @enum {string|null}
+             */
+            billing_reason: "subscription_create" | "subscription_cycle" | "subscription_update" | "subscription_cancel" | "manual" | null;
+            /**
+             * Format: date-time
+             * @description A subscription invoice: start of the period whose usage it bills (docs/BILLING.md).
+             * @example null
+             */
+            period_start: string | null;
+            /**
+             * Format: date-time
+             * @description End of that period (exclusive).
+             * @example null
+             */
+            period_end: string | null;
+            /**
+             * @description How a subscription's invoice is collected (the subscription's setting): its default payment method charged off-session with retries, or a hosted invoice page the customer pays by its due_date. Null on one-off invoices.
+             * @example charge_automatically
+             * @enum {string|null}
+             */
+            collection_method: "charge_automatically" | "send_invoice" | null;
+            /**
+             * @description Off-session payment attempts made so far.
+             * @example 0
+             */
+            attempt_count: number;
+            /**
+             * @description Whether an off-session attempt was made.
+             * @example false
+             */
+            attempted: boolean;
+            /**
+             * @description When the next off-session attempt is due (the customer's clock); null when none is scheduled.
+             * @example null
+             */
+            next_payment_attempt: string | null;
+            /**
+             * @description Refunded of the invoice's charge, in minor units.
+             * @example 0
+             */
+            amount_refunded: number;
+            /**
+             * @description The hosted invoice page (send_invoice): lines, tax, and payment by PromptPay or card.
+             * @example null
+             */
+            hosted_invoice_url: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @example [] */
+            labels: string[];
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
+        };
+        CheckoutLineItemDto: {
+            /** @example price_1001 */
+            price: string;
+            /** @example 1 */
+            quantity: number;
+        };
+        PaymentSettingsDto: {
+            /** @example on_subscription */
+            save_default_payment_method?: string;
+        };
+        SubscriptionDataDto: {
+            customer_id?: string;
+            currency?: string;
+            description?: string;
+            coupon?: string;
+            collection_method?: string;
+            trial_period_days?: number;
+            trial_end?: string;
+            billing_cycle_anchor?: string;
+            default_tax_rates?: string[];
+            default_fees?: string[];
+            payment_settings?: components["schemas"]["PaymentSettingsDto"];
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        CreateCheckoutDto: {
+            /**
+             * @description `customer` (the customer whose card is saved) only with mode `setup`, and only then (E7033).
+             * @enum {string}
+             */
+            target_type: "invoice" | "payment_intent" | "customer";
+            /**
+             * @description Id of the target to collect (mode `setup`: the customer).
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
+            target_id: string;
+            /**
+             * @description Redirect after payment; `{CHECKOUT_ID}` is replaced by the checkout id.
+             * @example https://shop.example/thanks?checkout={CHECKOUT_ID}
+             */
+            success_url?: string;
+            /** @example https://shop.example/cart */
+            cancel_url?: string;
+            /**
+             * @example {
+             *       "order_id": "1001"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description `payment` collects the target; `setup` saves a card to the customer named by target_id (test mode, docs/COLLECTION.md "Saved payment methods"); `subscription` subscribes the customer named by target_id to `line_items` and collects the first invoice (test mode, docs/BILLING.md "Subscription checkout").
+             * @default payment
+             * @enum {string}
+             */
+            mode?: "payment" | "setup" | "subscription";
+            /** @description Stored and returned; the amount always comes from the target. */
+            line_items?: components["schemas"]["CheckoutLineItemDto"][];
+            /** @description Mode `subscription`: the hosted page shows a promotion code field that re-prices the first invoice before payment. */
+            allow_promotion_codes?: boolean;
+            /** @description Mode `subscription`: a promotion code (its code, case-insensitive) redeemed for the subscription; other modes E7010. */
+            promotion_code?: string;
+            /** @description Narrows the target's allowed payment method types; anything outside them is E7007. */
+            payment_method_types?: ("card" | "promptpay")[];
+            /**
+             * @description Stored and returned.
+             * @enum {string}
+             */
+            payment_method_collection?: "always" | "if_required";
+            /** @description Only with mode `subscription` (E7075); fields it cannot honour E7072. */
+            subscription_data?: components["schemas"]["SubscriptionDataDto"];
+        };
+        CheckoutDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example checkout */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /**
+             * @description The hosted page; in the creation response its fragment carries the session.
+             * @example https://wallet.example/pay/demo/checkouts/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b#session=wss_…
+             */
             url: string;
+            /**
+             * @description The one-time session (X-Session-Token) of the page: shown once, at creation; null afterwards.
+             * @example wss_…
+             */
+            session: string | null;
+            /** @enum {string} */
+            status: "open" | "complete" | "expired";
+            /** @enum {string} */
+            payment_status: "unpaid" | "paid" | "no_payment_required";
+            /** @enum {string} */
+            target_type: "invoice" | "payment_intent" | "customer";
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            target_id: string;
+            /** @example null */
+            payment_link_id: string | null;
+            /** @example 125000 */
+            amount: number;
+            /** @example THB */
+            currency: string;
+            /** @example 100 */
+            scaling_factor: number;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id: string | null;
+            /** @example TH */
+            country: string;
+            transfer_data: {
+                /**
+                 * @description A connected account of this application (same mode) that receives the payment.
+                 * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+                 */
+                destination: string;
+            } | null;
+            /** @example 0 */
+            application_fee_amount: number;
+            /**
+             * @example [
+             *       "card",
+             *       "promptpay"
+             *     ]
+             */
+            payment_method_types: string[];
+            /** @example https://shop.example/thanks */
+            success_url: string | null;
+            /** @example https://shop.example/cart */
+            cancel_url: string | null;
+            /** @example payment */
+            mode: string;
+            /** @example [] */
+            line_items: string[];
+            /** @example false */
+            allow_promotion_codes: boolean;
+            /** @example null */
+            payment_method_collection: string | null;
+            subscription_data: {
+                [key: string]: unknown;
+            } | null;
+            /** @example null */
+            charge_id: string | null;
+            /**
+             * @description Mode `setup`: the payment method it saved.
+             * @example null
+             */
+            setup_payment_method: string | null;
+            /**
+             * @description Mode `subscription`: the subscription it opened.
+             * @example null
+             */
+            subscription: string | null;
+            /**
+             * @description Mode `subscription`: the first invoice it collects (null for a trial).
+             * @example null
+             */
+            invoice: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @example 2026-11-22T16:30:30.583Z */
+            expires_at: string;
+            /** @example null */
+            completed_at: string | null;
+            /** @example null */
+            expired_at: string | null;
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
         };
         PaymentMethodDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
@@ -3743,688 +4170,6 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
-        DisputeDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example dispute */
-            object: string;
-            /** @example false */
-            livemode: boolean;
-            /** @example DP-20261122-7K3M9Q */
-            number: string;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            charge_id: string;
-            /** @example null */
-            payment_intent: string | null;
-            /** @example THB */
-            currency: string;
-            /**
-             * @example needs_response
-             * @enum {string}
-             */
-            status: "warning_needs_response" | "needs_response" | "under_review" | "won" | "lost" | "warning_closed";
-            /** @example fraudulent */
-            reason: string;
-            /** @example 10.4 */
-            network_reason_code: string | null;
-            /** @example null */
-            idempotency_key: string | null;
-            /** @example sandbox */
-            provider: string | null;
-            /** @example dp_sbx_1 */
-            provider_id: string | null;
-            /** @example null */
-            reference_id: string | null;
-            /** @example null */
-            forex_quote_id: string | null;
-            /** @example TH */
-            country: string;
-            /** @example false */
-            settled: boolean;
-            /** @example false */
-            reinstated: boolean;
-            /** @example 10000 */
-            amount_from_merchant: number;
-            /** @example 0 */
-            amount_from_app: number;
-            /** @example 10000 */
-            amount: number;
-            /** @example 100 */
-            scaling_factor: number;
-            /** @example 2026-11-22T16:30:30.583Z */
-            created_at: string;
-            /** @example 2026-11-22T16:30:30.583Z */
-            updated_at: string;
-            /** @example 2026-11-22T16:30:30.583Z */
-            evidence_due_by: string | null;
-            /** @example 2026-11-22T16:30:30.583Z */
-            opened_at: string;
-            /** @example null */
-            closed_at: string | null;
-            /** @example {} */
-            evidence: {
-                [key: string]: unknown;
-            };
-            /** @example {} */
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @example [] */
-            labels: string[];
-            charge: components["schemas"]["ChargeDto"];
-        };
-        DisputeEvidenceDto: {
-            /** @example 10.0.0.1 signed in at 2026-11-20T10:00:00Z and used the service for 3 hours */
-            access_activity_log?: string;
-            /** @example 99 Sukhumvit Rd, Bangkok 10110 */
-            billing_address?: string;
-            /** @example Shown at checkout: cancel any time before renewal. */
-            cancellation_policy_disclosure?: string;
-            /** @example The customer did not cancel before the renewal date. */
-            cancellation_rebuttal?: string;
-            /** @example somchai@example.com */
-            customer_email_address?: string;
-            /** @example Somchai Jaidee */
-            customer_name?: string;
-            /** @example 203.0.113.7 */
-            customer_purchase_ip?: string;
-            /** @example The two charges are for two separate orders. */
-            duplicate_charge_explanation?: string;
-            /**
-             * @description Id of the other charge
-             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
-             */
-            duplicate_charge_id?: string;
-            /** @example One year of the Premium plan, delivered electronically. */
-            product_description?: string;
-            /** @example Refunds within 14 days, shown at checkout. */
-            refund_policy_disclosure?: string;
-            /** @example The refund window had passed. */
-            refund_refusal_explanation?: string;
-            /** @example 2026-11-20 */
-            service_date?: string;
-            /** @example 99 Sukhumvit Rd, Bangkok 10110 */
-            shipping_address?: string;
-            /** @example Thailand Post */
-            shipping_carrier?: string;
-            /** @example 2026-11-21 */
-            shipping_date?: string;
-            /** @example EX123456789TH */
-            shipping_tracking_number?: string;
-            /** @example Any other text the provider should read. */
-            uncategorized_text?: string;
-            /**
-             * @description File id: the merchant’s cancellation policy
-             * @example file_7K3M9Q2R
-             */
-            cancellation_policy?: string;
-            /**
-             * @description File id: messages with the customer
-             * @example file_7K3M9Q2R
-             */
-            customer_communication?: string;
-            /**
-             * @description File id: the customer’s signature
-             * @example file_7K3M9Q2R
-             */
-            customer_signature?: string;
-            /**
-             * @description File id: documents showing the charges are not duplicates
-             * @example file_7K3M9Q2R
-             */
-            duplicate_charge_documentation?: string;
-            /**
-             * @description File id: the receipt sent to the customer
-             * @example file_7K3M9Q2R
-             */
-            receipt?: string;
-            /**
-             * @description File id: the refund policy
-             * @example file_7K3M9Q2R
-             */
-            refund_policy?: string;
-            /**
-             * @description File id: proof the service was provided
-             * @example file_7K3M9Q2R
-             */
-            service_documentation?: string;
-            /**
-             * @description File id: proof of shipping
-             * @example file_7K3M9Q2R
-             */
-            shipping_documentation?: string;
-            /**
-             * @description File id: any other file
-             * @example file_7K3M9Q2R
-             */
-            uncategorized_file?: string;
-        };
-        UpdateDisputeDto: {
-            /** @description Evidence fields to set; fields left out keep their saved value. */
-            evidence?: components["schemas"]["DisputeEvidenceDto"];
-            /**
-             * @description true submits the evidence to the provider: needs_response -> under_review, after which nothing can change. false (default) only saves it.
-             * @default false
-             */
-            submit?: boolean;
-            /**
-             * @example {
-             *       "case": "A-1029"
-             *     }
-             */
-            metadata?: {
-                [key: string]: unknown;
-            };
-        };
-        OpenDisputeDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            charge_id: string;
-            /**
-             * @default fraudulent
-             * @enum {string}
-             */
-            reason?: "fraudulent" | "duplicate" | "product_not_received" | "product_unacceptable" | "subscription_canceled" | "credit_not_processed" | "unrecognized" | "general";
-            /**
-             * @description Disputed amount; defaults to the whole charge.
-             * @example 10000
-             */
-            amount?: number;
-            /**
-             * @description true opens an inquiry (status warning_needs_response) that moves no money; default false: a chargeback (needs_response) that withdraws the amount.
-             * @default false
-             */
-            inquiry?: boolean;
-        };
-        TransferDataDto: {
-            /**
-             * @description A connected account of this application (same mode) that receives the payment.
-             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
-             */
-            destination: string;
-        };
-        CreatePaymentIntentDto: {
-            /**
-             * @example [
-             *       "card",
-             *       "promptpay"
-             *     ]
-             */
-            payment_method_types?: ("card" | "promptpay")[];
-            transfer_data?: components["schemas"]["TransferDataDto"];
-            /**
-             * @description Kept by the application from a payment to transfer_data.destination (minor units).
-             * @example 500
-             */
-            application_fee_amount?: number;
-            /**
-             * @example {
-             *       "order_id": "1001"
-             *     }
-             */
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /**
-             * @example [
-             *       "web"
-             *     ]
-             */
-            labels?: string[];
-            /**
-             * @description Amount in minor units (see scaling_factor).
-             * @example 125000
-             */
-            amount: number;
-            /** @example THB */
-            currency: string;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            customer_id?: string;
-            /** @example Order 1001 */
-            description?: string;
-            /**
-             * @description A saved payment method attached to customer_id (E7030, E7031); charged at once with confirm: true.
-             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
-             */
-            payment_method?: string;
-            /** @description The customer is not present: a card that needs 3-D Secure is not charged, the intent goes requires_action with a next_action link for the customer. Needs confirm: true (E7032). */
-            off_session?: boolean;
-            /** @description Charge payment_method now (needs customer_id and payment_method, E7032). */
-            confirm?: boolean;
-        };
-        RedirectToUrlDto: {
-            /** @example https://pay.example/checkout/acme/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b#session=wss_… */
-            url: string;
-            /** @example null */
-            return_url: string | null;
-        };
-        PaymentIntentDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example payment_intent */
-            object: string;
-            /** @example false */
-            livemode: boolean;
-            /** @enum {string} */
-            status: "requires_payment_method" | "requires_action" | "processing" | "succeeded" | "canceled";
-            /** @example 125000 */
-            amount: number;
-            /** @example 0 */
-            amount_received: number;
-            /** @example THB */
-            currency: string;
-            /** @example 100 */
-            scaling_factor: number;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            customer_id: string | null;
-            /** @example Order 1001 */
-            description: string | null;
-            /** @example TH */
-            country: string;
-            /**
-             * @example [
-             *       "card",
-             *       "promptpay"
-             *     ]
-             */
-            payment_method_types: string[];
-            transfer_data: {
-                /**
-                 * @description A connected account of this application (same mode) that receives the payment.
-                 * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
-                 */
-                destination: string;
-            } | null;
-            /** @example 0 */
-            application_fee_amount: number;
-            /** @example null */
-            latest_charge: string | null;
-            /**
-             * @description The saved payment method the intent was confirmed with (off-session).
-             * @example null
-             */
-            payment_method: string | null;
-            /** @description With status `requires_action`: the page where the customer completes 3-D Secure. */
-            next_action: {
-                /** @enum {string} */
-                type: "redirect_to_url";
-                redirect_to_url: components["schemas"]["RedirectToUrlDto"];
-            } | null;
-            last_payment_error: {
-                /** @example card_declined */
-                code: string;
-                /** @example Your card was declined. */
-                message: string;
-                /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-                charge: string;
-                /** @example insufficient_funds */
-                decline_code?: string | null;
-            } | null;
-            /** @example null */
-            cancellation_reason: string | null;
-            /** @example null */
-            canceled_at: string | null;
-            /** @example null */
-            succeeded_at: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @example [] */
-            labels: string[];
-            /** @example 2026-11-22T16:30:30.583Z */
-            created_at: string;
-            /** @example 2026-11-22T16:30:30.583Z */
-            updated_at: string;
-        };
-        CancelPaymentIntentDto: {
-            /** @enum {string} */
-            cancellation_reason?: "duplicate" | "fraudulent" | "requested_by_customer" | "abandoned";
-        };
-        InvoiceLineItemDto: {
-            /** @example Consulting, March */
-            description: string;
-            /**
-             * @description Unit amount in minor units; negative for a discount.
-             * @example 50000
-             */
-            amount: number;
-            /**
-             * @default 1
-             * @example 2
-             */
-            quantity?: number;
-        };
-        CreateInvoiceDto: {
-            /**
-             * @example [
-             *       "card",
-             *       "promptpay"
-             *     ]
-             */
-            payment_method_types?: ("card" | "promptpay")[];
-            transfer_data?: components["schemas"]["TransferDataDto"];
-            /**
-             * @description Kept by the application from a payment to transfer_data.destination (minor units).
-             * @example 500
-             */
-            application_fee_amount?: number;
-            /**
-             * @example {
-             *       "order_id": "1001"
-             *     }
-             */
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /**
-             * @example [
-             *       "web"
-             *     ]
-             */
-            labels?: string[];
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            customer_id: string;
-            /** @example THB */
-            currency: string;
-            line_items: components["schemas"]["InvoiceLineItemDto"][];
-            /** @example 2026-12-31T00:00:00Z */
-            due_date?: string;
-            /** @example March services */
-            description?: string;
-        };
-        InvoiceLineDto: {
-            /** @example Consulting, March */
-            description: string;
-            /** @example 50000 */
-            amount: number;
-            /** @example 2 */
-            quantity: number;
-            /** @example 100000 */
-            total: number;
-        };
-        InvoiceDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example invoice */
-            object: string;
-            /** @example false */
-            livemode: boolean;
-            /** @example INV-20261122-7K3M9QXA */
-            number: string;
-            /** @enum {string} */
-            status: "draft" | "open" | "paid" | "void";
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            customer_id: string;
-            /** @example THB */
-            currency: string;
-            /** @example 100 */
-            scaling_factor: number;
-            /** @example TH */
-            country: string;
-            /** @example null */
-            description: string | null;
-            line_items: components["schemas"]["InvoiceLineDto"][];
-            /** @example 100000 */
-            subtotal: number;
-            /** @example 100000 */
-            total: number;
-            /** @example 100000 */
-            amount_due: number;
-            /** @example 0 */
-            amount_paid: number;
-            /** @example 100000 */
-            amount_remaining: number;
-            /** @example null */
-            due_date: string | null;
-            /**
-             * @example [
-             *       "card",
-             *       "promptpay"
-             *     ]
-             */
-            payment_method_types: string[];
-            transfer_data: {
-                /**
-                 * @description A connected account of this application (same mode) that receives the payment.
-                 * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
-                 */
-                destination: string;
-            } | null;
-            /** @example 0 */
-            application_fee_amount: number;
-            /** @example null */
-            charge_id: string | null;
-            /** @example false */
-            paid: boolean;
-            /** @example null */
-            finalized_at: string | null;
-            /** @example null */
-            paid_at: string | null;
-            /** @example null */
-            voided_at: string | null;
-            /**
-             * @description The subscription it bills, if any.
-             * @example null
-             */
-            subscription: string | null;
-            /**
-             * @description `subscription_create`: a subscription's first invoice.
-             * @example null
-             */
-            billing_reason: string | null;
-            /**
-             * @description How a subscription's invoice is collected (the subscription's setting): its default payment method charged off-session with retries, or a hosted invoice page the customer pays by its due_date. Null on one-off invoices.
-             * @example charge_automatically
-             * @enum {string|null}
-             */
-            collection_method: "charge_automatically" | "send_invoice" | null;
-            /**
-             * @description Off-session payment attempts made so far.
-             * @example 0
-             */
-            attempt_count: number;
-            /**
-             * @description Whether an off-session attempt was made.
-             * @example false
-             */
-            attempted: boolean;
-            /**
-             * @description When the next off-session attempt is due (the customer's clock); null when none is scheduled.
-             * @example null
-             */
-            next_payment_attempt: string | null;
-            /**
-             * @description Refunded of the invoice's charge, in minor units.
-             * @example 0
-             */
-            amount_refunded: number;
-            /**
-             * @description The hosted invoice page (send_invoice): lines, tax, and payment by PromptPay or card.
-             * @example null
-             */
-            hosted_invoice_url: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @example [] */
-            labels: string[];
-            /** @example 2026-11-22T16:30:30.583Z */
-            created_at: string;
-            /** @example 2026-11-22T16:30:30.583Z */
-            updated_at: string;
-        };
-        CheckoutLineItemDto: {
-            /** @example price_1001 */
-            price: string;
-            /** @example 1 */
-            quantity: number;
-        };
-        PaymentSettingsDto: {
-            /** @example on_subscription */
-            save_default_payment_method?: string;
-        };
-        SubscriptionDataDto: {
-            customer_id?: string;
-            currency?: string;
-            description?: string;
-            coupon?: string;
-            collection_method?: string;
-            trial_period_days?: number;
-            trial_end?: string;
-            billing_cycle_anchor?: string;
-            default_tax_rates?: string[];
-            default_fees?: string[];
-            payment_settings?: components["schemas"]["PaymentSettingsDto"];
-            metadata?: {
-                [key: string]: unknown;
-            };
-        };
-        CreateCheckoutDto: {
-            /**
-             * @description `customer` (the customer whose card is saved) only with mode `setup`, and only then (E7033).
-             * @enum {string}
-             */
-            target_type: "invoice" | "payment_intent" | "customer";
-            /**
-             * @description Id of the target to collect (mode `setup`: the customer).
-             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
-             */
-            target_id: string;
-            /**
-             * @description Redirect after payment; `{CHECKOUT_ID}` is replaced by the checkout id.
-             * @example https://shop.example/thanks?checkout={CHECKOUT_ID}
-             */
-            success_url?: string;
-            /** @example https://shop.example/cart */
-            cancel_url?: string;
-            /**
-             * @example {
-             *       "order_id": "1001"
-             *     }
-             */
-            metadata?: {
-                [key: string]: unknown;
-            };
-            /**
-             * @description `payment` collects the target; `setup` saves a card to the customer named by target_id (test mode, docs/COLLECTION.md "Saved payment methods"); `subscription` subscribes the customer named by target_id to `line_items` and collects the first invoice (test mode, docs/BILLING.md "Subscription checkout").
-             * @default payment
-             * @enum {string}
-             */
-            mode?: "payment" | "setup" | "subscription";
-            /** @description Stored and returned; the amount always comes from the target. */
-            line_items?: components["schemas"]["CheckoutLineItemDto"][];
-            /** @description Mode `subscription`: the hosted page shows a promotion code field that re-prices the first invoice before payment. */
-            allow_promotion_codes?: boolean;
-            /** @description Mode `subscription`: a promotion code (its code, case-insensitive) redeemed for the subscription; other modes E7010. */
-            promotion_code?: string;
-            /** @description Narrows the target's allowed payment method types; anything outside them is E7007. */
-            payment_method_types?: ("card" | "promptpay")[];
-            /**
-             * @description Stored and returned.
-             * @enum {string}
-             */
-            payment_method_collection?: "always" | "if_required";
-            /** @description Only with mode `subscription` (E7075); fields it cannot honour E7072. */
-            subscription_data?: components["schemas"]["SubscriptionDataDto"];
-        };
-        CheckoutDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example checkout */
-            object: string;
-            /** @example false */
-            livemode: boolean;
-            /**
-             * @description The hosted page; in the creation response its fragment carries the session.
-             * @example https://wallet.example/pay/demo/checkouts/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b#session=wss_…
-             */
-            url: string;
-            /**
-             * @description The one-time session (X-Session-Token) of the page: shown once, at creation; null afterwards.
-             * @example wss_…
-             */
-            session: string | null;
-            /** @enum {string} */
-            status: "open" | "complete" | "expired";
-            /** @enum {string} */
-            payment_status: "unpaid" | "paid" | "no_payment_required";
-            /** @enum {string} */
-            target_type: "invoice" | "payment_intent" | "customer";
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            target_id: string;
-            /** @example null */
-            payment_link_id: string | null;
-            /** @example 125000 */
-            amount: number;
-            /** @example THB */
-            currency: string;
-            /** @example 100 */
-            scaling_factor: number;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            customer_id: string | null;
-            /** @example TH */
-            country: string;
-            transfer_data: {
-                /**
-                 * @description A connected account of this application (same mode) that receives the payment.
-                 * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
-                 */
-                destination: string;
-            } | null;
-            /** @example 0 */
-            application_fee_amount: number;
-            /**
-             * @example [
-             *       "card",
-             *       "promptpay"
-             *     ]
-             */
-            payment_method_types: string[];
-            /** @example https://shop.example/thanks */
-            success_url: string | null;
-            /** @example https://shop.example/cart */
-            cancel_url: string | null;
-            /** @example payment */
-            mode: string;
-            /** @example [] */
-            line_items: string[];
-            /** @example false */
-            allow_promotion_codes: boolean;
-            /** @example null */
-            payment_method_collection: string | null;
-            subscription_data: {
-                [key: string]: unknown;
-            } | null;
-            /** @example null */
-            charge_id: string | null;
-            /**
-             * @description Mode `setup`: the payment method it saved.
-             * @example null
-             */
-            setup_payment_method: string | null;
-            /**
-             * @description Mode `subscription`: the subscription it opened.
-             * @example null
-             */
-            subscription: string | null;
-            /**
-             * @description Mode `subscription`: the first invoice it collects (null for a trial).
-             * @example null
-             */
-            invoice: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @example 2026-11-22T16:30:30.583Z */
-            expires_at: string;
-            /** @example null */
-            completed_at: string | null;
-            /** @example null */
-            expired_at: string | null;
-            /** @example 2026-11-22T16:30:30.583Z */
-            created_at: string;
-            /** @example 2026-11-22T16:30:30.583Z */
-            updated_at: string;
-        };
         CheckoutPaymentDto: {
             /** @example checkout_payment */
             object: string;
@@ -4566,6 +4311,89 @@ export interface components {
             /** @example 2026-11-22T16:30:30.583Z */
             expires_at: string;
         };
+        CreateAccountDto: {
+            /** @example Baan Somchai */
+            name?: string;
+            /** @example Baan Somchai Co., Ltd. */
+            business_name?: string;
+            /** @example finance@baansomchai.co.th */
+            email?: string;
+            /**
+             * @description Defaults to the request X-Country.
+             * @example TH
+             */
+            country?: string;
+            /** @example THB */
+            default_currency?: string;
+            /**
+             * @example {
+             *       "crm_id": "42"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example [
+             *       "marketplace"
+             *     ]
+             */
+            labels?: string[];
+        };
+        AccountDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example account */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /**
+             * @example connected
+             * @enum {string}
+             */
+            type: "own" | "connected";
+            /** @example Baan Somchai */
+            name: string | null;
+            /** @example Baan Somchai Co., Ltd. */
+            business_name: string | null;
+            /** @example finance@baansomchai.co.th */
+            email: string | null;
+            /** @example TH */
+            country: string | null;
+            /** @example THB */
+            default_currency: string | null;
+            /**
+             * @example pending
+             * @enum {string}
+             */
+            kyb_status: "pending" | "verified" | "rejected";
+            /** @example null */
+            kyb_rejection_reason: string | null;
+            /** @example null */
+            kyb_decided_at: string | null;
+            /**
+             * @example {
+             *       "crm_id": "42"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example [
+             *       "marketplace"
+             *     ]
+             */
+            labels: string[];
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
+        };
+        RejectAccountDto: {
+            /** @example documents_unreadable */
+            reason?: string;
+        };
         SubscriptionItemInputDto: {
             /**
              * @description A recurring price of the application.
@@ -4597,7 +4425,7 @@ export interface components {
              */
             days_until_due?: number;
             /**
-             * @description A saved payment method's id (kept as given).
+             * @description A saved payment method attached to the customer, not expired (E7030 unknown, E7031 detached or another customer's, E7077 expired).
              * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
              */
             default_payment_method?: string;
@@ -4794,7 +4622,10 @@ export interface components {
             proration_behavior?: "create_prorations" | "none";
             /** @example true */
             cancel_at_period_end?: boolean;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            /**
+             * @description A saved payment method attached to the customer, not expired (E7030, E7031, E7077).
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
             default_payment_method?: string;
             /**
              * @example {
@@ -5474,6 +5305,582 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        EventDataDto: {
+            /** @description The resource as the API returns it (embedded records not expanded); each type's schema is `Event_<type>`. */
+            object: {
+                [key: string]: unknown;
+            };
+            /** @description The changed fields, as they were. */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        EventDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example event */
+            object: string;
+            /**
+             * @example checkout.completed
+             * @enum {string}
+             */
+            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
+            /** @example 2026-11-22T16:30:30.583Z */
+            created: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example v1 */
+            api_version: string;
+            data: components["schemas"]["EventDataDto"];
+            request: {
+                /** @example req_01J9Z3 */
+                id: string;
+                /** @example null */
+                idempotency_key: string | null;
+            } | null;
+        };
+        WebhookAttemptDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example webhook_delivery_attempt */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            webhook_endpoint_id: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            event_id: string;
+            /** @example checkout.completed */
+            event_type: string;
+            /** @example 1 */
+            attempt: number;
+            /**
+             * @example failed
+             * @enum {string}
+             */
+            outcome: "succeeded" | "failed";
+            /** @example 500 */
+            status_code: number | null;
+            /** @example 112 */
+            duration_ms: number;
+            /**
+             * @description At most 1 KB of the answer.
+             * @example Internal Server Error
+             */
+            response_excerpt: string | null;
+            /**
+             * @description Why no answer was had (timeout, refused address).
+             * @example null
+             */
+            error: string | null;
+            /** @example 2026-11-22T16:30:30.583Z */
+            next_retry_at: string | null;
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+        };
+        ResendEventDto: {
+            /**
+             * @description Only to this endpoint; by default to every enabled endpoint the event matches.
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
+            webhook_endpoint_id?: string;
+        };
+        CreateWebhookEndpointDto: {
+            /**
+             * @description Live: https:// on a public address. Test mode: may be http://localhost.
+             * @example https://example.com/webhooks/wallet
+             */
+            url: string;
+            /**
+             * @description `*` or event types.
+             * @example [
+             *       "checkout.completed",
+             *       "charge.succeeded"
+             *     ]
+             */
+            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired")[];
+            /** @example Order fulfilment */
+            description?: string;
+            /**
+             * @example {
+             *       "team": "orders"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        WebhookEndpointDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example webhook_endpoint */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example https://example.com/webhooks/wallet */
+            url: string;
+            /** @example null */
+            description: string | null;
+            /**
+             * @example [
+             *       "*"
+             *     ]
+             */
+            enabled_events: string[];
+            /**
+             * @example enabled
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /** @example null */
+            disabled_reason: string | null;
+            /** @example null */
+            disabled_at: string | null;
+            /**
+             * @description Until then the previous secret also signs.
+             * @example null
+             */
+            secret_rotation_overlap_until: string | null;
+            /** @example {} */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
+            /**
+             * @description Only in the answers of creation and rotate_secret.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret?: string;
+        };
+        UpdateWebhookEndpointDto: {
+            /** @example https://example.com/webhooks/wallet */
+            url?: string;
+            /**
+             * @example [
+             *       "*"
+             *     ]
+             */
+            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired")[];
+            /**
+             * @description `true` disables the endpoint, `false` enables it again.
+             * @example false
+             */
+            disabled?: boolean;
+            /** @example Order fulfilment */
+            description?: string;
+            /**
+             * @example {
+             *       "team": "orders"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        DeletedWebhookEndpointDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example webhook_endpoint */
+            object: string;
+            /** @example true */
+            deleted: boolean;
+        };
+        OAuthErrorDto: {
+            /**
+             * @description RFC 6749 §5.2 error.
+             * @enum {string}
+             */
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "server_error";
+            error_description: string;
+            /** @example error */
+            object: string;
+            /**
+             * @description The catalog code of the RFC 6749 error.
+             * @example E1222
+             */
+            code: string;
+            /** @example oauth_invalid_grant */
+            key: string;
+            /** @example errors.auth.oauth_invalid_grant */
+            i18n_key: string;
+            message: string;
+            request_id: string;
+        };
+        TokenRequestDto: {
+            /** @enum {string} */
+            grant_type: "authorization_code" | "refresh_token";
+            /**
+             * @description authorization_code: the code from the callback.
+             * @example
+             */
+            code?: string;
+            /**
+             * @description authorization_code: the redirect URI of the authorization request.
+             * @example
+             */
+            redirect_uri?: string;
+            /**
+             * @description authorization_code: the PKCE verifier (S256).
+             * @example
+             */
+            code_verifier?: string;
+            /** @description refresh_token: the current refresh token. */
+            refresh_token?: string;
+            /** @description Or HTTP Basic client authentication. */
+            client_id: string;
+            /**
+             * @description Confidential clients only (or HTTP Basic).
+             * @example
+             */
+            client_secret?: string;
+            /** @example wallet */
+            scope?: string;
+        };
+        TokenResponseDto: {
+            /** @example wat_3q2-7wEjWQ3Vd0aQ3_Q1C3f9m8G7Zr7fYkq0Xb2cR1s */
+            access_token: string;
+            /** @example Bearer */
+            token_type: string;
+            /**
+             * @description Seconds: access tokens live 12 hours.
+             * @example 43200
+             */
+            expires_in: number;
+            /**
+             * @description Lives 30 days; rotated on every refresh: store the new one.
+             * @example wrt_Qm1b2Xc3...
+             */
+            refresh_token: string;
+            /** @example wallet */
+            scope: string;
+        };
+        MembershipDto: {
+            /** @example membership */
+            object: string;
+            /**
+             * @example {
+             *       "id": "0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b",
+             *       "slug": "demo",
+             *       "name": "Demo"
+             *     }
+             */
+            application: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "viewer";
+        };
+        UserDto: {
+            id: string;
+            /** @example user */
+            object: string;
+            email: string;
+            name: string;
+            is_superuser: boolean;
+            memberships: components["schemas"]["MembershipDto"][];
+            created_at: string;
+            updated_at: string;
+        };
+        CatalogEntryDto: {
+            /** @example 1211 */
+            code: number;
+            /** @example invalid_secret_key */
+            key: string;
+            /** @example errors.auth.invalid_secret_key */
+            i18n_key: string;
+            /** @example The secret key is invalid or inactive. */
+            message: string;
+            /** @example 401 */
+            http_status: number;
+            /**
+             * @example warning
+             * @enum {string}
+             */
+            severity: "info" | "warning" | "error" | "critical";
+        };
+        CatalogDto: {
+            /** @example error_catalog */
+            object: string;
+            /** @example 42 */
+            count: number;
+            entries: components["schemas"]["CatalogEntryDto"][];
+        };
+        ErrorDocDto: {
+            /** @example error_code */
+            object: string;
+            /** @example E2000 */
+            code: string;
+            /** @example invalid_request */
+            key: string;
+            /** @example errors.request.invalid_request */
+            i18n_key: string;
+            /** @example The request is invalid. */
+            message: string;
+            /** @example 400 */
+            http_status: number;
+            /**
+             * @example warning
+             * @enum {string}
+             */
+            severity: "info" | "warning" | "error" | "critical";
+            /** @example Every error object has `param` when one request parameter is at fault (e.g. `amount`, `line_items[0].price`) and `doc_url`, this page. */
+            fields: string;
+        };
+        UploadFileBodyDto: {
+            /**
+             * @example dispute_evidence
+             * @enum {string}
+             */
+            purpose: "account_requirement" | "additional_verification" | "business_icon" | "business_logo" | "customer_signature" | "dispute_evidence" | "identity_document" | "tax_document_user_upload";
+            /**
+             * Format: binary
+             * @description A PDF, JPEG or PNG of at most 10 MB.
+             */
+            file: string;
+        };
+        FileDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example file */
+            object: string;
+            /**
+             * @example dispute_evidence
+             * @enum {string}
+             */
+            purpose: "account_requirement" | "additional_verification" | "business_icon" | "business_logo" | "customer_signature" | "dispute_evidence" | "identity_document" | "tax_document_user_upload";
+            /** @example receipt.pdf */
+            filename: string;
+            /**
+             * @description Bytes.
+             * @example 48213
+             */
+            size: number;
+            /**
+             * @description Read from the content.
+             * @example pdf
+             * @enum {string}
+             */
+            type: "pdf" | "jpg" | "png";
+            /** @example 2026-11-28T13:40:00.000Z */
+            created: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example /api/v1/demo/platform/wallet/files/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b/contents */
+            url: string;
+        };
+        DisputeEvidenceDetailsDto: {
+            /**
+             * @description The provider’s response deadline (= evidence_due_by).
+             * @example 2026-11-22T16:30:30.583Z
+             */
+            due_by: string | null;
+            /**
+             * @description Whether any evidence was saved or submitted.
+             * @example false
+             */
+            has_evidence: boolean;
+            /**
+             * @description How many times evidence was submitted to the provider.
+             * @example 0
+             */
+            submission_count: number;
+        };
+        DisputeDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example dispute */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example DP-20261122-7K3M9Q */
+            number: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            charge_id: string;
+            /** @example null */
+            payment_intent: string | null;
+            /** @example THB */
+            currency: string;
+            /**
+             * @example needs_response
+             * @enum {string}
+             */
+            status: "warning_needs_response" | "needs_response" | "under_review" | "won" | "lost" | "warning_closed";
+            /** @example fraudulent */
+            reason: string;
+            /** @example 10.4 */
+            network_reason_code: string | null;
+            /** @example null */
+            idempotency_key: string | null;
+            /** @example sandbox */
+            provider: string | null;
+            /** @example dp_sbx_1 */
+            provider_id: string | null;
+            /** @example null */
+            reference_id: string | null;
+            /** @example null */
+            forex_quote_id: string | null;
+            /** @example TH */
+            country: string;
+            /** @example false */
+            settled: boolean;
+            /** @example false */
+            reinstated: boolean;
+            /** @example 10000 */
+            amount_from_merchant: number;
+            /** @example 0 */
+            amount_from_app: number;
+            /** @example 10000 */
+            amount: number;
+            /** @example 100 */
+            scaling_factor: number;
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            evidence_due_by: string | null;
+            /** @example 2026-11-22T16:30:30.583Z */
+            opened_at: string;
+            /** @example null */
+            closed_at: string | null;
+            /** @example {} */
+            evidence: {
+                [key: string]: unknown;
+            };
+            evidence_details: components["schemas"]["DisputeEvidenceDetailsDto"];
+            /** @example {} */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @example [] */
+            labels: string[];
+            charge: components["schemas"]["ChargeDto"];
+        };
+        DisputeEvidenceDto: {
+            /** @example 10.0.0.1 signed in at 2026-11-20T10:00:00Z and used the service for 3 hours */
+            access_activity_log?: string;
+            /** @example 99 Sukhumvit Rd, Bangkok 10110 */
+            billing_address?: string;
+            /** @example Shown at checkout: cancel any time before renewal. */
+            cancellation_policy_disclosure?: string;
+            /** @example The customer did not cancel before the renewal date. */
+            cancellation_rebuttal?: string;
+            /** @example somchai@example.com */
+            customer_email_address?: string;
+            /** @example Somchai Jaidee */
+            customer_name?: string;
+            /** @example 203.0.113.7 */
+            customer_purchase_ip?: string;
+            /** @example The two charges are for two separate orders. */
+            duplicate_charge_explanation?: string;
+            /**
+             * @description Id of the other charge
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
+            duplicate_charge_id?: string;
+            /** @example One year of the Premium plan, delivered electronically. */
+            product_description?: string;
+            /** @example Refunds within 14 days, shown at checkout. */
+            refund_policy_disclosure?: string;
+            /** @example The refund window had passed. */
+            refund_refusal_explanation?: string;
+            /** @example 2026-11-20 */
+            service_date?: string;
+            /** @example 99 Sukhumvit Rd, Bangkok 10110 */
+            shipping_address?: string;
+            /** @example Thailand Post */
+            shipping_carrier?: string;
+            /** @example 2026-11-21 */
+            shipping_date?: string;
+            /** @example EX123456789TH */
+            shipping_tracking_number?: string;
+            /** @example Any other text the provider should read. */
+            uncategorized_text?: string;
+            /**
+             * @description File id: the merchant’s cancellation policy
+             * @example file_7K3M9Q2R
+             */
+            cancellation_policy?: string;
+            /**
+             * @description File id: messages with the customer
+             * @example file_7K3M9Q2R
+             */
+            customer_communication?: string;
+            /**
+             * @description File id: the customer’s signature
+             * @example file_7K3M9Q2R
+             */
+            customer_signature?: string;
+            /**
+             * @description File id: documents showing the charges are not duplicates
+             * @example file_7K3M9Q2R
+             */
+            duplicate_charge_documentation?: string;
+            /**
+             * @description File id: the receipt sent to the customer
+             * @example file_7K3M9Q2R
+             */
+            receipt?: string;
+            /**
+             * @description File id: the refund policy
+             * @example file_7K3M9Q2R
+             */
+            refund_policy?: string;
+            /**
+             * @description File id: proof the service was provided
+             * @example file_7K3M9Q2R
+             */
+            service_documentation?: string;
+            /**
+             * @description File id: proof of shipping
+             * @example file_7K3M9Q2R
+             */
+            shipping_documentation?: string;
+            /**
+             * @description File id: any other file
+             * @example file_7K3M9Q2R
+             */
+            uncategorized_file?: string;
+        };
+        UpdateDisputeDto: {
+            /** @description Evidence fields to set; fields left out keep their saved value. */
+            evidence?: components["schemas"]["DisputeEvidenceDto"];
+            /**
+             * @description true submits the evidence to the provider: needs_response -> under_review, after which nothing can change. false (default) only saves it.
+             * @default false
+             */
+            submit?: boolean;
+            /**
+             * @example {
+             *       "case": "A-1029"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        OpenDisputeDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            charge_id: string;
+            /**
+             * @default fraudulent
+             * @enum {string}
+             */
+            reason?: "fraudulent" | "duplicate" | "product_not_received" | "product_unacceptable" | "subscription_canceled" | "credit_not_processed" | "unrecognized" | "general";
+            /**
+             * @description Disputed amount; defaults to the whole charge.
+             * @example 10000
+             */
+            amount?: number;
+            /**
+             * @description true opens an inquiry (status warning_needs_response) that moves no money; default false: a chargeback (needs_response) that withdraws the amount.
+             * @default false
+             */
+            inquiry?: boolean;
+        };
         CreateRefundDto: {
             /**
              * @description The succeeded charge to refund.
@@ -5577,6 +5984,109 @@ export interface components {
             /**
              * @example {
              *       "ticket": "CS-1042"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
+        };
+        CreditApplicabilityDto: {
+            /**
+             * @description The prices this credit pays for; empty: every price in its currency.
+             * @example [
+             *       "0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b"
+             *     ]
+             */
+            price_ids: string[];
+        };
+        CreateCreditGrantDto: {
+            /**
+             * @description The credit, in minor units of currency (50000 THB = 500.00 THB).
+             * @example 50000
+             */
+            amount: number;
+            /** @example THB */
+            currency: string;
+            /**
+             * @description paid: the customer bought it (collected separately); promotional: given away. Defaults to paid.
+             * @example paid
+             * @enum {string}
+             */
+            category?: "paid" | "promotional";
+            /** @example Prepaid April usage */
+            name?: string;
+            /**
+             * @description When the unused credit expires (by the customer's test clock in test mode); absent: never.
+             * @example 2030-01-01T00:00:00Z
+             */
+            expires_at?: string;
+            /** @description Absent: every price in the currency. */
+            applicability?: components["schemas"]["CreditApplicabilityDto"];
+            /**
+             * @example {
+             *       "order": "PO-1234"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        CreditGrantDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example billing.credit_grant */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id: string;
+            /** @example Prepaid April usage */
+            name: string | null;
+            /**
+             * @example paid
+             * @enum {string}
+             */
+            category: "paid" | "promotional";
+            /**
+             * @description The credit granted, minor units.
+             * @example 50000
+             */
+            amount: number;
+            /**
+             * @description What invoices have not drawn yet (0 once voided or expired).
+             * @example 42000
+             */
+            remaining_amount: number;
+            /** @example THB */
+            currency: string;
+            /** @example 100 */
+            scaling_factor: number;
+            applicability: components["schemas"]["CreditApplicabilityDto"];
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "voided" | "expired";
+            /** @example 2026-11-22T16:30:30.583Z */
+            effective_at: string;
+            /** @example null */
+            expires_at: string | null;
+            /** @example null */
+            voided_at: string | null;
+            /** @example null */
+            expired_at: string | null;
+            /**
+             * @description The ledger balance holding the customer's credit.
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
+            balance_id: string;
+            /**
+             * @example {
+             *       "order": "PO-1234"
              *     }
              */
             metadata: {
@@ -6125,6 +6635,40 @@ export interface components {
              */
             type: "payment_intent.requires_action";
         };
+        /** @description payment_intent.amount_capturable_updated: A manual-capture payment intent was authorized: amount_capturable is held at the provider until it is captured or voided. */
+        Event_payment_intent_amount_capturable_updated: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "payment_intent.amount_capturable_updated";
+            data?: {
+                object: components["schemas"]["PaymentIntentDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment_intent.amount_capturable_updated";
+        };
+        /** @description payment_intent.canceled: A payment intent was canceled: by the merchant (its authorization, if any, voided) or because its authorization expired. */
+        Event_payment_intent_canceled: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "payment_intent.canceled";
+            data?: {
+                object: components["schemas"]["PaymentIntentDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payment_intent.canceled";
+        };
         /** @description payment_method.attached: A payment method was saved to a customer (a setup checkout completed). */
         Event_payment_method_attached: components["schemas"]["EventDto"] & {
             /** @enum {string} */
@@ -6159,6 +6703,40 @@ export interface components {
              */
             type: "payment_method.detached";
         };
+        /** @description invoice.created: A subscription period closed into a draft invoice (billing_reason subscription_cycle); it is finalized when BILLING_GRACE_PERIOD ends. */
+        Event_invoice_created: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "invoice.created";
+            data?: {
+                object: components["schemas"]["InvoiceDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.created";
+        };
+        /** @description invoice.upcoming: A subscription's period ends in 3 days: the preview of its next invoice (GET /invoices/upcoming), with usage so far. */
+        Event_invoice_upcoming: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "invoice.upcoming";
+            data?: {
+                object: components["schemas"]["UpcomingInvoiceDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.upcoming";
+        };
         /** @description invoice.finalized: An invoice left draft: it is open and can be paid (by the merchant or at the end of a billing grace window). */
         Event_invoice_finalized: components["schemas"]["EventDto"] & {
             /** @enum {string} */
@@ -6192,6 +6770,23 @@ export interface components {
              * @enum {string}
              */
             type: "invoice.paid";
+        };
+        /** @description invoice.updated: An open invoice's amounts changed: a promotion code entered on its subscription checkout's page priced it again. */
+        Event_invoice_updated: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "invoice.updated";
+            data?: {
+                object: components["schemas"]["InvoiceDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "invoice.updated";
         };
         /** @description invoice.payment_failed: An off-session attempt on a subscription invoice failed: attempt_count counts it, next_payment_attempt is the next retry (null: retries exhausted). */
         Event_invoice_payment_failed: components["schemas"]["EventDto"] & {
@@ -6243,6 +6838,40 @@ export interface components {
              * @enum {string}
              */
             type: "charge.failed";
+        };
+        /** @description charge.captured: An authorized charge was captured (in full or in part): the captured amount is booked to the balance. */
+        Event_charge_captured: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "charge.captured";
+            data?: {
+                object: components["schemas"]["ChargeDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "charge.captured";
+        };
+        /** @description charge.expired: An authorized charge was not captured in time: the authorization was voided at the provider. */
+        Event_charge_expired: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "charge.expired";
+            data?: {
+                object: components["schemas"]["ChargeDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "charge.expired";
         };
         /** @description charge.dispute.created: A cardholder disputed a charge. */
         Event_charge_dispute_created: components["schemas"]["EventDto"] & {
@@ -6873,7 +7502,58 @@ export interface components {
              */
             type: "tax_rate.updated";
         };
-        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_invoice_payment_failed"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"];
+        /** @description billing.credit_grant.created: A customer was granted prepaid credit (moved into its credit balance in the ledger). */
+        Event_billing_credit_grant_created: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "billing.credit_grant.created";
+            data?: {
+                object: components["schemas"]["CreditGrantDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "billing.credit_grant.created";
+        };
+        /** @description billing.credit_grant.voided: A credit grant was voided: its remaining credit left the customer's balance. */
+        Event_billing_credit_grant_voided: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "billing.credit_grant.voided";
+            data?: {
+                object: components["schemas"]["CreditGrantDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "billing.credit_grant.voided";
+        };
+        /** @description billing.credit_grant.expired: A credit grant reached expires_at by its customer's clock: its remaining credit left the customer's balance. */
+        Event_billing_credit_grant_expired: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "billing.credit_grant.expired";
+            data?: {
+                object: components["schemas"]["CreditGrantDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "billing.credit_grant.expired";
+        };
+        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_intent_amount_capturable_updated"] | components["schemas"]["Event_payment_intent_canceled"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_upcoming"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_invoice_updated"] | components["schemas"]["Event_invoice_payment_failed"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_captured"] | components["schemas"]["Event_charge_expired"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"] | components["schemas"]["Event_billing_credit_grant_created"] | components["schemas"]["Event_billing_credit_grant_voided"] | components["schemas"]["Event_billing_credit_grant_expired"];
     };
     responses: never;
     parameters: never;
@@ -7314,6 +7994,151 @@ export interface operations {
             };
         };
     };
+    MetersController_update: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMeterDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeterDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
     MetersController_deactivate: {
         parameters: {
             query?: never;
@@ -7671,6 +8496,19 @@ export interface operations {
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
              */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E8030 insufficient_credit: The event's rated cost would take the customer's unbilled usage past its remaining prepaid credit.
+             *
+             *     E8031 enforced_meter_without_price: The meter enforces prepaid credit, and the customer has no live subscription with a price on it to rate the event.
+             */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9325,3270 +10163,15 @@ export interface operations {
             };
         };
     };
-    EventsController_list: {
-        parameters: {
-            query?: {
-                limit?: number;
-                page?: number;
-                "use-cursor"?: boolean;
-                /** @description Cursor: id of the last record of the previous page. */
-                starting_after?: unknown;
-                /** @description Cursor: id of the first record of the next page. */
-                ending_before?: unknown;
-                /** @description field:asc|desc; fields: created_at */
-                sort?: unknown;
-                /** @description Case-insensitive search over ids, descriptions and references. */
-                q?: unknown;
-                /** @description id equals. */
-                "filter[id]"?: string;
-                /** @description id ne. */
-                "filter[id][ne]"?: string;
-                /** @description id is one of (comma-separated list). */
-                "filter[id][in]"?: string;
-                /** @description type equals. */
-                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
-                /** @description type ne. */
-                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_method.attached" | "payment_method.detached" | "invoice.finalized" | "invoice.paid" | "invoice.payment_failed" | "charge.succeeded" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated";
-                /** @description type is one of (comma-separated list). */
-                "filter[type][in]"?: string;
-                /** @description created equals. */
-                "filter[created]"?: string;
-                /** @description created ne. */
-                "filter[created][ne]"?: string;
-                /** @description created gt. */
-                "filter[created][gt]"?: string;
-                /** @description created gte. */
-                "filter[created][gte]"?: string;
-                /** @description created lt. */
-                "filter[created][lt]"?: string;
-                /** @description created lte. */
-                "filter[created][lte]"?: string;
-                /** @description created is one of (comma-separated list). */
-                "filter[created][in]"?: string;
-                /** @description created_at equals. */
-                "filter[created_at]"?: string;
-                /** @description created_at ne. */
-                "filter[created_at][ne]"?: string;
-                /** @description created_at gt. */
-                "filter[created_at][gt]"?: string;
-                /** @description created_at gte. */
-                "filter[created_at][gte]"?: string;
-                /** @description created_at lt. */
-                "filter[created_at][lt]"?: string;
-                /** @description created_at lte. */
-                "filter[created_at][lte]"?: string;
-                /** @description created_at is one of (comma-separated list). */
-                "filter[created_at][in]"?: string;
-            };
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["EventDto"][];
-                    };
-                };
-            };
-            /**
-             * @description E2004 invalid_query_parameter: A query parameter is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2004 invalid_query_parameter: A query parameter is invalid.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    EventsController_retrieve: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventPayload"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    EventsController_deliveries: {
-        parameters: {
-            query?: {
-                limit?: number;
-                page?: number;
-                "use-cursor"?: boolean;
-                /** @description Cursor: id of the last record of the previous page. */
-                starting_after?: unknown;
-                /** @description Cursor: id of the first record of the next page. */
-                ending_before?: unknown;
-                /** @description field:asc|desc; fields: created_at */
-                sort?: unknown;
-                /** @description Case-insensitive search over ids, descriptions and references. */
-                q?: unknown;
-                /** @description id equals. */
-                "filter[id]"?: string;
-                /** @description id ne. */
-                "filter[id][ne]"?: string;
-                /** @description id is one of (comma-separated list). */
-                "filter[id][in]"?: string;
-                /** @description event_id equals. */
-                "filter[event_id]"?: string;
-                /** @description event_id ne. */
-                "filter[event_id][ne]"?: string;
-                /** @description event_id is one of (comma-separated list). */
-                "filter[event_id][in]"?: string;
-                /** @description event_type equals. */
-                "filter[event_type]"?: string;
-                /** @description event_type ne. */
-                "filter[event_type][ne]"?: string;
-                /** @description event_type is one of (comma-separated list). */
-                "filter[event_type][in]"?: string;
-                /** @description outcome equals. */
-                "filter[outcome]"?: "succeeded" | "failed";
-                /** @description outcome ne. */
-                "filter[outcome][ne]"?: "succeeded" | "failed";
-                /** @description outcome is one of (comma-separated list). */
-                "filter[outcome][in]"?: string;
-                /** @description status_code equals. */
-                "filter[status_code]"?: number;
-                /** @description status_code ne. */
-                "filter[status_code][ne]"?: number;
-                /** @description status_code gt. */
-                "filter[status_code][gt]"?: number;
-                /** @description status_code gte. */
-                "filter[status_code][gte]"?: number;
-                /** @description status_code lt. */
-                "filter[status_code][lt]"?: number;
-                /** @description status_code lte. */
-                "filter[status_code][lte]"?: number;
-                /** @description status_code is one of (comma-separated list). */
-                "filter[status_code][in]"?: string;
-                /** @description created_at equals. */
-                "filter[created_at]"?: string;
-                /** @description created_at ne. */
-                "filter[created_at][ne]"?: string;
-                /** @description created_at gt. */
-                "filter[created_at][gt]"?: string;
-                /** @description created_at gte. */
-                "filter[created_at][gte]"?: string;
-                /** @description created_at lt. */
-                "filter[created_at][lt]"?: string;
-                /** @description created_at lte. */
-                "filter[created_at][lte]"?: string;
-                /** @description created_at is one of (comma-separated list). */
-                "filter[created_at][in]"?: string;
-            };
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["WebhookAttemptDto"][];
-                    };
-                };
-            };
-            /**
-             * @description E2004 invalid_query_parameter: A query parameter is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2004 invalid_query_parameter: A query parameter is invalid.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    EventsController_resend: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "webhook_endpoint_id": "0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ResendEventDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5109 webhook_endpoint_disabled: The webhook endpoint is disabled: enable it before resending to it. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    WebhookEndpointsController_list: {
-        parameters: {
-            query?: {
-                limit?: number;
-                page?: number;
-                "use-cursor"?: boolean;
-                /** @description Cursor: id of the last record of the previous page. */
-                starting_after?: unknown;
-                /** @description Cursor: id of the first record of the next page. */
-                ending_before?: unknown;
-                /** @description field:asc|desc; fields: created_at */
-                sort?: unknown;
-                /** @description Case-insensitive search over ids, descriptions and references. */
-                q?: unknown;
-                /** @description id equals. */
-                "filter[id]"?: string;
-                /** @description id ne. */
-                "filter[id][ne]"?: string;
-                /** @description id is one of (comma-separated list). */
-                "filter[id][in]"?: string;
-                /** @description status equals. */
-                "filter[status]"?: "enabled" | "disabled";
-                /** @description status ne. */
-                "filter[status][ne]"?: "enabled" | "disabled";
-                /** @description status is one of (comma-separated list). */
-                "filter[status][in]"?: string;
-                /** @description created_at equals. */
-                "filter[created_at]"?: string;
-                /** @description created_at ne. */
-                "filter[created_at][ne]"?: string;
-                /** @description created_at gt. */
-                "filter[created_at][gt]"?: string;
-                /** @description created_at gte. */
-                "filter[created_at][gte]"?: string;
-                /** @description created_at lt. */
-                "filter[created_at][lt]"?: string;
-                /** @description created_at lte. */
-                "filter[created_at][lte]"?: string;
-                /** @description created_at is one of (comma-separated list). */
-                "filter[created_at][in]"?: string;
-                /** @description updated_at equals. */
-                "filter[updated_at]"?: string;
-                /** @description updated_at ne. */
-                "filter[updated_at][ne]"?: string;
-                /** @description updated_at gt. */
-                "filter[updated_at][gt]"?: string;
-                /** @description updated_at gte. */
-                "filter[updated_at][gte]"?: string;
-                /** @description updated_at lt. */
-                "filter[updated_at][lt]"?: string;
-                /** @description updated_at lte. */
-                "filter[updated_at][lte]"?: string;
-                /** @description updated_at is one of (comma-separated list). */
-                "filter[updated_at][in]"?: string;
-            };
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["WebhookEndpointDto"][];
-                    };
-                };
-            };
-            /**
-             * @description E2004 invalid_query_parameter: A query parameter is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2004 invalid_query_parameter: A query parameter is invalid.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    WebhookEndpointsController_create: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "url": "https://shop.example.co.th/webhooks/wallet",
-                 *       "enabled_events": [
-                 *         "checkout.completed",
-                 *         "charge.succeeded",
-                 *         "charge.refunded"
-                 *       ],
-                 *       "metadata": {
-                 *         "team": "orders"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["CreateWebhookEndpointDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookEndpointDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E5101 webhook_url_invalid: The webhook URL must be an absolute http(s) URL with a host, no user or password, at most 2048 characters.
-             *
-             *     E5108 webhook_event_type_unknown: enabled_events may name only "*" or known event types (docs/EVENTS.md).
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E5102 webhook_url_not_https: A live webhook endpoint must use https://.
-             *
-             *     E5103 webhook_url_loopback: A live webhook endpoint may not be a loopback address (localhost, 127.0.0.0/8, ::1).
-             *
-             *     E5104 webhook_url_private_address: A live webhook endpoint may not be a private address (10/8, 172.16/12, 192.168/16, 100.64/10 CGNAT, fc00::/7).
-             *
-             *     E5105 webhook_url_link_local: A webhook endpoint may not be a link-local or cloud metadata address (169.254/16, fe80::/10).
-             *
-             *     E5106 webhook_url_reserved_address: A live webhook endpoint may not be an unspecified, multicast, documentation or otherwise reserved address.
-             *
-             *     E5107 webhook_url_unresolvable: The webhook URL's host name does not resolve to any address.
-             */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    WebhookEndpointsController_retrieve: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookEndpointDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    WebhookEndpointsController_update: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "enabled_events": [
-                 *         "*"
-                 *       ],
-                 *       "disabled": false,
-                 *       "metadata": {
-                 *         "team": "finance"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["UpdateWebhookEndpointDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookEndpointDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E5101 webhook_url_invalid: The webhook URL must be an absolute http(s) URL with a host, no user or password, at most 2048 characters.
-             *
-             *     E5108 webhook_event_type_unknown: enabled_events may name only "*" or known event types (docs/EVENTS.md).
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E5102 webhook_url_not_https: A live webhook endpoint must use https://.
-             *
-             *     E5103 webhook_url_loopback: A live webhook endpoint may not be a loopback address (localhost, 127.0.0.0/8, ::1).
-             *
-             *     E5104 webhook_url_private_address: A live webhook endpoint may not be a private address (10/8, 172.16/12, 192.168/16, 100.64/10 CGNAT, fc00::/7).
-             *
-             *     E5105 webhook_url_link_local: A webhook endpoint may not be a link-local or cloud metadata address (169.254/16, fe80::/10).
-             *
-             *     E5106 webhook_url_reserved_address: A live webhook endpoint may not be an unspecified, multicast, documentation or otherwise reserved address.
-             *
-             *     E5107 webhook_url_unresolvable: The webhook URL's host name does not resolve to any address.
-             */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    WebhookEndpointsController_remove: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeletedWebhookEndpointDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    WebhookEndpointsController_rotateSecret: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        /** @description No fields: send no body or an empty JSON object. */
-        requestBody?: {
-            content: {
-                /** @example {} */
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookEndpointDto"];
-                };
-            };
-            /**
-             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    WebhookEndpointsController_deliveries: {
-        parameters: {
-            query?: {
-                limit?: number;
-                page?: number;
-                "use-cursor"?: boolean;
-                /** @description Cursor: id of the last record of the previous page. */
-                starting_after?: unknown;
-                /** @description Cursor: id of the first record of the next page. */
-                ending_before?: unknown;
-                /** @description field:asc|desc; fields: created_at */
-                sort?: unknown;
-                /** @description Case-insensitive search over ids, descriptions and references. */
-                q?: unknown;
-                /** @description id equals. */
-                "filter[id]"?: string;
-                /** @description id ne. */
-                "filter[id][ne]"?: string;
-                /** @description id is one of (comma-separated list). */
-                "filter[id][in]"?: string;
-                /** @description event_id equals. */
-                "filter[event_id]"?: string;
-                /** @description event_id ne. */
-                "filter[event_id][ne]"?: string;
-                /** @description event_id is one of (comma-separated list). */
-                "filter[event_id][in]"?: string;
-                /** @description event_type equals. */
-                "filter[event_type]"?: string;
-                /** @description event_type ne. */
-                "filter[event_type][ne]"?: string;
-                /** @description event_type is one of (comma-separated list). */
-                "filter[event_type][in]"?: string;
-                /** @description outcome equals. */
-                "filter[outcome]"?: "succeeded" | "failed";
-                /** @description outcome ne. */
-                "filter[outcome][ne]"?: "succeeded" | "failed";
-                /** @description outcome is one of (comma-separated list). */
-                "filter[outcome][in]"?: string;
-                /** @description status_code equals. */
-                "filter[status_code]"?: number;
-                /** @description status_code ne. */
-                "filter[status_code][ne]"?: number;
-                /** @description status_code gt. */
-                "filter[status_code][gt]"?: number;
-                /** @description status_code gte. */
-                "filter[status_code][gte]"?: number;
-                /** @description status_code lt. */
-                "filter[status_code][lt]"?: number;
-                /** @description status_code lte. */
-                "filter[status_code][lte]"?: number;
-                /** @description status_code is one of (comma-separated list). */
-                "filter[status_code][in]"?: string;
-                /** @description created_at equals. */
-                "filter[created_at]"?: string;
-                /** @description created_at ne. */
-                "filter[created_at][ne]"?: string;
-                /** @description created_at gt. */
-                "filter[created_at][gt]"?: string;
-                /** @description created_at gte. */
-                "filter[created_at][gte]"?: string;
-                /** @description created_at lt. */
-                "filter[created_at][lt]"?: string;
-                /** @description created_at lte. */
-                "filter[created_at][lte]"?: string;
-                /** @description created_at is one of (comma-separated list). */
-                "filter[created_at][in]"?: string;
-            };
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["WebhookAttemptDto"][];
-                    };
-                };
-            };
-            /**
-             * @description E2004 invalid_query_parameter: A query parameter is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2004 invalid_query_parameter: A query parameter is invalid.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    AccountsController_list: {
-        parameters: {
-            query?: {
-                limit?: number;
-                page?: number;
-                "use-cursor"?: boolean;
-                /** @description Cursor: id of the last record of the previous page. */
-                starting_after?: unknown;
-                /** @description Cursor: id of the first record of the next page. */
-                ending_before?: unknown;
-                /** @description field:asc|desc; fields: created_at, updated_at */
-                sort?: unknown;
-                /** @description Case-insensitive search over ids, descriptions and references. */
-                q?: unknown;
-                /** @description id equals. */
-                "filter[id]"?: string;
-                /** @description id ne. */
-                "filter[id][ne]"?: string;
-                /** @description id is one of (comma-separated list). */
-                "filter[id][in]"?: string;
-                /** @description type equals. */
-                "filter[type]"?: "own" | "connected";
-                /** @description type ne. */
-                "filter[type][ne]"?: "own" | "connected";
-                /** @description type is one of (comma-separated list). */
-                "filter[type][in]"?: string;
-                /** @description kyb_status equals. */
-                "filter[kyb_status]"?: "pending" | "verified" | "rejected";
-                /** @description kyb_status ne. */
-                "filter[kyb_status][ne]"?: "pending" | "verified" | "rejected";
-                /** @description kyb_status is one of (comma-separated list). */
-                "filter[kyb_status][in]"?: string;
-                /** @description name equals. */
-                "filter[name]"?: string;
-                /** @description name ne. */
-                "filter[name][ne]"?: string;
-                /** @description name is one of (comma-separated list). */
-                "filter[name][in]"?: string;
-                /** @description business_name equals. */
-                "filter[business_name]"?: string;
-                /** @description business_name ne. */
-                "filter[business_name][ne]"?: string;
-                /** @description business_name is one of (comma-separated list). */
-                "filter[business_name][in]"?: string;
-                /** @description email equals. */
-                "filter[email]"?: string;
-                /** @description email ne. */
-                "filter[email][ne]"?: string;
-                /** @description email is one of (comma-separated list). */
-                "filter[email][in]"?: string;
-                /** @description country equals. */
-                "filter[country]"?: string;
-                /** @description country ne. */
-                "filter[country][ne]"?: string;
-                /** @description country is one of (comma-separated list). */
-                "filter[country][in]"?: string;
-                /** @description created_at equals. */
-                "filter[created_at]"?: string;
-                /** @description created_at ne. */
-                "filter[created_at][ne]"?: string;
-                /** @description created_at gt. */
-                "filter[created_at][gt]"?: string;
-                /** @description created_at gte. */
-                "filter[created_at][gte]"?: string;
-                /** @description created_at lt. */
-                "filter[created_at][lt]"?: string;
-                /** @description created_at lte. */
-                "filter[created_at][lte]"?: string;
-                /** @description created_at is one of (comma-separated list). */
-                "filter[created_at][in]"?: string;
-                /** @description updated_at equals. */
-                "filter[updated_at]"?: string;
-                /** @description updated_at ne. */
-                "filter[updated_at][ne]"?: string;
-                /** @description updated_at gt. */
-                "filter[updated_at][gt]"?: string;
-                /** @description updated_at gte. */
-                "filter[updated_at][gte]"?: string;
-                /** @description updated_at lt. */
-                "filter[updated_at][lt]"?: string;
-                /** @description updated_at lte. */
-                "filter[updated_at][lte]"?: string;
-                /** @description updated_at is one of (comma-separated list). */
-                "filter[updated_at][in]"?: string;
-                /** @description labels equals. */
-                "filter[labels]"?: string;
-                /** @description labels ne. */
-                "filter[labels][ne]"?: string;
-                /** @description labels is one of (comma-separated list). */
-                "filter[labels][in]"?: string;
-            };
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["AccountDto"][];
-                    };
-                };
-            };
-            /**
-             * @description E2004 invalid_query_parameter: A query parameter is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2004 invalid_query_parameter: A query parameter is invalid.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    AccountsController_create: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "บ้านสมชาย",
-                 *       "business_name": "บริษัท บ้านสมชาย จำกัด",
-                 *       "email": "finance@baansomchai.co.th",
-                 *       "country": "TH",
-                 *       "default_currency": "THB",
-                 *       "metadata": {
-                 *         "crm_id": "TH-2001"
-                 *       },
-                 *       "labels": [
-                 *         "marketplace"
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["CreateAccountDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E6002 connect_account_unavailable: The payment provider did not open the connected account's provider account (Stripe Connect); nothing was created. Try again.
-             *
-             *     E5001 database_unavailable: The database is not reachable right now.
-             */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    AccountsController_retrieve: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    AccountTestHelpersController_verify: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        /** @description No fields: send no body or an empty JSON object. */
-        requestBody?: {
-            content: {
-                /** @example {} */
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountDto"];
-                };
-            };
-            /**
-             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    AccountTestHelpersController_reject: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "reason": "documents_unreadable"
-                 *     }
-                 */
-                "application/json": components["schemas"]["RejectAccountDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E6001 own_account_kyb_fixed: The application's own account is always verified; its KYB status cannot change. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    OAuthController_metadata: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    OAuthController_authorize: {
+    InvoicingController_upcoming: {
         parameters: {
             query: {
-                code_challenge_method?: "S256";
-                /** @description PKCE; required for public clients. */
-                code_challenge?: string;
-                scope?: string;
-                state: string;
-                /** @description One of the client's registered URIs (optional when it has only one). */
-                redirect_uri?: string;
-                client_id: string;
-                response_type: "code";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sign-in page. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description An unknown client or redirect URI: an HTML error page, never a redirect (RFC 6749 4.1.2.1). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    "OAuthController_token[0]": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "grant_type": "refresh_token",
-                 *       "refresh_token": "wrt_Qm9vdHN0cmFwUmVmcmVzaFRva2VuRXhhbXBsZTAx",
-                 *       "client_id": "client_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b"
-                 *     }
-                 */
-                "application/x-www-form-urlencoded": components["schemas"]["TokenRequestDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenResponseDto"];
-                };
-            };
-            /**
-             * @description RFC 6749 §5.2 error, with the error object alongside:
-             *
-             *     `invalid_request` E1220 oauth_invalid_request
-             *
-             *     `invalid_client` E1221 oauth_invalid_client
-             *
-             *     `invalid_grant` E1222 oauth_invalid_grant
-             *
-             *     `unauthorized_client` E1223 oauth_unauthorized_client
-             *
-             *     `unsupported_grant_type` E1224 oauth_unsupported_grant_type
-             *
-             *     `invalid_scope` E1225 oauth_invalid_scope
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthErrorDto"];
-                };
-            };
-            /** @description `invalid_client` (E1221) when the client authenticated with HTTP Basic; carries `WWW-Authenticate: Basic`. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthErrorDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    "OAuthController_token[1]": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The application slug. */
-                app: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "grant_type": "refresh_token",
-                 *       "refresh_token": "wrt_Qm9vdHN0cmFwUmVmcmVzaFRva2VuRXhhbXBsZTAx",
-                 *       "client_id": "client_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b"
-                 *     }
-                 */
-                "application/x-www-form-urlencoded": components["schemas"]["TokenRequestDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenResponseDto"];
-                };
-            };
-            /**
-             * @description RFC 6749 §5.2 error, with the error object alongside:
-             *
-             *     `invalid_request` E1220 oauth_invalid_request
-             *
-             *     `invalid_client` E1221 oauth_invalid_client
-             *
-             *     `invalid_grant` E1222 oauth_invalid_grant
-             *
-             *     `unauthorized_client` E1223 oauth_unauthorized_client
-             *
-             *     `unsupported_grant_type` E1224 oauth_unsupported_grant_type
-             *
-             *     `invalid_scope` E1225 oauth_invalid_scope
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthErrorDto"];
-                };
-            };
-            /** @description `invalid_client` (E1221) when the client authenticated with HTTP Basic; carries `WWW-Authenticate: Basic`. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthErrorDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    "OAuthController_refresh[0]": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "grant_type": "refresh_token",
-                 *       "refresh_token": "wrt_Qm9vdHN0cmFwUmVmcmVzaFRva2VuRXhhbXBsZTAx",
-                 *       "client_id": "client_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b"
-                 *     }
-                 */
-                "application/x-www-form-urlencoded": components["schemas"]["TokenRequestDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenResponseDto"];
-                };
-            };
-            /**
-             * @description RFC 6749 §5.2 error, with the error object alongside:
-             *
-             *     `invalid_request` E1220 oauth_invalid_request
-             *
-             *     `invalid_client` E1221 oauth_invalid_client
-             *
-             *     `invalid_grant` E1222 oauth_invalid_grant
-             *
-             *     `unauthorized_client` E1223 oauth_unauthorized_client
-             *
-             *     `unsupported_grant_type` E1224 oauth_unsupported_grant_type
-             *
-             *     `invalid_scope` E1225 oauth_invalid_scope
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthErrorDto"];
-                };
-            };
-            /** @description `invalid_client` (E1221) when the client authenticated with HTTP Basic; carries `WWW-Authenticate: Basic`. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthErrorDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    "OAuthController_refresh[1]": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The application slug. */
-                app: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "grant_type": "refresh_token",
-                 *       "refresh_token": "wrt_Qm9vdHN0cmFwUmVmcmVzaFRva2VuRXhhbXBsZTAx",
-                 *       "client_id": "client_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b"
-                 *     }
-                 */
-                "application/x-www-form-urlencoded": components["schemas"]["TokenRequestDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenResponseDto"];
-                };
-            };
-            /**
-             * @description RFC 6749 §5.2 error, with the error object alongside:
-             *
-             *     `invalid_request` E1220 oauth_invalid_request
-             *
-             *     `invalid_client` E1221 oauth_invalid_client
-             *
-             *     `invalid_grant` E1222 oauth_invalid_grant
-             *
-             *     `unauthorized_client` E1223 oauth_unauthorized_client
-             *
-             *     `unsupported_grant_type` E1224 oauth_unsupported_grant_type
-             *
-             *     `invalid_scope` E1225 oauth_invalid_scope
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthErrorDto"];
-                };
-            };
-            /** @description `invalid_client` (E1221) when the client authenticated with HTTP Basic; carries `WWW-Authenticate: Basic`. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthErrorDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    "OAuthController_me[0]": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UserDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    "OAuthController_me[1]": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                /** @description The application slug. */
-                app: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UserDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    ErrorsController_catalog: {
-        parameters: {
-            query?: never;
-            header?: {
+                /** @description The subscription whose next invoice to preview. */
+                subscription_id: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
                 /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
                 "X-Test-Mode"?: "true" | "false";
             };
@@ -12606,10 +10189,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CatalogDto"];
+                    "application/json": components["schemas"]["UpcomingInvoiceDto"];
                 };
             };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12624,8 +10213,6 @@ export interface operations {
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1212 invalid_session: The one-time session is invalid, expired or already used.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
              */
@@ -12646,7 +10233,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E3001 application_not_found: No application has this slug. */
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12693,66 +10284,7 @@ export interface operations {
             };
         };
     };
-    ErrorDocsController_describe: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The code, `E` and four digits. */
-                code: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The catalog entry of the code. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDocDto"];
-                };
-            };
-            /** @description E4004 resource_not_found: No such resource. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    FilesController_list: {
+    InvoicingController_list: {
         parameters: {
             query?: {
                 limit?: number;
@@ -12772,18 +10304,18 @@ export interface operations {
                 "filter[id][ne]"?: string;
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
-                /** @description purpose equals. */
-                "filter[purpose]"?: string;
-                /** @description purpose ne. */
-                "filter[purpose][ne]"?: string;
-                /** @description purpose is one of (comma-separated list). */
-                "filter[purpose][in]"?: string;
                 /** @description type equals. */
-                "filter[type]"?: string;
+                "filter[type]"?: "subscription" | "proration" | "metered" | "metered_earlier";
                 /** @description type ne. */
-                "filter[type][ne]"?: string;
+                "filter[type][ne]"?: "subscription" | "proration" | "metered" | "metered_earlier";
                 /** @description type is one of (comma-separated list). */
                 "filter[type][in]"?: string;
+                /** @description price equals. */
+                "filter[price]"?: string;
+                /** @description price ne. */
+                "filter[price][ne]"?: string;
+                /** @description price is one of (comma-separated list). */
+                "filter[price][in]"?: string;
                 /** @description created_at equals. */
                 "filter[created_at]"?: string;
                 /** @description created_at ne. */
@@ -12799,11 +10331,14 @@ export interface operations {
                 /** @description created_at is one of (comma-separated list). */
                 "filter[created_at][in]"?: string;
             };
-            header?: {
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
                 /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
                 "X-Test-Mode"?: "true" | "false";
             };
             path: {
+                id: string;
                 /** @description The application slug. */
                 app: unknown;
             };
@@ -12818,7 +10353,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["FileDto"][];
+                        data: components["schemas"]["InvoiceLineDto"][];
                     };
                 };
             };
@@ -12863,263 +10398,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    FilesController_create: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": components["schemas"]["UploadFileBodyDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FileDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E5300 file_missing: Send the file as the multipart/form-data part named "file".
-             *
-             *     E5302 file_type_unsupported: Only PDF, JPEG and PNG files are accepted (the type is read from the content, not the name).
-             *
-             *     E5303 file_executable_refused: The content is an executable program; executables are never accepted.
-             *
-             *     E5304 file_upload_malformed: The multipart/form-data body is malformed or has parts other than "file" and "purpose".
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E5301 file_too_large: The file is larger than 10 MB (10485760 bytes).
-             *
-             *     E2003 payload_too_large: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    FilesController_retrieve: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FileDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
             /**
              * @description E4004 resource_not_found: No such resource.
              *
@@ -13171,116 +10449,7 @@ export interface operations {
             };
         };
     };
-    FilesController_contents: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The bytes, with their Content-Type and Content-Disposition: attachment. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    DisputesController_list: {
+    InvoicingController_meterEvents: {
         parameters: {
             query?: {
                 limit?: number;
@@ -13290,166 +10459,10 @@ export interface operations {
                 starting_after?: unknown;
                 /** @description Cursor: id of the first record of the next page. */
                 ending_before?: unknown;
-                /** @description field:asc|desc; fields: created_at, amount */
+                /** @description field:asc|desc; fields: created_at */
                 sort?: unknown;
                 /** @description Case-insensitive search over ids, descriptions and references. */
                 q?: unknown;
-                /** @description amount equals. */
-                "filter[amount]"?: number;
-                /** @description amount ne. */
-                "filter[amount][ne]"?: number;
-                /** @description amount gt. */
-                "filter[amount][gt]"?: number;
-                /** @description amount gte. */
-                "filter[amount][gte]"?: number;
-                /** @description amount lt. */
-                "filter[amount][lt]"?: number;
-                /** @description amount lte. */
-                "filter[amount][lte]"?: number;
-                /** @description amount is one of (comma-separated list). */
-                "filter[amount][in]"?: string;
-                /** @description charge_id equals. */
-                "filter[charge_id]"?: string;
-                /** @description charge_id ne. */
-                "filter[charge_id][ne]"?: string;
-                /** @description charge_id is one of (comma-separated list). */
-                "filter[charge_id][in]"?: string;
-                /** @description closed_at equals. */
-                "filter[closed_at]"?: string;
-                /** @description closed_at ne. */
-                "filter[closed_at][ne]"?: string;
-                /** @description closed_at gt. */
-                "filter[closed_at][gt]"?: string;
-                /** @description closed_at gte. */
-                "filter[closed_at][gte]"?: string;
-                /** @description closed_at lt. */
-                "filter[closed_at][lt]"?: string;
-                /** @description closed_at lte. */
-                "filter[closed_at][lte]"?: string;
-                /** @description closed_at is one of (comma-separated list). */
-                "filter[closed_at][in]"?: string;
-                /** @description created_at equals. */
-                "filter[created_at]"?: string;
-                /** @description created_at ne. */
-                "filter[created_at][ne]"?: string;
-                /** @description created_at gt. */
-                "filter[created_at][gt]"?: string;
-                /** @description created_at gte. */
-                "filter[created_at][gte]"?: string;
-                /** @description created_at lt. */
-                "filter[created_at][lt]"?: string;
-                /** @description created_at lte. */
-                "filter[created_at][lte]"?: string;
-                /** @description created_at is one of (comma-separated list). */
-                "filter[created_at][in]"?: string;
-                /** @description currency equals. */
-                "filter[currency]"?: string;
-                /** @description currency ne. */
-                "filter[currency][ne]"?: string;
-                /** @description currency is one of (comma-separated list). */
-                "filter[currency][in]"?: string;
-                /** @description evidence_due_by equals. */
-                "filter[evidence_due_by]"?: string;
-                /** @description evidence_due_by ne. */
-                "filter[evidence_due_by][ne]"?: string;
-                /** @description evidence_due_by gt. */
-                "filter[evidence_due_by][gt]"?: string;
-                /** @description evidence_due_by gte. */
-                "filter[evidence_due_by][gte]"?: string;
-                /** @description evidence_due_by lt. */
-                "filter[evidence_due_by][lt]"?: string;
-                /** @description evidence_due_by lte. */
-                "filter[evidence_due_by][lte]"?: string;
-                /** @description evidence_due_by is one of (comma-separated list). */
-                "filter[evidence_due_by][in]"?: string;
-                /** @description id equals. */
-                "filter[id]"?: string;
-                /** @description id ne. */
-                "filter[id][ne]"?: string;
-                /** @description id is one of (comma-separated list). */
-                "filter[id][in]"?: string;
-                /** @description labels equals. */
-                "filter[labels]"?: string;
-                /** @description labels ne. */
-                "filter[labels][ne]"?: string;
-                /** @description labels is one of (comma-separated list). */
-                "filter[labels][in]"?: string;
-                /** @description network_reason_code equals. */
-                "filter[network_reason_code]"?: string;
-                /** @description network_reason_code ne. */
-                "filter[network_reason_code][ne]"?: string;
-                /** @description network_reason_code is one of (comma-separated list). */
-                "filter[network_reason_code][in]"?: string;
-                /** @description number equals. */
-                "filter[number]"?: string;
-                /** @description number ne. */
-                "filter[number][ne]"?: string;
-                /** @description number is one of (comma-separated list). */
-                "filter[number][in]"?: string;
-                /** @description opened_at equals. */
-                "filter[opened_at]"?: string;
-                /** @description opened_at ne. */
-                "filter[opened_at][ne]"?: string;
-                /** @description opened_at gt. */
-                "filter[opened_at][gt]"?: string;
-                /** @description opened_at gte. */
-                "filter[opened_at][gte]"?: string;
-                /** @description opened_at lt. */
-                "filter[opened_at][lt]"?: string;
-                /** @description opened_at lte. */
-                "filter[opened_at][lte]"?: string;
-                /** @description opened_at is one of (comma-separated list). */
-                "filter[opened_at][in]"?: string;
-                /** @description provider_id equals. */
-                "filter[provider_id]"?: string;
-                /** @description provider_id ne. */
-                "filter[provider_id][ne]"?: string;
-                /** @description provider_id is one of (comma-separated list). */
-                "filter[provider_id][in]"?: string;
-                /** @description reason equals. */
-                "filter[reason]"?: string;
-                /** @description reason ne. */
-                "filter[reason][ne]"?: string;
-                /** @description reason is one of (comma-separated list). */
-                "filter[reason][in]"?: string;
-                /** @description reference_id equals. */
-                "filter[reference_id]"?: string;
-                /** @description reference_id ne. */
-                "filter[reference_id][ne]"?: string;
-                /** @description reference_id is one of (comma-separated list). */
-                "filter[reference_id][in]"?: string;
-                /** @description reinstated equals. */
-                "filter[reinstated]"?: boolean;
-                /** @description reinstated ne. */
-                "filter[reinstated][ne]"?: boolean;
-                /** @description reinstated is one of (comma-separated list). */
-                "filter[reinstated][in]"?: string;
-                /** @description settled equals. */
-                "filter[settled]"?: boolean;
-                /** @description settled ne. */
-                "filter[settled][ne]"?: boolean;
-                /** @description settled is one of (comma-separated list). */
-                "filter[settled][in]"?: string;
-                /** @description status equals. */
-                "filter[status]"?: string;
-                /** @description status ne. */
-                "filter[status][ne]"?: string;
-                /** @description status is one of (comma-separated list). */
-                "filter[status][in]"?: string;
-                /** @description updated_at equals. */
-                "filter[updated_at]"?: string;
-                /** @description updated_at ne. */
-                "filter[updated_at][ne]"?: string;
-                /** @description updated_at gt. */
-                "filter[updated_at][gt]"?: string;
-                /** @description updated_at gte. */
-                "filter[updated_at][gte]"?: string;
-                /** @description updated_at lt. */
-                "filter[updated_at][lt]"?: string;
-                /** @description updated_at lte. */
-                "filter[updated_at][lte]"?: string;
-                /** @description updated_at is one of (comma-separated list). */
-                "filter[updated_at][in]"?: string;
             };
             header: {
                 /** @description ISO 3166-1 alpha-2 country code. */
@@ -13458,6 +10471,8 @@ export interface operations {
                 "X-Test-Mode"?: "true" | "false";
             };
             path: {
+                id: string;
+                line_id: string;
                 /** @description The application slug. */
                 app: unknown;
             };
@@ -13472,7 +10487,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["DisputeDto"][];
+                        data: components["schemas"]["BilledMeterEventDto"][];
                     };
                 };
             };
@@ -13517,930 +10532,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E3001 application_not_found: No application has this slug. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    DisputesController_retrieve: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DisputeDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
             /**
              * @description E4004 resource_not_found: No such resource.
              *
              *     E3001 application_not_found: No application has this slug.
              */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    DisputesController_update: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateDisputeDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DisputeDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E9504 dispute_closed: The dispute is closed (won, lost or warning_closed).
-             *
-             *     E9505 dispute_under_review: The evidence was submitted: the dispute is under review and can no longer be changed or accepted.
-             */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E9503 dispute_evidence_past_due: The evidence is past due: evidence_due_by has passed. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    DisputesController_close: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        /** @description No fields: send no body or an empty JSON object. */
-        requestBody?: {
-            content: {
-                /** @example {} */
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DisputeDto"];
-                };
-            };
-            /**
-             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E9504 dispute_closed: The dispute is closed (won, lost or warning_closed).
-             *
-             *     E9505 dispute_under_review: The evidence was submitted: the dispute is under review and can no longer be changed or accepted.
-             */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    DisputeTestHelpersController_open: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["OpenDisputeDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DisputeDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E9501 charge_already_disputed: This charge already has a dispute. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E9502 charge_not_disputable: Only a paid charge can be disputed, for at most its captured amount.
-             *
-             *     E9506 charge_refunded: The disputed amount is more than what is left of the charge after its refunds.
-             */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    DisputeTestHelpersController_win: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        /** @description No fields: send no body or an empty JSON object. */
-        requestBody?: {
-            content: {
-                /** @example {} */
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DisputeDto"];
-                };
-            };
-            /**
-             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E9504 dispute_closed: The dispute is closed (won, lost or warning_closed). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    DisputeTestHelpersController_lose: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description ISO 3166-1 alpha-2 country code. */
-                "X-Country": string;
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        /** @description No fields: send no body or an empty JSON object. */
-        requestBody?: {
-            content: {
-                /** @example {} */
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DisputeDto"];
-                };
-            };
-            /**
-             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E4040 route_not_found: No endpoint has this method and path.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E9504 dispute_closed: The dispute is closed (won, lost or warning_closed).
-             *
-             *     E9507 dispute_inquiry_not_losable: An inquiry (warning_needs_response) cannot be lost: it moved no money.
-             */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14507,11 +10604,17 @@ export interface operations {
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
                 /** @description status equals. */
-                "filter[status]"?: "requires_payment_method" | "requires_action" | "processing" | "succeeded" | "canceled";
+                "filter[status]"?: "requires_payment_method" | "requires_action" | "processing" | "requires_capture" | "succeeded" | "canceled";
                 /** @description status ne. */
-                "filter[status][ne]"?: "requires_payment_method" | "requires_action" | "processing" | "succeeded" | "canceled";
+                "filter[status][ne]"?: "requires_payment_method" | "requires_action" | "processing" | "requires_capture" | "succeeded" | "canceled";
                 /** @description status is one of (comma-separated list). */
                 "filter[status][in]"?: string;
+                /** @description capture_method equals. */
+                "filter[capture_method]"?: "automatic" | "manual";
+                /** @description capture_method ne. */
+                "filter[capture_method][ne]"?: "automatic" | "manual";
+                /** @description capture_method is one of (comma-separated list). */
+                "filter[capture_method][in]"?: string;
                 /** @description customer_id equals. */
                 "filter[customer_id]"?: string;
                 /** @description customer_id ne. */
@@ -14742,6 +10845,8 @@ export interface operations {
              *     E7017 promptpay_unavailable: PromptPay collects Thai baht (THB) only.
              *
              *     E7019 amount_invalid: The amount is out of the accepted range.
+             *
+             *     E7103 capture_method_unsupported: capture_method "manual" collects cards only: payment_method_types must be ["card"].
              *
              *     E7031 payment_method_not_attached: The payment method is detached, or is not attached to this customer.
              *
@@ -15001,6 +11106,168 @@ export interface operations {
             };
         };
     };
+    PaymentIntentsController_capture: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CapturePaymentIntentDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntentDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E7100 payment_intent_already_captured: The payment intent was already captured (or a capture of it is in progress).
+             *
+             *     E7101 payment_intent_not_capturable: The payment intent has no authorization to capture (it is not requires_capture).
+             *
+             *     E7102 amount_to_capture_invalid: amount_to_capture must be at least 1 and at most the amount_capturable of the payment intent.
+             *
+             *     E7104 authorization_expired: The authorization expired and was voided: nothing can be captured.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5002 provider_unavailable: A payment provider did not answer as expected. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
     PaymentIntentsController_cancel: {
         parameters: {
             query?: never;
@@ -15135,6 +11402,15 @@ export interface operations {
             };
             /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5002 provider_unavailable: A payment provider did not answer as expected. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16717,11 +12993,23 @@ export interface operations {
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
                 /** @description status equals. */
-                "filter[status]"?: "pending" | "succeeded" | "failed" | "canceled";
+                "filter[status]"?: "pending" | "requires_capture" | "succeeded" | "failed" | "canceled";
                 /** @description status ne. */
-                "filter[status][ne]"?: "pending" | "succeeded" | "failed" | "canceled";
+                "filter[status][ne]"?: "pending" | "requires_capture" | "succeeded" | "failed" | "canceled";
                 /** @description status is one of (comma-separated list). */
                 "filter[status][in]"?: string;
+                /** @description capture_method equals. */
+                "filter[capture_method]"?: "automatic" | "manual";
+                /** @description capture_method ne. */
+                "filter[capture_method][ne]"?: "automatic" | "manual";
+                /** @description capture_method is one of (comma-separated list). */
+                "filter[capture_method][in]"?: string;
+                /** @description captured equals. */
+                "filter[captured]"?: boolean;
+                /** @description captured ne. */
+                "filter[captured][ne]"?: boolean;
+                /** @description captured is one of (comma-separated list). */
+                "filter[captured][in]"?: string;
                 /** @description customer_id equals. */
                 "filter[customer_id]"?: string;
                 /** @description customer_id ne. */
@@ -17932,6 +14220,168 @@ export interface operations {
             };
         };
     };
+    CollectionTestHelpersController_expireAuthorization: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntentDto"];
+                };
+            };
+            /**
+             * @description E7100 payment_intent_already_captured: The payment intent was already captured (or a capture of it is in progress).
+             *
+             *     E7101 payment_intent_not_capturable: The payment intent has no authorization to capture (it is not requires_capture).
+             *
+             *     E7104 authorization_expired: The authorization expired and was voided: nothing can be captured.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5002 provider_unavailable: A payment provider did not answer as expected. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
     CollectionTestHelpersController_releaseHolds: {
         parameters: {
             query?: never;
@@ -18673,6 +15123,790 @@ export interface operations {
              *     E3001 application_not_found: No application has this slug.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    AccountsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at, updated_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description type equals. */
+                "filter[type]"?: "own" | "connected";
+                /** @description type ne. */
+                "filter[type][ne]"?: "own" | "connected";
+                /** @description type is one of (comma-separated list). */
+                "filter[type][in]"?: string;
+                /** @description kyb_status equals. */
+                "filter[kyb_status]"?: "pending" | "verified" | "rejected";
+                /** @description kyb_status ne. */
+                "filter[kyb_status][ne]"?: "pending" | "verified" | "rejected";
+                /** @description kyb_status is one of (comma-separated list). */
+                "filter[kyb_status][in]"?: string;
+                /** @description name equals. */
+                "filter[name]"?: string;
+                /** @description name ne. */
+                "filter[name][ne]"?: string;
+                /** @description name is one of (comma-separated list). */
+                "filter[name][in]"?: string;
+                /** @description business_name equals. */
+                "filter[business_name]"?: string;
+                /** @description business_name ne. */
+                "filter[business_name][ne]"?: string;
+                /** @description business_name is one of (comma-separated list). */
+                "filter[business_name][in]"?: string;
+                /** @description email equals. */
+                "filter[email]"?: string;
+                /** @description email ne. */
+                "filter[email][ne]"?: string;
+                /** @description email is one of (comma-separated list). */
+                "filter[email][in]"?: string;
+                /** @description country equals. */
+                "filter[country]"?: string;
+                /** @description country ne. */
+                "filter[country][ne]"?: string;
+                /** @description country is one of (comma-separated list). */
+                "filter[country][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+                /** @description updated_at equals. */
+                "filter[updated_at]"?: string;
+                /** @description updated_at ne. */
+                "filter[updated_at][ne]"?: string;
+                /** @description updated_at gt. */
+                "filter[updated_at][gt]"?: string;
+                /** @description updated_at gte. */
+                "filter[updated_at][gte]"?: string;
+                /** @description updated_at lt. */
+                "filter[updated_at][lt]"?: string;
+                /** @description updated_at lte. */
+                "filter[updated_at][lte]"?: string;
+                /** @description updated_at is one of (comma-separated list). */
+                "filter[updated_at][in]"?: string;
+                /** @description labels equals. */
+                "filter[labels]"?: string;
+                /** @description labels ne. */
+                "filter[labels][ne]"?: string;
+                /** @description labels is one of (comma-separated list). */
+                "filter[labels][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["AccountDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    AccountsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "บ้านสมชาย",
+                 *       "business_name": "บริษัท บ้านสมชาย จำกัด",
+                 *       "email": "finance@baansomchai.co.th",
+                 *       "country": "TH",
+                 *       "default_currency": "THB",
+                 *       "metadata": {
+                 *         "crm_id": "TH-2001"
+                 *       },
+                 *       "labels": [
+                 *         "marketplace"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateAccountDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E6002 connect_account_unavailable: The payment provider did not open the connected account's provider account (Stripe Connect); nothing was created. Try again.
+             *
+             *     E5001 database_unavailable: The database is not reachable right now.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    AccountsController_retrieve: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    AccountTestHelpersController_verify: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDto"];
+                };
+            };
+            /**
+             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    AccountTestHelpersController_reject: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "documents_unreadable"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RejectAccountDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E6001 own_account_kyb_fixed: The application's own account is always verified; its KYB status cannot change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23376,6 +20610,4539 @@ export interface operations {
             };
         };
     };
+    EventsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description type equals. */
+                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
+                /** @description type ne. */
+                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
+                /** @description type is one of (comma-separated list). */
+                "filter[type][in]"?: string;
+                /** @description created equals. */
+                "filter[created]"?: string;
+                /** @description created ne. */
+                "filter[created][ne]"?: string;
+                /** @description created gt. */
+                "filter[created][gt]"?: string;
+                /** @description created gte. */
+                "filter[created][gte]"?: string;
+                /** @description created lt. */
+                "filter[created][lt]"?: string;
+                /** @description created lte. */
+                "filter[created][lte]"?: string;
+                /** @description created is one of (comma-separated list). */
+                "filter[created][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["EventDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    EventsController_retrieve: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPayload"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    EventsController_deliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description event_id equals. */
+                "filter[event_id]"?: string;
+                /** @description event_id ne. */
+                "filter[event_id][ne]"?: string;
+                /** @description event_id is one of (comma-separated list). */
+                "filter[event_id][in]"?: string;
+                /** @description event_type equals. */
+                "filter[event_type]"?: string;
+                /** @description event_type ne. */
+                "filter[event_type][ne]"?: string;
+                /** @description event_type is one of (comma-separated list). */
+                "filter[event_type][in]"?: string;
+                /** @description outcome equals. */
+                "filter[outcome]"?: "succeeded" | "failed";
+                /** @description outcome ne. */
+                "filter[outcome][ne]"?: "succeeded" | "failed";
+                /** @description outcome is one of (comma-separated list). */
+                "filter[outcome][in]"?: string;
+                /** @description status_code equals. */
+                "filter[status_code]"?: number;
+                /** @description status_code ne. */
+                "filter[status_code][ne]"?: number;
+                /** @description status_code gt. */
+                "filter[status_code][gt]"?: number;
+                /** @description status_code gte. */
+                "filter[status_code][gte]"?: number;
+                /** @description status_code lt. */
+                "filter[status_code][lt]"?: number;
+                /** @description status_code lte. */
+                "filter[status_code][lte]"?: number;
+                /** @description status_code is one of (comma-separated list). */
+                "filter[status_code][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookAttemptDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    EventsController_resend: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "webhook_endpoint_id": "0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResendEventDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5109 webhook_endpoint_disabled: The webhook endpoint is disabled: enable it before resending to it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description status equals. */
+                "filter[status]"?: "enabled" | "disabled";
+                /** @description status ne. */
+                "filter[status][ne]"?: "enabled" | "disabled";
+                /** @description status is one of (comma-separated list). */
+                "filter[status][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+                /** @description updated_at equals. */
+                "filter[updated_at]"?: string;
+                /** @description updated_at ne. */
+                "filter[updated_at][ne]"?: string;
+                /** @description updated_at gt. */
+                "filter[updated_at][gt]"?: string;
+                /** @description updated_at gte. */
+                "filter[updated_at][gte]"?: string;
+                /** @description updated_at lt. */
+                "filter[updated_at][lt]"?: string;
+                /** @description updated_at lte. */
+                "filter[updated_at][lte]"?: string;
+                /** @description updated_at is one of (comma-separated list). */
+                "filter[updated_at][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookEndpointDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example.co.th/webhooks/wallet",
+                 *       "enabled_events": [
+                 *         "checkout.completed",
+                 *         "charge.succeeded",
+                 *         "charge.refunded"
+                 *       ],
+                 *       "metadata": {
+                 *         "team": "orders"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookEndpointDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E5101 webhook_url_invalid: The webhook URL must be an absolute http(s) URL with a host, no user or password, at most 2048 characters.
+             *
+             *     E5108 webhook_event_type_unknown: enabled_events may name only "*" or known event types (docs/EVENTS.md).
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E5102 webhook_url_not_https: A live webhook endpoint must use https://.
+             *
+             *     E5103 webhook_url_loopback: A live webhook endpoint may not be a loopback address (localhost, 127.0.0.0/8, ::1).
+             *
+             *     E5104 webhook_url_private_address: A live webhook endpoint may not be a private address (10/8, 172.16/12, 192.168/16, 100.64/10 CGNAT, fc00::/7).
+             *
+             *     E5105 webhook_url_link_local: A webhook endpoint may not be a link-local or cloud metadata address (169.254/16, fe80::/10).
+             *
+             *     E5106 webhook_url_reserved_address: A live webhook endpoint may not be an unspecified, multicast, documentation or otherwise reserved address.
+             *
+             *     E5107 webhook_url_unresolvable: The webhook URL's host name does not resolve to any address.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_retrieve: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_update: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled_events": [
+                 *         "*"
+                 *       ],
+                 *       "disabled": false,
+                 *       "metadata": {
+                 *         "team": "finance"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookEndpointDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E5101 webhook_url_invalid: The webhook URL must be an absolute http(s) URL with a host, no user or password, at most 2048 characters.
+             *
+             *     E5108 webhook_event_type_unknown: enabled_events may name only "*" or known event types (docs/EVENTS.md).
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E5102 webhook_url_not_https: A live webhook endpoint must use https://.
+             *
+             *     E5103 webhook_url_loopback: A live webhook endpoint may not be a loopback address (localhost, 127.0.0.0/8, ::1).
+             *
+             *     E5104 webhook_url_private_address: A live webhook endpoint may not be a private address (10/8, 172.16/12, 192.168/16, 100.64/10 CGNAT, fc00::/7).
+             *
+             *     E5105 webhook_url_link_local: A webhook endpoint may not be a link-local or cloud metadata address (169.254/16, fe80::/10).
+             *
+             *     E5106 webhook_url_reserved_address: A live webhook endpoint may not be an unspecified, multicast, documentation or otherwise reserved address.
+             *
+             *     E5107 webhook_url_unresolvable: The webhook URL's host name does not resolve to any address.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_remove: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhookEndpointDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_rotateSecret: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"];
+                };
+            };
+            /**
+             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsController_deliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description event_id equals. */
+                "filter[event_id]"?: string;
+                /** @description event_id ne. */
+                "filter[event_id][ne]"?: string;
+                /** @description event_id is one of (comma-separated list). */
+                "filter[event_id][in]"?: string;
+                /** @description event_type equals. */
+                "filter[event_type]"?: string;
+                /** @description event_type ne. */
+                "filter[event_type][ne]"?: string;
+                /** @description event_type is one of (comma-separated list). */
+                "filter[event_type][in]"?: string;
+                /** @description outcome equals. */
+                "filter[outcome]"?: "succeeded" | "failed";
+                /** @description outcome ne. */
+                "filter[outcome][ne]"?: "succeeded" | "failed";
+                /** @description outcome is one of (comma-separated list). */
+                "filter[outcome][in]"?: string;
+                /** @description status_code equals. */
+                "filter[status_code]"?: number;
+                /** @description status_code ne. */
+                "filter[status_code][ne]"?: number;
+                /** @description status_code gt. */
+                "filter[status_code][gt]"?: number;
+                /** @description status_code gte. */
+                "filter[status_code][gte]"?: number;
+                /** @description status_code lt. */
+                "filter[status_code][lt]"?: number;
+                /** @description status_code lte. */
+                "filter[status_code][lte]"?: number;
+                /** @description status_code is one of (comma-separated list). */
+                "filter[status_code][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookAttemptDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    WebhookEndpointsTestHelpersController_disable: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointDto"];
+                };
+            };
+            /**
+             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5111 webhook_endpoint_already_disabled: The webhook endpoint is already disabled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    OAuthController_metadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    OAuthController_authorize: {
+        parameters: {
+            query: {
+                code_challenge_method?: "S256";
+                /** @description PKCE; required for public clients. */
+                code_challenge?: string;
+                scope?: string;
+                state: string;
+                /** @description One of the client's registered URIs (optional when it has only one). */
+                redirect_uri?: string;
+                client_id: string;
+                response_type: "code";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-in page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description An unknown client or redirect URI: an HTML error page, never a redirect (RFC 6749 4.1.2.1). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    "OAuthController_token[0]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grant_type": "refresh_token",
+                 *       "refresh_token": "wrt_Qm9vdHN0cmFwUmVmcmVzaFRva2VuRXhhbXBsZTAx",
+                 *       "client_id": "client_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponseDto"];
+                };
+            };
+            /**
+             * @description RFC 6749 §5.2 error, with the error object alongside:
+             *
+             *     `invalid_request` E1220 oauth_invalid_request
+             *
+             *     `invalid_client` E1221 oauth_invalid_client
+             *
+             *     `invalid_grant` E1222 oauth_invalid_grant
+             *
+             *     `unauthorized_client` E1223 oauth_unauthorized_client
+             *
+             *     `unsupported_grant_type` E1224 oauth_unsupported_grant_type
+             *
+             *     `invalid_scope` E1225 oauth_invalid_scope
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_client` (E1221) when the client authenticated with HTTP Basic; carries `WWW-Authenticate: Basic`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    "OAuthController_token[1]": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grant_type": "refresh_token",
+                 *       "refresh_token": "wrt_Qm9vdHN0cmFwUmVmcmVzaFRva2VuRXhhbXBsZTAx",
+                 *       "client_id": "client_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponseDto"];
+                };
+            };
+            /**
+             * @description RFC 6749 §5.2 error, with the error object alongside:
+             *
+             *     `invalid_request` E1220 oauth_invalid_request
+             *
+             *     `invalid_client` E1221 oauth_invalid_client
+             *
+             *     `invalid_grant` E1222 oauth_invalid_grant
+             *
+             *     `unauthorized_client` E1223 oauth_unauthorized_client
+             *
+             *     `unsupported_grant_type` E1224 oauth_unsupported_grant_type
+             *
+             *     `invalid_scope` E1225 oauth_invalid_scope
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_client` (E1221) when the client authenticated with HTTP Basic; carries `WWW-Authenticate: Basic`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    "OAuthController_refresh[0]": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grant_type": "refresh_token",
+                 *       "refresh_token": "wrt_Qm9vdHN0cmFwUmVmcmVzaFRva2VuRXhhbXBsZTAx",
+                 *       "client_id": "client_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponseDto"];
+                };
+            };
+            /**
+             * @description RFC 6749 §5.2 error, with the error object alongside:
+             *
+             *     `invalid_request` E1220 oauth_invalid_request
+             *
+             *     `invalid_client` E1221 oauth_invalid_client
+             *
+             *     `invalid_grant` E1222 oauth_invalid_grant
+             *
+             *     `unauthorized_client` E1223 oauth_unauthorized_client
+             *
+             *     `unsupported_grant_type` E1224 oauth_unsupported_grant_type
+             *
+             *     `invalid_scope` E1225 oauth_invalid_scope
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_client` (E1221) when the client authenticated with HTTP Basic; carries `WWW-Authenticate: Basic`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    "OAuthController_refresh[1]": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "grant_type": "refresh_token",
+                 *       "refresh_token": "wrt_Qm9vdHN0cmFwUmVmcmVzaFRva2VuRXhhbXBsZTAx",
+                 *       "client_id": "client_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequestDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenResponseDto"];
+                };
+            };
+            /**
+             * @description RFC 6749 §5.2 error, with the error object alongside:
+             *
+             *     `invalid_request` E1220 oauth_invalid_request
+             *
+             *     `invalid_client` E1221 oauth_invalid_client
+             *
+             *     `invalid_grant` E1222 oauth_invalid_grant
+             *
+             *     `unauthorized_client` E1223 oauth_unauthorized_client
+             *
+             *     `unsupported_grant_type` E1224 oauth_unsupported_grant_type
+             *
+             *     `invalid_scope` E1225 oauth_invalid_scope
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description `invalid_client` (E1221) when the client authenticated with HTTP Basic; carries `WWW-Authenticate: Basic`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthErrorDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    "OAuthController_me[0]": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    "OAuthController_me[1]": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    ErrorsController_catalog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1212 invalid_session: The one-time session is invalid, expired or already used.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    ErrorDocsController_describe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The code, `E` and four digits. */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog entry of the code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocDto"];
+                };
+            };
+            /** @description E4004 resource_not_found: No such resource. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    FilesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description purpose equals. */
+                "filter[purpose]"?: string;
+                /** @description purpose ne. */
+                "filter[purpose][ne]"?: string;
+                /** @description purpose is one of (comma-separated list). */
+                "filter[purpose][in]"?: string;
+                /** @description type equals. */
+                "filter[type]"?: string;
+                /** @description type ne. */
+                "filter[type][ne]"?: string;
+                /** @description type is one of (comma-separated list). */
+                "filter[type][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["FileDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    FilesController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadFileBodyDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E5300 file_missing: Send the file as the multipart/form-data part named "file".
+             *
+             *     E5302 file_type_unsupported: Only PDF, JPEG and PNG files are accepted (the type is read from the content, not the name).
+             *
+             *     E5303 file_executable_refused: The content is an executable program; executables are never accepted.
+             *
+             *     E5304 file_upload_malformed: The multipart/form-data body is malformed or has parts other than "file" and "purpose".
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E5301 file_too_large: The file is larger than 10 MB (10485760 bytes).
+             *
+             *     E2003 payload_too_large: The request body is larger than the service accepts.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    FilesController_retrieve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    FilesController_contents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes, with their Content-Type and Content-Disposition: attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    DisputesController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at, amount */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description amount equals. */
+                "filter[amount]"?: number;
+                /** @description amount ne. */
+                "filter[amount][ne]"?: number;
+                /** @description amount gt. */
+                "filter[amount][gt]"?: number;
+                /** @description amount gte. */
+                "filter[amount][gte]"?: number;
+                /** @description amount lt. */
+                "filter[amount][lt]"?: number;
+                /** @description amount lte. */
+                "filter[amount][lte]"?: number;
+                /** @description amount is one of (comma-separated list). */
+                "filter[amount][in]"?: string;
+                /** @description charge_id equals. */
+                "filter[charge_id]"?: string;
+                /** @description charge_id ne. */
+                "filter[charge_id][ne]"?: string;
+                /** @description charge_id is one of (comma-separated list). */
+                "filter[charge_id][in]"?: string;
+                /** @description closed_at equals. */
+                "filter[closed_at]"?: string;
+                /** @description closed_at ne. */
+                "filter[closed_at][ne]"?: string;
+                /** @description closed_at gt. */
+                "filter[closed_at][gt]"?: string;
+                /** @description closed_at gte. */
+                "filter[closed_at][gte]"?: string;
+                /** @description closed_at lt. */
+                "filter[closed_at][lt]"?: string;
+                /** @description closed_at lte. */
+                "filter[closed_at][lte]"?: string;
+                /** @description closed_at is one of (comma-separated list). */
+                "filter[closed_at][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+                /** @description currency equals. */
+                "filter[currency]"?: string;
+                /** @description currency ne. */
+                "filter[currency][ne]"?: string;
+                /** @description currency is one of (comma-separated list). */
+                "filter[currency][in]"?: string;
+                /** @description evidence_due_by equals. */
+                "filter[evidence_due_by]"?: string;
+                /** @description evidence_due_by ne. */
+                "filter[evidence_due_by][ne]"?: string;
+                /** @description evidence_due_by gt. */
+                "filter[evidence_due_by][gt]"?: string;
+                /** @description evidence_due_by gte. */
+                "filter[evidence_due_by][gte]"?: string;
+                /** @description evidence_due_by lt. */
+                "filter[evidence_due_by][lt]"?: string;
+                /** @description evidence_due_by lte. */
+                "filter[evidence_due_by][lte]"?: string;
+                /** @description evidence_due_by is one of (comma-separated list). */
+                "filter[evidence_due_by][in]"?: string;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description labels equals. */
+                "filter[labels]"?: string;
+                /** @description labels ne. */
+                "filter[labels][ne]"?: string;
+                /** @description labels is one of (comma-separated list). */
+                "filter[labels][in]"?: string;
+                /** @description network_reason_code equals. */
+                "filter[network_reason_code]"?: string;
+                /** @description network_reason_code ne. */
+                "filter[network_reason_code][ne]"?: string;
+                /** @description network_reason_code is one of (comma-separated list). */
+                "filter[network_reason_code][in]"?: string;
+                /** @description number equals. */
+                "filter[number]"?: string;
+                /** @description number ne. */
+                "filter[number][ne]"?: string;
+                /** @description number is one of (comma-separated list). */
+                "filter[number][in]"?: string;
+                /** @description opened_at equals. */
+                "filter[opened_at]"?: string;
+                /** @description opened_at ne. */
+                "filter[opened_at][ne]"?: string;
+                /** @description opened_at gt. */
+                "filter[opened_at][gt]"?: string;
+                /** @description opened_at gte. */
+                "filter[opened_at][gte]"?: string;
+                /** @description opened_at lt. */
+                "filter[opened_at][lt]"?: string;
+                /** @description opened_at lte. */
+                "filter[opened_at][lte]"?: string;
+                /** @description opened_at is one of (comma-separated list). */
+                "filter[opened_at][in]"?: string;
+                /** @description provider_id equals. */
+                "filter[provider_id]"?: string;
+                /** @description provider_id ne. */
+                "filter[provider_id][ne]"?: string;
+                /** @description provider_id is one of (comma-separated list). */
+                "filter[provider_id][in]"?: string;
+                /** @description reason equals. */
+                "filter[reason]"?: string;
+                /** @description reason ne. */
+                "filter[reason][ne]"?: string;
+                /** @description reason is one of (comma-separated list). */
+                "filter[reason][in]"?: string;
+                /** @description reference_id equals. */
+                "filter[reference_id]"?: string;
+                /** @description reference_id ne. */
+                "filter[reference_id][ne]"?: string;
+                /** @description reference_id is one of (comma-separated list). */
+                "filter[reference_id][in]"?: string;
+                /** @description reinstated equals. */
+                "filter[reinstated]"?: boolean;
+                /** @description reinstated ne. */
+                "filter[reinstated][ne]"?: boolean;
+                /** @description reinstated is one of (comma-separated list). */
+                "filter[reinstated][in]"?: string;
+                /** @description settled equals. */
+                "filter[settled]"?: boolean;
+                /** @description settled ne. */
+                "filter[settled][ne]"?: boolean;
+                /** @description settled is one of (comma-separated list). */
+                "filter[settled][in]"?: string;
+                /** @description status equals. */
+                "filter[status]"?: string;
+                /** @description status ne. */
+                "filter[status][ne]"?: string;
+                /** @description status is one of (comma-separated list). */
+                "filter[status][in]"?: string;
+                /** @description updated_at equals. */
+                "filter[updated_at]"?: string;
+                /** @description updated_at ne. */
+                "filter[updated_at][ne]"?: string;
+                /** @description updated_at gt. */
+                "filter[updated_at][gt]"?: string;
+                /** @description updated_at gte. */
+                "filter[updated_at][gte]"?: string;
+                /** @description updated_at lt. */
+                "filter[updated_at][lt]"?: string;
+                /** @description updated_at lte. */
+                "filter[updated_at][lte]"?: string;
+                /** @description updated_at is one of (comma-separated list). */
+                "filter[updated_at][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["DisputeDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    DisputesController_retrieve: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    DisputesController_update: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDisputeDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E9504 dispute_closed: The dispute is closed (won, lost or warning_closed).
+             *
+             *     E9505 dispute_under_review: The evidence was submitted: the dispute is under review and can no longer be changed or accepted.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E9503 dispute_evidence_past_due: The evidence is past due: evidence_due_by has passed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    DisputesController_close: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeDto"];
+                };
+            };
+            /**
+             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E9504 dispute_closed: The dispute is closed (won, lost or warning_closed).
+             *
+             *     E9505 dispute_under_review: The evidence was submitted: the dispute is under review and can no longer be changed or accepted.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    DisputeTestHelpersController_open: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenDisputeDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E9501 charge_already_disputed: This charge already has a dispute. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E9502 charge_not_disputable: Only a paid charge can be disputed, for at most its captured amount.
+             *
+             *     E9506 charge_refunded: The disputed amount is more than what is left of the charge after its refunds.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    DisputeTestHelpersController_win: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeDto"];
+                };
+            };
+            /**
+             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E9504 dispute_closed: The dispute is closed (won, lost or warning_closed). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    DisputeTestHelpersController_lose: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeDto"];
+                };
+            };
+            /**
+             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E9504 dispute_closed: The dispute is closed (won, lost or warning_closed).
+             *
+             *     E9507 dispute_inquiry_not_losable: An inquiry (warning_needs_response) cannot be lost: it moved no money.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
     RefundsController_list: {
         parameters: {
             query?: {
@@ -23979,6 +25746,601 @@ export interface operations {
                 };
             };
             /** @description E4090 conflict: The request conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    CustomerCreditGrantsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at, expires_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description status equals. */
+                "filter[status]"?: "active" | "voided" | "expired";
+                /** @description status ne. */
+                "filter[status][ne]"?: "active" | "voided" | "expired";
+                /** @description status is one of (comma-separated list). */
+                "filter[status][in]"?: string;
+                /** @description category equals. */
+                "filter[category]"?: "paid" | "promotional";
+                /** @description category ne. */
+                "filter[category][ne]"?: "paid" | "promotional";
+                /** @description category is one of (comma-separated list). */
+                "filter[category][in]"?: string;
+                /** @description currency equals. */
+                "filter[currency]"?: string;
+                /** @description currency ne. */
+                "filter[currency][ne]"?: string;
+                /** @description currency is one of (comma-separated list). */
+                "filter[currency][in]"?: string;
+                /** @description expires_at equals. */
+                "filter[expires_at]"?: string;
+                /** @description expires_at ne. */
+                "filter[expires_at][ne]"?: string;
+                /** @description expires_at gt. */
+                "filter[expires_at][gt]"?: string;
+                /** @description expires_at gte. */
+                "filter[expires_at][gte]"?: string;
+                /** @description expires_at lt. */
+                "filter[expires_at][lt]"?: string;
+                /** @description expires_at lte. */
+                "filter[expires_at][lte]"?: string;
+                /** @description expires_at is one of (comma-separated list). */
+                "filter[expires_at][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                customer_id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["CreditGrantDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E7880 credit_grant_customer_not_found: No customer of this application has this id.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    CustomerCreditGrantsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                customer_id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCreditGrantDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditGrantDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E7881 credit_grant_currency_mismatch: A credit grant's currency must be the customer's currency when the customer has one.
+             *
+             *     E7882 credit_grant_expiry_not_future: expires_at must be after the customer's current time (its test clock's, if it has one).
+             *
+             *     E7883 credit_grant_price_not_usable: applicability.price_ids must name recurring prices of this application in the grant currency.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E7880 credit_grant_customer_not_found: No customer of this application has this id.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    CreditGrantsController_retrieve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditGrantDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    CreditGrantsController_void: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditGrantDto"];
+                };
+            };
+            /**
+             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E7884 credit_grant_not_active: The credit grant is already voided or expired. */
             409: {
                 headers: {
                     [name: string]: unknown;
