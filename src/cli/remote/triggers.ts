@@ -22,7 +22,8 @@ export const SANDBOX_REFUSED_METER_EVENT_PREFIX = 'sandbox_refuse_';
 
 /**
  * Some events are made by the deployment's worker (the process with RUN_JOBS=true), not by the
- * request: a test clock's advance (every 15 s) and meter event forwarding (every 250 ms). Their
+ * request: a test clock's advance (every 15 s), the invoicing job's notices and the credit grant
+ * job's expiries (every 15 s), and meter event forwarding (every 250 ms). Their
  * recipes wait until the worker has done it, polling the object, and say so if it never does.
  */
 export const WORKER_WAIT = { everyMs: 500, timeoutMs: 120_000 };
@@ -153,22 +154,64 @@ async function advanceUntilReady(api: WalletApi, clock: Row, frozenTime: Date): 
   );
 }
 
-/**
- * A 14-day trial subscription of a customer on a new test clock, the clock advanced to 3 days
- * before the trial ends (plus a minute): the worker sends the notice as it moves the clock.
- */
-async function trialWillEnd(api: WalletApi): Promise<Row> {
+/** A 14-day trial subscription of a new customer on a new test clock to a new monthly price (its first period ends with the trial). */
+async function clockedTrial(api: WalletApi): Promise<{ clock: Row; subscription: Row }> {
   const clock = await testClock(api);
   const [customer, price] = await Promise.all([
     api.post('/customers', { name: 'Somchai Jaidee', test_clock: clock.id }),
     monthlyPrice(api),
   ]);
-  await api.post('/subscriptions', {
+  const subscription = await api.post('/subscriptions', {
     customer_id: customer.id,
     items: [{ price_id: price.id, quantity: 1 }],
     trial_period_days: 14,
   });
-  return advanceUntilReady(api, clock, new Date(Date.parse(clock.frozen_time as string) + 11 * DAY_MS + 60_000));
+  return { clock, subscription };
+}
+
+/** `frozen_time` moved by `ms`. */
+const later = (clock: Row, ms: number) => new Date(Date.parse(clock.frozen_time as string) + ms);
+
+/** Waits until the application has an event of `type` whose object passes `about` (the newest 100 are read). */
+async function eventOf(api: WalletApi, type: string, about: (object: Row) => boolean): Promise<Row> {
+  const found = await waitFor(
+    `a ${type} event`,
+    () =>
+      api.get<{ data: Array<Row & { data: { object: Row } }> }>(
+        `/events?filter[type]=${encodeURIComponent(type)}&limit=100`,
+      ),
+    (page) => page.data.some((event) => about(event.data.object)),
+  );
+  return found.data.find((event) => about(event.data.object))!;
+}
+
+/**
+ * A 14-day trial subscription on a test clock, the clock advanced to 3 days before the trial ends
+ * (plus a minute): the worker sends the notice as it moves the clock.
+ */
+async function trialWillEnd(api: WalletApi): Promise<Row> {
+  const { clock } = await clockedTrial(api);
+  return advanceUntilReady(api, clock, later(clock, 11 * DAY_MS + 60_000));
+}
+
+/**
+ * The same clock advanced into the last 3 days of the subscription's period: the worker's invoicing
+ * job notices the period ending and records `invoice.upcoming` with the next invoice's preview.
+ */
+async function invoiceUpcoming(api: WalletApi): Promise<Row> {
+  const { clock, subscription } = await clockedTrial(api);
+  await advanceUntilReady(api, clock, later(clock, 11 * DAY_MS + 60_000));
+  return eventOf(api, 'invoice.upcoming', (invoice) => invoice.subscription === subscription.id);
+}
+
+/**
+ * The clock advanced past the period's end (the trial's): the worker rolls the subscription into
+ * its next period and the period close makes the ended period's draft invoice (`invoice.created`).
+ */
+async function invoiceCreated(api: WalletApi): Promise<Row> {
+  const { clock, subscription } = await clockedTrial(api);
+  await advanceUntilReady(api, clock, later(clock, 14 * DAY_MS + 60_000));
+  return eventOf(api, 'invoice.created', (invoice) => invoice.subscription === subscription.id);
 }
 
 /**
@@ -219,6 +262,32 @@ async function creditGrant(api: WalletApi): Promise<Row> {
   });
 }
 
+/**
+ * THB 100.00 of credit expiring a day later, to a customer on a new test clock; the clock advanced
+ * past `expires_at`: the worker's credit grant job expires it (`billing.credit_grant.expired`).
+ */
+async function creditGrantExpired(api: WalletApi): Promise<Row> {
+  const clock = await testClock(api);
+  const customer = await api.post('/customers', {
+    name: 'events:trigger credit',
+    currency: 'THB',
+    test_clock: clock.id,
+  });
+  const grant = await api.post(`/customers/${customer.id}/credit_grants`, {
+    amount: 10000,
+    currency: 'THB',
+    category: 'promotional',
+    name: 'events:trigger',
+    expires_at: later(clock, DAY_MS).toISOString(),
+  });
+  await advanceUntilReady(api, clock, later(clock, DAY_MS + 60_000));
+  return waitFor(
+    `credit grant ${grant.id} expiring`,
+    () => api.get<Row & { status: string }>(`/credit_grants/${grant.id}`),
+    (read) => read.status === 'expired',
+  );
+}
+
 type Recipe = (api: WalletApi) => Promise<unknown>;
 
 const payWith =
@@ -255,6 +324,9 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
   'payment_intent.amount_capturable_updated': authorized,
   'charge.captured': capture,
   'payment_intent.canceled': async (api) => api.post(`/payment_intents/${(await authorized(api)).id}/cancel`),
+  // The authorization's 7 days run on the service clock, which no test clock moves: the test helper ends them now.
+  'charge.expired': async (api) =>
+    api.post(`/test_helpers/payment_intents/${(await authorized(api)).id}/expire_authorization`),
   'payment_intent.payment_failed': payWith(SANDBOX_CARDS.declined),
   'charge.dispute.created': payWith(SANDBOX_CARDS.disputed),
   'charge.dispute.updated': async (api) =>
@@ -265,6 +337,8 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
     const checkout = await api.post('/checkouts', { target_type: 'payment_intent', target_id: pi.id });
     return api.post(`/test_helpers/checkouts/${checkout.id}/expire`);
   },
+  'invoice.created': invoiceCreated,
+  'invoice.upcoming': invoiceUpcoming,
   'invoice.finalized': async (api) => {
     const customer = await api.post('/customers', { name: 'Somchai Jaidee' });
     const draft = await api.post('/invoices', {
@@ -396,6 +470,7 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
   'meter_event.delivery_failed': meterEventDeliveryFailed,
   'webhook_endpoint.disabled': webhookEndpointDisabled,
   'billing.credit_grant.created': creditGrant,
+  'billing.credit_grant.expired': creditGrantExpired,
   'billing.credit_grant.voided': async (api) => api.post(`/credit_grants/${(await creditGrant(api)).id}/void`),
 };
 

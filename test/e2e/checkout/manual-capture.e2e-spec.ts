@@ -229,6 +229,41 @@ describe('manual capture: authorize, capture, void, expiry', () => {
     expect(await journalOf(second.charge.id)).toEqual([]);
   });
 
+  it('test mode expire_authorization voids an authorization now by the expiry path; refuses twice, an automatic intent, live mode', async () => {
+    const held = await authorized();
+    const expired = await api('post', `/test_helpers/payment_intents/${held.pi.id}/expire_authorization`);
+    expect({ status: expired.status, body: expired.body }).toMatchObject({
+      status: 200,
+      body: { id: held.pi.id, status: 'canceled', cancellation_reason: 'automatic', amount_capturable: 0 },
+    });
+    expect((await api('get', `/charges/${held.charge.id}`)).body).toMatchObject({
+      status: 'canceled',
+      amount_voided: 100000,
+    });
+    expect(sandbox().authorizationOf(held.charge.reference_id)?.ended).toMatchObject({ status: 'voided' });
+    const events = await api('get', '/events?limit=100&filter[type]=charge.expired');
+    const about = events.body.data.filter(
+      (e: { data: { object: { id: string } } }) => e.data.object.id === held.charge.id,
+    );
+    expect(about).toHaveLength(1);
+    expect(await journalOf(held.charge.id)).toEqual([]);
+
+    const again = await api('post', `/test_helpers/payment_intents/${held.pi.id}/expire_authorization`);
+    expect(again.status).toBe(400);
+    expectErrorObject(again.body, 'E7104');
+    const capture = await api('post', `/payment_intents/${held.pi.id}/capture`).send({});
+    expectErrorObject(capture.body, 'E7104');
+
+    const { pi: automatic } = await paymentIntentCheckout(t, tenant, { amount: 10000, currency: 'THB' });
+    const none = await api('post', `/test_helpers/payment_intents/${automatic.id}/expire_authorization`);
+    expect(none.status).toBe(400);
+    expectErrorObject(none.body, 'E7101');
+
+    const live = await api('post', `/test_helpers/payment_intents/${held.pi.id}/expire_authorization`, 'live');
+    expect(live.status).toBe(404);
+    expectErrorObject(live.body, 'E4040');
+  });
+
   it('live Opn: charges with capture=false (pre_auth), captures 600.00 with capture_amount, the fake shows 400.00 released', async () => {
     opn.reset();
     const authorization = { id: 'chrg_5fzmanualcapture000001', livemode: true };

@@ -5,6 +5,9 @@ import { Webhook } from 'standardwebhooks';
 import { eventCommands } from '../../../src/cli/commands/events.js';
 import { EVENT_TYPES } from '../../../src/common/events/event-types.js';
 import { NOT_TRIGGERABLE, TRIGGERS } from '../../../src/cli/remote/triggers.js';
+import { InvoiceCollectionJob } from '../../../src/modules/billing/collection/index.js';
+import { CreditGrantsJob } from '../../../src/modules/billing/index.js';
+import { InvoicingJob } from '../../../src/modules/billing/invoicing/index.js';
 import { SubscriptionsJob } from '../../../src/modules/billing/subscriptions/index.js';
 import { MeterEventForwardingJob } from '../../../src/modules/meter/index.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
@@ -29,8 +32,9 @@ describe('events:listen and events:trigger with only a URL and a test key', () =
 
   /**
    * The deployment's worker (RUN_JOBS=true; tests run with it off), for this tenant and test mode
-   * only, so no other file's rows are touched: it moves advancing test clocks and forwards meter
-   * events, as the recipes that wait for it expect. Each round starts when the last one ended,
+   * only, so no other file's rows are touched: it moves advancing test clocks, records upcoming
+   * invoice notices, expires credit grants, makes subscription invoices' off-session attempts and
+   * forwards meter events, as the recipes that wait for it expect. Each round starts when the last one ended,
    * paced by a short pause (it polls, as the worker's timers do; nothing waits for time to pass).
    */
   function startWorker(): () => Promise<void> {
@@ -39,6 +43,9 @@ describe('events:listen and events:trigger with only a URL and a test key', () =
     const rounds = (async () => {
       while (running) {
         await t.app.get(SubscriptionsJob).run(scope);
+        await t.app.get(InvoicingJob).run(scope);
+        await t.app.get(CreditGrantsJob).run(scope);
+        await t.app.get(InvoiceCollectionJob).run(scope);
         await t.app.get(MeterEventForwardingJob).drainOnce('test', scope);
         await pause(50);
       }

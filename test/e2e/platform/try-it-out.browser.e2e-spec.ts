@@ -87,6 +87,7 @@ const OVERRIDES: Record<string, Override> = {
   'POST /meters/{id}/deactivate': { id: 'meter_to_deactivate' },
   'POST /checkouts/{id}/confirm': { id: 'checkout_to_confirm' },
   'POST /test_helpers/checkouts/{id}/expire': { id: 'checkout_to_expire' },
+  'POST /test_helpers/payment_intents/{id}/expire_authorization': { id: 'authorization_to_expire' },
   'POST /test_helpers/checkouts/{id}/pay_promptpay': { id: 'checkout_to_pay' },
   'POST /test_helpers/accounts/{id}/verify': { id: 'pending_account' },
   'POST /test_helpers/accounts/{id}/reject': { id: 'account_to_reject' },
@@ -279,6 +280,14 @@ describe('Swagger UI: Try it out on every operation', () => {
     const authorization = await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: toCapture.id });
     await confirm(t, tenant, authorization, card(CARDS.visa));
     ids.intent_to_capture = toCapture.id;
+    const toExpire = await createPaymentIntent(t, tenant, { amount: 125000, capture_method: 'manual' });
+    await confirm(
+      t,
+      tenant,
+      await createCheckout(t, tenant, { target_type: 'payment_intent', target_id: toExpire.id }),
+      card(CARDS.visa),
+    );
+    ids.authorization_to_expire = toExpire.id;
     const checkout = async () =>
       createCheckout(t, tenant, {
         target_type: 'payment_intent',

@@ -378,6 +378,13 @@ export const ENDPOINTS: EndpointCase[] = [
     expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
   },
   {
+    // Test helper: test mode reaches the handler (unknown intent: E4004); live mode has none (E4040).
+    name: 'POST /test_helpers/payment_intents/:id/expire_authorization',
+    method: 'post',
+    path: (f) => f.tenant.path(`/test_helpers/payment_intents/${UNKNOWN_ID}/expire_authorization`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
     name: 'POST /test_helpers/holds/release',
     method: 'post',
     path: (f) => f.tenant.path('/test_helpers/holds/release'),

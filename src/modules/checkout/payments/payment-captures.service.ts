@@ -90,15 +90,53 @@ export class PaymentCapturesService {
     const claim = await this.payments.transaction(async (manager) => {
       const locked = await this.charges.lockById(charge.application_id, charge.id, manager);
       if (locked?.status !== 'requires_capture' || !locked.expires_at || locked.expires_at > now) return null;
-      // A capture's claim is the merchant's to resume; a void's whose call failed is the job's.
-      const claimed = locked.capture_claim_amount === null ? null : Number(locked.capture_claim_amount);
-      if (claimed !== null && (claimed !== VOID || !this.resumable(locked))) return null;
-      const pi = await this.intents.lock(charge.application_id, locked.payment_intent!, manager);
-      return this.claim(pi, locked, VOID, 'automatic', true, manager);
+      return this.claimExpiry(locked, manager);
     });
     if (!claim) return false;
     await this.finish(claim);
     return true;
+  }
+
+  /**
+   * Test mode's `POST /test_helpers/payment_intents/{id}/expire_authorization`: the intent's
+   * authorization ends now, as its hold running out would, and is voided by the expiry job's path
+   * (`charge.expired`, the intent `canceled` with `cancellation_reason: automatic`).
+   */
+  async expireNow(principal: Principal, id: string): Promise<PaymentIntentResponse> {
+    const applicationId = principal.application.id;
+    const { latest_charge: chargeId } = await this.intents.find(applicationId, id);
+    const claim = await this.payments.transaction(async (manager) => {
+      const charge = chargeId ? await this.charges.lockById(applicationId, chargeId, manager) : null;
+      const pi = await this.intents.lock(applicationId, id, manager);
+      if (pi.status === 'canceled' && pi.cancellation_reason === 'automatic') {
+        throw new AppError(CheckoutErrors.E7104, `The authorization of payment intent "${id}" already expired.`);
+      }
+      if (
+        pi.capture_method !== 'manual' ||
+        charge?.status !== 'requires_capture' ||
+        pi.latest_charge !== charge.id ||
+        charge.payment_intent !== id
+      ) {
+        throw new AppError(CheckoutErrors.E7101, `Payment intent "${id}" is ${pi.status}: it holds no authorization.`);
+      }
+      const now = this.clock.now();
+      if (!charge.expires_at || charge.expires_at > now) {
+        await this.charges.recordProviderFacts(charge, { expires_at: now }, manager);
+      }
+      const claimed = await this.claimExpiry(charge, manager);
+      if (!claimed) throw new AppError(CheckoutErrors.E7100, `A capture of payment intent "${id}" is in progress.`);
+      return claimed;
+    });
+    return this.finish(claim);
+  }
+
+  /** The expiry's void claim of a locked authorization; null when a capture (or a live void call) holds it. */
+  private async claimExpiry(locked: Charge, manager: EntityManager): Promise<Claim | null> {
+    // A capture's claim is the merchant's to resume; a void's whose call failed is the job's.
+    const claimed = locked.capture_claim_amount === null ? null : Number(locked.capture_claim_amount);
+    if (claimed !== null && (claimed !== VOID || !this.resumable(locked))) return null;
+    const pi = await this.intents.lock(locked.application_id, locked.payment_intent!, manager);
+    return this.claim(pi, locked, VOID, 'automatic', true, manager);
   }
 
   /** The intent's latest charge was read before: locks go charge, then intent, as a payment takes them. */

@@ -12,13 +12,17 @@ import {
 import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { TestModeOnly } from '../../../common/http/test-mode-only.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
-import { CheckoutDto, CheckoutPaymentDto, HoldReleaseDto } from '../dto/responses.dto.js';
+import { CheckoutDto, CheckoutPaymentDto, HoldReleaseDto, PaymentIntentDto } from '../dto/responses.dto.js';
+import { PaymentCapturesService } from './payment-captures.service.js';
 import { CollectionTestHelpersService } from './test-helpers.service.js';
 
 @WalletController('test_helpers', { tag: 'test helpers' })
 @TestModeOnly()
 export class CollectionTestHelpersController {
-  constructor(private readonly helpers: CollectionTestHelpersService) {}
+  constructor(
+    private readonly helpers: CollectionTestHelpersService,
+    private readonly captures: PaymentCapturesService,
+  ) {}
 
   @Post('checkouts/:id/expire')
   @HttpCode(200)
@@ -42,6 +46,22 @@ export class CollectionTestHelpersController {
   @ApiErrors(Errors.E4004, Errors.E4040, E.E7002, E.E7003, E.E7005, E.E7006, E.E7018)
   payPromptPay(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.helpers.payPromptPay(principal, id);
+  }
+
+  @Post('payment_intents/:id/expire_authorization')
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({
+    summary: "Test mode only: expire a manual-capture intent's authorization now, as 7 days uncaptured would",
+    description:
+      'The authorization of a `requires_capture` intent is voided at its provider as the expiry job voids it: the charge ' +
+      '`canceled` (`charge.expired`), the intent `canceled` with `cancellation_reason: automatic`. An intent holding no ' +
+      'authorization is E7101; one whose authorization already expired is E7104; one with a capture in progress is E7100.',
+  })
+  @ApiOkResponse({ type: PaymentIntentDto })
+  @ApiErrors(Errors.E4004, Errors.E4040, E.E7100, E.E7101, E.E7104, Errors.E5002)
+  expireAuthorization(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('payment intent')) id: string) {
+    return this.captures.expireNow(principal, id);
   }
 
   @Post('holds/release')
