@@ -178,6 +178,33 @@ export const ENDPOINTS: EndpointCase[] = [
     path: (f) => f.tenant.path(path),
     expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
   })),
+  // Prepaid credit (docs/BILLING.md, "Prepaid credit"): the customer's own list, then records that do not exist.
+  {
+    name: 'GET /customers/:customer_id/credit_grants',
+    method: 'get',
+    path: (f, mode) => f.tenant.path(`/customers/${f.customers[mode]}/credit_grants`),
+    expect: KEY_OR_USER,
+  },
+  {
+    name: 'POST /customers/:customer_id/credit_grants',
+    method: 'post',
+    path: (f) => f.tenant.path(`/customers/${UNKNOWN_ID}/credit_grants`),
+    body: { amount: 1000, currency: 'THB' },
+    expect: { ...KEY_OR_USER, 'test key': 'E7880', 'live key': 'E7880', 'user member': 'E7880', superuser: 'E7880' },
+  },
+  ...(
+    [
+      ['GET /credit_grants/:id', 'get', `/credit_grants/${UNKNOWN_ID}`, undefined],
+      ['POST /credit_grants/:id/void', 'post', `/credit_grants/${UNKNOWN_ID}/void`, undefined],
+      ['POST /meters/:id', 'post', `/meters/${UNKNOWN_ID}`, { display_name: 'Matrix' }],
+    ] as const
+  ).map(([name, method, path, body]): EndpointCase => ({
+    name,
+    method,
+    path: (f) => f.tenant.path(path),
+    ...(body ? { body } : {}),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  })),
   // A JSON body has no file part: every allowed caller reaches the handler and gets E5300.
   {
     name: 'POST /files',
