@@ -108,6 +108,9 @@ const OVERRIDES: Record<string, Override> = {
   'DELETE /test_helpers/test_clocks/{id}': { id: 'clock_to_delete' },
   'POST /subscriptions/{id}': { body: { id: 'subscription_items' } },
   'POST /subscriptions/{id}/cancel': { id: 'subscription_to_cancel' },
+  // Its example deactivates the price: a price of its own, so `prices` stays usable (credit grants'
+  // applicability, subscriptions).
+  'POST /prices/{id}': { id: 'price_to_update' },
   'POST /customers/{customer_id}/credit_grants': { path: { customer_id: '=customers' } },
   'GET /customers/{customer_id}/credit_grants': { path: { customer_id: '=customers' } },
   'POST /credit_grants/{id}/void': { id: 'credit_grant_to_void' },
@@ -342,6 +345,7 @@ describe('Swagger UI: Try it out on every operation', () => {
         recurring: { interval: 'month' },
       });
     ids.prices = (await price()).id;
+    ids.price_to_update = (await price()).id;
     const coupon = () => api('post', '/coupons', { percent_off: 10, duration: 'once' });
     ids.coupons = (await coupon()).id;
     ids.coupon_to_delete = (await coupon()).id;
