@@ -3204,7 +3204,7 @@ export interface components {
             /** Format: date-time */
             end: string;
         };
-        InvoiceLineDto: {
+        InvoiceLineObjectDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
             id: string;
             /** @example line_item */
@@ -3302,7 +3302,7 @@ export interface components {
              */
             next_invoice_date: string;
             /** @description Lines as they stand now (ids and invoice are null). */
-            lines: components["schemas"]["InvoiceLineDto"][];
+            lines: components["schemas"]["InvoiceLineObjectDto"][];
             /** @example 32400 */
             subtotal: number;
             /** @example 0 */
@@ -3552,6 +3552,16 @@ export interface components {
             due_date?: string;
             /** @example March services */
             description?: string;
+        };
+        InvoiceLineDto: {
+            /** @example Consulting, March */
+            description: string;
+            /** @example 50000 */
+            amount: number;
+            /** @example 2 */
+            quantity: number;
+            /** @example 100000 */
+            total: number;
         };
         InvoiceDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
@@ -10353,7 +10363,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["InvoiceLineDto"][];
+                        data: components["schemas"]["InvoiceLineObjectDto"][];
                     };
                 };
             };

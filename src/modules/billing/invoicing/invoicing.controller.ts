@@ -5,7 +5,7 @@ import { Errors } from '../../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../common/http/decorators.js';
 import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
-import { BilledMeterEventDto, InvoiceLineDto, UpcomingInvoiceDto, UpcomingQueryDto } from './dto/invoice-line.dto.js';
+import { BilledMeterEventDto, InvoiceLineObjectDto, UpcomingInvoiceDto, UpcomingQueryDto } from './dto/invoice-line.dto.js';
 import { INVOICE_LINE_LIST, InvoiceLinesService, LINE_EVENT_LIST } from './invoice-lines.service.js';
 import { UpcomingInvoicesService } from './upcoming-invoices.service.js';
 
@@ -35,7 +35,7 @@ export class InvoicingController {
   @Auth('machine', 'user', 'superuser')
   @ApiOperation({ summary: "List an invoice's lines (metered lines with their usage and digest)" })
   @ApiListQuery(INVOICE_LINE_LIST)
-  @ApiListResponse(InvoiceLineDto)
+  @ApiListResponse(InvoiceLineObjectDto)
   @ApiErrors(Errors.E2004, Errors.E4004)
   list(
     @CurrentPrincipal() principal: Principal,

@@ -28,7 +28,7 @@ export class LineTaxAmountDto {
   @ApiProperty({ example: 1884 }) amount: number;
 }
 
-export class InvoiceLineDto {
+export class InvoiceLineObjectDto {
   @ApiProperty({ example: UUID }) id: string;
   @ApiProperty({ example: 'line_item' }) object: string;
   @ApiProperty({ example: false }) livemode: boolean;
@@ -86,8 +86,8 @@ export class UpcomingInvoiceDto {
   @ApiProperty({ format: 'date-time' }) period_end: string;
   @ApiProperty({ format: 'date-time', description: 'When the invoice will be made (the period end).' })
   next_invoice_date: string;
-  @ApiProperty({ type: [InvoiceLineDto], description: 'Lines as they stand now (ids and invoice are null).' })
-  lines: InvoiceLineDto[];
+  @ApiProperty({ type: [InvoiceLineObjectDto], description: 'Lines as they stand now (ids and invoice are null).' })
+  lines: InvoiceLineObjectDto[];
   @ApiProperty({ example: 32400 }) subtotal: number;
   @ApiProperty({ example: 0 }) total_discount: number;
   @ApiProperty({ example: 2268 }) total_tax: number;
