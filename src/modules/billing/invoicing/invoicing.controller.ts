@@ -5,7 +5,12 @@ import { Errors } from '../../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../../common/http/decorators.js';
 import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../../common/list/index.js';
-import { BilledMeterEventDto, InvoiceLineObjectDto, UpcomingInvoiceDto, UpcomingQueryDto } from './dto/invoice-line.dto.js';
+import {
+  BilledMeterEventDto,
+  InvoiceLineObjectDto,
+  UpcomingInvoiceDto,
+  UpcomingQueryDto,
+} from './dto/invoice-line.dto.js';
 import { INVOICE_LINE_LIST, InvoiceLinesService, LINE_EVENT_LIST } from './invoice-lines.service.js';
 import { UpcomingInvoicesService } from './upcoming-invoices.service.js';
 
