@@ -1,3 +1,4 @@
+// CI: both databases (issue #35 asks for the hosted invoice page paid by PromptPay in Chromium on both).
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../support/browser.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
