@@ -151,7 +151,15 @@ export class ErrorFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const error = this.toAppError(exception);
-    if (error.status >= 500) {
+    if (error.definition.code === Errors.E5001.code) {
+      // An outage answers every request with 503 E5001: one line each, without the stack, so the
+      // log of an outage stays readable (its cause, the driver's message and code, is kept).
+      const { message, code } = (exception ?? {}) as { message?: unknown; code?: unknown };
+      this.logger.warn(
+        { database: { message: String(message ?? ''), code }, request_id: requestIdOf(request) },
+        `database unavailable on ${request.method} ${request.path}`,
+      );
+    } else if (error.status >= 500) {
       this.logger.error(
         { err: describeForLog(exception), request_id: requestIdOf(request) },
         `unhandled error on ${request.method} ${request.path}`,
