@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 /**
  * The first thing both entry points (the server, the CLI) run, before importing anything that could
@@ -31,12 +31,22 @@ export function nodeVersionProblem(range: string, actual: string): string | null
 
 /** Exits 1 with the refusal on stderr unless this Node satisfies package.json `engines.node`. */
 export function exitUnlessSupportedNode(): void {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    engines: { node: string };
-  };
+  const manifest = JSON.parse(readFileSync(manifestPath(), 'utf8')) as { engines: { node: string } };
   const problem = nodeVersionProblem(manifest.engines.node, process.version);
   if (problem) {
     process.stderr.write(`${problem}\n`);
     process.exit(1);
   }
+}
+
+/**
+ * The service's package.json: the nearest one above this file that has `engines` (dist/src/ in the
+ * image and `npm start`, dist/bench-build/src/ in the benchmarks, src/ under ts-jest).
+ */
+function manifestPath(): URL {
+  for (let up = '../'; up.length <= 5 * 3; up += '../') {
+    const candidate = new URL(`${up}package.json`, import.meta.url);
+    if (existsSync(candidate) && 'engines' in (JSON.parse(readFileSync(candidate, 'utf8')) as object)) return candidate;
+  }
+  return new URL('../../package.json', import.meta.url);
 }
