@@ -1,4 +1,4 @@
-import { minimumFromEngines, nodeVersionProblem } from './node-version.js';
+import { minimumFromEngines, nearestManifest, nodeVersionProblem } from './node-version.js';
 
 describe('the Node version check', () => {
   it('reads the minimum from the engines forms package.json uses', () => {
@@ -21,5 +21,13 @@ describe('the Node version check', () => {
     expect(problem).toContain('this is Node v20.20.2');
     expect(problem).toContain('npx -y node@24');
     expect(nodeVersionProblem('>=24.21', 'v24.18.0')).toContain('needs Node >=24.21');
+  });
+
+  it('finds the nearest package.json above the compiled file, however deep the build tree is', () => {
+    const present = new Set(['/app/package.json']);
+    const exists = (path: string) => present.has(path);
+    expect(nearestManifest('/app/dist/src', exists)).toBe('/app/package.json');
+    expect(nearestManifest('/app/dist/bench-build/src', exists)).toBe('/app/package.json');
+    expect(() => nearestManifest('/elsewhere/dist/src', exists)).toThrow('no package.json at or above');
   });
 });

@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The first thing both entry points (the server, the CLI) run, before importing anything that could
@@ -29,24 +31,26 @@ export function nodeVersionProblem(range: string, actual: string): string | null
   return null;
 }
 
+/**
+ * The nearest package.json at or above `directory`, as Node itself finds a module's package: the
+ * service's own build (dist/src) sits two levels below it, the benchmarks' build
+ * (dist/bench-build/src) three, the image's /app/dist/src two.
+ */
+export function nearestManifest(directory: string, exists: (path: string) => boolean = existsSync): string {
+  for (let dir = directory; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'package.json');
+    if (exists(candidate)) return candidate;
+    if (dirname(dir) === dir) throw new Error(`no package.json at or above ${directory}`);
+  }
+}
+
 /** Exits 1 with the refusal on stderr unless this Node satisfies package.json `engines.node`. */
 export function exitUnlessSupportedNode(): void {
-  const manifest = JSON.parse(readFileSync(manifestPath(), 'utf8')) as { engines: { node: string } };
+  const path = nearestManifest(dirname(fileURLToPath(import.meta.url)));
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { engines: { node: string } };
   const problem = nodeVersionProblem(manifest.engines.node, process.version);
   if (problem) {
     process.stderr.write(`${problem}\n`);
     process.exit(1);
   }
-}
-
-/**
- * The service's package.json: the nearest one above this file that has `engines` (dist/src/ in the
- * image and `npm start`, dist/bench-build/src/ in the benchmarks, src/ under ts-jest).
- */
-function manifestPath(): URL {
-  for (let up = '../'; up.length <= 5 * 3; up += '../') {
-    const candidate = new URL(`${up}package.json`, import.meta.url);
-    if (existsSync(candidate) && 'engines' in (JSON.parse(readFileSync(candidate, 'utf8')) as object)) return candidate;
-  }
-  return new URL('../../package.json', import.meta.url);
 }

@@ -18,12 +18,17 @@ export type CreditDecision =
   | { ok: false; reason: 'insufficient_credit'; cost: number; currency: string; available: number }
   | { ok: false; reason: 'no_price' };
 
-export type CreditReserver = (event: CreditedEvent, manager: EntityManager) => Promise<CreditDecision>;
+/**
+ * Decides `events` (all of one application, customer and meter, in arrival order) in `manager`'s
+ * transaction, one decision per event: each is rated and checked against the credit left by the
+ * ones admitted before it, and the admitted ones' costs are reserved before the transaction commits.
+ */
+export type CreditReserver = (events: CreditedEvent[], manager: EntityManager) => Promise<CreditDecision[]>;
 
 /**
- * The port through which ingestion asks whether an event of a meter with `enforce_credit` still fits
+ * The port through which ingestion asks whether events of a meter with `enforce_credit` still fit
  * the customer's prepaid credit. Metering imports no billing code: the billing module's credit part
- * supplies the reserver in its `onModuleInit` (it rates the event with the customer's subscription
+ * supplies the reserver in its `onModuleInit` (it rates the events with the customer's subscription
  * price on the meter and raises the customer's unbilled usage in the caller's transaction). Without
  * a supplier every enforced event is refused, never let through unrated.
  */
@@ -35,8 +40,8 @@ export class CreditGate {
     this.reserver = reserver;
   }
 
-  reserve(event: CreditedEvent, manager: EntityManager): Promise<CreditDecision> {
-    if (!this.reserver) return Promise.resolve({ ok: false, reason: 'no_price' });
-    return this.reserver(event, manager);
+  reserve(events: CreditedEvent[], manager: EntityManager): Promise<CreditDecision[]> {
+    if (!this.reserver) return Promise.resolve(events.map(() => ({ ok: false, reason: 'no_price' }) as const));
+    return this.reserver(events, manager);
   }
 }

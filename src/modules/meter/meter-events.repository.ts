@@ -97,37 +97,60 @@ export class MeterEventsRepository {
   }
 
   /**
-   * Stores one event of a credit-enforced meter in its own transaction: the event and its outbox row
-   * first (the identifier's unique index makes a concurrent repeat wait for this transaction), then
-   * `admit` in the same transaction, which reserves the event's cost or throws, undoing the insert.
-   * A repeated identifier admits nothing and answers the stored original. These events bypass the
-   * group commit: the credit check must commit or roll back with its own event alone.
+   * Stores events of credit-enforced meters (all of one application) in one transaction, in their
+   * order: the events and their outbox rows first (the identifier's unique index makes a concurrent
+   * repeat, in this process or another, wait for this transaction), then `admit` decides the newly
+   * inserted ones in that order, in the same transaction (null: admitted; anything else: the
+   * refusal). Refused events are deleted again before the commit, so nothing of them is ever
+   * visible. Answers per event its stored row, the original for a repeat of an identifier stored
+   * before, or its refusal; a repeat within `rows` answers what its first occurrence got.
    */
-  async storeAdmitted(
-    applicationId: string,
-    now: Date,
-    event: EventRow,
-    admit: (manager: EntityManager) => Promise<void>,
-  ): Promise<StoredEventRow> {
+  async storeAdmitted<Row extends StoreRow, Refusal>(
+    rows: Row[],
+    admit: (fresh: Row[], manager: EntityManager) => Promise<Array<Refusal | null>>,
+  ): Promise<Array<StoredEventRow | Refusal>> {
     const tables = { events: this.db.table('meter_events'), outbox: this.db.table('meter_event_outbox') };
-    const row: StoreRow = { ...event, applicationId, createdAt: now };
     return this.db.transaction(async (manager) => {
-      const [inserted] = await this.prepared.query<StoredEventRow>(
+      const inserted = await this.prepared.query<StoredEventRow>(
         manager,
         'meter_store',
         storeEventsSql(tables),
-        storeEventsParams([row]),
+        storeEventsParams(rows),
       );
-      if (inserted) {
-        await admit(manager);
-        return inserted;
+      const insertedById = new Map(inserted.map((r) => [r.id, r]));
+      const fresh = rows.filter((r) => insertedById.has(r.id));
+      const outcomes = fresh.length ? await admit(fresh, manager) : [];
+      const byIdentifier = new Map<string, StoredEventRow | Refusal>();
+      const refused: string[] = [];
+      fresh.forEach((row, i) => {
+        const refusal = outcomes[i];
+        if (refusal === null) byIdentifier.set(row.identifier, insertedById.get(row.id)!);
+        else {
+          byIdentifier.set(row.identifier, refusal);
+          refused.push(row.id);
+        }
+      });
+      if (refused.length) {
+        await manager.query(
+          `WITH queued AS (DELETE FROM ${tables.outbox} WHERE event_id = ANY($1::uuid[]))
+           DELETE FROM ${tables.events} WHERE id = ANY($1::uuid[])`,
+          [refused],
+        );
       }
-      const [original] = (await manager.query(
-        `SELECT id, application_id, identifier, created_at, errors FROM ${tables.events}
-          WHERE application_id = $1 AND identifier = $2`,
-        [applicationId, event.identifier],
-      )) as StoredEventRow[];
-      return original;
+      const repeats = rows.filter((r) => !byIdentifier.has(r.identifier)).map((r) => r.identifier);
+      if (repeats.length) {
+        const originals = (await manager.query(
+          `SELECT id, application_id, identifier, created_at, errors FROM ${tables.events}
+            WHERE application_id = $1 AND identifier = ANY($2::text[])`,
+          [rows[0].applicationId, repeats],
+        )) as StoredEventRow[];
+        for (const original of originals) byIdentifier.set(original.identifier, original);
+      }
+      return rows.map((r) => {
+        const answer = byIdentifier.get(r.identifier);
+        if (answer === undefined) throw new Error(`meter event ${r.identifier} neither stored nor found`);
+        return answer;
+      });
     });
   }
 

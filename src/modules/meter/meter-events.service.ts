@@ -19,9 +19,8 @@ import { MeterEventsRepository, type StoredEventRow } from './meter-events.repos
 import { toCreationResponse, toMeterEventResponse, type CreationResponse } from './meter.responses.js';
 import type { EventRow } from './store-events.sql.js';
 import { MetersService } from './meters.service.js';
-import { CreditGate } from './credit-gate.js';
+import { EnforcedEvents, type EnforcedRow } from './enforced-events.js';
 import type { Meter } from './entities/meter.entity.js';
-import type { EntityManager } from 'typeorm';
 import type { AllConfig } from '../../config/app.config.js';
 
 interface CustomerReference {
@@ -71,7 +70,7 @@ export class MeterEventsService {
     private readonly meters: MetersService,
     private readonly customers: CustomersService,
     private readonly providers: BillingProviders,
-    private readonly credit: CreditGate,
+    private readonly enforced: EnforcedEvents,
     invalidation: CacheInvalidation,
     config: ConfigService<AllConfig, true>,
   ) {
@@ -204,61 +203,41 @@ export class MeterEventsService {
   }
 
   /**
-   * One statement stores the new events and their outbox rows; identifiers already taken (by an
+   * One statement stores the plain events and their outbox rows; identifiers already taken (by an
    * earlier or a concurrent request, or twice in one batch) resolve to the stored original. Events
-   * of a credit-enforced meter are stored one by one, each admitted against the customer's credit
-   * in its own transaction (a refused one is answered with its error, the others stand).
+   * of a credit-enforced meter go through {@link EnforcedEvents}, which admits each against the
+   * customer's credit (a refused one is answered with its error, the others stand).
    */
   private async store(principal: Principal, events: ValidEvent[]): Promise<Array<CreationResponse | AppError>> {
     const now = this.clock.now();
+    const applicationId = principal.application.id;
     const plain = events.filter((e) => !e.credit);
     const byIdentifier = plain.length
-      ? await this.events.store(principal.application.id, now, plain)
+      ? await this.events.store(applicationId, now, plain)
       : new Map<string, StoredEventRow>();
     const answers: Array<CreationResponse | AppError> = [];
-    // In the batch's order, one after another: an earlier event's cost counts against a later one's.
+    // Enforced events in the batch's order, a run of one customer and meter at a time: an earlier
+    // event's cost counts against a later one's.
+    let run: EnforcedRow[] = [];
+    const flushRun = async () => {
+      if (!run.length) return;
+      const stored = await this.enforced.store(run);
+      run = [];
+      for (const answer of stored) answers.push(answer instanceof AppError ? answer : toCreationResponse(answer));
+    };
     for (const e of events) {
       if (!e.credit) {
+        await flushRun();
         const row = byIdentifier.get(e.identifier);
         if (!row) throw new AppError(Errors.E5000);
         answers.push(toCreationResponse(row));
         continue;
       }
-      try {
-        answers.push(toCreationResponse(await this.storeAdmitted(principal, now, e)));
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        answers.push(error);
-      }
+      if (run.length && (run[0].customerId !== e.customerId || run[0].meterId !== e.meterId)) await flushRun();
+      const { credit, ...row } = e;
+      run.push({ ...row, applicationId, createdAt: now, mode: principal.mode, aggregation: credit!.aggregation });
     }
+    await flushRun();
     return answers;
-  }
-
-  private storeAdmitted(principal: Principal, now: Date, event: ValidEvent) {
-    const applicationId = principal.application.id;
-    return this.events.storeAdmitted(applicationId, now, event, async (manager: EntityManager) => {
-      const decision = await this.credit.reserve(
-        {
-          applicationId,
-          customerId: event.customerId,
-          meterId: event.meterId,
-          aggregation: event.credit!.aggregation,
-          value: event.value,
-          occurredAt: event.occurredAt,
-        },
-        manager,
-      );
-      if (decision.ok) return;
-      if (decision.reason === 'no_price') {
-        throw new AppError(
-          MeterErrors.E8031,
-          `Customer "${event.customerId}" has no active subscription with a price on meter "${event.eventName}", which enforces prepaid credit.`,
-        ).on('customer_id');
-      }
-      throw new AppError(
-        MeterErrors.E8030,
-        `This event costs ${decision.cost} ${decision.currency} (minor units); the customer's remaining credit after unbilled usage is ${decision.available}.`,
-      );
-    });
   }
 }

@@ -7,6 +7,7 @@ import { SandboxBillingProvider } from './providers/sandbox-billing.provider.js'
 import { MeterEventForwardingJob } from './meter-event-forwarding.job.js';
 import { MeterEventsService } from './meter-events.service.js';
 import { CreditGate } from './credit-gate.js';
+import { EnforcedEvents } from './enforced-events.js';
 import { MeterOutboxMetrics } from './meter-outbox.metrics.js';
 import { MeterSummariesService } from './meter-summaries.service.js';
 import { MeterUsageRepository } from './meter-usage.repository.js';
@@ -35,6 +36,7 @@ import { MetersService } from './meters.service.js';
     SandboxBillingProvider,
     SandboxBillingRepository,
     CreditGate,
+    EnforcedEvents,
   ],
   exports: [MeterEventForwardingJob, SandboxBillingProvider, MetersService, CreditGate, MeterUsageService],
 })

@@ -16,6 +16,8 @@ let meters = 0;
 describe('metering: prepaid credit enforcement', () => {
   let t: TestApp;
   let tenant: Tenant;
+  /** A second instance on the same database (started by the first test), closed last: Passport's strategies are process-wide. */
+  let replica: TestApp | undefined;
 
   const post = (path: string, body: object = {}) => t.http.post(tenant.path(path)).set(tenant.as('test')).send(body);
   const get = (path: string) => t.http.get(tenant.path(path)).set(tenant.as('test'));
@@ -92,13 +94,22 @@ describe('metering: prepaid credit enforcement', () => {
   });
   afterAll(async () => {
     await expectLedgerInvariants(t, [tenant.applicationId]);
+    await replica?.close();
     await t.close();
   });
 
-  it('accepts exactly the events that fit when 64 clients send at once, and refuses the rest with E8030', async () => {
+  it('accepts exactly the events that fit when 64 clients send at once through two replicas, and refuses the rest with E8030', async () => {
     const { eventName, customerId } = await prepaid({ unit_amount: 250 });
     await grant(customerId, 10 * 250);
-    const answers = await Promise.all(Array.from({ length: 64 }, () => send(eventName, customerId)));
+    // A second instance on the same database, with its own in-process queue: the two batch their
+    // own requests, and only the database's row locks keep them from admitting the same credit twice.
+    replica = await startApp({ rateLimit: false });
+    const through = (app: TestApp) =>
+      app.http
+        .post(tenant.path('/meter_events'))
+        .set(tenant.as('test'))
+        .send({ event_name: eventName, customer_id: customerId, payload: { units: '1' } });
+    const answers = await Promise.all(Array.from({ length: 64 }, (_, i) => through(i % 2 === 0 ? t : replica!)));
     const accepted = answers.filter((r) => r.status === 200);
     const refused = answers.filter((r) => r.status !== 200);
     expect(accepted).toHaveLength(10);
@@ -109,6 +120,14 @@ describe('metering: prepaid credit enforcement', () => {
     }
     expect(await storedEvents(customerId)).toEqual({ n: 10, total: '10' });
     expect(await creditBalance(customerId)).toEqual([2_500]);
+    const [usage] = await inTest(() =>
+      t.app
+        .get(ModeDb)
+        .manager.query(`SELECT unbilled::int AS unbilled FROM wallet_test.credit_usage WHERE customer_id = $1`, [
+          customerId,
+        ]),
+    );
+    expect(usage).toEqual({ unbilled: 2_500 });
     // The credit is used up: one more unit is refused, a repeat of an accepted identifier still answers.
     expect((await send(eventName, customerId)).status).toBe(402);
   });

@@ -6,7 +6,7 @@ import type { CreditDecision, CreditedEvent } from '../../meter/index.js';
 import { allocateCredit, type CreditDraw, type PayableLine } from './credit-allocation.js';
 import { CREDIT_ACCOUNTS, applyPosting } from './credit.journals.js';
 import { CreditGrantsRepository } from './credit-grants.repository.js';
-import { rateAdmission } from './credit-rating.js';
+import { admitInOrder } from './credit-rating.js';
 import { CreditUsageRepository } from './credit-usage.repository.js';
 
 /** What applyToInvoice needs of an invoice (the invoices entity fits, with its lines mapped). */
@@ -130,34 +130,42 @@ export class CreditBalanceService {
   }
 
   /**
-   * The CreditGate's reserver: rates an event of a credit-enforced meter with the customer's
-   * subscription price on that meter (its marginal cost in the item's current period) and adds the
-   * cost to the customer's unbilled usage if it still fits the credit usable for that price.
+   * The CreditGate's reserver: rates events of one customer and one credit-enforced meter, in arrival
+   * order, with the customer's subscription price on that meter (each at its marginal cost in the
+   * item's current period, on the quantity the admitted ones before it left) and adds the admitted
+   * ones' costs to the customer's unbilled usage, each only if it still fits the credit usable for
+   * that price. The item's bucket and the usage row stay locked until the caller commits: the
+   * authority across processes and replicas, whose transactions for the customer wait for each other.
    */
-  async reserve(event: CreditedEvent, manager: EntityManager): Promise<CreditDecision> {
-    const { applicationId, customerId } = event;
-    const now = this.clock.now();
-    const found = await this.usage.lockItemBucket(applicationId, customerId, event.meterId, now, manager);
-    if (!found) return { ok: false, reason: 'no_price' };
-    const { item, bucket } = found;
-    const admission = rateAdmission(item, event.aggregation, bucket, event.value);
-    if (admission.cost === 0) {
-      await this.usage.setBucket(item, admission.quantity, admission.amount, manager);
-    } else {
-      const at = new Date(item.now);
-      const { admitted, available } = await this.usage.admit(
-        applicationId,
-        customerId,
-        item,
-        admission,
-        at,
-        now,
-        manager,
-      );
-      if (!admitted) {
-        return { ok: false, reason: 'insufficient_credit', cost: admission.cost, currency: item.currency, available };
-      }
+  async reserve(events: CreditedEvent[], manager: EntityManager): Promise<CreditDecision[]> {
+    if (events.length === 0) return [];
+    const { applicationId, customerId, meterId, aggregation } = events[0];
+    if (events.some((e) => e.applicationId !== applicationId || e.customerId !== customerId || e.meterId !== meterId)) {
+      throw new Error('CreditBalanceService.reserve takes the events of one application, customer and meter');
     }
-    return { ok: true, cost: admission.cost, currency: item.currency };
+    const now = this.clock.now();
+    const found = await this.usage.lockItemBucket(applicationId, customerId, meterId, now, manager);
+    if (!found) return events.map(() => ({ ok: false, reason: 'no_price' }) as const);
+    const { item, bucket } = found;
+    const unbilled = await this.usage.lockUnbilled(applicationId, customerId, item.currency, manager);
+    const credit =
+      unbilled === null
+        ? 0
+        : await this.usage.usableCredit(applicationId, customerId, item, new Date(item.now), manager);
+    const run = admitInOrder(
+      item,
+      aggregation,
+      bucket,
+      events.map((e) => e.value),
+      unbilled,
+      credit,
+    );
+    if (run.changed) await this.usage.record(applicationId, customerId, item, run.bucket, run.unbilled, now, manager);
+    const currency = item.currency;
+    return run.decisions.map((d): CreditDecision =>
+      d.admitted
+        ? { ok: true, cost: d.cost, currency }
+        : { ok: false, reason: 'insufficient_credit', cost: d.cost, currency, available: d.available },
+    );
   }
 }

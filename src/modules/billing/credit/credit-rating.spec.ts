@@ -1,4 +1,4 @@
-import { rateAdmission } from './credit-rating.js';
+import { admitInOrder, rateAdmission } from './credit-rating.js';
 
 const perUnit = {
   billing_scheme: 'per_unit' as const,
@@ -46,5 +46,35 @@ describe('rateAdmission', () => {
     expect(first).toEqual({ quantity: '0.1', amount: 150, cost: 150 });
     const second = rateAdmission(perUnit, 'sum', { quantity: first.quantity, amount: first.amount }, '0.2');
     expect(second).toEqual({ quantity: '0.3', amount: 150, cost: 0 });
+  });
+});
+
+describe('admitInOrder', () => {
+  it('admits concurrent events in arrival order until the credit is used, and lets a later smaller one through', () => {
+    // 150 a unit, 400 of credit, 0 used: 2 units (300) fit, then 1 more unit would pass 400, 0 units cost nothing.
+    const run = admitInOrder(perUnit, 'sum', { quantity: '0', amount: 0 }, ['2', '1', '3', '0'], 0, 400);
+    expect(run.decisions).toEqual([
+      { admitted: true, cost: 300 },
+      { admitted: false, cost: 150, available: 100 },
+      { admitted: false, cost: 450, available: 100 },
+      { admitted: true, cost: 0 },
+    ]);
+    expect(run).toMatchObject({ bucket: { quantity: '2', amount: 300 }, unbilled: 300, changed: true });
+  });
+
+  it('rates each admitted event on the quantity the ones before it left (graduated tiers)', () => {
+    const run = admitInOrder(graduated, 'sum', { quantity: '9', amount: 900 }, ['1', '1', '1'], 900, 1_000);
+    expect(run.decisions).toEqual([
+      { admitted: true, cost: 100 },
+      { admitted: false, cost: 50, available: 0 },
+      { admitted: false, cost: 50, available: 0 },
+    ]);
+    expect(run.unbilled).toBe(1_000);
+  });
+
+  it('refuses every costly event of a customer without a usage row, and changes nothing when all are refused', () => {
+    const run = admitInOrder(perUnit, 'sum', { quantity: '0', amount: 0 }, ['1', '2'], null, 10_000);
+    expect(run.decisions.map((d) => d.admitted)).toEqual([false, false]);
+    expect(run).toMatchObject({ bucket: { quantity: '0', amount: 0 }, unbilled: null, changed: false });
   });
 });

@@ -59,3 +59,47 @@ export function rateAdmission(
   const amount = ratePrice(price, billedUnits(next));
   return { quantity: text(next), amount, cost: amount - before.amount };
 }
+
+/** One event's outcome in {@link admitInOrder}: admitted at `cost`, or refused with the credit that was left. */
+export type OrderedAdmission = { admitted: true; cost: number } | { admitted: false; cost: number; available: number };
+
+export interface AdmissionRun {
+  decisions: OrderedAdmission[];
+  /** The item's period quantity and its rating after the admitted events. */
+  bucket: { quantity: string; amount: number };
+  /** The customer's unbilled usage after the admitted events (null: the customer has no usage row). */
+  unbilled: number | null;
+  /** Whether anything was admitted, i.e. the bucket or the unbilled usage must be written. */
+  changed: boolean;
+}
+
+/**
+ * Decides concurrently arriving events of one item in arrival order, as if each had come alone: each
+ * is rated at its marginal cost on the quantity the admitted ones before it left, and admitted when
+ * it costs nothing, gets cheaper (a volume tier), or its cost still fits `credit` on top of the
+ * unbilled usage so far; a refused event moves nothing, so a later, smaller event may still fit.
+ * Without a usage row (the customer never had credit in the currency) only free events pass.
+ */
+export function admitInOrder(
+  price: RatablePrice,
+  aggregation: 'sum' | 'count' | 'last' | 'max',
+  start: { quantity: string; amount: number },
+  values: string[],
+  unbilledBefore: number | null,
+  credit: number,
+): AdmissionRun {
+  let bucket = start;
+  let unbilled = unbilledBefore;
+  let changed = false;
+  const decisions = values.map((value): OrderedAdmission => {
+    const next = rateAdmission(price, aggregation, bucket, value);
+    const used = unbilled ?? 0;
+    const fits = next.cost === 0 || (unbilled !== null && (next.cost < 0 || used + next.cost <= credit));
+    if (!fits) return { admitted: false, cost: next.cost, available: credit - used };
+    bucket = { quantity: next.quantity, amount: next.amount };
+    if (next.cost !== 0 && unbilled !== null) unbilled = Math.max(unbilled + next.cost, 0);
+    changed = true;
+    return { admitted: true, cost: next.cost };
+  });
+  return { decisions, bucket, unbilled, changed };
+}

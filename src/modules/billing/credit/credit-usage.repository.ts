@@ -18,7 +18,8 @@ export interface MeteredItem extends RatablePrice {
  * The reservation side of prepaid credit (docs/BILLING.md, "Prepaid credit"): per customer and
  * currency the rated usage of credit-enforced meters that no invoice has billed yet
  * (`credit_usage.unbilled`), and per subscription item and period the quantity it was rated from
- * (`credit_usage_buckets`). Every statement runs in the ingesting (or invoicing) transaction.
+ * (`credit_usage_buckets`). Every statement runs in the ingesting (or invoicing) transaction; an
+ * ingesting transaction takes the item's bucket, then the usage row, and holds both to its commit.
  */
 @Injectable()
 export class CreditUsageRepository {
@@ -74,64 +75,82 @@ export class CreditUsageRepository {
     return { item, bucket: { quantity: bucket_quantity, amount: Number(bucket_amount) } };
   }
 
-  async setBucket(item: MeteredItem, quantity: string, amount: number, manager: EntityManager): Promise<void> {
-    await manager.query(
-      `UPDATE ${this.db.table('credit_usage_buckets')} SET quantity = $3::numeric, amount = $4
-        WHERE subscription_item_id = $1 AND period_start = $2`,
-      [item.item_id, item.period_start, quantity, amount],
+  /**
+   * Locks the customer's usage row in `currency` until the transaction ends and answers its unbilled
+   * amount (null: no row, the customer never had credit in the currency). Taken after the item's
+   * bucket, in the order invoicing's release takes them, so the two never deadlock; read before the
+   * credit (see {@link usableCredit}).
+   */
+  async lockUnbilled(
+    applicationId: string,
+    customerId: string,
+    currency: string,
+    manager: EntityManager,
+  ): Promise<number | null> {
+    const rows: Array<{ unbilled: string }> = await manager.query(
+      `SELECT unbilled::text AS unbilled FROM ${this.db.table('credit_usage')}
+        WHERE application_id = $1 AND customer_id = $2 AND currency = $3 FOR UPDATE`,
+      [applicationId, customerId, currency],
     );
+    return rows.length ? Number(rows[0].unbilled) : null;
   }
 
   /**
-   * Adds `next.cost` to the customer's unbilled usage only while the result stays within the remaining
-   * credit of its grants usable for the item's price at `at`, and in the same statement moves the
-   * item's bucket to `next` (only when admitted). One conditional UPDATE: a concurrent admission
-   * waits for the row and re-checks the condition on the new `unbilled`, so the sum never passes
-   * the credit. A negative cost (a volume tier getting cheaper) always passes, never below zero.
-   * Answers whether it was admitted and the credit left after unbilled usage.
+   * The remaining credit of the customer's grants usable for the item's price at `at` (active,
+   * effective, not expired, applicability empty or naming the price). A statement of its own after
+   * {@link lockUnbilled}: its snapshot is taken once the usage row is held, so an invoice that drew
+   * credit and released usage while this transaction waited is seen whole, never half.
    */
-  async admit(
+  async usableCredit(
     applicationId: string,
     customerId: string,
     item: MeteredItem,
-    next: { quantity: string; amount: number; cost: number },
     at: Date,
+    manager: EntityManager,
+  ): Promise<number> {
+    const rows: Array<{ total: string }> = await manager.query(
+      `SELECT coalesce(sum(g.remaining), 0)::text AS total FROM ${this.db.table('credit_grants')} g
+        WHERE g.application_id = $1 AND g.customer_id = $2 AND g.currency = $3 AND g.status = 'active'
+          AND g.effective_at <= $5 AND (g.expires_at IS NULL OR g.expires_at > $5)
+          AND (g.price_ids = '[]'::jsonb OR g.price_ids @> jsonb_build_array($4::text))`,
+      [applicationId, customerId, item.currency, item.price_id, at],
+    );
+    return Number(rows[0].total);
+  }
+
+  /**
+   * Writes what admitted events moved, in one statement: the item's bucket (its period quantity and
+   * rating) and, when the customer has a usage row, its unbilled usage. Both rows are locked by this
+   * transaction ({@link lockItemBucket}, {@link lockUnbilled}), so the values the caller computed
+   * from them are still current.
+   */
+  async record(
+    applicationId: string,
+    customerId: string,
+    item: MeteredItem,
+    bucket: { quantity: string; amount: number },
+    unbilled: number | null,
     now: Date,
     manager: EntityManager,
-  ): Promise<{ admitted: boolean; available: number }> {
-    const credit = `(SELECT coalesce(sum(g.remaining), 0) FROM ${this.db.table('credit_grants')} g
-        WHERE g.application_id = $1 AND g.customer_id = $2 AND g.currency = $3 AND g.status = 'active'
-          AND g.effective_at <= $6 AND (g.expires_at IS NULL OR g.expires_at > $6)
-          AND (g.price_ids = '[]'::jsonb OR g.price_ids @> jsonb_build_array($5::text)))`;
-    const rows: Array<{ admitted: boolean; available: string }> = await manager.query(
-      `WITH credit AS (SELECT ${credit} AS total),
-       admitted AS (
-         UPDATE ${this.db.table('credit_usage')} u SET unbilled = greatest(u.unbilled + $4, 0), updated_at = $7
-          WHERE u.application_id = $1 AND u.customer_id = $2 AND u.currency = $3
-            AND ($4 <= 0 OR u.unbilled + $4 <= (SELECT total FROM credit))
-         RETURNING u.unbilled),
-       rated AS (
-         UPDATE ${this.db.table('credit_usage_buckets')} SET quantity = $10::numeric, amount = $11
-          WHERE subscription_item_id = $8 AND period_start = $9 AND EXISTS (SELECT 1 FROM admitted))
-       SELECT EXISTS (SELECT 1 FROM admitted) AS admitted,
-              ((SELECT total FROM credit) - coalesce((SELECT unbilled FROM admitted),
-                 (SELECT unbilled FROM ${this.db.table('credit_usage')}
-                   WHERE application_id = $1 AND customer_id = $2 AND currency = $3), 0))::text AS available`,
+  ): Promise<void> {
+    await manager.query(
+      `WITH usage AS (
+         UPDATE ${this.db.table('credit_usage')} SET unbilled = $4::bigint, updated_at = $5
+          WHERE application_id = $1 AND customer_id = $2 AND currency = $3 AND $4::bigint IS NOT NULL)
+       UPDATE ${this.db.table('credit_usage_buckets')} SET quantity = $8::numeric, amount = $9
+        WHERE subscription_item_id = $6 AND period_start = $7`,
       [
         applicationId,
         customerId,
         item.currency,
-        next.cost,
-        item.price_id,
-        at,
+        unbilled,
         now,
         item.item_id,
         item.period_start,
-        next.quantity,
-        next.amount,
+        bucket.quantity,
+        bucket.amount,
       ],
     );
-    return { admitted: rows[0].admitted, available: Number(rows[0].available) };
   }
 
   /**

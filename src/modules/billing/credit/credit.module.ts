@@ -41,6 +41,6 @@ export class CreditModule implements OnModuleInit {
 
   /** Metering imports no billing code: ingestion reaches the credit through the gate it supplies here. */
   onModuleInit(): void {
-    this.gate.supply((event, manager) => this.balance.reserve(event, manager));
+    this.gate.supply((events, manager) => this.balance.reserve(events, manager));
   }
 }
