@@ -3,6 +3,7 @@ import { DatabaseModule } from '../../../common/database/database.module.js';
 import { ApplicationsModule } from '../../applications/index.js';
 import { CheckoutModule } from '../../checkout/index.js';
 import { MeterModule } from '../../meter/index.js';
+import { CreditModule } from '../credit/credit.module.js';
 import { SubscriptionHooks, SubscriptionsModule } from '../subscriptions/index.js';
 import { BillingVerifyService } from './billing-verify.service.js';
 import { InvoiceLine } from './entities/invoice-line.entity.js';
@@ -28,6 +29,7 @@ import { UpcomingInvoicesService } from './upcoming-invoices.service.js';
     ...DatabaseModule.forModeEntities([InvoiceLine, SubscriptionInvoice, UpcomingNotice]),
     ApplicationsModule,
     CheckoutModule,
+    CreditModule,
     MeterModule,
     SubscriptionsModule,
   ],
