@@ -1,5 +1,5 @@
 import type { Checkout } from './entities/checkout.entity.js';
-import type { Invoice } from './entities/invoice.entity.js';
+import { invoiceAmountDue, type Invoice } from './entities/invoice.entity.js';
 import type { PaymentIntent } from './entities/payment-intent.entity.js';
 import type { PaymentLink } from './entities/payment-link.entity.js';
 
@@ -45,6 +45,7 @@ export type PaymentIntentResponse = ReturnType<typeof toPaymentIntentResponse>;
 export function toInvoiceResponse(inv: Invoice) {
   const total = Number(inv.total);
   const paid = Number(inv.amount_paid);
+  const due = invoiceAmountDue(inv);
   return {
     id: inv.id,
     object: 'invoice' as const,
@@ -59,9 +60,10 @@ export function toInvoiceResponse(inv: Invoice) {
     line_items: inv.line_items.map((l) => ({ ...l, total: l.amount * l.quantity })),
     subtotal: Number(inv.subtotal),
     total,
-    amount_due: inv.status === 'void' ? 0 : total,
+    credit_applied: Number(inv.credit_applied ?? 0),
+    amount_due: due,
     amount_paid: paid,
-    amount_remaining: inv.status === 'void' ? 0 : total - paid,
+    amount_remaining: inv.status === 'void' ? 0 : Math.max(0, due - paid),
     due_date: iso(inv.due_date),
     payment_method_types: inv.payment_method_types,
     transfer_data: transferData(inv.transfer_destination),

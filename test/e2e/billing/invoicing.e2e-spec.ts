@@ -239,6 +239,95 @@ describe('invoicing: period close', () => {
     ]);
   });
 
+  it('invoices an always_invoice update at once, and a cancel with invoice_now: usage to the cancel, prorated credit', async () => {
+    const start = daysAgo(t, 20);
+    const at = (days: number) => new Date(start.getTime() + days * DAY_MS);
+    const clock = await createClock(t, tenant, start.toISOString());
+    const customer = await createCustomer(t, tenant, { test_clock: clock.id });
+    const licensed = await createPrice(t, tenant, { unit_amount: 30_000 });
+    const metered = (await createPrice(t, tenant, { usage_type: 'metered', unit_amount: 100 })) as {
+      id: string;
+      recurring: { meter_id: string };
+    };
+    const meter = (await get(`/meters/${metered.recurring.meter_id}`)).body as { event_name: string };
+    const created = await post('/subscriptions', {
+      customer_id: customer.id,
+      items: [{ price_id: licensed.id }, { price_id: metered.id }],
+      collection_method: 'send_invoice',
+    });
+    expect(created.status).toBe(200);
+    const sub = created.body as {
+      id: string;
+      items: { data: Array<{ id: string; price_id: string }> };
+      current_period_end: string;
+    };
+    const periodMs = Date.parse(sub.current_period_end) - start.getTime();
+    // round_half_up(amount x remaining / period), whole seconds (docs/BILLING.md, "Changes and prorations").
+    const prorated = (amount: number, from: Date) => {
+      const remaining = BigInt(Date.parse(sub.current_period_end) - from.getTime()) / 1000n;
+      const n = BigInt(amount) * remaining;
+      const d = BigInt(periodMs) / 1000n;
+      return Number((2n * n + d) / (2n * d));
+    };
+    for (const [day, calls] of [
+      [2, '5'],
+      [12, '7'],
+    ] as const) {
+      const res = await post('/meter_events', {
+        event_name: meter.event_name,
+        customer_id: customer.id,
+        identifier: `cancel-${day}-${customer.id}`,
+        timestamp: meterTime(at(day)),
+        payload: { calls },
+      });
+      expect(res.status).toBe(200);
+    }
+
+    // Day 10: 1 -> 3 licensed units, invoiced at once.
+    await advanceClock(t, tenant, clock.id, at(10).toISOString());
+    const itemId = sub.items.data.find((i) => i.price_id === licensed.id)!.id;
+    const updated = await post(`/subscriptions/${sub.id}`, {
+      items: [{ id: itemId, quantity: 3 }],
+      proration_behavior: 'always_invoice',
+    });
+    expect(updated.status).toBe(200);
+    const updateTotal = -prorated(30_000, at(10)) + prorated(90_000, at(10));
+    const updateInvoice = (await get(`/invoices/${updated.body.latest_invoice}`)).body;
+    expect(updateInvoice).toMatchObject({
+      billing_reason: 'subscription_update',
+      status: 'open',
+      total: updateTotal,
+      amount_due: updateTotal,
+      period_start: at(10).toISOString(),
+      collection_method: 'send_invoice',
+    });
+    const billed = (await get(`/subscriptions/${sub.id}/pending_items`)).body.data as Array<{ invoice_id: string }>;
+    expect(billed.map((p) => p.invoice_id)).toEqual([updateInvoice.id, updateInvoice.id]);
+
+    // Day 15: canceled with a final invoice: 12 calls x 1.00 until now, credit for 3 units' unused time.
+    await advanceClock(t, tenant, clock.id, at(15).toISOString());
+    const canceled = await post(`/subscriptions/${sub.id}/cancel`, { invoice_now: true, prorate: true });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ status: 'canceled', latest_invoice: expect.any(String) });
+    const cancelTotal = 1_200 - prorated(90_000, at(15));
+    const final = (await get(`/invoices/${canceled.body.latest_invoice}`)).body;
+    expect(final).toMatchObject({
+      billing_reason: 'subscription_cancel',
+      period_start: start.toISOString(),
+      period_end: at(15).toISOString(),
+      total: cancelTotal,
+      amount_due: 0,
+      status: 'paid',
+    });
+    const lines = (await get(`/invoices/${final.id}/lines`)).body.data as Array<Record<string, unknown>>;
+    expect(lines.find((l) => l.type === 'metered')).toMatchObject({
+      amount: 1_200,
+      usage: { event_count: 2, quantity: '12' },
+    });
+    expect(lines.find((l) => l.type === 'proration')).toMatchObject({ amount: -prorated(90_000, at(15)) });
+    for (const id of [updateInvoice.id, final.id]) expect((await verifyInvoice(t, id)).differences).toEqual([]);
+  });
+
   it('answers 404 for the lines of an unknown invoice and the upcoming invoice of an unknown subscription', async () => {
     const unknown = '0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b';
     const lines = await get(`/invoices/${unknown}/lines`);

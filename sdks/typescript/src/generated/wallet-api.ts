@@ -1151,7 +1151,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a subscription now
-         * @description `prorate: true` credits the unused time as pending items; `invoice_now: true` is not available yet.
+         * @description `prorate: true` credits the unused time as pending items; `invoice_now: true` bills them and the usage so far on a final invoice.
          */
         post: operations["SubscriptionsController_cancel"];
         delete?: never;
@@ -1538,6 +1538,78 @@ export interface paths {
          * @description percentage and inclusive never change (E7651).
          */
         post: operations["TaxRatesController_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/customers/{customer_id}/credit_grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a customer's credit grants
+         * @description List a customer's credit grants.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["CustomerCreditGrantsController_list"];
+        put?: never;
+        /**
+         * Grant a customer prepaid credit
+         * @description The amount moves into the customer's credit balance in the ledger; invoices draw on it before charging, and meters with enforce_credit refuse usage past it.
+         */
+        post: operations["CustomerCreditGrantsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/credit_grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a credit grant
+         * @description Retrieve a credit grant.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["CreditGrantsController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/credit_grants/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a credit grant
+         * @description Its remaining credit leaves the customer (back to the funding account); usage already accepted stays billable.
+         */
+        post: operations["CreditGrantsController_void"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2250,78 +2322,6 @@ export interface paths {
          * @description Applies the sandbox provider’s outcome of the refund (`succeeded`); a refund no longer pending is E4090.
          */
         post: operations["RefundTestHelpersController_settle"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/customers/{customer_id}/credit_grants": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List a customer's credit grants
-         * @description List a customer's credit grants.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["CustomerCreditGrantsController_list"];
-        put?: never;
-        /**
-         * Grant a customer prepaid credit
-         * @description The amount moves into the customer's credit balance in the ledger; invoices draw on it before charging, and meters with enforce_credit refuse usage past it.
-         */
-        post: operations["CustomerCreditGrantsController_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/credit_grants/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve a credit grant
-         * @description Retrieve a credit grant.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
-         */
-        get: operations["CreditGrantsController_retrieve"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/{app}/platform/wallet/credit_grants/{id}/void": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Void a credit grant
-         * @description Its remaining credit leaves the customer (back to the funding account); usage already accepted stays billable.
-         */
-        post: operations["CreditGrantsController_void"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3235,6 +3235,11 @@ export interface components {
             amount: number;
             /** @example 0 */
             discount_amount: number;
+            /**
+             * @description Prepaid credit the line took at finalization (after its discount, before tax).
+             * @example 0
+             */
+            credit_amount: number;
             tax_amounts: components["schemas"]["LineTaxAmountDto"][];
             period: components["schemas"]["LinePeriodDto"];
             /** @description Metered lines only. */
@@ -3589,7 +3594,15 @@ export interface components {
             subtotal: number;
             /** @example 100000 */
             total: number;
-            /** @example 100000 */
+            /**
+             * @description Prepaid credit a subscription invoice drew when it was finalized (docs/BILLING.md, "Credit on the invoice").
+             * @example 0
+             */
+            credit_applied: number;
+            /**
+             * @description What is collected: `total` - `credit_applied`, never below 0 (0 once void).
+             * @example 100000
+             */
             amount_due: number;
             /** @example 0 */
             amount_paid: number;
@@ -4629,7 +4642,7 @@ export interface components {
              * @example create_prorations
              * @enum {string}
              */
-            proration_behavior?: "create_prorations" | "none";
+            proration_behavior?: "create_prorations" | "always_invoice" | "none";
             /** @example true */
             cancel_at_period_end?: boolean;
             /**
@@ -4648,7 +4661,7 @@ export interface components {
         };
         CancelSubscriptionDto: {
             /**
-             * @description A final invoice now: not available yet (E7726 when true).
+             * @description A final invoice now (`billing_reason: subscription_cancel`): the usage of the current period up to the cancel and the pending items (with `prorate`, the credit for the unused time), finalized and collected.
              * @example false
              */
             invoice_now?: boolean;
@@ -5314,6 +5327,109 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             };
+        };
+        CreditApplicabilityDto: {
+            /**
+             * @description The prices this credit pays for; empty: every price in its currency.
+             * @example [
+             *       "0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b"
+             *     ]
+             */
+            price_ids: string[];
+        };
+        CreateCreditGrantDto: {
+            /**
+             * @description The credit, in minor units of currency (50000 THB = 500.00 THB).
+             * @example 50000
+             */
+            amount: number;
+            /** @example THB */
+            currency: string;
+            /**
+             * @description paid: the customer bought it (collected separately); promotional: given away. Defaults to paid.
+             * @example paid
+             * @enum {string}
+             */
+            category?: "paid" | "promotional";
+            /** @example Prepaid April usage */
+            name?: string;
+            /**
+             * @description When the unused credit expires (by the customer's test clock in test mode); absent: never.
+             * @example 2030-01-01T00:00:00Z
+             */
+            expires_at?: string;
+            /** @description Absent: every price in the currency. */
+            applicability?: components["schemas"]["CreditApplicabilityDto"];
+            /**
+             * @example {
+             *       "order": "PO-1234"
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        CreditGrantDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example billing.credit_grant */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id: string;
+            /** @example Prepaid April usage */
+            name: string | null;
+            /**
+             * @example paid
+             * @enum {string}
+             */
+            category: "paid" | "promotional";
+            /**
+             * @description The credit granted, minor units.
+             * @example 50000
+             */
+            amount: number;
+            /**
+             * @description What invoices have not drawn yet (0 once voided or expired).
+             * @example 42000
+             */
+            remaining_amount: number;
+            /** @example THB */
+            currency: string;
+            /** @example 100 */
+            scaling_factor: number;
+            applicability: components["schemas"]["CreditApplicabilityDto"];
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "voided" | "expired";
+            /** @example 2026-11-22T16:30:30.583Z */
+            effective_at: string;
+            /** @example null */
+            expires_at: string | null;
+            /** @example null */
+            voided_at: string | null;
+            /** @example null */
+            expired_at: string | null;
+            /**
+             * @description The ledger balance holding the customer's credit.
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
+            balance_id: string;
+            /**
+             * @example {
+             *       "order": "PO-1234"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
         };
         EventDataDto: {
             /** @description The resource as the API returns it (embedded records not expanded); each type's schema is `Event_<type>`. */
@@ -5994,109 +6110,6 @@ export interface components {
             /**
              * @example {
              *       "ticket": "CS-1042"
-             *     }
-             */
-            metadata: {
-                [key: string]: unknown;
-            };
-            /** @example 2026-11-22T16:30:30.583Z */
-            created_at: string;
-            /** @example 2026-11-22T16:30:30.583Z */
-            updated_at: string;
-        };
-        CreditApplicabilityDto: {
-            /**
-             * @description The prices this credit pays for; empty: every price in its currency.
-             * @example [
-             *       "0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b"
-             *     ]
-             */
-            price_ids: string[];
-        };
-        CreateCreditGrantDto: {
-            /**
-             * @description The credit, in minor units of currency (50000 THB = 500.00 THB).
-             * @example 50000
-             */
-            amount: number;
-            /** @example THB */
-            currency: string;
-            /**
-             * @description paid: the customer bought it (collected separately); promotional: given away. Defaults to paid.
-             * @example paid
-             * @enum {string}
-             */
-            category?: "paid" | "promotional";
-            /** @example Prepaid April usage */
-            name?: string;
-            /**
-             * @description When the unused credit expires (by the customer's test clock in test mode); absent: never.
-             * @example 2030-01-01T00:00:00Z
-             */
-            expires_at?: string;
-            /** @description Absent: every price in the currency. */
-            applicability?: components["schemas"]["CreditApplicabilityDto"];
-            /**
-             * @example {
-             *       "order": "PO-1234"
-             *     }
-             */
-            metadata?: {
-                [key: string]: unknown;
-            };
-        };
-        CreditGrantDto: {
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            id: string;
-            /** @example billing.credit_grant */
-            object: string;
-            /** @example false */
-            livemode: boolean;
-            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
-            customer_id: string;
-            /** @example Prepaid April usage */
-            name: string | null;
-            /**
-             * @example paid
-             * @enum {string}
-             */
-            category: "paid" | "promotional";
-            /**
-             * @description The credit granted, minor units.
-             * @example 50000
-             */
-            amount: number;
-            /**
-             * @description What invoices have not drawn yet (0 once voided or expired).
-             * @example 42000
-             */
-            remaining_amount: number;
-            /** @example THB */
-            currency: string;
-            /** @example 100 */
-            scaling_factor: number;
-            applicability: components["schemas"]["CreditApplicabilityDto"];
-            /**
-             * @example active
-             * @enum {string}
-             */
-            status: "active" | "voided" | "expired";
-            /** @example 2026-11-22T16:30:30.583Z */
-            effective_at: string;
-            /** @example null */
-            expires_at: string | null;
-            /** @example null */
-            voided_at: string | null;
-            /** @example null */
-            expired_at: string | null;
-            /**
-             * @description The ledger balance holding the customer's credit.
-             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
-             */
-            balance_id: string;
-            /**
-             * @example {
-             *       "order": "PO-1234"
              *     }
              */
             metadata: {
@@ -16649,8 +16662,6 @@ export interface operations {
             /**
              * @description E2000 invalid_request: The request is invalid.
              *
-             *     E7726 subscription_invoice_now_unsupported: invoice_now is not available yet: subscriptions are not invoiced by this version.
-             *
              *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
              *
              *     E2000 invalid_request: The request is invalid.
@@ -20557,6 +20568,601 @@ export interface operations {
              *     E3001 application_not_found: No application has this slug.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    CustomerCreditGrantsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at, expires_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description status equals. */
+                "filter[status]"?: "active" | "voided" | "expired";
+                /** @description status ne. */
+                "filter[status][ne]"?: "active" | "voided" | "expired";
+                /** @description status is one of (comma-separated list). */
+                "filter[status][in]"?: string;
+                /** @description category equals. */
+                "filter[category]"?: "paid" | "promotional";
+                /** @description category ne. */
+                "filter[category][ne]"?: "paid" | "promotional";
+                /** @description category is one of (comma-separated list). */
+                "filter[category][in]"?: string;
+                /** @description currency equals. */
+                "filter[currency]"?: string;
+                /** @description currency ne. */
+                "filter[currency][ne]"?: string;
+                /** @description currency is one of (comma-separated list). */
+                "filter[currency][in]"?: string;
+                /** @description expires_at equals. */
+                "filter[expires_at]"?: string;
+                /** @description expires_at ne. */
+                "filter[expires_at][ne]"?: string;
+                /** @description expires_at gt. */
+                "filter[expires_at][gt]"?: string;
+                /** @description expires_at gte. */
+                "filter[expires_at][gte]"?: string;
+                /** @description expires_at lt. */
+                "filter[expires_at][lt]"?: string;
+                /** @description expires_at lte. */
+                "filter[expires_at][lte]"?: string;
+                /** @description expires_at is one of (comma-separated list). */
+                "filter[expires_at][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                customer_id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["CreditGrantDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E7880 credit_grant_customer_not_found: No customer of this application has this id.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    CustomerCreditGrantsController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                customer_id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCreditGrantDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditGrantDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E7881 credit_grant_currency_mismatch: A credit grant's currency must be the customer's currency when the customer has one.
+             *
+             *     E7882 credit_grant_expiry_not_future: expires_at must be after the customer's current time (its test clock's, if it has one).
+             *
+             *     E7883 credit_grant_price_not_usable: applicability.price_ids must name recurring prices of this application in the grant currency.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E7880 credit_grant_customer_not_found: No customer of this application has this id.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    CreditGrantsController_retrieve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditGrantDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    CreditGrantsController_void: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditGrantDto"];
+                };
+            };
+            /**
+             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E7884 credit_grant_not_active: The credit grant is already voided or expired. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25756,601 +26362,6 @@ export interface operations {
                 };
             };
             /** @description E4090 conflict: The request conflicts with the current state of the resource. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    CustomerCreditGrantsController_list: {
-        parameters: {
-            query?: {
-                limit?: number;
-                page?: number;
-                "use-cursor"?: boolean;
-                /** @description Cursor: id of the last record of the previous page. */
-                starting_after?: unknown;
-                /** @description Cursor: id of the first record of the next page. */
-                ending_before?: unknown;
-                /** @description field:asc|desc; fields: created_at, expires_at */
-                sort?: unknown;
-                /** @description Case-insensitive search over ids, descriptions and references. */
-                q?: unknown;
-                /** @description id equals. */
-                "filter[id]"?: string;
-                /** @description id ne. */
-                "filter[id][ne]"?: string;
-                /** @description id is one of (comma-separated list). */
-                "filter[id][in]"?: string;
-                /** @description status equals. */
-                "filter[status]"?: "active" | "voided" | "expired";
-                /** @description status ne. */
-                "filter[status][ne]"?: "active" | "voided" | "expired";
-                /** @description status is one of (comma-separated list). */
-                "filter[status][in]"?: string;
-                /** @description category equals. */
-                "filter[category]"?: "paid" | "promotional";
-                /** @description category ne. */
-                "filter[category][ne]"?: "paid" | "promotional";
-                /** @description category is one of (comma-separated list). */
-                "filter[category][in]"?: string;
-                /** @description currency equals. */
-                "filter[currency]"?: string;
-                /** @description currency ne. */
-                "filter[currency][ne]"?: string;
-                /** @description currency is one of (comma-separated list). */
-                "filter[currency][in]"?: string;
-                /** @description expires_at equals. */
-                "filter[expires_at]"?: string;
-                /** @description expires_at ne. */
-                "filter[expires_at][ne]"?: string;
-                /** @description expires_at gt. */
-                "filter[expires_at][gt]"?: string;
-                /** @description expires_at gte. */
-                "filter[expires_at][gte]"?: string;
-                /** @description expires_at lt. */
-                "filter[expires_at][lt]"?: string;
-                /** @description expires_at lte. */
-                "filter[expires_at][lte]"?: string;
-                /** @description expires_at is one of (comma-separated list). */
-                "filter[expires_at][in]"?: string;
-                /** @description created_at equals. */
-                "filter[created_at]"?: string;
-                /** @description created_at ne. */
-                "filter[created_at][ne]"?: string;
-                /** @description created_at gt. */
-                "filter[created_at][gt]"?: string;
-                /** @description created_at gte. */
-                "filter[created_at][gte]"?: string;
-                /** @description created_at lt. */
-                "filter[created_at][lt]"?: string;
-                /** @description created_at lte. */
-                "filter[created_at][lte]"?: string;
-                /** @description created_at is one of (comma-separated list). */
-                "filter[created_at][in]"?: string;
-            };
-            header?: {
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                customer_id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
-                        data: components["schemas"]["CreditGrantDto"][];
-                    };
-                };
-            };
-            /**
-             * @description E2004 invalid_query_parameter: A query parameter is invalid.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2004 invalid_query_parameter: A query parameter is invalid.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E7880 credit_grant_customer_not_found: No customer of this application has this id.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    CustomerCreditGrantsController_create: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                customer_id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateCreditGrantDto"];
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreditGrantDto"];
-                };
-            };
-            /**
-             * @description E2000 invalid_request: The request is invalid.
-             *
-             *     E7881 credit_grant_currency_mismatch: A credit grant's currency must be the customer's currency when the customer has one.
-             *
-             *     E7882 credit_grant_expiry_not_future: expires_at must be after the customer's current time (its test clock's, if it has one).
-             *
-             *     E7883 credit_grant_price_not_usable: applicability.price_ids must name recurring prices of this application in the grant currency.
-             *
-             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E7880 credit_grant_customer_not_found: No customer of this application has this id.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    CreditGrantsController_retrieve: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreditGrantDto"];
-                };
-            };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-        };
-    };
-    CreditGrantsController_void: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
-                "X-Test-Mode"?: "true" | "false";
-                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-                /** @description The application slug. */
-                app: unknown;
-            };
-            cookie?: never;
-        };
-        /** @description No fields: send no body or an empty JSON object. */
-        requestBody?: {
-            content: {
-                /** @example {} */
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description OK: the object or list the operation returns. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreditGrantDto"];
-                };
-            };
-            /**
-             * @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
-             *
-             *     E2000 invalid_request: The request is invalid.
-             *
-             *     E2001 malformed_json: The request body is not valid JSON.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
-             *
-             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
-             *
-             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
-             *
-             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /**
-             * @description E4004 resource_not_found: No such resource.
-             *
-             *     E3001 application_not_found: No application has this slug.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorObjectDto"];
-                };
-            };
-            /** @description E7884 credit_grant_not_active: The credit grant is already voided or expired. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -58,7 +58,12 @@ export class InvoiceCollectionService {
   async firstInvoice({ scope, created, manager }: SubscriptionCreated): Promise<void> {
     const sub = created.subscription;
     if (sub.status === 'trialing') return;
-    const { currency, lines, totals } = subscriptionInvoiceLines(created);
+    const { currency, lines, totals } = subscriptionInvoiceLines({
+      currency: sub.currency,
+      items: created.lines,
+      coupon: created.coupon,
+      taxRates: created.taxRates,
+    });
     if (totals.total < 1) return;
     const draft = await this.invoices.createFirstSubscriptionDraft(
       invoiceScope(scope),

@@ -102,6 +102,12 @@ export class BillingVerifyService {
       differ(r.id, 'discount_amount', lines[i].discount_amount, r.discount_amount);
       differ(r.id, 'tax_amounts', taxText(lines[i].tax_amounts), taxText(r.tax_amounts));
     });
+    differ(
+      null,
+      'credit_applied',
+      invoice.credit_applied ?? 0,
+      lines.reduce((sum, l) => sum + Number(l.credit_amount ?? 0), 0),
+    );
     differ(null, 'subtotal', invoice.subtotal, totals.subtotal);
     differ(null, 'total', invoice.total, totals.total);
   }

@@ -28,12 +28,16 @@ export interface ComposedInvoice {
  * negative (proration credits). As computeInvoiceLines (docs/BILLING.md, "Amounts and rounding"),
  * extended to credits: the coupon discounts the sum of the positive lines once and is split over
  * them by largest remainder (credits take no discount); each line is taxed on its amount after its
- * share, half-up per line, a credit's tax being the exact negative of the same charge's.
+ * share, half-up per line, a credit's tax being the exact negative of the same charge's. `credits`:
+ * the prepaid credit each line took at finalization (after its discount, before tax, as Stripe's
+ * billing credits): the line is taxed on what the credit left; `total` keeps the credit in (the
+ * invoice's `amount_due` takes it out).
  */
 export function composeInvoice(
   amounts: number[],
   coupon: CouponTerms | null,
   taxRates: Array<TaxTerms & { id: string }>,
+  credits: number[] = [],
 ): ComposedInvoice {
   const positive = amounts.map((a) => (a > 0 ? a : 0));
   const discountable = positive.reduce((s, a) => s + a, 0);
@@ -42,7 +46,7 @@ export function composeInvoice(
   let totalTax = 0;
   let exclusive = 0;
   const lines = amounts.map((amount, i): ComposedLine => {
-    const taxable = amount - shares[i];
+    const taxable = amount - shares[i] - (credits[i] ?? 0);
     const magnitude = lineTaxes(Math.abs(taxable), taxRates);
     const sign = taxable < 0 ? -1 : 1;
     return {

@@ -68,6 +68,7 @@ export class InvoiceComposer {
       lines.map((l) => Number(l.amount)),
       terms.coupon,
       terms.tax_rates,
+      lines.map((l) => Number(l.credit_amount ?? 0)),
     );
     lines.forEach((l, i) => {
       l.discount_amount = String(composed.lines[i].discount_amount);

@@ -3,7 +3,9 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import { newId } from '../../../common/ids.js';
 import type { JobScope } from '../../../common/jobs/job-scope.js';
-import { InvoicesService } from '../../checkout/index.js';
+import { InvoicesService, type Invoice } from '../../checkout/index.js';
+import { CreditBalanceService } from '../credit/credit-balance.service.js';
+import { SubscriptionPaymentsService } from '../subscriptions/index.js';
 import type { Price } from '../catalog/prices/entities/price.entity.js';
 import type { InvoiceLine } from './entities/invoice-line.entity.js';
 import type { SubscriptionInvoice } from './entities/subscription-invoice.entity.js';
@@ -19,9 +21,9 @@ const LATE_EVENT_WINDOW_MS = 36 * 86_400_000;
  * The end of a period's grace window (docs/BILLING.md, "The life of a period"): the draft invoice
  * takes the events that arrived meanwhile (its metered lines claim them and are recomputed), takes
  * late events of earlier, already finalized periods as separate "usage from an earlier period"
- * lines, is recomposed (discount, tax, totals) and finalized through InvoicesService.finalizeLocked
- * (`invoice.finalized`, InvoiceHooks.finalized). A total of zero or less is paid at once without a
- * charge (`invoice.paid`). A draft the merchant finalized or voided meanwhile is left as it is.
+ * lines, draws the customer's prepaid credit, is recomposed (discount, credit, tax, totals) and
+ * finalized through InvoicesService.finalizeLocked (`invoice.finalized`, InvoiceHooks.finalized). An
+ * amount due of zero or less is paid at once without a charge (`invoice.paid`). A draft the merchant finalized or voided meanwhile is left as it is.
  */
 @Injectable()
 export class InvoiceFinalizationService {
@@ -30,6 +32,8 @@ export class InvoiceFinalizationService {
     private readonly metered: MeteredLinesService,
     private readonly composer: InvoiceComposer,
     private readonly invoices: InvoicesService,
+    private readonly credit: CreditBalanceService,
+    private readonly subscriptions: SubscriptionPaymentsService,
     private readonly clock: Clock,
   ) {}
 
@@ -64,16 +68,58 @@ export class InvoiceFinalizationService {
       });
       added.push(...(await this.earlierUsage(schedule, line, price, at, manager)));
     }
-    const totals = this.composer.apply([...lines, ...added], schedule.terms);
-    for (const line of lines) await this.repository.updateLine(line, manager);
-    await this.repository.insertLines(added, manager);
+    await this.finalizeWithCredit(invoice, schedule, { stored: lines, added }, at, manager);
+  }
+
+  /**
+   * The locked draft `invoice` of `schedule`, its lines rated: discount shares, then the customer's
+   * prepaid credit drawn on each line after its discount (CreditBalanceService.applyToInvoice, the
+   * ledger's `invoice.credit_applied` journal, price applicability per line), then taxes on what the
+   * credit left; lines written, totals revised, finalized (`invoice.finalized`, collection schedules
+   * `amount_due`), paid at once when nothing is left to collect, and the subscription's
+   * `latest_invoice`. Used by the period's finalization and by the immediate invoices of a cancel or
+   * an update.
+   */
+  async finalizeWithCredit(
+    invoice: Invoice,
+    schedule: Pick<SubscriptionInvoice, 'subscription_id' | 'period_start' | 'terms'>,
+    lines: { stored: InvoiceLine[]; added: InvoiceLine[] },
+    at: Date,
+    manager: EntityManager,
+  ): Promise<Invoice> {
+    const all = [...lines.stored, ...lines.added];
+    for (const line of all) line.credit_amount = '0';
+    this.composer.apply(all, schedule.terms);
+    const credit = await this.credit.applyToInvoice(manager, {
+      id: invoice.id,
+      application_id: invoice.application_id,
+      customer_id: invoice.customer_id,
+      currency: invoice.currency,
+      at,
+      lines: all.map((l) => ({ price_id: l.price_id, amount: Number(l.amount) - Number(l.discount_amount) })),
+      subscription_id: schedule.subscription_id,
+      period_start: schedule.period_start,
+    });
+    const perLine = new Map<number, number>();
+    for (const d of credit.draws) perLine.set(d.line_index, (perLine.get(d.line_index) ?? 0) + d.amount);
+    all.forEach((l, i) => (l.credit_amount = String(perLine.get(i) ?? 0)));
+    const totals = this.composer.apply(all, schedule.terms);
+    for (const line of lines.stored) await this.repository.updateLine(line, manager);
+    await this.repository.insertLines(lines.added, manager);
     const revised = await this.invoices.reviseDraftLocked(
       invoice,
-      { lines: totals.lineItems, subtotal: totals.subtotal, total: totals.total },
+      {
+        lines: totals.lineItems,
+        subtotal: totals.subtotal,
+        total: totals.total,
+        creditApplied: credit.amount_applied,
+      },
       manager,
     );
     const open = await this.invoices.finalizeLocked(revised, manager, at);
-    if (totals.total <= 0) await this.invoices.settleWithoutChargeLocked(open, manager, at);
+    await this.subscriptions.linkLatestInvoice(invoice.application_id, schedule.subscription_id, invoice.id, manager);
+    if (totals.total - credit.amount_applied <= 0) return this.invoices.settleWithoutChargeLocked(open, manager, at);
+    return open;
   }
 
   /**

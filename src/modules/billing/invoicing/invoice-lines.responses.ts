@@ -15,6 +15,7 @@ export function toInvoiceLineResponse(l: InvoiceLine) {
     quantity: Number(l.quantity),
     amount: Number(l.amount),
     discount_amount: Number(l.discount_amount),
+    credit_amount: Number(l.credit_amount ?? 0),
     tax_amounts: l.tax_amounts,
     period: { start: l.period_start.toISOString(), end: l.period_end.toISOString() },
     usage: metered

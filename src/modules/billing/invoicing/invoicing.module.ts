@@ -3,11 +3,13 @@ import { DatabaseModule } from '../../../common/database/database.module.js';
 import { ApplicationsModule } from '../../applications/index.js';
 import { CheckoutModule } from '../../checkout/index.js';
 import { MeterModule } from '../../meter/index.js';
+import { CreditModule } from '../credit/credit.module.js';
 import { SubscriptionHooks, SubscriptionsModule } from '../subscriptions/index.js';
 import { BillingVerifyService } from './billing-verify.service.js';
 import { InvoiceLine } from './entities/invoice-line.entity.js';
 import { SubscriptionInvoice } from './entities/subscription-invoice.entity.js';
 import { UpcomingNotice } from './entities/upcoming-notice.entity.js';
+import { ImmediateInvoicesService } from './immediate-invoices.service.js';
 import { InvoiceComposer } from './invoice-composer.js';
 import { InvoiceFinalizationService } from './invoice-finalization.service.js';
 import { InvoiceLinesService } from './invoice-lines.service.js';
@@ -28,6 +30,7 @@ import { UpcomingInvoicesService } from './upcoming-invoices.service.js';
     ...DatabaseModule.forModeEntities([InvoiceLine, SubscriptionInvoice, UpcomingNotice]),
     ApplicationsModule,
     CheckoutModule,
+    CreditModule,
     MeterModule,
     SubscriptionsModule,
   ],
@@ -38,6 +41,7 @@ import { UpcomingInvoicesService } from './upcoming-invoices.service.js';
     MeteredLinesService,
     PeriodCloseService,
     InvoiceFinalizationService,
+    ImmediateInvoicesService,
     UpcomingInvoicesService,
     InvoiceLinesService,
     BillingVerifyService,
@@ -49,10 +53,15 @@ export class InvoicingModule implements OnModuleInit {
   constructor(
     private readonly hooks: SubscriptionHooks,
     private readonly close: PeriodCloseService,
+    private readonly immediate: ImmediateInvoicesService,
   ) {}
 
-  /** A subscription rolling into a new period closes the ended one into an invoice, in the roll's transaction. */
+  /**
+   * A subscription rolling into a new period closes the ended one into an invoice, in the roll's
+   * transaction; a cancel with `invoice_now` or an `always_invoice` update is invoiced in its own.
+   */
   onModuleInit(): void {
     this.hooks.periodRolled.on((event) => this.close.onPeriodRolled(event));
+    this.hooks.invoiceNow.on((event) => this.immediate.invoiceNow(event));
   }
 }

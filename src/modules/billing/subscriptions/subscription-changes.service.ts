@@ -18,6 +18,7 @@ import type { PendingItem } from './entities/pending-item.entity.js';
 import type { SubscriptionItem } from './entities/subscription-item.entity.js';
 import type { Subscription } from './entities/subscription.entity.js';
 import type { ProrationLine } from './proration.js';
+import { SubscriptionHooks } from './subscription-hooks.js';
 import { SubscriptionPrices } from './subscription-prices.js';
 import { assertNoDuplicatePrices, checkItemSet, itemQuantity } from './subscription-rules.js';
 import { nextEventAt } from './subscription-schedule.js';
@@ -48,6 +49,7 @@ export class SubscriptionChangesService {
     private readonly events: EventRecorder,
     private readonly clock: Clock,
     private readonly customerHooks: CustomerHooks,
+    private readonly hooks: SubscriptionHooks,
   ) {}
 
   async update(principal: Principal, id: string, dto: UpdateSubscriptionDto): Promise<SubscriptionResponse> {
@@ -56,8 +58,12 @@ export class SubscriptionChangesService {
       const sub = await this.lockUpdatable(applicationId, id, manager);
       const before = await this.reads.load(applicationId, id, manager);
       const now = await this.billingClock.nowFor(sub, manager);
-      const prorate = (dto.proration_behavior ?? 'create_prorations') === 'create_prorations';
-      if (dto.items && dto.items.length > 0) await this.changeItems(principal, sub, dto.items, prorate, now, manager);
+      const behavior = dto.proration_behavior ?? 'create_prorations';
+      const changesItems = dto.items !== undefined && dto.items.length > 0;
+      if (changesItems) await this.changeItems(principal, sub, dto.items!, behavior !== 'none', now, manager);
+      if (changesItems && behavior === 'always_invoice') {
+        await this.hooks.invoiceNow.emit({ subscription: sub, reason: 'subscription_update', at: now, manager });
+      }
       const facts: Partial<Subscription> = { updated_at: this.clock.now() };
       if (dto.cancel_at_period_end !== undefined && dto.cancel_at_period_end !== sub.cancel_at_period_end) {
         facts.cancel_at_period_end = dto.cancel_at_period_end;
@@ -88,15 +94,11 @@ export class SubscriptionChangesService {
   }
 
   /**
-   * Cancels now. `prorate` credits the unused time of licensed items as pending items (the next
-   * invoice, billing part 2); `invoice_now` (a final invoice) waits for part 2: E7726.
+   * Cancels now. `prorate` credits the unused time of licensed items as pending items; `invoice_now`
+   * bills at once, in this transaction, a final `subscription_cancel` invoice (billing's invoicing,
+   * through SubscriptionHooks.invoiceNow): the period's usage up to now and the pending items.
    */
   async cancel(principal: Principal, id: string, dto: CancelSubscriptionDto): Promise<SubscriptionResponse> {
-    if (dto.invoice_now)
-      throw new AppError(
-        SubscriptionErrors.E7726,
-        'invoice_now is not available yet: there are no invoices for subscriptions.',
-      );
     const applicationId = principal.application.id;
     return this.subscriptions.transaction(async (manager) => {
       const sub = await this.lockUpdatable(applicationId, id, manager);
@@ -116,6 +118,9 @@ export class SubscriptionChangesService {
             return this.proration(item, { price, quantity: item.quantity! }, null, now, sub);
           });
         await this.storeProrations(sub, prorations, manager);
+      }
+      if (dto.invoice_now) {
+        await this.hooks.invoiceNow.emit({ subscription: sub, reason: 'subscription_cancel', at: now, manager });
       }
       return this.cancelLocked(sub, status, now, { reason: 'cancellation_requested' }, manager);
     });

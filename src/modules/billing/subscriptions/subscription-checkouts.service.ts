@@ -7,13 +7,9 @@ import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { CouponsService } from '../catalog/coupons/coupons.service.js';
 import { PromotionCodesService } from '../catalog/promotion-codes/promotion-codes.service.js';
-import type { Coupon } from '../catalog/coupons/entities/coupon.entity.js';
-import type { Price } from '../catalog/prices/entities/price.entity.js';
-import type { TaxRate } from '../catalog/tax-rates/entities/tax-rate.entity.js';
 import { TaxRatesService } from '../catalog/tax-rates/tax-rates.service.js';
 import { subscriptionInvoiceLines, type FirstInvoiceLine } from './subscription-invoice-lines.js';
 import type { ComputedInvoice } from '../pricing/index.js';
-import type { CreatedSubscription } from './created-subscription.js';
 export type { FirstInvoiceLine } from './subscription-invoice-lines.js';
 import type { CreateSubscriptionDto } from './dto/subscription.dto.js';
 import { SubscriptionPrices } from './subscription-prices.js';
@@ -115,7 +111,12 @@ export class SubscriptionCheckoutsService {
     return {
       subscription: created.stored,
       trialing: created.subscription.status === 'trialing',
-      ...priceFirstInvoice(created.subscription.currency, created.lines, created.coupon, created.taxRates),
+      ...subscriptionInvoiceLines({
+        currency: created.subscription.currency,
+        items: created.lines,
+        coupon: created.coupon,
+        taxRates: created.taxRates,
+      }),
     };
   }
 
@@ -174,7 +175,7 @@ export class SubscriptionCheckoutsService {
     return {
       subscription: object,
       trialing: sub.status === 'trialing',
-      ...priceFirstInvoice(sub.currency, lines, coupon, rates),
+      ...subscriptionInvoiceLines({ currency: sub.currency, items: lines, coupon, taxRates: rates }),
     };
   }
 
@@ -221,23 +222,4 @@ export class SubscriptionCheckoutsService {
       previous_attributes: previous,
     });
   }
-}
-
-/**
- * A subscription's first invoice from the pricing functions: each licensed item at quantity x
- * price, the coupon's discount split over the lines as one discount line, one line per exclusive
- * tax rate (each line's tax half-up). Metered items are billed from usage later.
- */
-export function priceFirstInvoice(
-  currency: string,
-  items: Array<{ price: Price; quantity: number | null }>,
-  coupon: Coupon | null,
-  taxRates: TaxRate[],
-): Pick<OpenedSubscription, 'currency' | 'lines' | 'totals'> {
-  return subscriptionInvoiceLines({
-    subscription: { currency } as CreatedSubscription['subscription'],
-    lines: items as CreatedSubscription['lines'],
-    coupon,
-    taxRates,
-  });
 }

@@ -32,8 +32,24 @@ export interface SubscriptionCreated {
   manager: EntityManager;
 }
 
+/**
+ * A subscription is invoiced at once, in the transaction of the change, the subscription locked
+ * and not yet changed in status: `subscription_cancel` (`POST /subscriptions/{id}/cancel` with
+ * `invoice_now`: the current period's usage up to `at` and the pending items, the cancel's prorated
+ * credit among them) or `subscription_update` (`proration_behavior: always_invoice`: the pending
+ * items, the change's prorations among them). Billing's invoicing makes and finalizes the invoice.
+ */
+export interface InvoiceNow {
+  subscription: Subscription;
+  reason: 'subscription_cancel' | 'subscription_update';
+  /** The customer's clock time of the change. */
+  at: Date;
+  manager: EntityManager;
+}
+
 @Injectable()
 export class SubscriptionHooks {
   readonly periodRolled = new Hook<PeriodRolled>();
   readonly created = new Hook<SubscriptionCreated>();
+  readonly invoiceNow = new Hook<InvoiceNow>();
 }

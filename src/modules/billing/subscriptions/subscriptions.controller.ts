@@ -148,10 +148,11 @@ export class SubscriptionsController {
   @Auth('machine', 'user', 'superuser')
   @ApiOperation({
     summary: 'Cancel a subscription now',
-    description: '`prorate: true` credits the unused time as pending items; `invoice_now: true` is not available yet.',
+    description:
+      '`prorate: true` credits the unused time as pending items; `invoice_now: true` bills them and the usage so far on a final invoice.',
   })
   @ApiOkResponse({ type: SubscriptionDto })
-  @ApiErrors(Errors.E2000, Errors.E4004, E.E7722, E.E7726, TestClockErrors.E7702)
+  @ApiErrors(Errors.E2000, Errors.E4004, E.E7722, TestClockErrors.E7702)
   cancel(
     @CurrentPrincipal() principal: Principal,
     @Param('id', IdOf('subscription')) id: string,

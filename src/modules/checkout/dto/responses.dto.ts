@@ -94,7 +94,17 @@ export class InvoiceDto {
   @ApiProperty({ type: [InvoiceLineDto] }) line_items: InvoiceLineDto[];
   @ApiProperty({ example: 100000 }) subtotal: number;
   @ApiProperty({ example: 100000 }) total: number;
-  @ApiProperty({ example: 100000 }) amount_due: number;
+  @ApiProperty({
+    example: 0,
+    description:
+      'Prepaid credit a subscription invoice drew when it was finalized (docs/BILLING.md, "Credit on the invoice").',
+  })
+  credit_applied: number;
+  @ApiProperty({
+    example: 100000,
+    description: 'What is collected: `total` - `credit_applied`, never below 0 (0 once void).',
+  })
+  amount_due: number;
   @ApiProperty({ example: 0 }) amount_paid: number;
   @ApiProperty({ example: 100000 }) amount_remaining: number;
   @ApiProperty({ example: null, nullable: true }) due_date: string;

@@ -52,9 +52,17 @@ export class Invoice extends ModeRecord {
   /** The subscription's test clock (copied as subscriptions copy their customer's): whose time the attempts follow. */
   @Column('uuid', { nullable: true }) test_clock_id: string | null;
   @Column('bigint', { default: 0 }) amount_refunded: number;
+  /** Prepaid credit drawn at finalization (docs/BILLING.md, "Credit on the invoice"); the charge collects the rest. */
+  @Column('bigint', { default: 0 }) credit_applied: number;
   @Column('text', { nullable: true }) hosted_invoice_url: string | null;
   @Column('jsonb') metadata: Record<string, unknown>;
   @Column('jsonb') labels: string[];
   @Column('timestamptz') created_at: Date;
   @Column('timestamptz') updated_at: Date;
+}
+
+/** What is left to collect of an invoice: its total less the prepaid credit it drew, never below 0 (0 once void). */
+export function invoiceAmountDue(inv: Pick<Invoice, 'status' | 'total' | 'credit_applied'>): number {
+  if (inv.status === 'void') return 0;
+  return Math.max(0, Number(inv.total) - Number(inv.credit_applied ?? 0));
 }

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { AppError } from '../../../common/errors/app-error.js';
 import {
   HOSTED_PAGE_HEADERS,
   hostedPagePolicy,
@@ -6,6 +7,7 @@ import {
   type HostedLocale,
   type PageOrigins,
 } from '../../../common/http/hosted-page.js';
+import { checkoutErrorPage, redirectPage } from './checkout-messages.js';
 
 /** What a hosted-page handler needs of its request: no credential, only how to answer. */
 export interface HostedVisit {
@@ -54,4 +56,35 @@ export function sendHosted(res: Response, answer: HostedAnswer): void {
       'Content-Security-Policy': hostedPagePolicy(answer.nonce, 'data:', answer.origins ?? {}),
     })
     .send(answer.html);
+}
+
+/**
+ * A hosted page that opens a fresh checkout (a payment link, "Pay" on an invoice page): `open`
+ * creates it, and the answer sends the browser on to its page (the session in the fragment, the
+ * visit's language kept); a refusal of the catalog is the "cannot be paid" page with its status.
+ */
+export async function redirectToNewCheckout(
+  nonce: string,
+  visit: HostedVisit,
+  open: () => Promise<{ url: string }>,
+): Promise<HostedAnswer> {
+  const locale = visit.locale;
+  try {
+    const url = new URL((await open()).url);
+    const query = visit.query.locale === locale ? `?locale=${locale}` : '';
+    return {
+      kind: 'page',
+      status: 200,
+      nonce,
+      html: redirectPage(nonce, locale, `${url.pathname}${query}${url.hash}`),
+    };
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return {
+      kind: 'page',
+      status: err.status,
+      nonce,
+      html: checkoutErrorPage(nonce, locale, 'linkUnpayable', err.message),
+    };
+  }
 }

@@ -24,9 +24,9 @@ import { ChargesService } from '../payments/charges.service.js';
 import type { ProviderPayment } from '../../../providers/ports/collection.port.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from '../targets/targets.service.js';
-import { checkoutErrorPage, redirectPage, RETURN_TEXT } from './checkout-messages.js';
+import { checkoutErrorPage, RETURN_TEXT } from './checkout-messages.js';
 import { CheckoutPageRenderer } from './checkout-page.renderer.js';
-import type { HostedAnswer, HostedVisit } from './hosted-answer.js';
+import { redirectToNewCheckout, type HostedAnswer, type HostedVisit } from './hosted-answer.js';
 
 /** The providers that send a payer back here after 3-D Secure (their adapters build the return URL). */
 export const RETURN_PROVIDERS = ['opn', 'stripe'] as const;
@@ -169,30 +169,17 @@ export class HostedCheckoutsService {
     if (!application || !link) {
       return { kind: 'page', status: 404, nonce, html: checkoutErrorPage(nonce, locale, 'linkNotFound') };
     }
-    try {
-      const scope = scopeOf(application, link.mode, link.country);
-      const checkout = await this.context.runInMode(link.mode, () => this.links.openCheckout(scope, id), {
-        application,
-        country: link.country,
-      });
-      const url = new URL(checkout.url);
-      // The checkout opens in the language the link was opened in.
-      const query = visit.query.locale === locale ? `?locale=${locale}` : '';
-      return {
-        kind: 'page',
-        status: 200,
-        nonce,
-        html: redirectPage(nonce, locale, `${url.pathname}${query}${url.hash}`),
-      };
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      return {
-        kind: 'page',
-        status: err.status,
-        nonce,
-        html: checkoutErrorPage(nonce, locale, 'linkUnpayable', err.message),
-      };
-    }
+    // The checkout opens in the language the link was opened in.
+    return redirectToNewCheckout(nonce, visit, () =>
+      this.context.runInMode(
+        link.mode,
+        () => this.links.openCheckout(scopeOf(application, link.mode, link.country), id),
+        {
+          application,
+          country: link.country,
+        },
+      ),
+    );
   }
 
   /**

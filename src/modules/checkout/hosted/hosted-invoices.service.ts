@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { scopeOf, type Mode } from '../../../common/context/principal.js';
 import { RequestContext } from '../../../common/context/request-context.js';
-import { AppError } from '../../../common/errors/app-error.js';
 import { newNonce, renderHostedPage } from '../../../common/http/hosted-page.js';
 import { ApplicationResolver } from '../../../common/tenancy/application-resolver.js';
 import { findInEitherMode } from '../../../common/tenancy/find-in-either-mode.js';
 import { CheckoutsService } from '../checkouts/checkouts.service.js';
 import { TargetsService } from '../targets/targets.service.js';
-import { checkoutErrorPage, redirectPage } from './checkout-messages.js';
-import type { HostedAnswer, HostedVisit } from './hosted-answer.js';
+import { checkoutErrorPage } from './checkout-messages.js';
+import { redirectToNewCheckout, type HostedAnswer, type HostedVisit } from './hosted-answer.js';
 import { INVOICE_STYLE, INVOICE_TEXT, invoicePageData } from './invoice-page.js';
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -59,37 +58,20 @@ export class HostedInvoicesService {
     const found = await this.find(slug, id);
     if (!found) return { kind: 'page', status: 404, nonce, html: checkoutErrorPage(nonce, locale, 'linkNotFound') };
     const { application, invoice, mode } = found;
-    try {
-      const scope = scopeOf(application, mode, invoice.country);
-      const checkout = await this.context.runInMode(
+    return redirectToNewCheckout(nonce, visit, () =>
+      this.context.runInMode(
         mode,
         // Paid, the customer comes back to the invoice page, which then says so.
         () =>
-          this.checkouts.create(scope, {
+          this.checkouts.create(scopeOf(application, mode, invoice.country), {
             target_type: 'invoice',
             target_id: invoice.id,
             success_url: invoice.hosted_invoice_url ?? undefined,
             cancel_url: invoice.hosted_invoice_url ?? undefined,
           }),
         { application, country: invoice.country },
-      );
-      const url = new URL(checkout.url);
-      const query = visit.query.locale === locale ? `?locale=${locale}` : '';
-      return {
-        kind: 'page',
-        status: 200,
-        nonce,
-        html: redirectPage(nonce, locale, `${url.pathname}${query}${url.hash}`),
-      };
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      return {
-        kind: 'page',
-        status: err.status,
-        nonce,
-        html: checkoutErrorPage(nonce, locale, 'linkUnpayable', err.message),
-      };
-    }
+      ),
+    );
   }
 
   private async find(slug: string, id: string) {

@@ -1,14 +1,14 @@
 import { formatMoney, registerHostedTemplate, type HostedLocale } from '../../../common/http/hosted-page.js';
-import type { Invoice } from '../entities/invoice.entity.js';
+import { invoiceAmountDue, type Invoice } from '../entities/invoice.entity.js';
 
 /**
  * The hosted invoice page (a send_invoice invoice's `hosted_invoice_url`): who bills, the lines with
- * their tax and discount lines, the total, the due date and a "Pay" link that opens a checkout on
+ * their tax and discount lines, the total, the prepaid credit it drew and the amount due, the due date and a "Pay" link that opens a checkout on
  * the invoice. Plain HTML, no script: paying happens on the checkout page.
  */
 const INVOICE_TEMPLATE = `<% layout('@layout') %>
     <h1><%= it.t.heading %> <%= it.number %></h1>
-    <p class="amount" id="amount"><%= it.total %></p>
+    <p class="amount" id="amount"><%= it.amountDue %></p>
 <% if (it.description) { %>
     <p class="description"><%= it.description %></p>
 <% } %>
@@ -19,7 +19,13 @@ const INVOICE_TEMPLATE = `<% layout('@layout') %>
         <tr><td><%= line.description %></td><td><%= line.quantity %></td><td><%= line.total %></td></tr>
 <% }) %>
       </tbody>
-      <tfoot><tr><th scope="row" colspan="2"><%= it.t.total %></th><td><%= it.total %></td></tr></tfoot>
+      <tfoot>
+        <tr><th scope="row" colspan="2"><%= it.t.total %></th><td><%= it.total %></td></tr>
+<% if (it.credit) { %>
+        <tr><th scope="row" colspan="2"><%= it.t.credit %></th><td>-<%= it.credit %></td></tr>
+        <tr><th scope="row" colspan="2"><%= it.t.amountDue %></th><td><%= it.amountDue %></td></tr>
+<% } %>
+      </tfoot>
     </table>
 <% if (it.dueDate) { %>
     <p><%= it.t.due %> <time datetime="<%= it.dueIso %>"><%= it.dueDate %></time></p>
@@ -51,6 +57,8 @@ export const INVOICE_TEXT = {
     quantity: 'Qty',
     amount: 'Amount',
     total: 'Total',
+    credit: 'Prepaid credit applied',
+    amountDue: 'Amount due',
     due: 'Due',
     pay: 'Pay this invoice',
     paid: 'This invoice is paid. Thank you.',
@@ -63,6 +71,8 @@ export const INVOICE_TEXT = {
     quantity: 'จำนวน',
     amount: 'จำนวนเงิน',
     total: 'ยอดรวม',
+    credit: 'เครดิตล่วงหน้าที่ใช้',
+    amountDue: 'ยอดที่ต้องชำระ',
     due: 'ครบกำหนดชำระ',
     pay: 'ชำระใบแจ้งหนี้นี้',
     paid: 'ใบแจ้งหนี้นี้ชำระแล้ว ขอบคุณค่ะ',
@@ -79,6 +89,8 @@ export function invoicePageData(invoice: Invoice, locale: HostedLocale, payHref:
     description: invoice.description,
     status: invoice.status,
     total: money(Number(invoice.total)),
+    credit: Number(invoice.credit_applied ?? 0) > 0 ? money(Number(invoice.credit_applied)) : null,
+    amountDue: money(invoiceAmountDue(invoice)),
     lines: invoice.line_items.map((l) => ({
       description: l.description,
       quantity: l.quantity,

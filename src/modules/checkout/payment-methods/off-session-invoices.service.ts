@@ -5,7 +5,7 @@ import type { Scope } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import type { CollectionProvider, ProviderPayment } from '../../../providers/ports/collection.port.js';
 import type { Charge } from '../entities/charge.entity.js';
-import type { Invoice } from '../entities/invoice.entity.js';
+import { invoiceAmountDue, type Invoice } from '../entities/invoice.entity.js';
 import type { PaymentMethod } from '../entities/payment-method.entity.js';
 import { NEW_CHARGE_STATUS } from '../payments/charge.transitions.js';
 import { ChargesService } from '../payments/charges.service.js';
@@ -179,7 +179,7 @@ export class OffSessionInvoicesService {
           invoice_id: invoice.id,
           payment_intent: null,
           currency: invoice.currency,
-          amount: Number(invoice.total),
+          amount: invoiceAmountDue(invoice),
           scaling_factor: invoice.scaling_factor,
           amount_capturable: 0,
           provider: provider.name,

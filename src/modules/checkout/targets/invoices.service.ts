@@ -193,16 +193,24 @@ export class InvoicesService {
     return this.repository.findById(applicationId, id, manager, true);
   }
 
-  /** A locked draft's lines and totals, recomputed by billing before it is finalized (late usage landed). */
+  /**
+   * A locked draft's lines and totals, recomputed by billing before it is finalized (late usage landed),
+   * and the prepaid credit its finalization draws (`credit_applied`: the charge collects the rest).
+   */
   async reviseDraftLocked(
     record: Invoice,
-    changes: { lines: InvoiceLineItem[]; subtotal: number; total: number },
+    changes: { lines: InvoiceLineItem[]; subtotal: number; total: number; creditApplied?: number },
     manager: EntityManager,
   ): Promise<Invoice> {
     if (record.status !== 'draft') {
       throw new AppError(CheckoutErrors.E7015, `Invoice "${record.id}" is ${record.status}; only a draft changes.`);
     }
-    const fields = { line_items: changes.lines, subtotal: changes.subtotal, total: changes.total };
+    const fields = {
+      line_items: changes.lines,
+      subtotal: changes.subtotal,
+      total: changes.total,
+      credit_applied: changes.creditApplied ?? 0,
+    };
     await this.repository.update(
       record.application_id,
       record.id,

@@ -9,7 +9,7 @@ import { CheckoutErrors } from '../checkout.errors.js';
 import { currencyAllowedIn } from '../checkout-rules.js';
 import { type PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { TargetType } from '../entities/checkout.entity.js';
-import type { Invoice } from '../entities/invoice.entity.js';
+import { invoiceAmountDue, type Invoice } from '../entities/invoice.entity.js';
 import type { PaymentIntent } from '../entities/payment-intent.entity.js';
 import { InvoicesRepository } from './invoices.repository.js';
 import { PaymentIntentsRepository } from './payment-intents.repository.js';
@@ -106,7 +106,7 @@ export class TargetsService {
   terms(target: Target): CollectionTerms {
     const r = target.record;
     return {
-      amount: Number(target.type === 'invoice' ? target.record.total : target.record.amount),
+      amount: target.type === 'invoice' ? invoiceAmountDue(target.record) : Number(target.record.amount),
       currency: r.currency,
       scaling_factor: r.scaling_factor,
       customer_id: r.customer_id,

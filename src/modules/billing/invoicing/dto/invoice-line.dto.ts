@@ -41,6 +41,11 @@ export class InvoiceLineObjectDto {
   @ApiProperty({ example: 150, description: 'Whole units rated (a metered aggregate rounded up).' }) quantity: number;
   @ApiProperty({ example: 2500, description: 'Signed minor units, before discount and exclusive tax.' }) amount: number;
   @ApiProperty({ example: 0 }) discount_amount: number;
+  @ApiProperty({
+    example: 0,
+    description: 'Prepaid credit the line took at finalization (after its discount, before tax).',
+  })
+  credit_amount: number;
   @ApiProperty({ type: [LineTaxAmountDto] }) tax_amounts: LineTaxAmountDto[];
   @ApiProperty({ type: LinePeriodDto }) period: LinePeriodDto;
   @ApiProperty({ type: LineUsageDto, nullable: true, description: 'Metered lines only.' }) usage: LineUsageDto;

@@ -35,6 +35,8 @@ export class InvoiceLine extends ModeRecord {
   @Column('bigint') quantity: string;
   @Column('bigint') amount: string;
   @Column('bigint') discount_amount: string;
+  /** Prepaid credit this line took at finalization, after its discount and before tax. */
+  @Column('bigint', { default: 0 }) credit_amount: string;
   @Column('jsonb') tax_amounts: LineTaxAmount[];
   @Column('timestamptz') period_start: Date;
   @Column('timestamptz') period_end: Date;

@@ -21,7 +21,7 @@ export type CollectionMethod = (typeof COLLECTION_METHODS)[number];
 /** What happens to a subscription when an invoice's last retry fails (docs/BILLING.md, "Collection and retries"). */
 export const RETRIES_EXHAUSTED_ACTIONS = ['cancel', 'mark_unpaid'] as const;
 export type RetriesExhaustedAction = (typeof RETRIES_EXHAUSTED_ACTIONS)[number];
-export const PRORATION_BEHAVIORS = ['create_prorations', 'none'] as const;
+export const PRORATION_BEHAVIORS = ['create_prorations', 'always_invoice', 'none'] as const;
 
 export class SubscriptionItemInputDto {
   @ApiProperty({ example: EXAMPLE_ID, description: 'A recurring price of the application.' })
@@ -174,7 +174,9 @@ export class UpdateSubscriptionDto {
 export class CancelSubscriptionDto {
   @ApiPropertyOptional({
     example: false,
-    description: 'A final invoice now: not available yet (E7726 when true).',
+    description:
+      'A final invoice now (`billing_reason: subscription_cancel`): the usage of the current period up to the ' +
+      'cancel and the pending items (with `prorate`, the credit for the unused time), finalized and collected.',
   })
   @Optional()
   @IsBoolean()
