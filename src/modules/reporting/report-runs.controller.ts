@@ -9,7 +9,7 @@ import { CreateReportRunDto, ReportRunDto } from './dto/report-run.dto.js';
 import { REPORT_RUN_LIST, ReportRunsService } from './report-runs.service.js';
 import { ReportingErrors } from './reporting.errors.js';
 
-@WalletController('reporting/report_runs', { country: false })
+@WalletController('reporting/report_runs')
 export class ReportRunsController {
   constructor(private readonly runs: ReportRunsService) {}
 

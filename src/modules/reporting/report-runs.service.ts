@@ -71,7 +71,7 @@ export class ReportRunsService {
       throw new AppError(
         ReportingErrors.E7900,
         `parameters.interval_start (${p.interval_start}) must be before parameters.interval_end (${p.interval_end}), which must not be after now.`,
-      );
+      ).on(start >= end ? 'parameters.interval_start' : 'parameters.interval_end');
     }
     const known = REPORTS[type].columns.map(([name]) => name);
     const unknown = (p.columns ?? []).filter((c) => !known.includes(c));
@@ -79,11 +79,13 @@ export class ReportRunsService {
       throw new AppError(
         ReportingErrors.E7901,
         `parameters.columns: ${type} has no column ${unknown.map((c) => `"${c}"`).join(', ')}; its columns are ${known.join(', ')}.`,
-      );
+      ).on('parameters.columns');
     }
-    const timezone = p.timezone ?? (principal.application.countries.includes('TH') ? 'Asia/Bangkok' : 'UTC');
+    const timezone = p.timezone ?? (principal.country === 'TH' ? 'Asia/Bangkok' : 'UTC');
     if (!isTimeZone(timezone)) {
-      throw new AppError(ReportingErrors.E7902, `parameters.timezone "${timezone}" is not an IANA time zone name.`);
+      throw new AppError(ReportingErrors.E7902, `parameters.timezone "${timezone}" is not an IANA time zone name.`).on(
+        'parameters.timezone',
+      );
     }
     return {
       interval_start: p.interval_start,

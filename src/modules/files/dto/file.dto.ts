@@ -12,7 +12,7 @@ export class FileDto {
   @ApiProperty({
     enum: ['pdf', 'jpg', 'png', 'csv'],
     example: 'pdf',
-    description: 'Read from the content of an upload; `csv` for a report run\'s result.',
+    description: "Read from the content of an upload; `csv` for a report run's result.",
   })
   type: string;
   @ApiProperty({ example: '2026-11-28T13:40:00.000Z' }) created: string;

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ModeDb } from '../../../common/database/mode-db.js';
-import { balanceSummary, entriesInWindow, payoutsInWindow, type ReportWindow, type Statement } from './ledger-reports.sql.js';
+import {
+  balanceSummary,
+  entriesInWindow,
+  payoutsInWindow,
+  type ReportWindow,
+  type Statement,
+} from './ledger-reports.sql.js';
 
 export type ReportRow = Record<string, unknown>;
 export type LedgerReportKind = 'entries' | 'transfer_entries' | 'balance_summary' | 'payouts';

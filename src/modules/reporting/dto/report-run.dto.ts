@@ -88,7 +88,11 @@ export class ReportRunDto {
   @ApiProperty({ type: ReportRunParametersObjectDto }) parameters: ReportRunParametersObjectDto;
   @ApiProperty({ enum: ['pending', 'succeeded', 'failed'], example: 'succeeded' }) status: string;
   @ApiProperty({ example: null, nullable: true, description: 'Why the run failed.' }) error: string;
-  @ApiProperty({ example: EXAMPLE_ID, nullable: true, description: 'The CSV file id (GET /files/{id}/contents downloads it), once succeeded.' })
+  @ApiProperty({
+    example: EXAMPLE_ID,
+    nullable: true,
+    description: 'The CSV file id (GET /files/{id}/contents downloads it), once succeeded.',
+  })
   result: string;
   @ApiProperty({ example: 1250, nullable: true, description: 'Data rows in the CSV, once succeeded.' })
   row_count: number;
