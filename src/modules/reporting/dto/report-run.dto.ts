@@ -5,13 +5,13 @@ import {
   ArrayMinSize,
   IsArray,
   IsIn,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
 import { EXAMPLE_ID, EXAMPLE_TIME } from '../../../common/http/examples.js';
+import { Optional } from '../../../common/http/fields.js';
 import { REPORT_TYPES } from '../report-types.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
@@ -31,7 +31,7 @@ export class ReportRunParametersDto {
   interval_end: string;
 
   @ApiProperty({ required: false, example: 'thb', description: 'Only this currency (all when absent).' })
-  @IsOptional()
+  @Optional()
   @Matches(/^[A-Za-z]{3}$/, { message: 'currency must be a three-letter ISO 4217 code' })
   currency?: string;
 
@@ -41,7 +41,7 @@ export class ReportRunParametersDto {
     example: ['balance_transaction_id', 'created', 'net'],
     description: "A subset of the report type's columns (docs/REPORTS.md), in the report's order; all when absent.",
   })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
@@ -54,7 +54,7 @@ export class ReportRunParametersDto {
     example: 'Asia/Bangkok',
     description: 'IANA time zone of the local times; Asia/Bangkok for an application enabled in TH, else UTC.',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(64)
   timezone?: string;
