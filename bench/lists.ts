@@ -23,6 +23,7 @@ import {
   summarize,
   writeResults,
 } from './support.js';
+import { BASE_MS, createApplication, seedLedger, STEP_MS, uuid7 } from './ledger-seed.js';
 
 const DB = 'wallet_bench_lists_test';
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
@@ -30,76 +31,12 @@ const BALANCES = 1_000;
 const DISPUTES = Number(process.env.BENCH_DISPUTES ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const WARMUP = 30;
-const CHUNK = 100_000;
-const BASE_MS = Date.parse('2026-01-01T00:00:00Z');
-const STEP_MS = 100;
-
-/** A UUIDv7-shaped id from a millisecond timestamp and a sequence number, in SQL. */
-const uuid7 = (msExpr: string, seqExpr: string) =>
-  `(lpad(to_hex((${msExpr})::bigint), 12, '0') || '7' || substr(md5((${seqExpr})::text), 1, 3) || '8' || substr(md5((${seqExpr})::text), 4, 15))::uuid`;
 
 async function seed(client: pg.Client, applicationId: string): Promise<void> {
   const s = 'wallet_test';
   const t0 = Date.now();
-  await client.query(
-    `INSERT INTO ${s}.customers (id, application_id, name, email, created_at, updated_at)
-     SELECT ${uuid7(`${BASE_MS} - 86400000 + g`, `'c' || g`)}, $1, 'Customer ' || g, 'customer' || g || '@example.com',
-            to_timestamp((${BASE_MS} - 86400000 + g) / 1000.0), to_timestamp((${BASE_MS} - 86400000 + g) / 1000.0)
-       FROM generate_series(1, ${BALANCES}) g`,
-    [applicationId],
-  );
-  await client.query(
-    `INSERT INTO ${s}.balances (id, application_id, customer_id, account, currency, name, available, hold, scaling_factor, created_at, updated_at)
-     SELECT ${uuid7(`${BASE_MS} - 43200000 + g`, `'b' || g`)}, $1, c.id, 'customer', 'THB', 'Balance ' || g, 0, 0, 100,
-            to_timestamp((${BASE_MS} - 43200000 + g) / 1000.0), to_timestamp((${BASE_MS} - 43200000 + g) / 1000.0)
-       FROM generate_series(1, ${BALANCES}) g
-       JOIN (SELECT id, row_number() OVER (ORDER BY id) AS n FROM ${s}.customers WHERE application_id = $1) c ON c.n = g`,
-    [applicationId],
-  );
-  await client.query(`CREATE TEMP TABLE bench_balances AS
-    SELECT id, customer_id, row_number() OVER (ORDER BY id) - 1 AS n FROM ${s}.balances WHERE application_id = '${applicationId}'`);
-  await client.query(`CREATE INDEX ON bench_balances (n)`);
-  console.log(`seeded ${BALANCES} customers and balances in ${Date.now() - t0} ms`);
-
-  // Journal j (1-based) has two entries: +amount on balance j % B and -amount on balance (j * 7) % B.
-  for (let from = 1; from <= ENTRIES / 2; from += CHUNK / 2) {
-    const to = Math.min(ENTRIES / 2, from + CHUNK / 2 - 1);
-    const t1 = Date.now();
-    await client.query(
-      `INSERT INTO ${s}.journals (id, application_id, description, event_type, event_id, created_at)
-       SELECT ${uuid7(`${BASE_MS} + j * ${2 * STEP_MS}`, `'j' || j`)}, $1, 'Payment for order ' || j, 'charge.succeeded', 'ord_' || j,
-              to_timestamp((${BASE_MS} + j * ${2 * STEP_MS}) / 1000.0)
-         FROM generate_series(${from}, ${to}) j`,
-      [applicationId],
-    );
-    await client.query(
-      `INSERT INTO ${s}.balance_transactions (id, application_id, journal_id, balance_id, customer_id, account, currency, amount,
-              running_balance, state, description, event_type, event_id, type, source, scaling_factor, fee, net, gross_amount,
-              available_on, created_at, updated_at)
-       SELECT ${uuid7(`${BASE_MS} + j * ${2 * STEP_MS} + side`, `'e' || j || '-' || side`)}, $1,
-              ${uuid7(`${BASE_MS} + j * ${2 * STEP_MS}`, `'j' || j`)}, b.id, b.customer_id, 'customer', 'THB',
-              CASE WHEN side = 0 THEN amt ELSE -amt END, 0,
-              CASE WHEN side = 0 AND j % 10 = 0 THEN 'hold' ELSE 'available' END,
-              'Payment for order ' || j, 'charge.succeeded', 'ord_' || j, 'charge', CASE WHEN side = 0 THEN 'payment' ELSE 'funding' END,
-              100, 0, CASE WHEN side = 0 THEN amt ELSE -amt END, CASE WHEN side = 0 THEN amt ELSE -amt END, NULL,
-              to_timestamp((${BASE_MS} + j * ${2 * STEP_MS} + side) / 1000.0), to_timestamp((${BASE_MS} + j * ${2 * STEP_MS} + side) / 1000.0)
-         FROM generate_series(${from}, ${to}) j
-        CROSS JOIN (VALUES (0), (1)) AS sides (side)
-        CROSS JOIN LATERAL (SELECT ((j::bigint * 7919) % 100000) + 1 AS amt) a
-         JOIN bench_balances b ON b.n = CASE WHEN side = 0 THEN j % ${BALANCES} ELSE (j * 7) % ${BALANCES} END`,
-      [applicationId],
-    );
-    console.log(`seeded entries up to ${to * 2} (${Date.now() - t1} ms)`);
-  }
+  await seedLedger(client, applicationId, ENTRIES, BALANCES);
   const t2 = Date.now();
-  await client.query(
-    `UPDATE ${s}.balances b SET available = x.available, hold = x.hold
-       FROM (SELECT balance_id, coalesce(sum(amount) FILTER (WHERE state = 'available'), 0) AS available,
-                    coalesce(sum(amount) FILTER (WHERE state = 'hold'), 0) AS hold
-               FROM ${s}.balance_transactions WHERE application_id = $1 GROUP BY balance_id) x
-      WHERE b.id = x.balance_id`,
-    [applicationId],
-  );
   await client.query(
     `INSERT INTO ${s}.charges (id, application_id, country, status, customer_id, balance_id, currency, amount, amount_captured,
             paid, captured, disputed, provider, reference_id, created_at, updated_at)
@@ -131,28 +68,6 @@ async function seed(client: pg.Client, applicationId: string): Promise<void> {
   console.log(
     `VACUUM ANALYZE, CHECKPOINT (${Date.now() - t3} ms); seeding took ${Math.round((Date.now() - t0) / 1000)} s`,
   );
-}
-
-async function createApplication(url: string, reuse: boolean): Promise<{ slug: string; id: string; key: string }> {
-  process.env.DATABASE_URL = url;
-  process.env.LOG_LEVEL = 'warn';
-  process.env.RUN_JOBS = 'false';
-  const { createApp } = await import('../src/app.factory.js');
-  const { ApplicationsService } = await import('../src/modules/applications/index.js');
-  const app = await createApp();
-  await app.init();
-  try {
-    const applications = app.get(ApplicationsService);
-    if (reuse) {
-      const existing = await applications.bySlug('bench');
-      if (!existing) throw new Error('BENCH_REUSE_DATABASE=1: no seeded benchmark database to reuse');
-      return { slug: 'bench', id: existing.id, key: (await applications.createKey('bench', 'test')).key };
-    }
-    const created = await applications.create({ slug: 'bench', countries: ['TH'] });
-    return { slug: 'bench', id: created.application.id, key: created.keys.test };
-  } finally {
-    await app.close();
-  }
 }
 
 interface Case {
@@ -213,6 +128,8 @@ async function main(): Promise<void> {
     };
     const since = new Date(BASE_MS + 0.9 * ENTRIES * STEP_MS).toISOString();
     const order = (i: number) => 1 + ((i * 104729) % (ENTRIES / 2));
+    // A moment anywhere in the seeded history (entries are STEP_MS apart from BASE_MS).
+    const asOf = (i: number) => encodeURIComponent(new Date(BASE_MS + ((i * 7919) % ENTRIES) * STEP_MS).toISOString());
     const cases: Case[] = [
       { name: 'cursor: first page', target: 20, query: () => '/balance_transactions?use-cursor=true' },
       {
@@ -247,6 +164,16 @@ async function main(): Promise<void> {
         name: 'cursor: q=order <number> (common word)',
         target: 20,
         query: (i) => `/balance_transactions?use-cursor=true&q=${encodeURIComponent(`order ${order(i)}`)}`,
+      },
+      {
+        name: 'balance as_of (random balance and moment)',
+        target: 50,
+        query: (i) => `/balances/${balanceIds[(i * 61) % balanceIds.length]}?as_of=${asOf(i)}`,
+      },
+      {
+        name: 'balances list as_of (10 balances)',
+        target: 50,
+        query: (i) => `/balances?as_of=${asOf(i)}`,
       },
       { name: 'disputes cursor: first page', target: 20, query: () => '/disputes?use-cursor=true' },
       {

@@ -34,6 +34,7 @@ import { BillingModule } from './modules/billing/index.js';
 import { PayoutsModule } from './modules/payouts/index.js';
 import { ProviderEventsModule } from './modules/provider-events/index.js';
 import { FilesModule } from './modules/files/index.js';
+import { ReportingModule } from './modules/reporting/index.js';
 import { SubscriptionsModule, TestClocksModule } from './modules/billing/subscriptions/index.js';
 import { CreditModule } from './modules/billing/index.js';
 import { InvoicingModule } from './modules/billing/invoicing/index.js';
@@ -117,6 +118,7 @@ function requestBinding(): { req?: unknown } {
     HealthModule,
     CustomersModule,
     FilesModule,
+    ReportingModule,
     LedgerModule,
     DisputesModule,
     RefundsModule,

@@ -6,6 +6,7 @@ import { CheckoutDto, InvoiceDto, PaymentIntentDto } from './modules/checkout/dt
 import { DisputeDto } from './modules/disputes/dto/dispute.dto.js';
 import { WebhookEndpointDto } from './modules/events/dto/webhook-endpoint.dto.js';
 import { BalanceDto } from './modules/ledger/index.js';
+import { ReportRunDto } from './modules/reporting/dto/report-run.dto.js';
 import { BankAccountDto } from './modules/payouts/dto/bank-account.dto.js';
 import { RefundDto } from './modules/refunds/index.js';
 import { PayoutDto } from './modules/payouts/index.js';
@@ -54,6 +55,8 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'refund.succeeded': RefundDto,
   'refund.failed': RefundDto,
   'balance.available': BalanceDto,
+  'report_run.succeeded': ReportRunDto,
+  'report_run.failed': ReportRunDto,
   'account.updated': AccountDto,
   'bank_account.created': BankAccountDto,
   'payout.created': PayoutDto,

@@ -19,6 +19,8 @@ export const SANDBOX_CARDS = { visa: '4242424242424242', declined: '400000000000
 export const SANDBOX_HELD_ACCOUNT_SUFFIX = '0006';
 export const SANDBOX_SENT_ACCOUNT_SUFFIX = '1234';
 export const SANDBOX_REFUSED_METER_EVENT_PREFIX = 'sandbox_refuse_';
+/** A test-mode report run in this currency (ISO 4217's code for testing) fails (docs/REPORTS.md). */
+export const SANDBOX_FAILING_REPORT_CURRENCY = 'XTS';
 
 /**
  * Some events are made by the deployment's worker (the process with RUN_JOBS=true), not by the
@@ -241,6 +243,24 @@ async function meterEventDeliveryFailed(api: WalletApi): Promise<Row> {
   );
 }
 
+/** A report run over the last day, finished by the worker (ReportRunsJob): `currency` XTS fails. */
+async function reportRun(api: WalletApi, status: 'succeeded' | 'failed'): Promise<Row> {
+  const end = new Date();
+  const run = await api.post('/reporting/report_runs', {
+    report_type: 'balance.summary.1',
+    parameters: {
+      interval_start: new Date(end.getTime() - 24 * 3600 * 1000).toISOString(),
+      interval_end: end.toISOString(),
+      ...(status === 'failed' ? { currency: SANDBOX_FAILING_REPORT_CURRENCY } : {}),
+    },
+  });
+  return waitFor(
+    `report run ${run.id} finishing`,
+    () => api.get<Row & { status: string }>(`/reporting/report_runs/${run.id}`),
+    (read) => read.status === status,
+  );
+}
+
 /** A webhook endpoint (on a name that never resolves, RFC 2606; test mode takes it), disabled by the test helper. */
 async function webhookEndpointDisabled(api: WalletApi): Promise<Row> {
   const endpoint = await api.post('/webhook_endpoints', {
@@ -395,6 +415,8 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
   'refund.updated': refund(),
   'refund.succeeded': refund(),
   'refund.failed': refund(4004), // the sandbox's failing refund amount
+  'report_run.succeeded': (api) => reportRun(api, 'succeeded'),
+  'report_run.failed': (api) => reportRun(api, 'failed'),
   'balance.available': async (api) => {
     await pay(api, SANDBOX_CARDS.visa);
     return api.post('/test_helpers/holds/release');

@@ -41,6 +41,8 @@ export const EVENT_TYPES = {
   'refund.succeeded': 'A refund succeeded: the money went back to the payer through the provider.',
   'refund.failed': 'A refund failed: the provider refused it, and the debit went back to the balance.',
   'balance.available': 'Held funds were released to the available balance.',
+  'report_run.succeeded': "A report run's CSV is ready: `result` names its file.",
+  'report_run.failed': 'A report run could not be produced; `error` says so.',
   'account.updated': 'A connected account changed: its KYB was decided.',
   'bank_account.created': 'A bank account was added for payouts.',
   'payout.created': 'A payout was created: its amount left the available balance for payouts_in_transit.',

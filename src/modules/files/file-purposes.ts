@@ -11,6 +11,10 @@ export const FILE_PURPOSES = [
 ] as const;
 export type FilePurpose = (typeof FILE_PURPOSES)[number];
 
+/** Purposes of files the service makes itself (Stripe's name for a report run's CSV); never uploadable. */
+export const GENERATED_FILE_PURPOSES = ['finance_report_run'] as const;
+export type GeneratedFilePurpose = (typeof GENERATED_FILE_PURPOSES)[number];
+
 /** Purposes shown as images (as Stripe's): a PDF is refused for them. */
 export const IMAGE_ONLY_PURPOSES: ReadonlySet<string> = new Set([
   'business_icon',

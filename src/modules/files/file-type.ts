@@ -1,10 +1,11 @@
-/** The types a file may have, named as Stripe names them. */
-export type FileType = 'pdf' | 'jpg' | 'png';
+/** The types a file may have, named as Stripe names them; `csv` only for files the service makes (reports). */
+export type FileType = 'pdf' | 'jpg' | 'png' | 'csv';
 
 export const CONTENT_TYPES: Record<FileType, string> = {
   pdf: 'application/pdf',
   jpg: 'image/jpeg',
   png: 'image/png',
+  csv: 'text/csv; charset=utf-8',
 };
 
 const ACCEPTED: Array<[FileType, number[]]> = [

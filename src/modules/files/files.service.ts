@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../../common/context/principal.js';
+import type { Principal, Scope } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { ListFilters, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
 import type { CreateFileDto } from './dto/create-file.dto.js';
 import { CONTENT_TYPES, sniffFileType } from './file-type.js';
-import { IMAGE_ONLY_PURPOSES } from './file-purposes.js';
+import { IMAGE_ONLY_PURPOSES, type GeneratedFilePurpose } from './file-purposes.js';
 import type { UploadedPart } from './file-upload.interceptor.js';
 import { FileErrors } from './files.errors.js';
 import { FilesRepository } from './files.repository.js';
@@ -65,6 +65,35 @@ export class FilesService {
         storage_key: stored.key,
       });
       return toFileResponse(file, principal.application.slug);
+    } catch (error) {
+      await this.storage.delete(stored.key);
+      throw error;
+    }
+  }
+
+  /**
+   * Stores a file the service made itself (a report run's CSV), as an upload is stored: the bytes
+   * first, then the row; the row's type is the one given, not sniffed. Answers the file object.
+   */
+  async storeGenerated(
+    scope: Scope,
+    file: { purpose: GeneratedFilePurpose; filename: string; type: 'csv'; body: Buffer },
+  ): Promise<FileResponse> {
+    const applicationId = scope.application.id;
+    const id = newId();
+    const stored = await this.storage.put(`${applicationId}/${id}`, file.body, CONTENT_TYPES[file.type]);
+    try {
+      const record = await this.files.insert({
+        id,
+        application_id: applicationId,
+        purpose: file.purpose,
+        filename: file.filename,
+        size: stored.size,
+        type: file.type,
+        sha256: stored.sha256,
+        storage_key: stored.key,
+      });
+      return toFileResponse(record, scope.application.slug);
     } catch (error) {
       await this.storage.delete(stored.key);
       throw error;

@@ -1,14 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
-import type { Principal } from '../../common/context/principal.js';
+import type { Scope } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
-import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../common/list/index.js';
+import {
+  runList,
+  parseValue,
+  type ListEnvelope,
+  type ListQuery,
+  type ListSpec,
+  ListFilters,
+} from '../../common/list/index.js';
 import type { Balance } from './entities/balance.entity.js';
 import { BalanceCustomers } from './balance-customers.js';
 import { LedgerRepository } from './ledger.repository.js';
-import { toBalanceResponse, type BalanceResponse } from './ledger.responses.js';
+import { toBalanceAsOfResponse, toBalanceResponse, type BalanceResponse } from './ledger.responses.js';
 import { scalingFactorOf } from './money.js';
 
 const NAME = { regex: /^[a-z][a-z0-9_]{0,63}$/, description: 'a lower-case name such as customer' };
@@ -26,7 +33,18 @@ export const BALANCE_LIST: ListSpec = {
   },
   sortable: ['created_at'],
   search: ['id', 'customer_id', 'name', 'description', 'account'],
+  params: { as_of: ListFilters.timestamp },
 };
+
+/** `as_of` of a balance read: an RFC 3339 moment not after now (400 E2004 otherwise). */
+export function parseAsOf(raw: string | undefined, now: Date): string | undefined {
+  if (raw === undefined) return undefined;
+  const at = parseValue('as_of', raw, ListFilters.timestamp) as Date;
+  if (at.getTime() > now.getTime()) {
+    throw new AppError(Errors.E2004, 'Invalid query parameter "as_of": must not be in the future.');
+  }
+  return raw;
+}
 
 export interface BalanceOwner {
   account: string;
@@ -66,17 +84,38 @@ export class BalancesService {
     );
   }
 
-  async retrieve(principal: Principal, id: string): Promise<BalanceResponse> {
+  /** The balance; with `asOfRaw` (RFC 3339), its amounts as they were at that moment. */
+  async retrieve(principal: Scope, id: string, asOfRaw?: string): Promise<BalanceResponse> {
+    const asOf = parseAsOf(asOfRaw, this.clock.now());
     const applicationId = principal.application.id;
     const balance = await this.ledger.findBalance(applicationId, id);
     if (!balance) throw new AppError(Errors.E4004, `No balance with id "${id}".`);
-    return (await this.toResponses(applicationId, [balance]))[0];
+    const [response] = await this.toResponses(applicationId, [balance]);
+    return asOf === undefined ? response : (await this.asOf(applicationId, [response], asOf))[0];
   }
 
-  async list(principal: Principal, query: ListQuery): Promise<ListEnvelope<BalanceResponse>> {
+  /**
+   * The list; with `as_of`, only the balances that existed then (created at or before it), each with
+   * its amounts as they were. Filters and sort apply to the balance records as they are now.
+   */
+  async list(principal: Scope, query: ListQuery, asOfRaw?: string): Promise<ListEnvelope<BalanceResponse>> {
+    const asOf = parseAsOf(asOfRaw, this.clock.now());
     const applicationId = principal.application.id;
-    const page = await runList(this.ledger.balances(applicationId), BALANCE_LIST, query, (b) => b);
-    return { ...page, data: await this.toResponses(applicationId, page.data) };
+    const qb = this.ledger.balances(applicationId);
+    if (asOf !== undefined) qb.andWhere('b.created_at <= CAST(:asOf AS timestamptz)', { asOf });
+    const page = await runList(qb, BALANCE_LIST, query, (b) => b);
+    const data = await this.toResponses(applicationId, page.data);
+    return { ...page, data: asOf === undefined ? data : await this.asOf(applicationId, data, asOf) };
+  }
+
+  /** Balances with `available`, `hold` and `total` as the entries up to `asOf` sum them. */
+  private async asOf(applicationId: string, balances: BalanceResponse[], asOf: string): Promise<BalanceResponse[]> {
+    const amounts = await this.ledger.amountsAsOf(
+      applicationId,
+      balances.map((b) => b.id),
+      asOf,
+    );
+    return balances.map((b) => toBalanceAsOfResponse(b, amounts.get(b.id) ?? { available: 0, hold: 0 }, asOf));
   }
 
   /**

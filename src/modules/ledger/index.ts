@@ -22,3 +22,9 @@ export { BalanceDto } from './dto/ledger.dto.js';
 export type { Balance } from './entities/balance.entity.js';
 export type { BalanceTransaction, FeeDetail } from './entities/balance-transaction.entity.js';
 export { connectedAccountName } from './account-names.js';
+export {
+  LedgerReports,
+  type LedgerReportKind,
+  type ReportRow,
+  type ReportWindow,
+} from './reports/ledger-reports.service.js';

@@ -13,6 +13,8 @@ import { BalancesController, BalanceTransactionsController } from './ledger.cont
 import { LedgerRepository } from './ledger.repository.js';
 import { PostingService } from './posting.service.js';
 import { PostingsRepository } from './postings.repository.js';
+import { LedgerReportsRepository } from './reports/ledger-reports.repository.js';
+import { LedgerReports } from './reports/ledger-reports.service.js';
 
 @Module({
   imports: [...DatabaseModule.forModeEntities([Balance, BalanceTransaction, Journal])],
@@ -27,7 +29,9 @@ import { PostingsRepository } from './postings.repository.js';
     BalanceCustomers,
     BalanceTransfers,
     HoldReleaseJob,
+    LedgerReportsRepository,
+    LedgerReports,
   ],
-  exports: [PostingService, BalancesService, BalanceCustomers, BalanceTransfers, HoldReleaseJob],
+  exports: [PostingService, BalancesService, BalanceCustomers, BalanceTransfers, HoldReleaseJob, LedgerReports],
 })
 export class LedgerModule {}

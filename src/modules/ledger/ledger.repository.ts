@@ -105,4 +105,27 @@ export class LedgerRepository {
     if (wanted.length === 0) return [];
     return this.balances(applicationId, manager).andWhere('b.id IN (:...wanted)', { wanted }).getMany();
   }
+
+  /**
+   * The available and held amounts of balances as they were at `asOf` (an RFC 3339 string, passed to
+   * PostgreSQL as sent so microseconds count): the sums of their entries created at or before it.
+   * Balances without such entries are absent (zero). Read from the entries, never from a snapshot.
+   */
+  async amountsAsOf(
+    applicationId: string,
+    ids: string[],
+    asOf: string,
+  ): Promise<Map<string, { available: number; hold: number }>> {
+    if (ids.length === 0) return new Map();
+    const rows: Array<{ balance_id: string; available: string; hold: string }> = await this.db.manager.query(
+      `SELECT balance_id,
+              coalesce(sum(amount) FILTER (WHERE state = 'available'), 0)::text AS available,
+              coalesce(sum(amount) FILTER (WHERE state = 'hold'), 0)::text AS hold
+         FROM ${this.db.table('balance_transactions')}
+        WHERE application_id = $1 AND balance_id = ANY($2::uuid[]) AND created_at <= $3::timestamptz
+        GROUP BY balance_id`,
+      [applicationId, [...new Set(ids)], asOf],
+    );
+    return new Map(rows.map((r) => [r.balance_id, { available: Number(r.available), hold: Number(r.hold) }]));
+  }
 }

@@ -28,7 +28,22 @@ export function toBalanceResponse(b: Balance, customer: EmbeddedCustomer | null)
   };
 }
 
-export type BalanceResponse = ReturnType<typeof toBalanceResponse>;
+export type BalanceResponse = ReturnType<typeof toBalanceResponse> & { as_of?: string; total?: number };
+
+/** A balance as it was at `asOf`: its amounts then, their `total`, and the moment asked for. */
+export function toBalanceAsOfResponse(
+  b: BalanceResponse,
+  amounts: { available: number; hold: number },
+  asOf: string,
+): BalanceResponse {
+  return {
+    ...b,
+    available: amounts.available,
+    hold: amounts.hold,
+    total: amounts.available + amounts.hold,
+    as_of: asOf,
+  };
+}
 
 /** A balance transaction embeds its balance (with the balance's customer) and its transfer or null. */
 export function toBalanceTransactionResponse(

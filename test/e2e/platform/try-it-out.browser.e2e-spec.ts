@@ -403,6 +403,12 @@ describe('Swagger UI: Try it out on every operation', () => {
       .attach('file', PNG, { filename: 'fixture.png', contentType: 'image/png' });
     if (upload.status !== 200) throw new Error(`post /files: ${upload.status} ${JSON.stringify(upload.body)}`);
     ids.files = upload.body.id;
+    ids.report_runs = (
+      await api('post', '/reporting/report_runs', {
+        report_type: 'balance.summary.1',
+        parameters: { interval_start: '2026-11-01T00:00:00Z', interval_end: '2026-11-02T00:00:00Z' },
+      })
+    ).id;
     const ledger = await ledgerRecords(t, tenant);
     ids.balances = ledger.balance_test;
     ids.balance_transactions = ledger.entry_test;

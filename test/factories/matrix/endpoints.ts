@@ -321,6 +321,30 @@ export const ENDPOINTS: EndpointCase[] = [
     path: (f) => f.tenant.path(`/test_helpers/disputes/${UNKNOWN_ID}/${decision}`),
     expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4040', 'user member': 'E4004', superuser: 'E4004' },
   })),
+  {
+    name: 'GET /reporting/report_runs',
+    method: 'get',
+    path: (f) => f.tenant.path('/reporting/report_runs'),
+    expect: KEY_OR_USER,
+  },
+  {
+    // An unknown report run: authorized callers reach the handler (E4004).
+    name: 'GET /reporting/report_runs/:id',
+    method: 'get',
+    path: (f) => f.tenant.path(`/reporting/report_runs/${UNKNOWN_ID}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
+    // An interval that ends before it starts: authorized callers reach the service (E7900) and no run is made.
+    name: 'POST /reporting/report_runs',
+    method: 'post',
+    path: (f) => f.tenant.path('/reporting/report_runs'),
+    body: {
+      report_type: 'balance.summary.1',
+      parameters: { interval_start: '2026-11-02T00:00:00Z', interval_end: '2026-11-01T00:00:00Z' },
+    },
+    expect: { ...KEY_OR_USER, 'test key': 'E7900', 'live key': 'E7900', 'user member': 'E7900', superuser: 'E7900' },
+  },
   { name: 'GET /refunds', method: 'get', path: (f) => f.tenant.path('/refunds'), expect: KEY_OR_USER },
   {
     // An unknown refund: authorized callers reach the handler (E4004).

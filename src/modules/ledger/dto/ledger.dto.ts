@@ -21,6 +21,10 @@ export class BalanceDto {
   @ApiProperty({ example: TS }) created_at: string;
   @ApiProperty({ example: TS }) updated_at: string;
   @ApiProperty(CUSTOMER) customer: Record<string, unknown>;
+  @ApiProperty({ required: false, example: 130000, description: 'available + hold; only with as_of.' })
+  total?: number;
+  @ApiProperty({ required: false, example: TS, description: 'The moment the amounts are for; only with as_of.' })
+  as_of?: string;
 }
 
 class FeeDetailDto {

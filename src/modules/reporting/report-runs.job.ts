@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { scopeOf, type Mode } from '../../common/context/principal.js';
+import { EventRecorder } from '../../common/events/event-recorder.js';
+import type { JobScope } from '../../common/jobs/job-scope.js';
+import { PeriodicJob } from '../../common/jobs/periodic-job.js';
+import { ApplicationsService } from '../applications/index.js';
+import { FilesService } from '../files/index.js';
+import { LedgerReports } from '../ledger/index.js';
+import { csvLine } from './csv.js';
+import type { ReportRun } from './entities/report-run.entity.js';
+import { columnsOf, REPORTS, type ReportType } from './report-types.js';
+import { reportRunTransition } from './report-run.transitions.js';
+import { ReportRunsRepository } from './report-runs.repository.js';
+import { toReportRunResponse } from './report-runs.responses.js';
+
+const INTERVAL_MS = 5_000;
+/** How long a replica holds a run it produces; a run whose replica died is taken again after it. */
+const LEASE_MS = 10 * 60_000;
+/** ISO 4217's code for testing: a test-mode run in it fails, so `report_run.failed` can be seen (docs/REPORTS.md). */
+const SANDBOX_FAILING_CURRENCY = 'XTS';
+
+/**
+ * Produces pending report runs (docs/REPORTS.md): claims one run at a time under a lease (FOR UPDATE
+ * SKIP LOCKED, so replicas share the queue), streams the ledger's rows through a cursor into CSV,
+ * stores the CSV as a file, and marks the run succeeded (or failed) with its event, in one
+ * transaction that checks the lease is still this replica's.
+ */
+@Injectable()
+export class ReportRunsJob extends PeriodicJob {
+  constructor(
+    private readonly runs: ReportRunsRepository,
+    private readonly ledger: LedgerReports,
+    private readonly files: FilesService,
+    private readonly applications: ApplicationsService,
+    private readonly events: EventRecorder,
+  ) {
+    super(INTERVAL_MS);
+  }
+
+  protected runOnce(): Promise<unknown> {
+    return this.runPending();
+  }
+
+  /** Produces every pending run of the scope; answers how many were finished (succeeded or failed). */
+  async runPending(scope: JobScope = {}): Promise<number> {
+    const done = await this.eachScopedMode(scope, (mode) => this.untilDrained(1, () => this.runOne(mode, scope)));
+    return done.reduce((sum, n) => sum + n, 0);
+  }
+
+  private async runOne(mode: Mode, scope: JobScope): Promise<number> {
+    const now = this.clock.now();
+    const until = new Date(now.getTime() + LEASE_MS);
+    const run = await this.runs.claimPending(now, until, scope.applicationIds ?? null);
+    if (!run) return 0;
+    const application = (await this.applications.byIds([run.application_id])).get(run.application_id);
+    if (!application) return 0;
+    await this.context.runInMode(
+      mode,
+      async () => {
+        let outcome: { fileId: string; rows: number } | { error: string };
+        try {
+          if (mode === 'test' && run.parameters.currency === SANDBOX_FAILING_CURRENCY) {
+            throw new Error(`sandbox: a test-mode report in ${SANDBOX_FAILING_CURRENCY} fails`);
+          }
+          const { body, rows } = await this.produce(run);
+          const file = await this.files.storeGenerated(scopeOf(application, mode), {
+            purpose: 'finance_report_run',
+            filename: `${run.report_type}-${run.id}.csv`,
+            type: 'csv',
+            body,
+          });
+          outcome = { fileId: file.id, rows };
+        } catch (error) {
+          this.logger.error({ err: error, report_run: run.id }, 'report run failed');
+          outcome = { error: 'The report could not be produced; run it again.' };
+        }
+        await this.complete(run, until, outcome);
+      },
+      { application },
+    );
+    return 1;
+  }
+
+  /** The CSV: a header line, then one line per row, read from the ledger in batches. */
+  private async produce(run: ReportRun): Promise<{ body: Buffer; rows: number }> {
+    const p = run.parameters;
+    const columns = columnsOf(run.report_type as ReportType, p.columns);
+    const chunks: Buffer[] = [Buffer.from(csvLine(columns.map(([name]) => name)))];
+    const rows = await this.ledger.stream(
+      REPORTS[run.report_type as ReportType].kind,
+      { applicationId: run.application_id, from: p.interval_start, to: p.interval_end, currency: p.currency },
+      async (batch) => {
+        let text = '';
+        for (const row of batch) text += csvLine(columns.map(([, value]) => value(row, p.timezone)));
+        chunks.push(Buffer.from(text));
+      },
+    );
+    return { body: Buffer.concat(chunks), rows };
+  }
+
+  private async complete(
+    run: ReportRun,
+    claimedUntil: Date,
+    outcome: { fileId: string; rows: number } | { error: string },
+  ): Promise<void> {
+    const now = this.clock.now();
+    const succeeded = 'fileId' in outcome;
+    const status = reportRunTransition(run.status, succeeded ? 'succeed' : 'fail', run.id);
+    await this.runs.transaction(async (manager) => {
+      const written = await this.runs.writeStatus(
+        run.application_id,
+        run.id,
+        claimedUntil,
+        status,
+        succeeded
+          ? { result_file_id: outcome.fileId, row_count: outcome.rows, succeeded_at: now, updated_at: now }
+          : { error: outcome.error, updated_at: now },
+        manager,
+      );
+      if (!written) return;
+      await this.events.record(manager, {
+        applicationId: run.application_id,
+        type: succeeded ? 'report_run.succeeded' : 'report_run.failed',
+        object: toReportRunResponse(written),
+        request: null,
+      });
+    });
+  }
+}
