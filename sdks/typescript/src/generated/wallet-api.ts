@@ -289,11 +289,7 @@ export interface paths {
         };
         /**
          * List balances
-         * @description List balances.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         * @description With `as_of`, the balances that existed at that moment, with their amounts as they were then.
          */
         get: operations["BalancesController_list"];
         put?: never;
@@ -313,11 +309,7 @@ export interface paths {
         };
         /**
          * Retrieve a balance
-         * @description Retrieve a balance.
-         *
-         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
-         *
-         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         * @description With `as_of`, its available, hold and total as they were at that moment (summed from the entries).
          */
         get: operations["BalancesController_retrieve"];
         put?: never;
@@ -2128,6 +2120,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/reporting/report_runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List report runs
+         * @description Newest first.
+         */
+        get: operations["ReportRunsController_list"];
+        put?: never;
+        /**
+         * Run a report
+         * @description Answers a `pending` run at once; the CSV is produced in the background from the ledger entries (`report_run.succeeded` or `report_run.failed` follows) and `result` names its file. Report types, columns and their meaning: docs/REPORTS.md.
+         */
+        post: operations["ReportRunsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/reporting/report_runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a report run
+         * @description Retrieve a report run.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["ReportRunsController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/disputes": {
         parameters: {
             query?: never;
@@ -3108,6 +3148,16 @@ export interface components {
             customer: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * @description available + hold; only with as_of.
+             * @example 130000
+             */
+            total?: number;
+            /**
+             * @description The moment the amounts are for; only with as_of.
+             * @example 2026-11-22T16:30:30.583Z
+             */
+            as_of?: string;
         };
         BalanceTransactionDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
@@ -4187,6 +4237,16 @@ export interface components {
                 customer: {
                     [key: string]: unknown;
                 } | null;
+                /**
+                 * @description available + hold; only with as_of.
+                 * @example 130000
+                 */
+                total?: number;
+                /**
+                 * @description The moment the amounts are for; only with as_of.
+                 * @example 2026-11-22T16:30:30.583Z
+                 */
+                as_of?: string;
             } | null;
             /** @description The invoice, or null. */
             invoice: {
@@ -5450,7 +5510,7 @@ export interface components {
              * @example checkout.completed
              * @enum {string}
              */
-            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
+            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
             /** @example 2026-11-22T16:30:30.583Z */
             created: string;
             /** @example false */
@@ -5524,7 +5584,7 @@ export interface components {
              *       "charge.succeeded"
              *     ]
              */
-            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired")[];
+            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired")[];
             /** @example Order fulfilment */
             description?: string;
             /**
@@ -5589,7 +5649,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired")[];
+            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired")[];
             /**
              * @description `true` disables the endpoint, `false` enables it again.
              * @example false
@@ -5776,7 +5836,7 @@ export interface components {
              * @example dispute_evidence
              * @enum {string}
              */
-            purpose: "account_requirement" | "additional_verification" | "business_icon" | "business_logo" | "customer_signature" | "dispute_evidence" | "identity_document" | "tax_document_user_upload";
+            purpose: "account_requirement" | "additional_verification" | "business_icon" | "business_logo" | "customer_signature" | "dispute_evidence" | "identity_document" | "tax_document_user_upload" | "finance_report_run";
             /** @example receipt.pdf */
             filename: string;
             /**
@@ -5785,17 +5845,108 @@ export interface components {
              */
             size: number;
             /**
-             * @description Read from the content.
+             * @description Read from the content of an upload; `csv` for a report run's result.
              * @example pdf
              * @enum {string}
              */
-            type: "pdf" | "jpg" | "png";
+            type: "pdf" | "jpg" | "png" | "csv";
             /** @example 2026-11-28T13:40:00.000Z */
             created: string;
             /** @example false */
             livemode: boolean;
             /** @example /api/v1/demo/platform/wallet/files/0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b/contents */
             url: string;
+        };
+        ReportRunParametersDto: {
+            /**
+             * @description RFC 3339; the first moment included.
+             * @example 2026-11-01T00:00:00+07:00
+             */
+            interval_start: string;
+            /**
+             * @description RFC 3339; the first moment after the report (not in the future).
+             * @example 2026-11-02T00:00:00+07:00
+             */
+            interval_end: string;
+            /**
+             * @description Only this currency (all when absent).
+             * @example thb
+             */
+            currency?: string;
+            /**
+             * @description A subset of the report type's columns (docs/REPORTS.md), in the report's order; all when absent.
+             * @example [
+             *       "balance_transaction_id",
+             *       "created",
+             *       "net"
+             *     ]
+             */
+            columns?: string[];
+            /**
+             * @description IANA time zone of the local times; Asia/Bangkok for an application enabled in TH, else UTC.
+             * @example Asia/Bangkok
+             */
+            timezone?: string;
+        };
+        CreateReportRunDto: {
+            /**
+             * @example balance_change_from_activity.itemized.1
+             * @enum {string}
+             */
+            report_type: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1";
+            parameters: components["schemas"]["ReportRunParametersDto"];
+        };
+        ReportRunParametersObjectDto: {
+            /** @example 2026-11-01T00:00:00+07:00 */
+            interval_start: string;
+            /** @example 2026-11-02T00:00:00+07:00 */
+            interval_end: string;
+            /** @example THB */
+            currency: string | null;
+            /** @example null */
+            columns: string[] | null;
+            /** @example Asia/Bangkok */
+            timezone: string;
+        };
+        ReportRunDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example reporting.report_run */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /**
+             * @example balance_change_from_activity.itemized.1
+             * @enum {string}
+             */
+            report_type: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1";
+            parameters: components["schemas"]["ReportRunParametersObjectDto"];
+            /**
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Why the run failed.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * @description The CSV file id (GET /files/{id}/contents downloads it), once succeeded.
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
+            result: string | null;
+            /**
+             * @description Data rows in the CSV, once succeeded.
+             * @example 1250
+             */
+            row_count: number | null;
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            succeeded_at: string | null;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
         };
         DisputeEvidenceDetailsDto: {
             /**
@@ -7049,6 +7200,40 @@ export interface components {
              */
             type: "balance.available";
         };
+        /** @description report_run.succeeded: A report run's CSV is ready: `result` names its file. */
+        Event_report_run_succeeded: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "report_run.succeeded";
+            data?: {
+                object: components["schemas"]["ReportRunDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "report_run.succeeded";
+        };
+        /** @description report_run.failed: A report run could not be produced; `error` says so. */
+        Event_report_run_failed: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "report_run.failed";
+            data?: {
+                object: components["schemas"]["ReportRunDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "report_run.failed";
+        };
         /** @description account.updated: A connected account changed: its KYB was decided. */
         Event_account_updated: components["schemas"]["EventDto"] & {
             /** @enum {string} */
@@ -7576,7 +7761,7 @@ export interface components {
              */
             type: "billing.credit_grant.expired";
         };
-        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_intent_amount_capturable_updated"] | components["schemas"]["Event_payment_intent_canceled"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_upcoming"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_invoice_updated"] | components["schemas"]["Event_invoice_payment_failed"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_captured"] | components["schemas"]["Event_charge_expired"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"] | components["schemas"]["Event_billing_credit_grant_created"] | components["schemas"]["Event_billing_credit_grant_voided"] | components["schemas"]["Event_billing_credit_grant_expired"];
+        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_intent_amount_capturable_updated"] | components["schemas"]["Event_payment_intent_canceled"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_upcoming"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_invoice_updated"] | components["schemas"]["Event_invoice_payment_failed"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_captured"] | components["schemas"]["Event_charge_expired"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_report_run_succeeded"] | components["schemas"]["Event_report_run_failed"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"] | components["schemas"]["Event_billing_credit_grant_created"] | components["schemas"]["Event_billing_credit_grant_voided"] | components["schemas"]["Event_billing_credit_grant_expired"];
     };
     responses: never;
     parameters: never;
@@ -9868,6 +10053,7 @@ export interface operations {
     BalancesController_list: {
         parameters: {
             query?: {
+                as_of?: string;
                 limit?: number;
                 page?: number;
                 "use-cursor"?: boolean;
@@ -10075,7 +10261,10 @@ export interface operations {
     };
     BalancesController_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description An RFC 3339 moment, not in the future: the amounts as the ledger entries up to it sum them. */
+                as_of?: string;
+            };
             header: {
                 /** @description ISO 3166-1 alpha-2 country code. */
                 "X-Country": string;
@@ -10100,7 +10289,13 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceDto"];
                 };
             };
-            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21247,9 +21442,9 @@ export interface operations {
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
                 /** @description type equals. */
-                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
+                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
                 /** @description type ne. */
-                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
+                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
                 /** @description type is one of (comma-separated list). */
                 "filter[type][in]"?: string;
                 /** @description created equals. */
@@ -24466,6 +24661,425 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    ReportRunsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description report_type equals. */
+                "filter[report_type]"?: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1";
+                /** @description report_type ne. */
+                "filter[report_type][ne]"?: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1";
+                /** @description report_type is one of (comma-separated list). */
+                "filter[report_type][in]"?: string;
+                /** @description status equals. */
+                "filter[status]"?: "pending" | "succeeded" | "failed";
+                /** @description status ne. */
+                "filter[status][ne]"?: "pending" | "succeeded" | "failed";
+                /** @description status is one of (comma-separated list). */
+                "filter[status][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["ReportRunDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    ReportRunsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReportRunDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportRunDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E7900 report_interval_invalid: interval_start must be before interval_end, and interval_end must not be in the future.
+             *
+             *     E7901 report_columns_invalid: columns names a column the report type does not have.
+             *
+             *     E7902 report_timezone_invalid: timezone is not an IANA time zone name.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    ReportRunsController_retrieve: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportRunDto"];
+                };
             };
             /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
             400: {
