@@ -10,7 +10,7 @@ export type ProviderDisputeStatus =
 
 /** A provider's dispute as it stands now. */
 export interface ProviderDispute {
-  /** The provider's dispute id (`dspt_…`, `du_…`): unique per provider and mode. */
+  /** The provider's dispute id (`dspt_…`, `dp_…`): unique per provider and mode. */
   reference: string;
   /** The disputed charge's reference as the collection adapter stores it (Opn `chrg_…`, Stripe `pi_…`). */
   charge_reference: string;

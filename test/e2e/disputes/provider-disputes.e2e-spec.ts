@@ -293,7 +293,7 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
 
   it('Stripe: charge.dispute.created books the withdrawal and Stripe’s fee once after three replays; evidence with two files reaches Stripe’s Files API byte for byte; won reinstates', async () => {
     const { reference } = await paidStripeCharge();
-    const disputeId = `du_live${unique()}`;
+    const disputeId = `dp_live${unique()}`;
     const created = stripeEvent('charge.dispute.created', stripeDispute(disputeId, reference));
     expect((await stripeHook(created)).body).toMatchObject({ kind: 'charge.dispute.created', result: 'applied' });
     for (let i = 0; i < 3; i += 1) expect((await stripeHook(created)).body).toMatchObject({ result: 'duplicate' });
@@ -379,7 +379,7 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
 
   it('a lost webhook: the reconciliation job lists Stripe’s recent disputes and applies the missing one once; evidence after due_by is E9503', async () => {
     const { reference, chargeId } = await paidStripeCharge();
-    const disputeId = `du_live${unique()}`;
+    const disputeId = `dp_live${unique()}`;
     stripe.on('GET /v1/disputes', {
       status: 200,
       json: { object: 'list', url: '/v1/disputes', has_more: false, data: [stripeDispute(disputeId, reference)] },
