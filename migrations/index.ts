@@ -30,6 +30,7 @@ import { InvoiceCollection1764500200000 } from './1764500200000-InvoiceCollectio
 import { CreditGrants1764500300000 } from './1764500300000-CreditGrants.js';
 import { ProviderDisputes1764500600000 } from './1764500600000-ProviderDisputes.js';
 import { ManualCapture1764500700000 } from './1764500700000-ManualCapture.js';
+import { DisputeCloseAtProvider1764501200000 } from './1764501200000-DisputeCloseAtProvider.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   CreditGrants1764500300000,
   ProviderDisputes1764500600000,
   ManualCapture1764500700000,
+  DisputeCloseAtProvider1764501200000,
 ];
