@@ -1,4 +1,4 @@
-import { AuthorizationExpiryJob } from '../../../src/modules/checkout/index.js';
+import { AuthorizationExpiryJob, CaptureClaimRecoveryJob } from '../../../src/modules/checkout/index.js';
 import { SandboxCollectionProvider } from '../../../src/modules/checkout/payments/providers/sandbox-collection.provider.js';
 import {
   CARDS,
@@ -8,6 +8,7 @@ import {
   expectLedgerInvariants,
   paymentIntentCheckout,
 } from '../../factories/checkout.js';
+import { testSql } from '../../factories/invoicing.js';
 import { fakeOpn, fakeStripe, opnFixture, type FakeProvider } from '../../support/fake-provider.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
@@ -227,6 +228,65 @@ describe('manual capture: authorize, capture, void, expiry', () => {
     );
     expect(await journalOf(first.charge.id)).toEqual([]);
     expect(await journalOf(second.charge.id)).toEqual([]);
+  });
+
+  it('the stuck-claim job reads the provider back for captures whose process died: captured there -> booked once, still authorized -> released; a claim younger than the provider timeout is left alone', async () => {
+    const job = t.app.get(CaptureClaimRecoveryJob);
+    const scope = { applicationIds: [tenant.applicationId] };
+    const done = await authorized();
+    const held = await authorized();
+    // What a process that died mid-capture leaves: the claim of 600.00, the intent processing.
+    t.clock.freeze();
+    for (const x of [done, held]) {
+      await testSql(
+        t,
+        `UPDATE wallet_test.charges SET capture_claim_amount = 60000, capture_claimed_at = $2 WHERE id = $1`,
+        [x.charge.id, t.clock.now()],
+      );
+      await testSql(t, `UPDATE wallet_test.payment_intents SET status = 'processing' WHERE id = $1`, [x.pi.id]);
+    }
+    // The first one's call reached the provider before the process died.
+    await sandbox().captureAuthorization({
+      applicationId: tenant.applicationId,
+      chargeId: done.charge.id,
+      chargeReference: done.charge.reference_id,
+      amount: 100000,
+      amountToCapture: 60000,
+      currency: 'THB',
+      livemode: false,
+    });
+    const busy = await api('post', `/payment_intents/${held.pi.id}/capture`).send({});
+    expect(busy.status).toBe(400);
+    expectErrorObject(busy.body, 'E7100');
+    expect(await job.run(scope)).toEqual({ completed: 0, released: 0 });
+
+    t.clock.advance(30_000);
+    expect(await job.run(scope)).toEqual({ completed: 1, released: 1 });
+    expect(await job.run(scope)).toEqual({ completed: 0, released: 0 });
+    expect((await api('get', `/payment_intents/${done.pi.id}`)).body).toMatchObject({
+      status: 'succeeded',
+      amount_received: 60000,
+    });
+    expect((await api('get', `/charges/${done.charge.id}`)).body).toMatchObject({
+      status: 'succeeded',
+      amount_captured: 60000,
+      amount_voided: 40000,
+    });
+    const merchant = (await journalOf(done.charge.id)).filter((e) => e.balance.account === 'merchant');
+    expect(merchant).toHaveLength(1);
+    expect(merchant[0]).toMatchObject({ gross_amount: 60000 });
+
+    expect((await api('get', `/payment_intents/${held.pi.id}`)).body).toMatchObject({
+      status: 'requires_capture',
+      amount_capturable: 100000,
+    });
+    expect(sandbox().authorizationOf(held.charge.reference_id)).toEqual({ amount: 100000, ended: null });
+    expect(await journalOf(held.charge.id)).toEqual([]);
+    const again = await api('post', `/payment_intents/${held.pi.id}/capture`).send({ amount_to_capture: 50000 });
+    expect({ status: again.status, body: again.body }).toMatchObject({
+      status: 200,
+      body: { status: 'succeeded', amount_received: 50000 },
+    });
   });
 
   it('test mode expire_authorization voids an authorization now by the expiry path; refuses twice, an automatic intent, live mode', async () => {
