@@ -1,6 +1,6 @@
 import { defineErrors } from '../../common/errors/error-catalog.js';
 
-/** File upload codes (the files range 5300-5349; E5310-E5329: the storage, docs/FILES.md). */
+/** File upload codes (the files range 5300-5349; 5310 and up: the storage, docs/FILES.md). */
 export const FileErrors = defineErrors('files', {
   E5300: {
     key: 'file_missing',
