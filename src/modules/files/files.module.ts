@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { AllConfig } from '../../config/app.config.js';
-import { ModeDb } from '../../common/database/mode-db.js';
+import { RequestContext } from '../../common/context/request-context.js';
 import { DatabaseModule } from '../../common/database/database.module.js';
 import { FileContent } from './entities/file-content.entity.js';
 import { FileRecord } from './entities/file.entity.js';
@@ -20,13 +20,18 @@ import { S3FileStorage } from './storage/s3-file-storage.js';
     FilesRepository,
     FilesService,
     FileUploadInterceptor,
+    PostgresFileStorage,
     {
       // FILE_STORAGE: the bound mode's PostgreSQL (the default) or an S3-compatible bucket.
       provide: FileStorage,
-      inject: [ConfigService, ModeDb],
-      useFactory: (config: ConfigService<AllConfig, true>, db: ModeDb): FileStorage => {
+      inject: [ConfigService, PostgresFileStorage, RequestContext],
+      useFactory: (
+        config: ConfigService<AllConfig, true>,
+        database: PostgresFileStorage,
+        context: RequestContext,
+      ): FileStorage => {
         const storage = config.get('app.fileStorage', { infer: true });
-        return storage.kind === 's3' ? new S3FileStorage(storage.s3, db) : new PostgresFileStorage(db);
+        return storage.kind === 's3' ? new S3FileStorage(storage.s3, context) : database;
       },
     },
   ],

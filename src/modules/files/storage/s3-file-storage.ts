@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { S3Config } from '../../../config/file-storage.config.js';
 import { AppError } from '../../../common/errors/app-error.js';
-import type { ModeDb } from '../../../common/database/mode-db.js';
+import type { RequestContext } from '../../../common/context/request-context.js';
 import { FileErrors } from '../files.errors.js';
 import { FileStorage, type StoredObject } from './file-storage.js';
 import { EMPTY_SHA256, sha256Hex, signV4, uriEncode } from './sigv4.js';
@@ -23,14 +23,14 @@ export class S3FileStorage extends FileStorage {
 
   constructor(
     private readonly config: S3Config,
-    private readonly db: ModeDb,
+    private readonly context: RequestContext,
     private readonly now: () => Date = () => new Date(),
   ) {
     super();
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<StoredObject> {
-    const name = `${this.db.schema}/${key}`;
+    const name = `wallet_${this.context.mode}/${key}`;
     const sha256 = sha256Hex(body);
     const res = await this.send('PUT', name, sha256, body, {
       'content-type': contentType,
