@@ -416,4 +416,54 @@ describe('manual capture: authorize, capture, void, expiry', () => {
       amount_voided: 40000,
     });
   });
+
+  it('live Stripe: the stuck-claim job reads the PaymentIntent back (GET, no second capture) and books what Stripe captured', async () => {
+    stripe.reset();
+    stripe.on('POST /v1/payment_intents', {
+      status: 200,
+      fixture: 'payment_intent_requires_capture',
+      patch: { livemode: true },
+    });
+    const intent = await api('post', '/payment_intents', 'live', 'SG').send({
+      amount: 100000,
+      currency: 'SGD',
+      capture_method: 'manual',
+    });
+    const checkout = await t.http
+      .post(tenant.path('/checkouts'))
+      .set(tenant.as('live', { 'X-Country': 'SG' }))
+      .send({ target_type: 'payment_intent', target_id: intent.body.id });
+    const paid = await t.http
+      .post(tenant.path(`/checkouts/${checkout.body.id}/confirm`))
+      .set(asSession(checkout.body.session, 'SG'))
+      .send({ payment_method_type: 'card', token: 'pm_1PgafyB7WZ01zgkWmanual02' });
+    expect(paid.body.charge).toMatchObject({ status: 'requires_capture', provider: 'stripe' });
+    const reference = paid.body.charge.reference_id as string;
+    // A process claimed a capture of 600.00, reached Stripe, and died before recording it.
+    await testSql(
+      t,
+      `UPDATE wallet_live.charges SET capture_claim_amount = 60000, capture_claimed_at = $2 WHERE id = $1`,
+      [paid.body.charge.id, t.clock.now()],
+    );
+    await testSql(t, `UPDATE wallet_live.payment_intents SET status = 'processing' WHERE id = $1`, [intent.body.id]);
+    stripe.on(`GET /v1/payment_intents/${reference}`, {
+      status: 200,
+      fixture: 'payment_intent_captured_partial',
+      patch: { livemode: true },
+    });
+    t.clock.advance(30_000);
+    const job = t.app.get(CaptureClaimRecoveryJob);
+    expect(await job.run({ applicationIds: [tenant.applicationId], modes: ['live'] })).toEqual({
+      completed: 1,
+      released: 0,
+    });
+    expect(stripe.requests.filter((r) => r.path === `/v1/payment_intents/${reference}/capture`)).toHaveLength(0);
+    expect(stripe.last(`GET /v1/payment_intents/${reference}`).method).toBe('GET');
+    expect((await api('get', `/charges/${paid.body.charge.id}`, 'live', 'SG')).body).toMatchObject({
+      status: 'succeeded',
+      amount_captured: 60000,
+      amount_voided: 40000,
+    });
+    expect((await journalOf(paid.body.charge.id, 'live', 'SG')).length).toBeGreaterThan(0);
+  });
 });
