@@ -24,8 +24,10 @@ describe('FILE_STORAGE and the S3_* settings', () => {
       },
     });
     expect(
-      loadFileStorageConfig({ ...S3, S3_ENDPOINT: 'http://minio:9000/', S3_FORCE_PATH_STYLE: 'true' }, fail).s3,
-    ).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true });
+      loadFileStorageConfig({ ...S3, S3_ENDPOINT: 'http://minio:9000/', S3_FORCE_PATH_STYLE: 'true' }, fail),
+    ).toMatchObject({
+      s3: { endpoint: 'http://minio:9000', forcePathStyle: true },
+    });
   });
 
   it('refuses at boot what would fail later, naming the variable', () => {
