@@ -32,6 +32,7 @@ import { ProviderDisputes1764500600000 } from './1764500600000-ProviderDisputes.
 import { ManualCapture1764500700000 } from './1764500700000-ManualCapture.js';
 import { InvoiceCredit1764501000000 } from './1764501000000-InvoiceCredit.js';
 import { ReportRuns1764501300000 } from './1764501300000-ReportRuns.js';
+import { DisputeCloseAtProvider1764501200000 } from './1764501200000-DisputeCloseAtProvider.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   ManualCapture1764500700000,
   InvoiceCredit1764501000000,
   ReportRuns1764501300000,
+  DisputeCloseAtProvider1764501200000,
 ];

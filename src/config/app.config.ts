@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
+import { loadFileStorageConfig, type FileStorageConfig } from './file-storage.config.js';
 import { loadProviderClients, type ProviderClients } from './provider-clients.js';
 import { loadProviderCredentials, type ProviderCredentials } from './provider-credentials.js';
 import { secretKeyVariable } from '../providers/ports/provider-plug.port.js';
@@ -97,6 +98,8 @@ export interface AppConfig {
   shutdownListenMs: number;
   /** How long an idle keep-alive connection stays open: above any proxy's or client's idle timeout in front. */
   httpKeepAliveTimeoutMs: number;
+  /** FILE_STORAGE: where uploaded files' bytes live (`database`, the default, or `s3` with the S3_* settings). */
+  fileStorage: FileStorageConfig;
 }
 
 export interface AllConfig {
@@ -297,6 +300,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', databaseUrl === undefined),
     webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 32, 1, 64),
+    fileStorage: loadFileStorageConfig(env, (message) => new ConfigError(message)),
   };
 }
 

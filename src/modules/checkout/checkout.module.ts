@@ -12,6 +12,7 @@ import { SubscriptionCompletionService } from './payments/subscription-completio
 import { SubscriptionOpening } from './checkouts/subscription-opening.service.js';
 import { ChargeReconciliationJob } from './payments/charge-reconciliation.job.js';
 import { AuthorizationExpiryJob } from './payments/authorization-expiry.job.js';
+import { CaptureClaimRecoveryJob } from './payments/capture-claim-recovery.job.js';
 import { PaymentCapturesService } from './payments/payment-captures.service.js';
 import { ChargesRepository } from './payments/charges.repository.js';
 import { ChargesService } from './payments/charges.service.js';
@@ -117,6 +118,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     ChargeReconciliationJob,
     PaymentCapturesService,
     AuthorizationExpiryJob,
+    CaptureClaimRecoveryJob,
     ChargesRepository,
     ChargesService,
     ChargeHooks,

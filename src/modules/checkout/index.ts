@@ -19,6 +19,7 @@ export { PaymentMethodsService } from './payment-methods/payment-methods.service
 export { OffSessionPaymentsService } from './payment-methods/off-session-payments.service.js';
 export { ChargeReconciliationJob, CHARGE_UNANSWERED_AFTER_MS } from './payments/charge-reconciliation.job.js';
 export { AuthorizationExpiryJob } from './payments/authorization-expiry.job.js';
+export { CaptureClaimRecoveryJob } from './payments/capture-claim-recovery.job.js';
 export { toInvoiceResponse, type InvoiceResponse } from './checkout.responses.js';
 export { InvoiceDto } from './dto/responses.dto.js';
 export {

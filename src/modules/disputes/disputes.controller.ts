@@ -86,10 +86,12 @@ export class DisputesController {
       'The merchant accepts the dispute instead of answering it: `needs_response` -> `lost` (the disputed amount stays withdrawn and the dispute fee is booked), ' +
       'an inquiry `warning_needs_response` -> `warning_closed` (no money moves). ' +
       DECIDED +
-      ' Refused under review (E9505) and when already closed (E9504).',
+      ' Refused under review (E9505) and when already closed (E9504).' +
+      ' A dispute from Opn or Stripe (`provider`) is accepted at the provider first (Stripe close, Opn accept):' +
+      ' a refusal there is E9510 and nothing changes; no answer is E5002 and closing again repeats the same request.',
   })
   @ApiOkResponse({ type: DisputeDto })
-  @ApiErrors(Errors.E4004, DisputeErrors.E9504, DisputeErrors.E9505)
+  @ApiErrors(Errors.E4004, DisputeErrors.E9504, DisputeErrors.E9505, DisputeErrors.E9510, Errors.E5002)
   close(@CurrentPrincipal() principal: Principal, @Param('id', DISPUTE_ID) id: string) {
     return this.disputes.close(principal, id);
   }

@@ -39,4 +39,9 @@ export const DisputeErrors = defineErrors('disputes', {
     http_status: 422,
     message: 'The payment provider refused the evidence; nothing was submitted. Correct it and submit again.',
   },
+  E9510: {
+    key: 'dispute_close_refused',
+    http_status: 422,
+    message: 'The payment provider refused to close (accept) the dispute; it stays open here and there.',
+  },
 });

@@ -5,6 +5,7 @@ import { ProviderAdaptersModule } from '../../providers/provider-adapters.js';
 import { FilesModule } from '../files/index.js';
 import { LedgerModule } from '../ledger/index.js';
 import { DisputeRecords } from './dispute-records.js';
+import { DisputeClosures } from './dispute-closures.service.js';
 import { DisputeSubmissions } from './dispute-submissions.service.js';
 import { DisputeJournals } from './dispute.journals.js';
 import { DisputesController, DisputeTestHelpersController } from './disputes.controller.js';
@@ -28,6 +29,7 @@ import { ProviderDisputesService } from './provider-disputes.service.js';
     DisputeJournals,
     DisputeRecords,
     DisputeSubmissions,
+    DisputeClosures,
     ProviderDisputesService,
   ],
   exports: [DisputesService, ProviderDisputesService],

@@ -18,6 +18,7 @@ import {
 import { ChargesService } from '../checkout/index.js';
 import { DisputeJournals } from './dispute.journals.js';
 import { assertNotPastDue, mergeEvidence } from './dispute-evidence.js';
+import { DisputeClosures } from './dispute-closures.service.js';
 import { DisputeSubmissions } from './dispute-submissions.service.js';
 import {
   DisputeRecords,
@@ -73,6 +74,7 @@ export class DisputesService {
     private readonly clock: Clock,
     private readonly records: DisputeRecords,
     private readonly submissions: DisputeSubmissions,
+    private readonly closures: DisputeClosures,
   ) {}
 
   async retrieve(principal: Principal, id: string): Promise<DisputeResponse> {
@@ -156,6 +158,7 @@ export class DisputesService {
           submission_count: 0,
           has_evidence: false,
           submission_started_at: null,
+          close_started_at: null,
           provider_synced_at: null,
           opened_at: now,
           closed_at: null,
@@ -222,8 +225,13 @@ export class DisputesService {
     return (await this.embed(applicationId, [dispute]))[0];
   }
 
-  /** POST /disputes/{id}/close: the merchant accepts the dispute (needs_response -> lost, an inquiry -> warning_closed). */
-  close(principal: Principal, id: string): Promise<DisputeResponse> {
+  /**
+   * POST /disputes/{id}/close: the merchant accepts the dispute (needs_response -> lost, an inquiry
+   * -> warning_closed); a dispute at a real provider is accepted there first (DisputeClosures).
+   */
+  async close(principal: Principal, id: string): Promise<DisputeResponse> {
+    const closed = await this.closures.closeAtProvider(principal, id);
+    if (closed) return (await this.embed(principal.application.id, [closed]))[0];
     return this.decide(principal, id, 'accept');
   }
 

@@ -161,6 +161,7 @@ export class ProviderDisputesService {
         submission_count: 0,
         has_evidence: false,
         submission_started_at: null,
+        close_started_at: null,
         provider_synced_at: null,
         created_at: now,
         updated_at: now,
@@ -202,6 +203,8 @@ export class ProviderDisputesService {
     if (d.submission_started_at && (snapshot.submission_count > 0 || plan.status !== 'needs_response')) {
       d.submission_started_at = null;
     }
+    // Closed at the provider: an interrupted accept (POST /disputes/{id}/close) is finished.
+    if (isClosed(plan.status)) d.close_started_at = null;
     if (plan.close) Object.assign(d, { settled: true, reinstated: plan.reinstated, closed_at: now });
     const previous: Record<string, unknown> = {};
     if (from !== d.status) previous.status = from;

@@ -41,7 +41,15 @@ export class FilesController {
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: UploadFileBodyDto })
   @ApiOkResponse({ type: FileDto })
-  @ApiErrors(Errors.E2000, FileErrors.E5300, FileErrors.E5301, FileErrors.E5302, FileErrors.E5303, FileErrors.E5304)
+  @ApiErrors(
+    Errors.E2000,
+    FileErrors.E5300,
+    FileErrors.E5301,
+    FileErrors.E5302,
+    FileErrors.E5303,
+    FileErrors.E5304,
+    FileErrors.E5310,
+  )
   create(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: CreateFileDto,
@@ -76,7 +84,7 @@ export class FilesController {
   @ApiOperation({ summary: "Download a file's bytes" })
   @ApiProduces('application/pdf', 'image/jpeg', 'image/png')
   @ApiOkResponse({ description: 'The bytes, with their Content-Type and Content-Disposition: attachment.' })
-  @ApiErrors(Errors.E4004)
+  @ApiErrors(Errors.E4004, FileErrors.E5310)
   async contents(@CurrentPrincipal() principal: Principal, @Param('id', fileId) id: string): Promise<StreamableFile> {
     return toDownload(await this.files.contents(principal, id));
   }

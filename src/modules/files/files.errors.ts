@@ -1,6 +1,6 @@
 import { defineErrors } from '../../common/errors/error-catalog.js';
 
-/** File upload codes (the files range 5300-5349, docs/FILES.md). */
+/** File upload codes (the files range 5300-5349; 5310 and up: the storage, docs/FILES.md). */
 export const FileErrors = defineErrors('files', {
   E5300: {
     key: 'file_missing',
@@ -26,5 +26,10 @@ export const FileErrors = defineErrors('files', {
     key: 'file_upload_malformed',
     http_status: 400,
     message: 'The multipart/form-data body is malformed or has parts other than "file" and "purpose".',
+  },
+  E5310: {
+    key: 'file_storage_unavailable',
+    http_status: 503,
+    message: 'The file store (FILE_STORAGE=s3) did not answer or refused the request; nothing was changed. Try again.',
   },
 });

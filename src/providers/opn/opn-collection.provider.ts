@@ -14,6 +14,7 @@ import type {
   SaveCardRequest,
   ProviderSavedCard,
   ProviderFailure,
+  ProviderAuthorizationState,
 } from '../ports/collection.port.js';
 import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { OpnApiError, type OpnClient, type OpnObject } from './opn-client.js';
@@ -359,7 +360,7 @@ export class OpnCollectionProvider implements CollectionProvider {
       return this.toAuthorizationResult(charge, request);
     } catch (err) {
       if (!(err instanceof OpnApiError) || err.httpStatus >= 500 || err.retryable) throw this.providerError(err);
-      return this.readAuthorization(path, request);
+      return this.readEnded(path, request);
     }
   }
 
@@ -373,11 +374,24 @@ export class OpnCollectionProvider implements CollectionProvider {
       );
     } catch (err) {
       if (!(err instanceof OpnApiError) || err.httpStatus >= 500 || err.retryable) throw this.providerError(err);
-      return this.readAuthorization(path, request);
+      return this.readEnded(path, request);
     }
   }
 
-  private async readAuthorization(path: string, request: AuthorizationRequest): Promise<ProviderAuthorizationResult> {
+  /** GET /charges/{id}: authorized and neither paid nor reversed is still held; otherwise how it ended. */
+  async readAuthorization(request: AuthorizationRequest): Promise<ProviderAuthorizationState> {
+    try {
+      const charge = await this.client.get<OpnCharge>(`/charges/${encodeURIComponent(request.chargeReference)}`);
+      if (charge.status === 'pending' && charge.authorized === true && !charge.paid && !charge.reversed) {
+        return { status: 'authorized', reference: charge.id, amountCaptured: 0, amountReleased: 0 };
+      }
+      return this.toAuthorizationResult(charge, request);
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  private async readEnded(path: string, request: AuthorizationRequest): Promise<ProviderAuthorizationResult> {
     try {
       return this.toAuthorizationResult(await this.client.get<OpnCharge>(path), request);
     } catch (err) {

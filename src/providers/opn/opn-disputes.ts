@@ -5,7 +5,7 @@ import {
   type ProviderDispute,
   type ProviderDisputeStatus,
 } from '../ports/dispute.port.js';
-import type { OpnClient, OpnObject } from './opn-client.js';
+import type { OpnApiError, OpnClient, OpnObject } from './opn-client.js';
 import { failureFacts } from './opn-errors.js';
 
 /** Opn's dispute (https://docs.opn.ooo/disputes-api), as far as the service reads it. */
@@ -43,7 +43,8 @@ const REASONS: Array<[RegExp, string]> = [
 ];
 
 /**
- * Opn disputes: read (GET /disputes/{id}, GET /disputes), and evidence forwarded as Opn takes it:
+ * Opn disputes: read (GET /disputes/{id}, GET /disputes), accepted (PATCH /disputes/{id}/accept),
+ * and evidence forwarded as Opn takes it:
  * each file to POST /disputes/{id}/documents (multipart `file`), then the text fields as the
  * dispute's response `message` (PATCH /disputes/{id}), which puts the dispute under review.
  * Opn reports no due date, no fee and no submission counter: `due_by` and `fee` are null (the
@@ -87,6 +88,24 @@ export class OpnDisputeProvider implements DisputeProvider {
         message: message || 'Evidence documents attached.',
       });
       return toProviderDispute(updated);
+    });
+  }
+
+  /**
+   * PATCH /disputes/{id}/accept (omise-ruby's Dispute#accept; Opn answers the dispute `lost`). A
+   * dispute Opn already closed refuses it (4xx): read back as it stands.
+   */
+  accept(reference: string): Promise<ProviderDispute> {
+    return this.call(async () => {
+      try {
+        return toProviderDispute(await this.client.patch<OpnDispute>(`/disputes/${reference}/accept`, {}));
+      } catch (err) {
+        const facts = failureFacts(err);
+        if (!facts || facts.retryable || facts.outcomeUnknown || (err as OpnApiError).httpStatus === 404) throw err;
+        const now = toProviderDispute(await this.client.get<OpnDispute>(`/disputes/${reference}`));
+        if (now.status === 'lost' || now.status === 'won') return now;
+        throw err;
+      }
     });
   }
 

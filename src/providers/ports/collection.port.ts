@@ -163,6 +163,13 @@ export interface ProviderAuthorizationResult {
   failure?: ProviderFailure;
 }
 
+/**
+ * An authorization as its provider holds it now (a read-back): still `authorized` (nothing
+ * captured or voided), or how it ended.
+ */
+export type ProviderAuthorizationState =
+  ProviderAuthorizationResult | { status: 'authorized'; reference: string; amountCaptured: 0; amountReleased: 0 };
+
 /** A refund of (part of) a charge, sent to the provider that made the charge. */
 export interface RefundRequest {
   applicationId: string;
@@ -234,6 +241,11 @@ export interface CollectionProvider {
   captureAuthorization(request: CaptureRequest): Promise<ProviderAuthorizationResult>;
   /** Voids (reverses) an authorization it holds, releasing all of it; an already voided one is `voided`. */
   voidAuthorization(request: AuthorizationRequest): Promise<ProviderAuthorizationResult>;
+  /**
+   * Reads an authorization back without changing it: how a capture or void claim whose process
+   * died is finished. Throws CollectionProviderError when it cannot be reached.
+   */
+  readAuthorization(request: AuthorizationRequest): Promise<ProviderAuthorizationState>;
   /** Refunds `amount` of a charge it made. Throws CollectionProviderError when it cannot be reached. */
   refund(request: RefundRequest): Promise<ProviderRefund>;
   /** A refund's outcome now, by the provider's reference (pending refunds, and reconciling a lost answer). */

@@ -10,7 +10,7 @@ export type ProviderDisputeStatus =
 
 /** A provider's dispute as it stands now. */
 export interface ProviderDispute {
-  /** The provider's dispute id (`dspt_…`, `du_…`): unique per provider and mode. */
+  /** The provider's dispute id (`dspt_…`, `dp_…`): unique per provider and mode. */
   reference: string;
   /** The disputed charge's reference as the collection adapter stores it (Opn `chrg_…`, Stripe `pi_…`). */
   charge_reference: string;
@@ -71,6 +71,11 @@ export interface DisputeProvider {
   listRecent(since: Date, limit: number): Promise<ProviderDispute[]>;
   /** Uploads the files and submits the evidence; answers the dispute after it. Throws DisputeProviderError. */
   submitEvidence(reference: string, submission: EvidenceSubmission): Promise<ProviderDispute>;
+  /**
+   * The merchant accepts the dispute (Stripe: close; Opn: accept): lost, or an inquiry closed.
+   * One already accepted answers as it stands. Throws DisputeProviderError.
+   */
+  accept(reference: string, idempotencyKey: string): Promise<ProviderDispute>;
 }
 
 /** A webhook's dispute as a notice: `ignored` when it is in a state the service does not know. */

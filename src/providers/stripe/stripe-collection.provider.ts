@@ -3,6 +3,7 @@ import type {
   AuthorizationRequest,
   CaptureRequest,
   ProviderAuthorizationResult,
+  ProviderAuthorizationState,
   PaymentMethodType,
   CardDetails,
   CardFacts,
@@ -297,7 +298,7 @@ export class StripeCollectionProvider implements CollectionProvider {
       return this.toAuthorizationResult(intent);
     } catch (err) {
       if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw this.providerError(err);
-      return this.readAuthorization(request.chargeReference);
+      return this.readEnded(request.chargeReference);
     }
   }
 
@@ -312,11 +313,24 @@ export class StripeCollectionProvider implements CollectionProvider {
       return this.toAuthorizationResult(intent);
     } catch (err) {
       if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw this.providerError(err);
-      return this.readAuthorization(request.chargeReference);
+      return this.readEnded(request.chargeReference);
     }
   }
 
-  private async readAuthorization(reference: string): Promise<ProviderAuthorizationResult> {
+  /** GET /v1/payment_intents/{id}: `requires_capture` is still authorized; otherwise how it ended. */
+  async readAuthorization(request: AuthorizationRequest): Promise<ProviderAuthorizationState> {
+    try {
+      const intent = await this.stripe.paymentIntents.retrieve(request.chargeReference);
+      if (intent.status === 'requires_capture') {
+        return { status: 'authorized', reference: intent.id, amountCaptured: 0, amountReleased: 0 };
+      }
+      return this.toAuthorizationResult(intent);
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  private async readEnded(reference: string): Promise<ProviderAuthorizationResult> {
     try {
       return this.toAuthorizationResult(await this.stripe.paymentIntents.retrieve(reference));
     } catch (err) {

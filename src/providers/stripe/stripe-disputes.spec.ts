@@ -3,7 +3,7 @@ import { toProviderDispute } from './stripe-disputes.js';
 
 const dispute = (patch: Partial<Stripe.Dispute> = {}): Stripe.Dispute =>
   ({
-    id: 'du_1',
+    id: 'dp_1',
     object: 'dispute',
     amount: 125000,
     currency: 'thb',
@@ -23,7 +23,7 @@ const bt = (amount: number, fee: number, currency = 'thb') =>
 describe('Stripe dispute → ProviderDispute', () => {
   it('names the charge by its payment intent (the charge reference Stripe charges keep) and reads due_by', () => {
     expect(toProviderDispute(dispute())).toMatchObject({
-      reference: 'du_1',
+      reference: 'dp_1',
       charge_reference: 'pi_1',
       status: 'needs_response',
       currency: 'THB',

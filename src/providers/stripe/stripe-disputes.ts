@@ -20,7 +20,8 @@ const STATUS: Record<string, ProviderDisputeStatus> = {
 };
 
 /**
- * Stripe disputes (https://docs.stripe.com/api/disputes): read, listed by `created`, and evidence
+ * Stripe disputes (https://docs.stripe.com/api/disputes): read, listed by `created`, accepted
+ * (`POST /v1/disputes/{id}/close`, with an idempotency key), and evidence
  * forwarded as Stripe takes it: each file uploaded to the Files API (purpose `dispute_evidence`,
  * files.stripe.com, or the configured host), then one dispute update with the evidence (text
  * fields and the uploaded files' ids) and `submit: true`. Every write carries an idempotency key
@@ -64,6 +65,20 @@ export class StripeDisputeProvider implements DisputeProvider {
         { idempotencyKey: submission.idempotency_key },
       );
       return toProviderDispute(updated);
+    });
+  }
+
+  /** POST /v1/disputes/{id}/close; a dispute Stripe already closed (a 400) is read back as it stands. */
+  accept(reference: string, idempotencyKey: string): Promise<ProviderDispute> {
+    return this.call(async () => {
+      try {
+        return toProviderDispute(await this.stripe.disputes.close(reference, {}, { idempotencyKey }));
+      } catch (err) {
+        if (!(err instanceof Stripe.errors.StripeInvalidRequestError) || err.statusCode === 404) throw err;
+        const now = toProviderDispute(await this.stripe.disputes.retrieve(reference));
+        if (now.status === 'lost' || now.status === 'warning_closed') return now;
+        throw err;
+      }
     });
   }
 

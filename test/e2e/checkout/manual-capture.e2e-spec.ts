@@ -1,4 +1,4 @@
-import { AuthorizationExpiryJob } from '../../../src/modules/checkout/index.js';
+import { AuthorizationExpiryJob, CaptureClaimRecoveryJob } from '../../../src/modules/checkout/index.js';
 import { SandboxCollectionProvider } from '../../../src/modules/checkout/payments/providers/sandbox-collection.provider.js';
 import {
   CARDS,
@@ -8,6 +8,7 @@ import {
   expectLedgerInvariants,
   paymentIntentCheckout,
 } from '../../factories/checkout.js';
+import { testSql } from '../../factories/invoicing.js';
 import { fakeOpn, fakeStripe, opnFixture, type FakeProvider } from '../../support/fake-provider.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
@@ -229,6 +230,65 @@ describe('manual capture: authorize, capture, void, expiry', () => {
     expect(await journalOf(second.charge.id)).toEqual([]);
   });
 
+  it('the stuck-claim job reads the provider back for captures whose process died: captured there -> booked once, still authorized -> released; a claim younger than the provider timeout is left alone', async () => {
+    const job = t.app.get(CaptureClaimRecoveryJob);
+    const scope = { applicationIds: [tenant.applicationId] };
+    const done = await authorized();
+    const held = await authorized();
+    // What a process that died mid-capture leaves: the claim of 600.00, the intent processing.
+    t.clock.freeze();
+    for (const x of [done, held]) {
+      await testSql(
+        t,
+        `UPDATE wallet_test.charges SET capture_claim_amount = 60000, capture_claimed_at = $2 WHERE id = $1`,
+        [x.charge.id, t.clock.now()],
+      );
+      await testSql(t, `UPDATE wallet_test.payment_intents SET status = 'processing' WHERE id = $1`, [x.pi.id]);
+    }
+    // The first one's call reached the provider before the process died.
+    await sandbox().captureAuthorization({
+      applicationId: tenant.applicationId,
+      chargeId: done.charge.id,
+      chargeReference: done.charge.reference_id,
+      amount: 100000,
+      amountToCapture: 60000,
+      currency: 'THB',
+      livemode: false,
+    });
+    const busy = await api('post', `/payment_intents/${held.pi.id}/capture`).send({});
+    expect(busy.status).toBe(400);
+    expectErrorObject(busy.body, 'E7100');
+    expect(await job.run(scope)).toEqual({ completed: 0, released: 0 });
+
+    t.clock.advance(30_000);
+    expect(await job.run(scope)).toEqual({ completed: 1, released: 1 });
+    expect(await job.run(scope)).toEqual({ completed: 0, released: 0 });
+    expect((await api('get', `/payment_intents/${done.pi.id}`)).body).toMatchObject({
+      status: 'succeeded',
+      amount_received: 60000,
+    });
+    expect((await api('get', `/charges/${done.charge.id}`)).body).toMatchObject({
+      status: 'succeeded',
+      amount_captured: 60000,
+      amount_voided: 40000,
+    });
+    const merchant = (await journalOf(done.charge.id)).filter((e) => e.balance.account === 'merchant');
+    expect(merchant).toHaveLength(1);
+    expect(merchant[0]).toMatchObject({ gross_amount: 60000 });
+
+    expect((await api('get', `/payment_intents/${held.pi.id}`)).body).toMatchObject({
+      status: 'requires_capture',
+      amount_capturable: 100000,
+    });
+    expect(sandbox().authorizationOf(held.charge.reference_id)).toEqual({ amount: 100000, ended: null });
+    expect(await journalOf(held.charge.id)).toEqual([]);
+    const again = await api('post', `/payment_intents/${held.pi.id}/capture`).send({ amount_to_capture: 50000 });
+    expect({ status: again.status, body: again.body }).toMatchObject({
+      status: 200,
+      body: { status: 'succeeded', amount_received: 50000 },
+    });
+  });
+
   it('test mode expire_authorization voids an authorization now by the expiry path; refuses twice, an automatic intent, live mode', async () => {
     const held = await authorized();
     const expired = await api('post', `/test_helpers/payment_intents/${held.pi.id}/expire_authorization`);
@@ -355,5 +415,55 @@ describe('manual capture: authorize, capture, void, expiry', () => {
       amount_captured: 60000,
       amount_voided: 40000,
     });
+  });
+
+  it('live Stripe: the stuck-claim job reads the PaymentIntent back (GET, no second capture) and books what Stripe captured', async () => {
+    stripe.reset();
+    stripe.on('POST /v1/payment_intents', {
+      status: 200,
+      fixture: 'payment_intent_requires_capture',
+      patch: { livemode: true },
+    });
+    const intent = await api('post', '/payment_intents', 'live', 'SG').send({
+      amount: 100000,
+      currency: 'SGD',
+      capture_method: 'manual',
+    });
+    const checkout = await t.http
+      .post(tenant.path('/checkouts'))
+      .set(tenant.as('live', { 'X-Country': 'SG' }))
+      .send({ target_type: 'payment_intent', target_id: intent.body.id });
+    const paid = await t.http
+      .post(tenant.path(`/checkouts/${checkout.body.id}/confirm`))
+      .set(asSession(checkout.body.session, 'SG'))
+      .send({ payment_method_type: 'card', token: 'pm_1PgafyB7WZ01zgkWmanual02' });
+    expect(paid.body.charge).toMatchObject({ status: 'requires_capture', provider: 'stripe' });
+    const reference = paid.body.charge.reference_id as string;
+    // A process claimed a capture of 600.00, reached Stripe, and died before recording it.
+    await testSql(
+      t,
+      `UPDATE wallet_live.charges SET capture_claim_amount = 60000, capture_claimed_at = $2 WHERE id = $1`,
+      [paid.body.charge.id, t.clock.now()],
+    );
+    await testSql(t, `UPDATE wallet_live.payment_intents SET status = 'processing' WHERE id = $1`, [intent.body.id]);
+    stripe.on(`GET /v1/payment_intents/${reference}`, {
+      status: 200,
+      fixture: 'payment_intent_captured_partial',
+      patch: { livemode: true },
+    });
+    t.clock.advance(30_000);
+    const job = t.app.get(CaptureClaimRecoveryJob);
+    expect(await job.run({ applicationIds: [tenant.applicationId], modes: ['live'] })).toEqual({
+      completed: 1,
+      released: 0,
+    });
+    expect(stripe.requests.filter((r) => r.path === `/v1/payment_intents/${reference}/capture`)).toHaveLength(0);
+    expect(stripe.last(`GET /v1/payment_intents/${reference}`).method).toBe('GET');
+    expect((await api('get', `/charges/${paid.body.charge.id}`, 'live', 'SG')).body).toMatchObject({
+      status: 'succeeded',
+      amount_captured: 60000,
+      amount_voided: 40000,
+    });
+    expect((await journalOf(paid.body.charge.id, 'live', 'SG')).length).toBeGreaterThan(0);
   });
 });

@@ -293,7 +293,7 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
 
   it('Stripe: charge.dispute.created books the withdrawal and Stripe’s fee once after three replays; evidence with two files reaches Stripe’s Files API byte for byte; won reinstates', async () => {
     const { reference } = await paidStripeCharge();
-    const disputeId = `du_live${unique()}`;
+    const disputeId = `dp_live${unique()}`;
     const created = stripeEvent('charge.dispute.created', stripeDispute(disputeId, reference));
     expect((await stripeHook(created)).body).toMatchObject({ kind: 'charge.dispute.created', result: 'applied' });
     for (let i = 0; i < 3; i += 1) expect((await stripeHook(created)).body).toMatchObject({ result: 'duplicate' });
@@ -377,9 +377,102 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
     );
   });
 
+  const close = (t: TestApp, id: string) => t.http.post(tenant.path(`/disputes/${id}/close`)).set(tenant.as('live'));
+
+  it('Stripe: /close accepts the dispute at Stripe (POST /v1/disputes/{id}/close, keyed), lost with Stripe’s fee and no table fee; the closed webhook after it changes nothing', async () => {
+    const { reference } = await paidStripeCharge();
+    const disputeId = `dp_live${unique()}`;
+    const created = stripeEvent('charge.dispute.created', stripeDispute(disputeId, reference));
+    expect((await stripeHook(created)).body).toMatchObject({ result: 'applied' });
+    const dispute = await disputeOf(stripeApp, disputeId);
+    const lost = stripeDispute(disputeId, reference, { status: 'lost' });
+    stripe.on(`POST /v1/disputes/${disputeId}/close`, { status: 200, json: lost });
+
+    const res = await close(stripeApp, dispute.id);
+    expect({ status: res.status, body: res.body }).toMatchObject({
+      status: 200,
+      body: { id: dispute.id, status: 'lost', settled: true, reinstated: false },
+    });
+    const sent = stripe.requests.filter((r) => r.path === `/v1/disputes/${disputeId}/close`);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].headers['idempotency-key']).toBe(`dispute:${dispute.id}:close`);
+    const sorted = (rows: unknown[][]) => rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(await entries(stripeApp, dispute.number)).toEqual(
+      sorted([
+        [-125000, 'merchant', 'dispute'],
+        [125000, 'disputes', 'dispute'],
+        [-1500, 'merchant', 'dispute_fee'],
+        [1500, 'fees', 'dispute_fee'],
+        [-125000, 'disputes', 'dispute_loss'],
+        [125000, 'provider_clearing', 'dispute_loss'],
+      ]),
+    );
+    const closedHook = await stripeHook(stripeEvent('charge.dispute.closed', lost));
+    expect(closedHook.body).toMatchObject({ result: 'unchanged' });
+    expect(await eventsAbout(stripeApp, 'charge.dispute.closed', dispute.id)).toHaveLength(1);
+    expectErrorObject((await close(stripeApp, dispute.id)).body, 'E9504');
+    expect(stripe.requests.filter((r) => r.path === `/v1/disputes/${disputeId}/close`)).toHaveLength(1);
+  });
+
+  it('Opn: /close is PATCH /disputes/{id}/accept: a refusal is E9510 (still open), no answer is E5002 (kept), closing again finishes it: lost with the table fee, once', async () => {
+    const { reference } = await paidOpnCharge();
+    const disputeId = `dspt_5live${unique()}`;
+    const event = `evnt_5dspt${unique()}`;
+    opn.on(`GET /events/${event}`, {
+      status: 200,
+      json: {
+        ...opnFixture('event_charge_complete'),
+        id: event,
+        key: 'dispute.create',
+        livemode: true,
+        data: opnDispute(disputeId, reference),
+      },
+    });
+    expect((await opnHook(event)).body).toMatchObject({ result: 'applied' });
+    const dispute = await disputeOf(opnApp, disputeId);
+    const accept = `PATCH /disputes/${disputeId}/accept`;
+    opn.on(`GET /disputes/${disputeId}`, { status: 200, json: opnDispute(disputeId, reference) });
+    opn.on(
+      accept,
+      { status: 400, json: { object: 'error', code: 'bad_request', message: 'dispute cannot be accepted' } },
+      { status: 503, json: { object: 'error', code: 'service_unavailable', message: 'try later' } },
+      { status: 200, json: opnDispute(disputeId, reference, { status: 'lost' }) },
+    );
+
+    const refused = await close(opnApp, dispute.id);
+    expect(refused.status).toBe(422);
+    expectErrorObject(refused.body, 'E9510');
+    expect(await disputeOf(opnApp, disputeId)).toMatchObject({ status: 'needs_response', settled: false });
+
+    const unanswered = await close(opnApp, dispute.id);
+    expect(unanswered.status).toBe(502);
+    expectErrorObject(unanswered.body, 'E5002');
+    expect(await disputeOf(opnApp, disputeId)).toMatchObject({ status: 'needs_response' });
+
+    const res = await close(opnApp, dispute.id);
+    expect({ status: res.status, body: res.body }).toMatchObject({
+      status: 200,
+      body: { status: 'lost', settled: true },
+    });
+    expect(opn.requests.filter((r) => r.method === 'PATCH' && r.path === `/disputes/${disputeId}/accept`)).toHaveLength(
+      3,
+    );
+    expect(await entries(opnApp, dispute.number)).toEqual(
+      [
+        [-125000, 'merchant', 'dispute'],
+        [125000, 'disputes', 'dispute'],
+        [-125000, 'disputes', 'dispute_loss'],
+        [125000, 'provider_clearing', 'dispute_loss'],
+        [-50000, 'merchant', 'dispute_fee'],
+        [50000, 'fees', 'dispute_fee'],
+      ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+    expect(await eventsAbout(opnApp, 'charge.dispute.closed', dispute.id)).toHaveLength(1);
+  });
+
   it('a lost webhook: the reconciliation job lists Stripe’s recent disputes and applies the missing one once; evidence after due_by is E9503', async () => {
     const { reference, chargeId } = await paidStripeCharge();
-    const disputeId = `du_live${unique()}`;
+    const disputeId = `dp_live${unique()}`;
     stripe.on('GET /v1/disputes', {
       status: 200,
       json: { object: 'list', url: '/v1/disputes', has_more: false, data: [stripeDispute(disputeId, reference)] },

@@ -2231,7 +2231,7 @@ export interface paths {
         put?: never;
         /**
          * Accept (close) a dispute
-         * @description The merchant accepts the dispute instead of answering it: `needs_response` -> `lost` (the disputed amount stays withdrawn and the dispute fee is booked), an inquiry `warning_needs_response` -> `warning_closed` (no money moves). Closes the dispute: the ledger posting, `settled: true`, the charge's `dispute_status` and `charge.dispute.closed` in one transaction. Refused under review (E9505) and when already closed (E9504).
+         * @description The merchant accepts the dispute instead of answering it: `needs_response` -> `lost` (the disputed amount stays withdrawn and the dispute fee is booked), an inquiry `warning_needs_response` -> `warning_closed` (no money moves). Closes the dispute: the ledger posting, `settled: true`, the charge's `dispute_status` and `charge.dispute.closed` in one transaction. Refused under review (E9505) and when already closed (E9504). A dispute from Opn or Stripe (`provider`) is accepted at the provider first (Stripe close, Opn accept): a refusal there is E9510 and nothing changes; no answer is E5002 and closing again repeats the same request.
          */
         post: operations["DisputesController_close"];
         delete?: never;
@@ -24517,7 +24517,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            /**
+             * @description E5310 file_storage_unavailable: The file store (FILE_STORAGE=s3) did not answer or refused the request; nothing was changed. Try again.
+             *
+             *     E5001 database_unavailable: The database is not reachable right now.
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -24737,7 +24741,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            /**
+             * @description E5310 file_storage_unavailable: The file store (FILE_STORAGE=s3) did not answer or refused the request; nothing was changed. Try again.
+             *
+             *     E5001 database_unavailable: The database is not reachable right now.
+             */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -25851,6 +25859,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
+            /** @description E9510 dispute_close_refused: The payment provider refused to close (accept) the dispute; it stays open here and there. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
             /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
             429: {
                 headers: {
@@ -25871,6 +25888,15 @@ export interface operations {
             };
             /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5002 provider_unavailable: A payment provider did not answer as expected. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -152,6 +152,27 @@ export class ChargesRepository {
     return qb.orderBy('c.expires_at', 'ASC').limit(limit).getMany();
   }
 
+  /**
+   * Capture and void claims nobody is finishing (docs/COLLECTION.md, "Stuck claims"): the
+   * authorization still `requires_capture`, a claim recorded, and its provider call failed
+   * (`capture_claimed_at` cleared) or began before `claimedBefore` (its process died: a live call
+   * gives up after PROVIDER_TIMEOUT_MS). Oldest first.
+   */
+  stuckCaptureClaims(
+    claimedBefore: Date,
+    limit: number,
+    scope: Pick<JobScope, 'applicationIds'> = {},
+  ): Promise<Charge[]> {
+    const qb = this.db
+      .repository(Charge)
+      .createQueryBuilder('c')
+      .where("c.status = 'requires_capture'")
+      .andWhere('c.capture_claim_amount IS NOT NULL')
+      .andWhere('(c.capture_claimed_at IS NULL OR c.capture_claimed_at <= :claimedBefore)', { claimedBefore });
+    if (scope.applicationIds) qb.andWhere('c.application_id = ANY(:ids)', { ids: [...scope.applicationIds] });
+    return qb.orderBy('c.updated_at', 'ASC').limit(limit).getMany();
+  }
+
   /** Whether the customer has ever paid in this application and mode (a succeeded charge): first_time_transaction codes. */
   async customerHasPaid(applicationId: string, customerId: string, manager?: EntityManager): Promise<boolean> {
     const found = await this.db.repository(Charge, manager).findOne({

@@ -169,6 +169,11 @@ export class ChargesService {
     return this.charges.authorizationsDue(now, limit, scope);
   }
 
+  /** Capture or void claims whose call failed or whose process died (the stuck-claim job's batch). */
+  stuckCaptureClaims(claimedBefore: Date, limit: number, scope: Pick<JobScope, 'applicationIds'> = {}) {
+    return this.charges.stuckCaptureClaims(claimedBefore, limit, scope);
+  }
+
   /** Whether the customer has ever paid in this application and mode (first_time_transaction promotion codes). */
   customerHasPaid(applicationId: string, customerId: string, manager?: EntityManager): Promise<boolean> {
     return this.charges.customerHasPaid(applicationId, customerId, manager);

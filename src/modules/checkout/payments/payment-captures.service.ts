@@ -130,6 +130,52 @@ export class PaymentCapturesService {
     return this.finish(claim);
   }
 
+  /**
+   * The stuck-claim job's recovery of one claim whose call failed or whose process died: the claim
+   * is taken over (stamped now, so a capture meanwhile sees it in progress), the provider is read
+   * back with no lock held, and the claim is completed as the provider did it (captured: booked;
+   * voided or gone: voided) or released (still authorized: the intent `requires_capture` again,
+   * to be captured or canceled anew). Answers what was done, or null when the claim moved on.
+   */
+  async resumeStuck(charge: Charge): Promise<'completed' | 'released' | null> {
+    const taken = await this.payments.transaction(async (manager) => {
+      const locked = await this.charges.lockById(charge.application_id, charge.id, manager);
+      if (locked?.status !== 'requires_capture' || locked.capture_claim_amount === null || !this.resumable(locked)) {
+        return null;
+      }
+      const pi = await this.intents.lock(locked.application_id, locked.payment_intent!, manager);
+      const amount = Number(locked.capture_claim_amount);
+      const expired = amount === VOID && locked.expires_at !== null && locked.expires_at <= this.clock.now();
+      return this.claim(pi, locked, amount, null, expired, manager);
+    });
+    if (!taken) return null;
+    const { charge: claimed } = taken;
+    const state = await reachProvider(() =>
+      this.providers.named(claimed.provider!).readAuthorization({
+        applicationId: taken.applicationId,
+        chargeId: claimed.id,
+        chargeReference: claimed.reference_id!,
+        amount: Number(claimed.amount),
+        currency: claimed.currency,
+        livemode: claimed.livemode,
+      }),
+    );
+    return this.payments.transaction(async (manager) => {
+      if (state.status !== 'authorized') {
+        await this.record(taken, state, manager);
+        return 'completed';
+      }
+      const locked = await this.charges.lockById(taken.applicationId, claimed.id, manager);
+      const pi = await this.intents.lock(taken.applicationId, taken.intentId, manager);
+      if (locked?.status !== 'requires_capture' || locked.capture_claim_amount === null) return null;
+      await this.charges.recordProviderFacts(locked, { capture_claim_amount: null, capture_claimed_at: null }, manager);
+      if (pi.status === 'processing') {
+        await this.intents.authorize(pi, { id: locked.id, amount: Number(locked.amount_capturable) }, manager);
+      }
+      return 'released';
+    });
+  }
+
   /** The expiry's void claim of a locked authorization; null when a capture (or a live void call) holds it. */
   private async claimExpiry(locked: Charge, manager: EntityManager): Promise<Claim | null> {
     // A capture's claim is the merchant's to resume; a void's whose call failed is the job's.

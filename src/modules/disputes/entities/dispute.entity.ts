@@ -39,6 +39,8 @@ export class Dispute extends ModeRecord {
   @Column('boolean') has_evidence: boolean;
   /** Recovery point: an evidence submission reached for the provider and is not recorded yet. */
   @Column('timestamptz', { nullable: true }) submission_started_at: Date | null;
+  /** Recovery point: the merchant's accept (POST /disputes/{id}/close) reached for the provider and is not recorded yet. */
+  @Column('timestamptz', { nullable: true }) close_started_at: Date | null;
   @Column('timestamptz', { nullable: true }) provider_synced_at: Date | null;
   @Column('timestamptz') created_at: Date;
   @Column('timestamptz') updated_at: Date;

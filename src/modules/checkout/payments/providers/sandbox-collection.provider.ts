@@ -10,6 +10,7 @@ import {
   type CaptureRequest,
   type PaymentRequest,
   type ProviderAuthorizationResult,
+  type ProviderAuthorizationState,
   type ProviderFailure,
   type ProviderPayment,
   type ProviderRefund,
@@ -175,6 +176,15 @@ export class SandboxCollectionProvider implements CollectionProvider {
       amountReleased: held.amount,
     };
     return held.ended.status === 'voided' ? held.ended : authorizationGone(request.chargeReference);
+  }
+
+  /** What the sandbox holds for the authorization now (not gated: a read-back changes nothing). */
+  async readAuthorization(request: AuthorizationRequest): Promise<ProviderAuthorizationState> {
+    const held = this.authorizations.get(request.chargeReference);
+    if (!held) return authorizationGone(request.chargeReference);
+    return (
+      held.ended ?? { status: 'authorized', reference: request.chargeReference, amountCaptured: 0, amountReleased: 0 }
+    );
   }
 
   /** Test control (in this process): what the sandbox holds for an authorization and how it ended. */
