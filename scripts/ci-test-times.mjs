@@ -13,7 +13,7 @@
  * wall-clock numbers stretch; the CPU ones much less. --write stores the wall-clock seconds in
  * test/support/test-durations.json (what test/support/sequencer.mjs orders by).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
 const args = process.argv.slice(2);
@@ -66,10 +66,17 @@ for (const [file, r] of sorted.slice(0, top)) {
   );
 }
 if (flag('--write')) {
-  const seconds = Object.fromEntries(
-    sorted.filter(([, r]) => r.status === 'passed').map(([file, r]) => [file, Math.round(r.wall)]),
-  );
+  const seconds = Object.fromEntries(sorted.map(([file, r]) => [file, Math.round(r.wall)]));
   const out = new URL('../test/support/test-durations.json', import.meta.url);
-  writeFileSync(out, `${JSON.stringify({ measured: new Date().toISOString().slice(0, 10), seconds }, null, 2)}\n`);
+  const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')).seconds : {};
+  const note =
+    'Wall-clock seconds per test file on the PostgreSQL run (scripts/ci-test-times.mjs --write): only their order ' +
+    'matters (test/support/sequencer.mjs starts the longest first). Files this run did not finish keep their old value.';
+  const merged = { ...previous, ...seconds };
+  const ordered = Object.fromEntries(Object.entries(merged).sort((a, b) => b[1] - a[1]));
+  writeFileSync(
+    out,
+    `${JSON.stringify({ note, measured: new Date().toISOString().slice(0, 10), seconds: ordered }, null, 2)}\n`,
+  );
   console.log(`wrote ${Object.keys(seconds).length} durations to test/support/test-durations.json`);
 }

@@ -2,8 +2,9 @@
 // milliseconds of its Jest worker process from its first setup to its last afterAll), appended as
 // each file ends. What scripts/ci-test-times.mjs reads to rank files and to refresh
 // test/support/test-durations.json (the order test/support/sequencer.mjs starts files in).
-// The worker's own CPU, and that of the child processes it saw end (a closed browser, a stopped
-// service); the PostgreSQL server's share is in neither.
+// The worker's own CPU (the service runs in it), and that of the child processes it waited for
+// (a stopped service; a browser's renderers only in part: the walk's TRY_IT_OUT_LOG counts them
+// live); the PostgreSQL server's share is in neither.
 import { appendFileSync, readFileSync } from 'node:fs';
 
 /** CPU ms of the worker's ended (waited-for) child processes, e.g. a closed Chromium: /proc/self/stat. */
