@@ -13,4 +13,9 @@ export default {
   // processes or an embedded database can take over a minute without anything being wrong.
   testTimeout: 120000,
   maxWorkers: 2,
+  // The longest files first (test/support/test-durations.json), so both workers end together: a
+  // clean clone (CI) has no Jest cache of durations to order by.
+  testSequencer: '<rootDir>/test/support/sequencer.mjs',
+  // Per-file wall and CPU times when TEST_FILE_TIMES is set (scripts/ci-test-times.mjs); nothing otherwise.
+  setupFilesAfterEnv: ['<rootDir>/test/support/file-times.mjs'],
 };

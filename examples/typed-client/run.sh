@@ -24,7 +24,10 @@ DATA_DIR="$data_dir" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=warn env -u DATABASE_
   >"$data_dir/service.log" 2>&1 &
 service=$!
 trap 'kill "$service" 2>/dev/null; wait "$service" 2>/dev/null; rm -rf "$data_dir"' EXIT
-for _ in $(seq 1 120); do
+# A limit against hangs, not a speed check: the embedded database's first start (initdb in
+# WebAssembly, then the migrations) took over 120 s at load average 25 and failed a CI run; Prism's
+# session (scripts/prism-session.mjs) waits 180 s for its service.
+for _ in $(seq 1 600); do
   [ -s "$data_dir/demo-keys.json" ] && curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
   kill -0 "$service" 2>/dev/null || { cat "$data_dir/service.log" >&2; exit 1; }
   sleep 1
