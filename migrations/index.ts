@@ -31,8 +31,8 @@ import { CreditGrants1764500300000 } from './1764500300000-CreditGrants.js';
 import { ProviderDisputes1764500600000 } from './1764500600000-ProviderDisputes.js';
 import { ManualCapture1764500700000 } from './1764500700000-ManualCapture.js';
 import { InvoiceCredit1764501000000 } from './1764501000000-InvoiceCredit.js';
-import { ReportRuns1764501300000 } from './1764501300000-ReportRuns.js';
 import { DisputeCloseAtProvider1764501200000 } from './1764501200000-DisputeCloseAtProvider.js';
+import { ReportRuns1764501300000 } from './1764501300000-ReportRuns.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -69,6 +69,6 @@ export const MIGRATIONS = [
   ProviderDisputes1764500600000,
   ManualCapture1764500700000,
   InvoiceCredit1764501000000,
-  ReportRuns1764501300000,
   DisputeCloseAtProvider1764501200000,
+  ReportRuns1764501300000,
 ];
