@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -11,8 +11,10 @@ export const BUILD_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const RESULTS_DIR = join(BUILD_ROOT, '..', '..', 'bench', 'results');
 
 // The compiled entries (main.js, the CLI) read `engines` from the package.json two levels above
-// their src/ folder: dist/package.json for this tree, which tsc does not write.
-copyFileSync(join(BUILD_ROOT, '..', '..', 'package.json'), join(BUILD_ROOT, '..', 'package.json'));
+// their src/ folder: dist/package.json for this tree, which tsc does not write. Only `engines`, no
+// name (jest would take a second package of the same name for a module collision).
+const { engines } = JSON.parse(readFileSync(join(BUILD_ROOT, '..', '..', 'package.json'), 'utf8')) as { engines: unknown };
+writeFileSync(join(BUILD_ROOT, '..', 'package.json'), JSON.stringify({ private: true, engines }) + '\n');
 
 export const BENCH_SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgresql://postgres@127.0.0.1:5432';
 
