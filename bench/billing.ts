@@ -20,7 +20,8 @@
  * independent aggregation over meter_events; every event counted by exactly one line (0 lost, 0
  * twice), the late ones on `metered_earlier` lines of the next invoice; `billing:verify` over both
  * periods (the CLI) exits 0. Writes bench/results/billing.json (billing-kill.json with --kill).
- * BENCH_CUSTOMERS / BENCH_EVENTS scale it down; BENCH_DATABASE names the database
+ * `--close-only` stops after the first close's checks and billing:verify (no finalization, late
+ * events or next period). BENCH_CUSTOMERS / BENCH_EVENTS scale it down; BENCH_DATABASE names the database
  * (default wallet_bench_billing_test, dropped at the end unless BENCH_KEEP=1).
  */
 import 'reflect-metadata';
@@ -37,6 +38,8 @@ const DB = process.env.BENCH_DATABASE ?? 'wallet_bench_billing_test';
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 10_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const KILL = process.argv.includes('--kill');
+/** `--close-only`: no finalization, late events or next period (the close and its checks). */
+const CLOSE_ONLY = process.argv.includes('--close-only');
 const PORT = Number(process.env.BENCH_PORT ?? 3951);
 const RESENT = Math.floor(EVENTS * 0.01);
 const LATE = Math.floor(EVENTS * 0.005);
@@ -112,6 +115,7 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
     mode: KILL ? 'kill' : 'close',
+    close_only: CLOSE_ONLY,
     customers: CUSTOMERS,
     events: EVENTS,
     cpus: (await import('node:os')).cpus().length,
@@ -185,8 +189,12 @@ async function main(): Promise<void> {
     // ---- clone customers, subscriptions and items in SQL (the rows the API wrote, new ids)
     const loadStarted = performance.now();
     const template = async (table: string, where: string, id: string) =>
-      (await q<{ row: Record<string, unknown> }>(`SELECT to_jsonb(t) AS row FROM ${S}.${table} t WHERE ${where} = $1`, [id]))
-        .map((r) => r.row);
+      (
+        await q<{ row: Record<string, unknown> }>(
+          `SELECT to_jsonb(t) AS row FROM ${S}.${table} t WHERE ${where} = $1`,
+          [id],
+        )
+      ).map((r) => r.row);
     const insertRows = async (table: string, rows: Array<Record<string, unknown>>) => {
       for (let i = 0; i < rows.length; i += 2_000) {
         await q(`INSERT INTO ${S}.${table} SELECT * FROM jsonb_populate_recordset(NULL::${S}.${table}, $1::jsonb)`, [
@@ -194,7 +202,9 @@ async function main(): Promise<void> {
         ]);
       }
     };
-    const customerRows = await Promise.all(templates.map(async (t) => (await template('customers', 'id', t.customer))[0]));
+    const customerRows = await Promise.all(
+      templates.map(async (t) => (await template('customers', 'id', t.customer))[0]),
+    );
     const customers = customerRows.map((c) => ({ id: String(c.id), reference: String(c.provider_reference) }));
     const [refTemplate] = await template('billing_sandbox_customers', 'customer_id', templates[0].customer);
     const newCustomers: Array<Record<string, unknown>> = [];
@@ -204,13 +214,20 @@ async function main(): Promise<void> {
     for (let i = templates.length; i < CUSTOMERS; i++) {
       const customerId = newId();
       const reference = `cus_bench_${i}`;
-      newCustomers.push({ ...customerRows[i % templates.length], id: customerId, name: `Customer ${i}`, provider_reference: reference });
+      newCustomers.push({
+        ...customerRows[i % templates.length],
+        id: customerId,
+        name: `Customer ${i}`,
+        provider_reference: reference,
+      });
       if (refTemplate) newRefs.push({ ...refTemplate, reference, customer_id: customerId });
       customers.push({ id: customerId, reference });
     }
     // The template rows, read once.
     const subRows = await Promise.all(templates.map((t) => template('subscriptions', 'id', t.subscription)));
-    const itemRows = await Promise.all(templates.map((t) => template('subscription_items', 'subscription_id', t.subscription)));
+    const itemRows = await Promise.all(
+      templates.map((t) => template('subscription_items', 'subscription_id', t.subscription)),
+    );
     for (let i = templates.length; i < CUSTOMERS; i++) {
       const k = i % templates.length;
       const subId = newId();
@@ -235,7 +252,7 @@ async function main(): Promise<void> {
     const store = storeEventsSql({ events: `${S}.meter_events`, outbox: `${S}.meter_event_outbox` });
     const stored: Array<{ identifier: string; customer: number; calls: string; at: Date }> = [];
     let seed = 42;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
     const span = periodEnd.getTime() - periodStart.getTime();
     const CHUNK = 5_000;
     for (let n = 0; n < EVENTS; n += CHUNK) {
@@ -316,7 +333,12 @@ async function main(): Promise<void> {
       workerEnv,
       KILL ? async () => (await cycleInvoices(periodStart)) >= CUSTOMERS / 3 : undefined,
     );
-    runs.push({ killed: first.killed, ms: first.report?.ms ?? null, cpuMs: first.report?.cpuMs ?? null, peakRssMb: first.peakRssMb });
+    runs.push({
+      killed: first.killed,
+      ms: first.report?.ms ?? null,
+      cpuMs: first.report?.cpuMs ?? null,
+      peakRssMb: first.peakRssMb,
+    });
     let invoicedAtKill: number | null = null;
     if (first.killed) {
       invoicedAtKill = await cycleInvoices(periodStart);
@@ -370,36 +392,47 @@ async function main(): Promise<void> {
     };
 
     // ---- grace window ends; late events arrive; the next period is closed and finalized
-    const finalized1 = await runWorker(url, 'finalize', workerEnv);
-    const server2 = await startServer(url, PORT);
-    const lateEvents = Array.from({ length: LATE }, (_, i) => {
-      const customer = (i * 7) % CUSTOMERS;
-      const at = new Date(periodStart.getTime() + ((i * 3_600_000) % (span - 3_600_000)));
+    const late = CLOSE_ONLY ? null : await lateEventsOnNextInvoice();
+    async function lateEventsOnNextInvoice() {
+      const finalized1 = await runWorker(url, 'finalize', workerEnv);
+      const server2 = await startServer(url, PORT);
+      const lateEvents = Array.from({ length: LATE }, (_, i) => {
+        const customer = (i * 7) % CUSTOMERS;
+        const at = new Date(periodStart.getTime() + ((i * 3_600_000) % (span - 3_600_000)));
+        return {
+          event_name: 'api_call',
+          customer_id: customers[customer].id,
+          identifier: `late_${i}`,
+          timestamp: meterTime(at),
+          payload: { calls: '3' },
+        };
+      });
+      const lateAnswers = await sendBatches(lateEvents);
+      await server2.stop();
+      const nextEnd = new Date(Math.floor((Date.now() - 1_000) / 1000) * 1000);
+      await q(`UPDATE ${S}.subscriptions SET current_period_end = $1, next_event_at = $1`, [nextEnd]);
+      const close2 = await runWorker(url, 'close', workerEnv);
+      const finalized2 = await runWorker(url, 'finalize', workerEnv);
+      const [counts] = await q<{ billed: number; on_next: number }>(
+        `SELECT count(*)::int AS billed,
+                count(*) FILTER (WHERE l.type = 'metered_earlier' AND l.period_start = $1 AND i.period_start = $2)::int AS on_next
+           FROM ${S}.meter_events e
+           JOIN ${S}.meter_event_billings b ON b.event_id = e.id
+           JOIN ${S}.invoice_lines l ON l.id = b.line_id
+           JOIN ${S}.invoices i ON i.id = l.invoice_id
+          WHERE e.identifier LIKE 'late\\_%'`,
+        [periodStart, periodEnd],
+      );
       return {
-        event_name: 'api_call',
-        customer_id: customers[customer].id,
-        identifier: `late_${i}`,
-        timestamp: meterTime(at),
-        payload: { calls: '3' },
+        ...counts,
+        accepted: lateAnswers.filter((a) => a.id).length,
+        seconds: {
+          first_finalize: Math.round(finalized1.report!.ms / 100) / 10,
+          next_close: Math.round(close2.report!.ms / 100) / 10,
+          next_finalize: Math.round(finalized2.report!.ms / 100) / 10,
+        },
       };
-    });
-    const lateAnswers = await sendBatches(lateEvents);
-    await server2.stop();
-    const nextEnd = new Date(Math.floor((Date.now() - 1_000) / 1000) * 1000);
-    await q(`UPDATE ${S}.subscriptions SET current_period_end = $1, next_event_at = $1`, [nextEnd]);
-    const close2 = await runWorker(url, 'close', workerEnv);
-    const finalized2 = await runWorker(url, 'finalize', workerEnv);
-    const [late] = await q<{ accepted: number; on_next: number; twice: number }>(
-      `SELECT count(*)::int AS accepted,
-              count(*) FILTER (WHERE l.type = 'metered_earlier' AND l.period_start = $1 AND i.period_start = $2)::int AS on_next,
-              (SELECT count(*)::int FROM (SELECT event_id FROM ${S}.meter_event_billings GROUP BY 1 HAVING count(*) > 1) d) AS twice
-         FROM ${S}.meter_events e
-         JOIN ${S}.meter_event_billings b ON b.event_id = e.id
-         JOIN ${S}.invoice_lines l ON l.id = b.line_id
-         JOIN ${S}.invoices i ON i.id = l.invoice_id
-        WHERE e.identifier LIKE 'late\\_%'`,
-      [periodStart, periodEnd],
-    );
+    }
     const [lost] = await q<{ count: number }>(
       `SELECT count(*)::int AS count FROM ${S}.meter_events e
         WHERE NOT EXISTS (SELECT 1 FROM ${S}.meter_event_billings b WHERE b.event_id = e.id)`,
@@ -427,20 +460,24 @@ async function main(): Promise<void> {
       (r) => ({ code: 0, out: r.stdout }),
       (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
     );
-    const verified = JSON.parse(verify.out || '{}') as { invoices?: number; lines?: number; events?: number; differences?: unknown[] };
-    results.finalize = {
-      first_seconds: Math.round(finalized1.report!.ms / 100) / 10,
-      next_close_seconds: Math.round(close2.report!.ms / 100) / 10,
-      next_finalize_seconds: Math.round(finalized2.report!.ms / 100) / 10,
+    const verified = JSON.parse(verify.out || '{}') as {
+      invoices?: number;
+      lines?: number;
+      events?: number;
+      differences?: unknown[];
     };
+    const [twice] = await q<{ count: number }>(
+      `SELECT count(*)::int AS count FROM (SELECT event_id FROM ${S}.meter_event_billings GROUP BY 1 HAVING count(*) > 1) d`,
+    );
+    results.late = late;
     results.check = {
       one_invoice_per_subscription: invoiced === CUSTOMERS && dupes.count === 0,
       quantity_differences: await quantityDifferences(),
-      late_sent: LATE,
-      late_accepted: lateAnswers.filter((a) => a.id).length,
-      late_on_next_invoice: late.on_next,
+      late_sent: CLOSE_ONLY ? 0 : LATE,
+      late_accepted: late?.accepted ?? 0,
+      late_on_next_invoice: late?.on_next ?? 0,
       events_lost: lost.count,
-      events_twice: late.twice + (counted.lines - counted.events),
+      events_twice: twice.count + (counted.lines - counted.events),
       verify_exit: verify.code,
       verify: {
         invoices: verified.invoices,
@@ -450,7 +487,13 @@ async function main(): Promise<void> {
       },
       verify_seconds: Math.round((performance.now() - verifyStarted) / 100) / 10,
     };
-    const close = results.close as { invoices: number; job_seconds: number; invoices_per_s: number; cpu_s: number; peak_rss_mb: number };
+    const close = results.close as {
+      invoices: number;
+      job_seconds: number;
+      invoices_per_s: number;
+      cpu_s: number;
+      peak_rss_mb: number;
+    };
     const check = results.check as Record<string, unknown>;
     printTable([
       {
@@ -461,7 +504,7 @@ async function main(): Promise<void> {
         'cpu s': close.cpu_s,
         'peak RSS MB': close.peak_rss_mb,
         'qty diffs': Number(check.quantity_differences),
-        'late on next': `${String(check.late_on_next_invoice)}/${LATE}`,
+        'late on next': CLOSE_ONLY ? '-' : `${String(check.late_on_next_invoice)}/${LATE}`,
         lost: Number(check.events_lost),
         twice: Number(check.events_twice),
         verify: verify.code === 0 ? 'pass' : 'FAIL',
@@ -470,7 +513,7 @@ async function main(): Promise<void> {
     const ok =
       check.one_invoice_per_subscription === true &&
       check.quantity_differences === 0 &&
-      check.late_on_next_invoice === LATE &&
+      check.late_on_next_invoice === check.late_sent &&
       check.events_lost === 0 &&
       check.events_twice === 0 &&
       verify.code === 0;

@@ -13,8 +13,13 @@ export const RESULTS_DIR = join(BUILD_ROOT, '..', '..', 'bench', 'results');
 // The compiled entries (main.js, the CLI) read `engines` from the package.json two levels above
 // their src/ folder: dist/package.json for this tree, which tsc does not write. Only `engines`, no
 // name (jest would take a second package of the same name for a module collision).
-const { engines } = JSON.parse(readFileSync(join(BUILD_ROOT, '..', '..', 'package.json'), 'utf8')) as { engines: unknown };
-writeFileSync(join(BUILD_ROOT, '..', 'package.json'), JSON.stringify({ private: true, engines }) + '\n');
+const { engines } = JSON.parse(readFileSync(join(BUILD_ROOT, '..', '..', 'package.json'), 'utf8')) as {
+  engines: unknown;
+};
+writeFileSync(
+  join(BUILD_ROOT, '..', 'package.json'),
+  JSON.stringify({ private: true, type: 'module', engines }) + '\n',
+);
 
 export const BENCH_SERVER = process.env.BENCH_DATABASE_SERVER ?? 'postgresql://postgres@127.0.0.1:5432';
 

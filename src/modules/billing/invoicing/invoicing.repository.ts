@@ -210,7 +210,8 @@ export class InvoicingRepository {
       manager,
     );
     const bySubscription = new Map<string, ItemWithPrice[]>(subscriptionIds.map((id) => [id, []]));
-    for (const item of items) bySubscription.get(item.subscription_id)!.push({ item, price: prices.get(item.price_id)! });
+    for (const item of items)
+      bySubscription.get(item.subscription_id)!.push({ item, price: prices.get(item.price_id)! });
     return bySubscription;
   }
 

@@ -5,7 +5,12 @@ export { TestClockDto } from '../test-clocks/dto/test-clock.dto.js';
 export { SubscriptionsModule } from './subscriptions.module.js';
 export { SubscriptionsService } from './subscriptions.service.js';
 export { SubscriptionsJob } from './subscriptions.job.js';
-export { SubscriptionHooks, type PeriodRolled, type PeriodsRolled, type SubscriptionCreated } from './subscription-hooks.js';
+export {
+  SubscriptionHooks,
+  type PeriodRolled,
+  type PeriodsRolled,
+  type SubscriptionCreated,
+} from './subscription-hooks.js';
 export { SubscriptionPaymentsService } from './subscription-payments.service.js';
 export { subscriptionInvoiceLines } from './subscription-invoice-lines.js';
 export type { Subscription } from './entities/subscription.entity.js';

@@ -260,7 +260,7 @@ export class InvoicesService {
   /**
    * A subscription's first draft invoice (created through the API without a trial), in the caller's
    * transaction; the caller finalizes it with `finalizeLocked`, which hands it to billing's
-   * collection. A period's invoice is `createSubscriptionDraft` (billing's period close).
+   * collection. A period's invoice is `createSubscriptionDrafts` (billing's period close).
    */
   createFirstSubscriptionDraft(
     scope: Scope,
