@@ -361,6 +361,7 @@ async function main(): Promise<void> {
       loadavg_after: loadavg(),
     };
 
+    console.log(`close: ${JSON.stringify(results.close)}`);
     // ---- checks after the close
     const [dupes] = await q<{ count: number }>(
       `SELECT count(*)::int AS count FROM (SELECT subscription_id, period_start FROM ${S}.invoices
