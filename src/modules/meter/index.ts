@@ -4,5 +4,5 @@ export { SandboxBillingProvider } from './providers/sandbox-billing.provider.js'
 export { MeterEventDto } from './dto/meter-event.dto.js';
 export { MetersService } from './meters.service.js';
 export { CreditGate, type CreditDecision, type CreditedEvent, type CreditReserver } from './credit-gate.js';
-export { MeterUsageService, type LineUsage, type BilledEventRow } from './meter-usage.service.js';
+export { MeterUsageService, type LineUsage, type BilledEventRow, type UsageClaim } from './meter-usage.service.js';
 export type { Meter, MeterAggregation } from './entities/meter.entity.js';

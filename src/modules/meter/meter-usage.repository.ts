@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ModeDb } from '../../common/database/mode-db.js';
-import { claimUsageSql, unbilledUsageSql, usageOfLinesSql, type UsageTables } from './meter-usage.sql.js';
+import {
+  claimUsageForLinesSql,
+  claimUsageSql,
+  unbilledUsageSql,
+  usageOfEachLineSql,
+  usageOfLinesSql,
+  type UsageTables,
+} from './meter-usage.sql.js';
 
 /** Aggregates of a set of billed events, numbers as their exact decimal text. */
 export interface UsageRow {
@@ -20,6 +27,18 @@ export interface BilledEventRow {
   value: string;
   occurred_at: Date;
   created_at: Date;
+}
+
+/** One claim: the customer's events of a meter in [from, to) that no line counts yet, for one line. */
+export interface UsageClaim {
+  applicationId: string;
+  meterId: string;
+  customerId: string;
+  from: Date;
+  to: Date;
+  lineId: string;
+  invoiceId: string;
+  at: Date;
 }
 
 /** Which invoice line counts each meter event (table `meter_event_billings`), in the current mode. */
@@ -55,6 +74,35 @@ export class MeterUsageRepository {
       input.at,
     ]);
     return rows[0].claimed;
+  }
+
+  /** Many claims in one statement, in order; answers the number of events claimed in all. */
+  async claimMany(manager: EntityManager, claims: UsageClaim[]): Promise<number> {
+    if (claims.length === 0) return 0;
+    const rows: Array<{ claimed: number }> = await manager.query(claimUsageForLinesSql(this.tables()), [
+      claims.map((c) => c.applicationId),
+      claims.map((c) => c.lineId),
+      claims.map((c) => c.invoiceId),
+      claims.map((c) => c.meterId),
+      claims.map((c) => c.customerId),
+      claims.map((c) => c.from),
+      claims.map((c) => c.to),
+      claims.map((c) => c.at),
+    ]);
+    return rows[0].claimed;
+  }
+
+  /** Each line's own usage, by line id. */
+  async usageOfEach(
+    lines: Array<{ applicationId: string; lineId: string }>,
+    manager: EntityManager,
+  ): Promise<Map<string, UsageRow>> {
+    if (lines.length === 0) return new Map();
+    const rows: Array<UsageRow & { line_id: string }> = await manager.query(usageOfEachLineSql(this.tables()), [
+      lines.map((l) => l.applicationId),
+      lines.map((l) => l.lineId),
+    ]);
+    return new Map(rows.map(({ line_id, ...usage }) => [line_id, usage]));
   }
 
   async usageOf(applicationId: string, lineIds: string[], manager?: EntityManager): Promise<UsageRow> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { MeterAggregation } from './entities/meter.entity.js';
-import { MeterUsageRepository, type BilledEventRow, type UsageRow } from './meter-usage.repository.js';
+import { MeterUsageRepository, type BilledEventRow, type UsageClaim, type UsageRow } from './meter-usage.repository.js';
 
 /** The usage of billed events by one meter formula: its event count, aggregated quantity and digest. */
 export interface LineUsage {
@@ -42,6 +42,20 @@ export class MeterUsageService {
     return this.usage.claim(manager, input);
   }
 
+  /** Many claims in one statement (a batch of period closes), in order; answers the events claimed in all. */
+  claimMany(manager: EntityManager, claims: UsageClaim[]): Promise<number> {
+    return this.usage.claimMany(manager, claims);
+  }
+
+  /** Each line's own usage by its aggregation, by line id. */
+  async usageOfEach(
+    lines: Array<{ applicationId: string; lineId: string; aggregation: MeterAggregation }>,
+    manager: EntityManager,
+  ): Promise<Map<string, LineUsage>> {
+    const rows = await this.usage.usageOfEach(lines, manager);
+    return new Map(lines.map((l) => [l.lineId, usageBy(rows.get(l.lineId)!, l.aggregation)]));
+  }
+
   /** The usage of the events counted by `lineIds` together, by `aggregation`. */
   async usageOf(
     applicationId: string,
@@ -71,4 +85,4 @@ export class MeterUsageService {
   }
 }
 
-export type { BilledEventRow };
+export type { BilledEventRow, UsageClaim };

@@ -131,21 +131,24 @@ export class ImmediateInvoicesService {
 
     const totals = this.composer.apply(lines, terms);
     const [country] = await this.applications.countriesIn(manager, applicationId);
-    const draft = await this.invoices.createSubscriptionDraft(
-      {
-        id: invoiceId,
-        applicationId,
-        country,
-        customerId: sub.customer_id,
-        subscriptionId: sub.id,
-        currency: sub.currency,
-        billingReason: reason,
-        period,
-        lines: totals.lineItems,
-        subtotal: totals.subtotal,
-        total: totals.total,
-        dueDate: null,
-      },
+    const [draft] = await this.invoices.createSubscriptionDrafts(
+      [
+        {
+          id: invoiceId,
+          applicationId,
+          country,
+          customerId: sub.customer_id,
+          subscriptionId: sub.id,
+          currency: sub.currency,
+          description: null,
+          billingReason: reason,
+          period,
+          lines: totals.lineItems,
+          subtotal: totals.subtotal,
+          total: totals.total,
+          dueDate: null,
+        },
+      ],
       manager,
     );
     await this.finalization.finalizeWithCredit(draft, schedule, { stored: [], added: lines }, at, manager);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { InvoiceLineItem } from '../../checkout/index.js';
+import type { TaxRate } from '../catalog/tax-rates/entities/tax-rate.entity.js';
 import type { Subscription } from '../subscriptions/entities/subscription.entity.js';
 import { composeInvoice } from './compose-invoice.js';
 import type { InvoiceLine } from './entities/invoice-line.entity.js';
@@ -29,13 +30,52 @@ export class InvoiceComposer {
     trialEnded: boolean,
     manager?: EntityManager,
   ): Promise<InvoiceTerms> {
+    const earlier = await this.repository.countSchedules(sub.application_id, sub.id, manager);
+    const rates = await this.repository.taxRates(sub.application_id, sub.default_tax_rates ?? [], manager);
+    return this.termsOf(sub, periodStart, trialEnded, earlier, rates, manager);
+  }
+
+  /**
+   * {@link termsFor} of a batch of period closes, in order: the earlier invoices counted in one
+   * query, each set of tax rates read once.
+   */
+  async termsForMany(
+    closes: Array<{ sub: Subscription; periodStart: Date; trialEnded: boolean }>,
+    manager: EntityManager,
+  ): Promise<InvoiceTerms[]> {
+    const counts = await this.repository.countSchedulesOf(
+      closes.map((c) => c.sub),
+      manager,
+    );
+    const rateSets = new Map<string, TaxRate[]>();
+    const terms: InvoiceTerms[] = [];
+    for (const { sub, periodStart, trialEnded } of closes) {
+      const ids = sub.default_tax_rates ?? [];
+      const key = `${sub.application_id}:${ids.join(',')}`;
+      let rates = rateSets.get(key);
+      if (!rates) {
+        rates = await this.repository.taxRates(sub.application_id, ids, manager);
+        rateSets.set(key, rates);
+      }
+      terms.push(await this.termsOf(sub, periodStart, trialEnded, counts.get(sub.id) ?? 0, rates, manager));
+    }
+    return terms;
+  }
+
+  private async termsOf(
+    sub: Subscription,
+    periodStart: Date,
+    trialEnded: boolean,
+    earlier: number,
+    rates: TaxRate[],
+    manager?: EntityManager,
+  ): Promise<InvoiceTerms> {
     const applicationId = sub.application_id;
     let couponId = sub.coupon;
     if (!couponId && sub.promotion_code) {
       couponId = await this.repository.couponOfPromotionCode(applicationId, sub.promotion_code, manager);
     }
     const coupon = couponId ? await this.repository.coupon(applicationId, couponId, manager) : null;
-    const earlier = await this.repository.countSchedules(applicationId, sub.id, manager);
     const applies =
       coupon !== null &&
       couponApplies(coupon, {
@@ -43,7 +83,6 @@ export class InvoiceComposer {
         periodStart,
         earlierInvoices: earlier + (sub.latest_invoice ? 1 : 0),
       });
-    const rates = await this.repository.taxRates(applicationId, sub.default_tax_rates ?? [], manager);
     return {
       coupon: applies
         ? {

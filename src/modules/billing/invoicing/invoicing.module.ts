@@ -22,7 +22,7 @@ import { UpcomingInvoicesService } from './upcoming-invoices.service.js';
 
 /**
  * Billing part 2: periods closed into invoices with provable metered lines (docs/BILLING.md, "The
- * life of a period"). Listens to SubscriptionHooks.periodRolled; finalizes through the invoice
+ * life of a period"). Listens to SubscriptionHooks.periodsRolled; finalizes through the invoice
  * resource's own service (checkout), which emits InvoiceHooks.finalized for collection.
  */
 @Module({
@@ -57,11 +57,11 @@ export class InvoicingModule implements OnModuleInit {
   ) {}
 
   /**
-   * A subscription rolling into a new period closes the ended one into an invoice, in the roll's
-   * transaction; a cancel with `invoice_now` or an `always_invoice` update is invoiced in its own.
+   * Periods the subscriptions job rolled close into invoices, in the batch's transaction; a cancel
+   * with `invoice_now` or an `always_invoice` update is invoiced in its own.
    */
   onModuleInit(): void {
-    this.hooks.periodRolled.on((event) => this.close.onPeriodRolled(event));
+    this.hooks.periodsRolled.on((event) => this.close.closeRolled(event));
     this.hooks.invoiceNow.on((event) => this.immediate.invoiceNow(event));
   }
 }

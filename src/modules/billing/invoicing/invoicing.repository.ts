@@ -103,6 +103,30 @@ export class InvoicingRepository {
     return (inserted.raw as unknown[]).length > 0;
   }
 
+  /** Records many periods' invoices in one statement; answers the invoice ids recorded (not those of replayed closes). */
+  async insertSchedules(rows: SubscriptionInvoice[], manager: EntityManager): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const inserted = await this.db
+      .repository(SubscriptionInvoice, manager)
+      .createQueryBuilder()
+      .insert()
+      .values(rows as QueryDeepPartialEntity<SubscriptionInvoice>[])
+      .orIgnore()
+      .returning(['invoice_id'])
+      .execute();
+    return new Set((inserted.raw as Array<{ invoice_id: string }>).map((r) => r.invoice_id));
+  }
+
+  /** {@link countSchedules} of many subscriptions, by subscription id (absent: none). */
+  async countSchedulesOf(subs: Array<Pick<Subscription, 'application_id' | 'id'>>, manager: EntityManager) {
+    const rows: Array<{ subscription_id: string; count: number }> = await manager.query(
+      `SELECT subscription_id, count(*)::int AS count FROM ${this.db.table('subscription_invoices')}
+        WHERE application_id = ANY($1::uuid[]) AND subscription_id = ANY($2::uuid[]) GROUP BY subscription_id`,
+      [[...new Set(subs.map((s) => s.application_id))], subs.map((s) => s.id)],
+    );
+    return new Map(rows.map((r) => [r.subscription_id, r.count]));
+  }
+
   /** How many invoices billing made for the subscription before (a `once` coupon applies to the first only). */
   countSchedules(applicationId: string, subscriptionId: string, manager?: EntityManager): Promise<number> {
     return this.db
@@ -164,6 +188,33 @@ export class InvoicingRepository {
     return items.map((item) => ({ item, price: prices.get(item.price_id)! }));
   }
 
+  /** {@link itemsWithPrices} of many subscriptions of one application, by subscription id. */
+  async itemsWithPricesOf(
+    applicationId: string,
+    subscriptionIds: string[],
+    manager: EntityManager,
+  ): Promise<Map<string, ItemWithPrice[]>> {
+    const items = await this.db
+      .repository(SubscriptionItem, manager)
+      .createQueryBuilder('i')
+      .where('i.application_id = :applicationId AND i.subscription_id IN (:...ids)', {
+        applicationId,
+        ids: subscriptionIds,
+      })
+      .orderBy('i.created_at')
+      .addOrderBy('i.id')
+      .getMany();
+    const prices = await this.pricesById(
+      applicationId,
+      items.map((i) => i.price_id),
+      manager,
+    );
+    const bySubscription = new Map<string, ItemWithPrice[]>(subscriptionIds.map((id) => [id, []]));
+    for (const item of items)
+      bySubscription.get(item.subscription_id)!.push({ item, price: prices.get(item.price_id)! });
+    return bySubscription;
+  }
+
   async pricesById(applicationId: string, ids: string[], manager?: EntityManager): Promise<Map<string, Price>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db
@@ -192,6 +243,29 @@ export class InvoicingRepository {
       .orderBy('pi.created_at')
       .addOrderBy('pi.id');
     return (lock ? qb.setLock('pessimistic_write') : qb).getMany();
+  }
+
+  /** {@link unbilledPendingItems} of many subscriptions of one application, locked, by subscription id. */
+  async unbilledPendingItemsOf(
+    applicationId: string,
+    subscriptionIds: string[],
+    manager: EntityManager,
+  ): Promise<Map<string, PendingItem[]>> {
+    const rows = await this.db
+      .repository(PendingItem, manager)
+      .createQueryBuilder('pi')
+      .where('pi.application_id = :applicationId AND pi.subscription_id IN (:...ids)', {
+        applicationId,
+        ids: subscriptionIds,
+      })
+      .andWhere('pi.invoice_id IS NULL')
+      .orderBy('pi.created_at')
+      .addOrderBy('pi.id')
+      .setLock('pessimistic_write')
+      .getMany();
+    const bySubscription = new Map<string, PendingItem[]>(subscriptionIds.map((id) => [id, []]));
+    for (const row of rows) bySubscription.get(row.subscription_id)!.push(row);
+    return bySubscription;
   }
 
   async markPendingBilled(

@@ -42,6 +42,51 @@ export class MeteredLinesService {
   }
 
   /**
+   * {@link claim} for many lines in one statement, in order: each line counts the customer's events
+   * of its meter in its own period ([period_start, period_end)) that no line counts yet.
+   */
+  claimPeriods(lines: Array<{ line: InvoiceLine; at: Date }>, manager: EntityManager): Promise<number> {
+    return this.usage.claimMany(
+      manager,
+      lines.map(({ line, at }) => ({
+        applicationId: line.application_id,
+        meterId: line.meter_id!,
+        customerId: line.customer_id,
+        from: line.period_start,
+        to: line.period_end,
+        lineId: line.id,
+        invoiceId: line.invoice_id,
+        at,
+      })),
+    );
+  }
+
+  /** {@link facts} of many lines of type `metered` (a period's usage), their usage read in one query. */
+  async periodFacts(
+    lines: Array<{ line: InvoiceLine; price: Price; freeUsage: boolean }>,
+    manager: EntityManager,
+  ): Promise<MeteredFacts[]> {
+    const usage = await this.usage.usageOfEach(
+      lines.map(({ line }) => ({
+        applicationId: line.application_id,
+        lineId: line.id,
+        aggregation: line.aggregation as MeterAggregation,
+      })),
+      manager,
+    );
+    return lines.map(({ line, price, freeUsage }) => {
+      const own = usage.get(line.id)!;
+      return {
+        quantity: billableQuantity(own.quantity),
+        amount: freeUsage ? 0 : meteredAmount(price, own.quantity, null),
+        usage_event_count: own.event_count,
+        usage_quantity: own.quantity,
+        usage_digest: own.digest,
+      };
+    });
+  }
+
+  /**
    * `line` (type `metered` or `metered_earlier`) rated by `price`. A `metered_earlier` line costs
    * what its events add to the rating of its period's line and that line's earlier additions.
    */

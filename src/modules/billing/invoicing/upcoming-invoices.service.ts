@@ -16,6 +16,7 @@ import type { InvoiceLine } from './entities/invoice-line.entity.js';
 import { InvoiceComposer } from './invoice-composer.js';
 import { toInvoiceLineResponse } from './invoice-lines.responses.js';
 import { InvoicingRepository } from './invoicing.repository.js';
+import { newInvoiceLine } from './new-invoice-line.js';
 
 /** invoice.upcoming goes this long before a period ends (Stripe's default). */
 const NOTICE_BEFORE_MS = 3 * 86_400_000;
@@ -79,29 +80,8 @@ export class UpcomingInvoicesService {
     const trial = sub.status === 'trialing';
     const terms = await this.composer.termsFor(sub, period.start, trial, manager);
     const now = this.clock.now();
-    const line = (fields: Partial<InvoiceLine>): InvoiceLine =>
-      ({
-        id: null,
-        application_id: applicationId,
-        invoice_id: null,
-        subscription_id: sub.id,
-        customer_id: sub.customer_id,
-        livemode: sub.livemode,
-        price_id: null,
-        meter_id: null,
-        aggregation: null,
-        earlier_line_id: null,
-        quantity: '0',
-        amount: '0',
-        discount_amount: '0',
-        tax_amounts: [],
-        usage_event_count: null,
-        usage_quantity: null,
-        usage_digest: null,
-        created_at: now,
-        updated_at: now,
-        ...fields,
-      }) as unknown as InvoiceLine;
+    const line = (fields: Parameters<typeof newInvoiceLine>[3]): InvoiceLine =>
+      newInvoiceLine(sub, { id: null, invoiceId: null }, now, { livemode: sub.livemode, ...fields });
     const lines: InvoiceLine[] = [];
     for (const { item, price } of await this.repository.itemsWithPrices(applicationId, sub.id, manager)) {
       const name = price.lookup_key ?? price.id;

@@ -9,6 +9,7 @@ export {
   SubscriptionHooks,
   type InvoiceNow,
   type PeriodRolled,
+  type PeriodsRolled,
   type SubscriptionCreated,
 } from './subscription-hooks.js';
 export { SubscriptionPaymentsService } from './subscription-payments.service.js';

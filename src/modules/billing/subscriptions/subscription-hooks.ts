@@ -8,9 +8,7 @@ import type { Subscription } from './entities/subscription.entity.js';
 
 /**
  * A subscription moved into a new billing period: its trial ended (`trial_end`) or a period ended
- * and the next began (`subscription_cycle`). Emitted in the job's transaction, the subscription
- * locked, at the customer's clock time `at`. This is the seam where billing part 2 closes the
- * ended period into an invoice (and bills in advance the period that begins); nothing listens yet.
+ * and the next began (`subscription_cycle`), at the customer's clock time `at`.
  */
 export interface PeriodRolled {
   subscription: Subscription;
@@ -18,6 +16,15 @@ export interface PeriodRolled {
   ended: Period;
   started: Period;
   at: Date;
+}
+
+/**
+ * The periods a batch of the subscriptions job rolled, in the order they rolled (a subscription far
+ * behind rolls more than once), emitted once at the end of the batch, in its transaction, the
+ * subscriptions still locked. Billing's period close makes their invoices here, set-based.
+ */
+export interface PeriodsRolled {
+  rolls: PeriodRolled[];
   manager: EntityManager;
 }
 
@@ -49,7 +56,7 @@ export interface InvoiceNow {
 
 @Injectable()
 export class SubscriptionHooks {
-  readonly periodRolled = new Hook<PeriodRolled>();
+  readonly periodsRolled = new Hook<PeriodsRolled>();
   readonly created = new Hook<SubscriptionCreated>();
   readonly invoiceNow = new Hook<InvoiceNow>();
 }

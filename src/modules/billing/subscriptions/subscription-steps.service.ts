@@ -7,7 +7,7 @@ import type { TestClockDeleting } from '../test-clocks/test-clock-hooks.js';
 import { TestClocksService } from '../test-clocks/test-clocks.service.js';
 import type { Subscription } from './entities/subscription.entity.js';
 import { SubscriptionChangesService } from './subscription-changes.service.js';
-import { SubscriptionHooks } from './subscription-hooks.js';
+import { SubscriptionHooks, type PeriodRolled } from './subscription-hooks.js';
 import { firstPeriod, periodAfter, type Recurrence } from './subscription-periods.js';
 import { nextEventAt, nextStep, type DueStep } from './subscription-schedule.js';
 import { subscriptionTransition } from './subscription.transitions.js';
@@ -37,11 +37,13 @@ export class SubscriptionStepsService {
   dueBatch(now: Date, limit: number, scope: JobScope): Promise<number> {
     return this.subscriptions.transaction(async (manager) => {
       const claimed = await this.subscriptions.claimDue(manager, now, limit, scope);
+      const rolls: PeriodRolled[] = [];
       for (let sub of claimed) {
         for (let step = nextStep(sub); step && step.at <= now; step = nextStep(sub)) {
-          sub = await this.apply(sub, step, manager);
+          sub = await this.apply(sub, step, rolls, manager);
         }
       }
+      await this.closePeriods(rolls, manager);
       return claimed.length;
     });
   }
@@ -55,15 +57,18 @@ export class SubscriptionStepsService {
       const testClock = await this.testClocks.claimAdvancing(manager, scope);
       if (!testClock) return false;
       const target = testClock.target_frozen_time!;
+      const rolls: PeriodRolled[] = [];
       for (let n = 0; n < steps; n += 1) {
         const sub = await this.subscriptions.nextDueOnClock(manager, testClock.application_id, testClock.id, target);
         const step = sub && nextStep(sub);
         if (!sub || !step || step.at > target) {
+          await this.closePeriods(rolls, manager);
           await this.testClocks.finishAdvance(testClock, manager);
           return true;
         }
-        await this.apply(sub, step, manager);
+        await this.apply(sub, step, rolls, manager);
       }
+      await this.closePeriods(rolls, manager);
       return true;
     });
   }
@@ -77,8 +82,21 @@ export class SubscriptionStepsService {
     }
   }
 
-  /** Takes one step of a locked subscription; answers the subscription as stored after it. */
-  private async apply(sub: Subscription, { step, at }: DueStep, manager: EntityManager): Promise<Subscription> {
+  /** The batch's rolled periods go to billing's period close together, before the transaction ends. */
+  private async closePeriods(rolls: PeriodRolled[], manager: EntityManager): Promise<void> {
+    if (rolls.length > 0) await this.hooks.periodsRolled.emit({ rolls, manager });
+  }
+
+  /**
+   * Takes one step of a locked subscription; answers the subscription as stored after it. A period
+   * roll is added to `rolls` (closed with the rest of the batch).
+   */
+  private async apply(
+    sub: Subscription,
+    { step, at }: DueStep,
+    rolls: PeriodRolled[],
+    manager: EntityManager,
+  ): Promise<Subscription> {
     const applicationId = sub.application_id;
     const recurrence: Recurrence = { interval: sub.interval, interval_count: sub.interval_count };
     const updatedAt = this.clock.now();
@@ -138,13 +156,12 @@ export class SubscriptionStepsService {
           manager,
         );
         const stored = (await this.subscriptions.find(applicationId, sub.id, manager))!;
-        await this.hooks.periodRolled.emit({
+        rolls.push({
           subscription: stored,
           reason: step === 'end_trial' ? 'trial_end' : 'subscription_cycle',
           ended,
           started,
           at,
-          manager,
         });
         const previous =
           step === 'end_trial'

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../../common/database/mode-db.js';
 import { OwnedRecords } from '../../../common/database/owned-records.js';
 import { Invoice, type InvoiceStatus } from '../entities/invoice.entity.js';
@@ -8,6 +9,15 @@ import { Invoice, type InvoiceStatus } from '../entities/invoice.entity.js';
 export class InvoicesRepository extends OwnedRecords<Invoice> {
   constructor(db: ModeDb) {
     super(db, Invoice);
+  }
+
+  /** Many new invoices in one statement (a batch of period closes); answers them as stored. */
+  async insertMany(records: Array<Partial<Invoice>>, manager: EntityManager): Promise<Invoice[]> {
+    if (records.length === 0) return [];
+    const repo = this.db.repository(Invoice, manager);
+    const invoices = repo.create(records as Invoice[]);
+    await repo.insert(invoices as QueryDeepPartialEntity<Invoice>[]);
+    return invoices;
   }
 
   /** The one write of an invoice's status (invoice.transitions.ts), with the facts that change with it. */

@@ -107,7 +107,7 @@ export class InvoicesService {
     const now = this.clock.now();
     return this.repository.insert(
       {
-        ...subscriptionInvoiceFields(principal, input, now),
+        ...subscriptionInvoiceFields(ownerOf(principal), input, now),
         status: invoiceTransition(NEW_INVOICE_STATUS, 'finalize', 'new'),
         payment_method_types: ['card'],
         finalized_at: now,
@@ -118,69 +118,46 @@ export class InvoicesService {
   }
 
   /**
-   * A subscription period's invoice, made by billing's period close in its transaction: `draft`,
-   * with `invoice.created`. The partial unique index on (subscription_id, period_start,
-   * billing_reason) refuses a second one for the same period and reason.
+   * Subscription periods' invoices, made by billing's period close in its transaction (a batch of
+   * subscriptions at once): `draft`, each with `invoice.created`. The partial unique index on
+   * (subscription_id, period_start, billing_reason) refuses a second one for the same period and reason.
    */
-  async createSubscriptionDraft(
-    input: {
-      id: string;
-      applicationId: string;
-      country: string;
-      customerId: string;
-      subscriptionId: string;
-      currency: string;
-      billingReason: string;
-      period: { start: Date; end: Date };
-      lines: InvoiceLineItem[];
-      subtotal: number;
-      total: number;
-      dueDate: Date | null;
-    },
+  async createSubscriptionDrafts(
+    inputs: Array<
+      SubscriptionInvoiceInput & {
+        id: string;
+        applicationId: string;
+        country: string;
+        billingReason: string;
+        period: { start: Date; end: Date };
+        dueDate: Date | null;
+      }
+    >,
     manager: EntityManager,
-  ): Promise<Invoice> {
+  ): Promise<Invoice[]> {
     const now = this.clock.now();
-    const invoice = await this.repository.insert(
-      {
-        id: input.id,
-        application_id: input.applicationId,
-        country: input.country,
-        number: invoiceNumber(now),
+    const invoices = await this.repository.insertMany(
+      inputs.map((input) => ({
+        ...subscriptionInvoiceFields(input, input, now),
         status: NEW_INVOICE_STATUS,
-        customer_id: input.customerId,
-        currency: input.currency,
-        scaling_factor: scalingFactorOf(input.currency),
-        line_items: input.lines,
-        subtotal: input.subtotal,
-        total: input.total,
-        amount_paid: 0,
-        description: null,
         due_date: input.dueDate,
         payment_method_types: ['card', 'promptpay'],
-        transfer_destination: null,
-        application_fee_amount: 0,
-        charge_id: null,
         finalized_at: null,
-        paid_at: null,
-        voided_at: null,
-        subscription_id: input.subscriptionId,
         billing_reason: input.billingReason,
         period_start: input.period.start,
         period_end: input.period.end,
-        metadata: {},
-        labels: [],
-        created_at: now,
-        updated_at: now,
-      },
+      })),
       manager,
     );
-    await this.events.record(manager, {
-      applicationId: input.applicationId,
-      type: 'invoice.created',
-      object: toInvoiceResponse(invoice),
-      request: null,
-    });
-    return invoice;
+    for (const invoice of invoices) {
+      await this.events.record(manager, {
+        applicationId: invoice.application_id,
+        type: 'invoice.created',
+        object: toInvoiceResponse(invoice),
+        request: null,
+      });
+    }
+    return invoices;
   }
 
   /** For billing's jobs and commands (no request): the invoice `id` of the application in the current mode, or null. */
@@ -291,7 +268,7 @@ export class InvoicesService {
   /**
    * A subscription's first draft invoice (created through the API without a trial), in the caller's
    * transaction; the caller finalizes it with `finalizeLocked`, which hands it to billing's
-   * collection. A period's invoice is `createSubscriptionDraft` (billing's period close).
+   * collection. A period's invoice is `createSubscriptionDrafts` (billing's period close).
    */
   createFirstSubscriptionDraft(
     scope: Scope,
@@ -301,7 +278,7 @@ export class InvoicesService {
     const now = this.clock.now();
     return this.repository.insert(
       {
-        ...subscriptionInvoiceFields(scope, input, now),
+        ...subscriptionInvoiceFields(ownerOf(scope), input, now),
         status: NEW_INVOICE_STATUS,
         finalized_at: null,
         billing_reason: input.billingReason,
@@ -493,11 +470,22 @@ export interface SubscriptionInvoiceInput {
   description: string | null;
 }
 
-function subscriptionInvoiceFields(scope: Scope, input: SubscriptionInvoiceInput, now: Date) {
+/** The application and country an invoice is made in; `id` when the caller chose it beforehand. */
+interface InvoiceOwner {
+  applicationId: string;
+  country: string;
+  id?: string;
+}
+
+function ownerOf(scope: Scope): InvoiceOwner {
+  return { applicationId: scope.application.id, country: countryOf(scope) };
+}
+
+function subscriptionInvoiceFields(owner: InvoiceOwner, input: SubscriptionInvoiceInput, now: Date) {
   return {
-    id: newId(),
-    application_id: scope.application.id,
-    country: countryOf(scope),
+    id: owner.id ?? newId(),
+    application_id: owner.applicationId,
+    country: owner.country,
     number: invoiceNumber(now),
     customer_id: input.customerId,
     currency: input.currency,
