@@ -4,7 +4,9 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsDefined,
   IsIn,
+  IsObject,
   IsString,
   Matches,
   MaxLength,
@@ -66,6 +68,8 @@ export class CreateReportRunDto {
   report_type: string;
 
   @ApiProperty({ type: ReportRunParametersDto })
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => ReportRunParametersDto)
   parameters: ReportRunParametersDto;
