@@ -5,12 +5,13 @@ import { ApplicationsService } from '../../applications/index.js';
 import { InvoicesService } from '../../checkout/index.js';
 import { MetersService } from '../../meter/index.js';
 import type { InvoiceNow } from '../subscriptions/index.js';
-import type { InvoiceLine, InvoiceLineType } from './entities/invoice-line.entity.js';
+import type { InvoiceLine } from './entities/invoice-line.entity.js';
 import type { SubscriptionInvoice } from './entities/subscription-invoice.entity.js';
 import { InvoiceComposer } from './invoice-composer.js';
 import { InvoiceFinalizationService } from './invoice-finalization.service.js';
 import { InvoicingRepository } from './invoicing.repository.js';
 import { MeteredLinesService } from './metered-lines.service.js';
+import { newInvoiceLine, pendingItemLineFields } from './new-invoice-line.js';
 import { stringify } from './period-close.service.js';
 
 /**
@@ -64,37 +65,16 @@ export class ImmediateInvoicesService {
       created_at: now,
     } as SubscriptionInvoice;
 
-    const line = (type: InvoiceLineType, fields: Partial<InvoiceLine>): InvoiceLine =>
-      ({
-        id: newId(),
-        application_id: applicationId,
-        invoice_id: invoiceId,
-        subscription_id: sub.id,
-        customer_id: sub.customer_id,
-        type,
-        price_id: null,
-        meter_id: null,
-        aggregation: null,
-        earlier_line_id: null,
-        quantity: '0',
-        amount: '0',
-        discount_amount: '0',
-        credit_amount: '0',
-        tax_amounts: [],
-        usage_event_count: null,
-        usage_quantity: null,
-        usage_digest: null,
-        created_at: now,
-        updated_at: now,
-        ...fields,
-      }) as InvoiceLine;
+    const line = (fields: Parameters<typeof newInvoiceLine>[3]): InvoiceLine =>
+      newInvoiceLine(sub, { id: newId(), invoiceId }, now, fields);
 
     const lines: InvoiceLine[] = [];
     if (reason === 'subscription_cancel') {
       for (const { price } of await this.repository.itemsWithPrices(applicationId, sub.id, manager)) {
         if (price.recurring?.usage_type !== 'metered' || !price.meter_id) continue;
         const meter = await this.meters.findOf(applicationId, price.meter_id, manager);
-        const metered = line('metered', {
+        const metered = line({
+          type: 'metered',
           description: `Usage of ${meter?.display_name ?? price.lookup_key ?? price.id} until the cancel`,
           price_id: price.id,
           meter_id: price.meter_id,
@@ -109,16 +89,7 @@ export class ImmediateInvoicesService {
     }
     const pending = await this.repository.unbilledPendingItems(applicationId, sub.id, manager);
     for (const p of pending) {
-      lines.push(
-        line('proration', {
-          description: p.description,
-          price_id: p.price_id,
-          quantity: String(p.quantity),
-          amount: String(p.amount),
-          period_start: p.period_start,
-          period_end: p.period_end,
-        }),
-      );
+      lines.push(line(pendingItemLineFields(p)));
     }
     if (lines.length === 0) return;
     if (!(await this.repository.insertSchedule(schedule, manager))) return;

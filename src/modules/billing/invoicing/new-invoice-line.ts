@@ -1,10 +1,12 @@
 import type { Subscription } from '../subscriptions/entities/subscription.entity.js';
 import type { InvoiceLine } from './entities/invoice-line.entity.js';
+import type { PendingItem } from '../subscriptions/entities/pending-item.entity.js';
 
 /**
- * A subscription invoice line of `sub` with nothing rated yet (quantity, amount, discount 0, no
- * taxes, no usage); `fields` name its type, description, price and period. The period close makes
- * them with ids; the upcoming preview with `id` and `invoiceId` null (nothing is written).
+ * A subscription invoice line of `sub` with nothing rated yet (quantity, amount, discount and credit
+ * 0, no taxes, no usage); `fields` name its type, description, price and period. The period close
+ * and the immediate invoices make them with ids; the upcoming preview with `id` and `invoiceId` null
+ * (nothing is written).
  */
 export function newInvoiceLine(
   sub: Pick<Subscription, 'application_id' | 'id' | 'customer_id'>,
@@ -25,6 +27,7 @@ export function newInvoiceLine(
     quantity: '0',
     amount: '0',
     discount_amount: '0',
+    credit_amount: '0',
     tax_amounts: [],
     usage_event_count: null,
     usage_quantity: null,
@@ -33,4 +36,19 @@ export function newInvoiceLine(
     updated_at: now,
     ...fields,
   } as InvoiceLine;
+}
+
+/** The fields of the line that bills a pending item (a proration of a mid-period change), for {@link newInvoiceLine}. */
+export function pendingItemLineFields(
+  item: Pick<PendingItem, 'description' | 'price_id' | 'quantity' | 'amount' | 'period_start' | 'period_end'>,
+) {
+  return {
+    type: 'proration' as const,
+    description: item.description,
+    price_id: item.price_id,
+    quantity: String(item.quantity),
+    amount: String(item.amount),
+    period_start: item.period_start,
+    period_end: item.period_end,
+  };
 }

@@ -15,7 +15,7 @@ import type { InvoiceTerms, SubscriptionInvoice } from './entities/subscription-
 import { InvoiceComposer } from './invoice-composer.js';
 import { InvoicingRepository } from './invoicing.repository.js';
 import { MeteredLinesService, type MeteredFacts } from './metered-lines.service.js';
-import { newInvoiceLine } from './new-invoice-line.js';
+import { newInvoiceLine, pendingItemLineFields } from './new-invoice-line.js';
 
 /** One period to close: the roll, the terms decided for it, its invoice's id and lines. */
 interface Close {
@@ -144,15 +144,7 @@ export class PeriodCloseService {
       const items = pending.get(sub.id)!;
       for (const p of items) {
         close.lines.push(
-          newInvoiceLine(sub, { id: newId(), invoiceId: close.invoiceId }, now, {
-            type: 'proration',
-            description: p.description,
-            price_id: p.price_id,
-            quantity: String(p.quantity),
-            amount: String(p.amount),
-            period_start: p.period_start,
-            period_end: p.period_end,
-          }),
+          newInvoiceLine(sub, { id: newId(), invoiceId: close.invoiceId }, now, pendingItemLineFields(p)),
         );
       }
       await this.repository.markPendingBilled(

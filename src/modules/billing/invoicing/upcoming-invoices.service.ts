@@ -16,7 +16,7 @@ import type { InvoiceLine } from './entities/invoice-line.entity.js';
 import { InvoiceComposer } from './invoice-composer.js';
 import { toInvoiceLineResponse } from './invoice-lines.responses.js';
 import { InvoicingRepository } from './invoicing.repository.js';
-import { newInvoiceLine } from './new-invoice-line.js';
+import { newInvoiceLine, pendingItemLineFields } from './new-invoice-line.js';
 
 /** invoice.upcoming goes this long before a period ends (Stripe's default). */
 const NOTICE_BEFORE_MS = 3 * 86_400_000;
@@ -126,17 +126,7 @@ export class UpcomingInvoicesService {
       }
     }
     for (const p of await this.repository.unbilledPendingItems(applicationId, sub.id, manager, false)) {
-      lines.push(
-        line({
-          type: 'proration',
-          description: p.description,
-          price_id: p.price_id,
-          quantity: String(p.quantity),
-          amount: String(p.amount),
-          period_start: p.period_start,
-          period_end: p.period_end,
-        }),
-      );
+      lines.push(line(pendingItemLineFields(p)));
     }
     const totals = this.composer.apply(lines, terms);
     return {
