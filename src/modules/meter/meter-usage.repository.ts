@@ -50,19 +50,7 @@ export class MeterUsageRepository {
     return { events: this.db.table('meter_events'), billings: this.db.table('meter_event_billings') };
   }
 
-  async claim(
-    manager: EntityManager,
-    input: {
-      applicationId: string;
-      meterId: string;
-      customerId: string;
-      from: Date;
-      to: Date;
-      lineId: string;
-      invoiceId: string;
-      at: Date;
-    },
-  ): Promise<number> {
+  async claim(manager: EntityManager, input: UsageClaim): Promise<number> {
     const rows: Array<{ claimed: number }> = await manager.query(claimUsageSql(this.tables()), [
       input.applicationId,
       input.meterId,

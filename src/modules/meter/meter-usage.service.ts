@@ -26,19 +26,7 @@ export function usageBy(row: UsageRow, aggregation: MeterAggregation): LineUsage
 export class MeterUsageService {
   constructor(private readonly usage: MeterUsageRepository) {}
 
-  claim(
-    manager: EntityManager,
-    input: {
-      applicationId: string;
-      meterId: string;
-      customerId: string;
-      from: Date;
-      to: Date;
-      lineId: string;
-      invoiceId: string;
-      at: Date;
-    },
-  ): Promise<number> {
+  claim(manager: EntityManager, input: UsageClaim): Promise<number> {
     return this.usage.claim(manager, input);
   }
 
