@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { MB10, PNG, sha256, sized } from '../../factories/files.js';
 import { FakeS3 } from '../../support/fake-s3.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
@@ -7,24 +7,6 @@ import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } 
  * local fake S3 server (test/support/fake-s3.ts) that checks every request's Signature Version 4
  * and signed payload hash. The API's behaviour is the database storage's (files.e2e-spec.ts).
  */
-const MB10 = 10 * 1024 * 1024;
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-/** `size` pseudo-random bytes (fixed seed) after `head`, so a round trip checks every byte. */
-function sized(head: Buffer, size: number): Buffer {
-  const out = Buffer.alloc(size);
-  let x = 88172645;
-  for (let i = 0; i < size; i += 1) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  head.copy(out);
-  return out;
-}
-
 describe('files in an S3-compatible bucket (FILE_STORAGE=s3, fake S3 on loopback)', () => {
   let s3: FakeS3;
   let t: TestApp;
@@ -76,7 +58,7 @@ describe('files in an S3-compatible bucket (FILE_STORAGE=s3, fake S3 on loopback
   // As in files.e2e-spec.ts: the embedded database's run (a loaded 2-core CI) round-trips 1 MB; 10 MB is proved on PostgreSQL.
   const roundTrip = process.env.WALLET_TEST_DATABASE === 'embedded' ? 1024 * 1024 : MB10;
   it(`stores exactly 10 MB (embedded database: 1 MB), a PNG named .pdf, in the bucket under the mode and application, signed over its SHA-256, and serves it back byte for byte`, async () => {
-    const bytes = sized(PNG, roundTrip);
+    const bytes = sized(PNG, roundTrip, 88172645);
     const res = await upload(bytes, 'scan.pdf');
     expect({ status: res.status, body: res.body }).toMatchObject({
       status: 200,
@@ -100,7 +82,7 @@ describe('files in an S3-compatible bucket (FILE_STORAGE=s3, fake S3 on loopback
 
   it('refuses 10 MB + 1 byte with 413 E5301 before S3 is called', async () => {
     const before = s3.requests.length;
-    const tooBig = await upload(sized(PNG, MB10 + 1), 'big.png');
+    const tooBig = await upload(sized(PNG, MB10 + 1, 88172645), 'big.png');
     expect(tooBig.status).toBe(413);
     expectErrorObject(tooBig.body, 'E5301');
     expect(s3.requests.length).toBe(before);

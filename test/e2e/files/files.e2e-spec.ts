@@ -1,28 +1,10 @@
-import { createHash } from 'node:crypto';
+import { MB10, PNG, sha256, sized } from '../../factories/files.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
-const MB10 = 10 * 1024 * 1024;
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 const ELF = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 const PE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\0\0')]);
-
-const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-/** `size` bytes starting with `head`, the rest pseudo-random (fixed seed), so a round trip checks every byte. */
-function sized(head: Buffer, size: number): Buffer {
-  const out = Buffer.alloc(size);
-  let x = 2463534242;
-  for (let i = 0; i < size; i += 1) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  head.copy(out);
-  return out;
-}
 
 describe('files', () => {
   let t: TestApp;
