@@ -70,6 +70,36 @@ describe('manual capture: authorize, capture, void, expiry', () => {
     return { pi, checkout, charge: paid.body.charge, answer: paid.body };
   }
 
+  /** A live Stripe PaymentIntent of SGD 1,000.00 with capture_method manual, authorized by card `token` on its checkout. */
+  async function authorizedAtStripe(token: string) {
+    stripe.reset();
+    stripe.on('POST /v1/payment_intents', {
+      status: 200,
+      fixture: 'payment_intent_requires_capture',
+      patch: { livemode: true },
+    });
+    const intent = await api('post', '/payment_intents', 'live', 'SG').send({
+      amount: 100000,
+      currency: 'SGD',
+      capture_method: 'manual',
+    });
+    expect(intent.status).toBe(200);
+    const checkout = await t.http
+      .post(tenant.path('/checkouts'))
+      .set(tenant.as('live', { 'X-Country': 'SG' }))
+      .send({ target_type: 'payment_intent', target_id: intent.body.id });
+    expect(checkout.status).toBe(200);
+    const paid = await t.http
+      .post(tenant.path(`/checkouts/${checkout.body.id}/confirm`))
+      .set(asSession(checkout.body.session, 'SG'))
+      .send({ payment_method_type: 'card', token });
+    expect({ status: paid.status, body: paid.body }).toMatchObject({
+      status: 200,
+      body: { charge: { status: 'requires_capture', provider: 'stripe' } },
+    });
+    return { intent, checkout, paid };
+  }
+
   /** The balance transactions of a charge's journal (its description names the charge). */
   async function journalOf(chargeId: string, mode: 'test' | 'live' = 'test', country = 'TH') {
     const res = await api(
@@ -370,31 +400,7 @@ describe('manual capture: authorize, capture, void, expiry', () => {
   });
 
   it('live Stripe: a PaymentIntent with capture_method=manual, captured with amount_to_capture', async () => {
-    stripe.reset();
-    stripe.on('POST /v1/payment_intents', {
-      status: 200,
-      fixture: 'payment_intent_requires_capture',
-      patch: { livemode: true },
-    });
-    const intent = await api('post', '/payment_intents', 'live', 'SG').send({
-      amount: 100000,
-      currency: 'SGD',
-      capture_method: 'manual',
-    });
-    expect(intent.status).toBe(200);
-    const checkout = await t.http
-      .post(tenant.path('/checkouts'))
-      .set(tenant.as('live', { 'X-Country': 'SG' }))
-      .send({ target_type: 'payment_intent', target_id: intent.body.id });
-    expect(checkout.status).toBe(200);
-    const paid = await t.http
-      .post(tenant.path(`/checkouts/${checkout.body.id}/confirm`))
-      .set(asSession(checkout.body.session, 'SG'))
-      .send({ payment_method_type: 'card', token: 'pm_1PgafyB7WZ01zgkWmanual01' });
-    expect({ status: paid.status, body: paid.body }).toMatchObject({
-      status: 200,
-      body: { charge: { status: 'requires_capture', provider: 'stripe' } },
-    });
+    const { intent, paid } = await authorizedAtStripe('pm_1PgafyB7WZ01zgkWmanual01');
     expect(stripe.last('POST /v1/payment_intents').form).toMatchObject({ capture_method: 'manual', amount: '100000' });
 
     const reference = paid.body.charge.reference_id as string;
@@ -418,26 +424,7 @@ describe('manual capture: authorize, capture, void, expiry', () => {
   });
 
   it('live Stripe: the stuck-claim job reads the PaymentIntent back (GET, no second capture) and books what Stripe captured', async () => {
-    stripe.reset();
-    stripe.on('POST /v1/payment_intents', {
-      status: 200,
-      fixture: 'payment_intent_requires_capture',
-      patch: { livemode: true },
-    });
-    const intent = await api('post', '/payment_intents', 'live', 'SG').send({
-      amount: 100000,
-      currency: 'SGD',
-      capture_method: 'manual',
-    });
-    const checkout = await t.http
-      .post(tenant.path('/checkouts'))
-      .set(tenant.as('live', { 'X-Country': 'SG' }))
-      .send({ target_type: 'payment_intent', target_id: intent.body.id });
-    const paid = await t.http
-      .post(tenant.path(`/checkouts/${checkout.body.id}/confirm`))
-      .set(asSession(checkout.body.session, 'SG'))
-      .send({ payment_method_type: 'card', token: 'pm_1PgafyB7WZ01zgkWmanual02' });
-    expect(paid.body.charge).toMatchObject({ status: 'requires_capture', provider: 'stripe' });
+    const { intent, paid } = await authorizedAtStripe('pm_1PgafyB7WZ01zgkWmanual02');
     const reference = paid.body.charge.reference_id as string;
     // A process claimed a capture of 600.00, reached Stripe, and died before recording it.
     await testSql(

@@ -32,6 +32,19 @@ const PNG = Buffer.from(
   'base64',
 );
 
+/** Ledger rows `[amount, account, category]` in one order, so two lists compare whatever their order. */
+const sorted = (rows: unknown[][]) => rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+/** An Opn dispute lost: the withdrawal, the loss to the provider and Opn's THB 500.00 fee, booked once. */
+const OPN_LOST_ENTRIES = sorted([
+  [-125000, 'merchant', 'dispute'],
+  [125000, 'disputes', 'dispute'],
+  [-125000, 'disputes', 'dispute_loss'],
+  [125000, 'provider_clearing', 'dispute_loss'],
+  [-50000, 'merchant', 'dispute_fee'],
+  [50000, 'fees', 'dispute_fee'],
+]);
+
 describe('live disputes from the providers (fake Opn and Stripe on loopback)', () => {
   let opn: FakeProvider;
   let stripe: FakeProvider;
@@ -83,9 +96,11 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
   };
   /** The dispute's ledger entries: [amount, account, category]. */
   const entries = async (t: TestApp, number: string) =>
-    ((await get(t, `/balance_transactions?q=${number}&limit=100`)).data as Array<Record<string, unknown>>)
-      .map((e) => [e.amount, e.account, e.category])
-      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    sorted(
+      ((await get(t, `/balance_transactions?q=${number}&limit=100`)).data as Array<Record<string, unknown>>).map(
+        (e) => [e.amount, e.account, e.category],
+      ),
+    );
   const disputeOf = async (t: TestApp, providerId: string) => {
     const page = await get(t, `/disputes?filter[provider_id]=${providerId}`);
     expect(page.data).toHaveLength(1);
@@ -230,10 +245,10 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
       dispute_status: 'needs_response',
     });
     expect(await entries(opnApp, dispute.number)).toEqual(
-      [
+      sorted([
         [-125000, 'merchant', 'dispute'],
         [125000, 'disputes', 'dispute'],
-      ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      ]),
     );
     expect(await eventsAbout(opnApp, 'charge.dispute.created', dispute.id)).toHaveLength(1);
 
@@ -278,16 +293,7 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
     expect((await opnHook(close)).body).toMatchObject({ result: 'applied' });
     expect((await opnHook(close)).body).toMatchObject({ result: 'duplicate' });
     expect(await disputeOf(opnApp, disputeId)).toMatchObject({ status: 'lost', settled: true, reinstated: false });
-    expect(await entries(opnApp, dispute.number)).toEqual(
-      [
-        [-125000, 'merchant', 'dispute'],
-        [125000, 'disputes', 'dispute'],
-        [-125000, 'disputes', 'dispute_loss'],
-        [125000, 'provider_clearing', 'dispute_loss'],
-        [-50000, 'merchant', 'dispute_fee'],
-        [50000, 'fees', 'dispute_fee'],
-      ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-    );
+    expect(await entries(opnApp, dispute.number)).toEqual(OPN_LOST_ENTRIES);
     expect(await eventsAbout(opnApp, 'charge.dispute.closed', dispute.id)).toHaveLength(1);
   });
 
@@ -309,7 +315,6 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
       [-1500, 'merchant', 'dispute_fee'],
       [1500, 'fees', 'dispute_fee'],
     ];
-    const sorted = (rows: unknown[][]) => rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     expect(await entries(stripeApp, dispute.number)).toEqual(sorted([...opened]));
 
     // Two files of this application, uploaded to Stripe and named in one dispute update.
@@ -396,7 +401,6 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
     const sent = stripe.requests.filter((r) => r.path === `/v1/disputes/${disputeId}/close`);
     expect(sent).toHaveLength(1);
     expect(sent[0].headers['idempotency-key']).toBe(`dispute:${dispute.id}:close`);
-    const sorted = (rows: unknown[][]) => rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     expect(await entries(stripeApp, dispute.number)).toEqual(
       sorted([
         [-125000, 'merchant', 'dispute'],
@@ -457,16 +461,7 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
     expect(opn.requests.filter((r) => r.method === 'PATCH' && r.path === `/disputes/${disputeId}/accept`)).toHaveLength(
       3,
     );
-    expect(await entries(opnApp, dispute.number)).toEqual(
-      [
-        [-125000, 'merchant', 'dispute'],
-        [125000, 'disputes', 'dispute'],
-        [-125000, 'disputes', 'dispute_loss'],
-        [125000, 'provider_clearing', 'dispute_loss'],
-        [-50000, 'merchant', 'dispute_fee'],
-        [50000, 'fees', 'dispute_fee'],
-      ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-    );
+    expect(await entries(opnApp, dispute.number)).toEqual(OPN_LOST_ENTRIES);
     expect(await eventsAbout(opnApp, 'charge.dispute.closed', dispute.id)).toHaveLength(1);
   });
 
