@@ -171,28 +171,20 @@ export class InvoicingRepository {
       .update({ application_id: applicationId, invoice_id: invoiceId }, { finalized_at: at });
   }
 
+  /** The subscription's items with their prices, oldest first. */
   async itemsWithPrices(
     applicationId: string,
     subscriptionId: string,
     manager?: EntityManager,
   ): Promise<ItemWithPrice[]> {
-    const items = await this.db.repository(SubscriptionItem, manager).find({
-      where: { application_id: applicationId, subscription_id: subscriptionId },
-      order: { created_at: 'ASC', id: 'ASC' },
-    });
-    const prices = await this.pricesById(
-      applicationId,
-      items.map((i) => i.price_id),
-      manager,
-    );
-    return items.map((item) => ({ item, price: prices.get(item.price_id)! }));
+    return (await this.itemsWithPricesOf(applicationId, [subscriptionId], manager)).get(subscriptionId)!;
   }
 
   /** {@link itemsWithPrices} of many subscriptions of one application, by subscription id. */
   async itemsWithPricesOf(
     applicationId: string,
     subscriptionIds: string[],
-    manager: EntityManager,
+    manager?: EntityManager,
   ): Promise<Map<string, ItemWithPrice[]>> {
     const items = await this.db
       .repository(SubscriptionItem, manager)
@@ -226,32 +218,23 @@ export class InvoicingRepository {
   }
 
   /** The subscription's pending items no invoice bills yet, locked unless only previewed. */
-  unbilledPendingItems(
+  async unbilledPendingItems(
     applicationId: string,
     subscriptionId: string,
     manager?: EntityManager,
     lock = true,
   ): Promise<PendingItem[]> {
-    const qb = this.db
-      .repository(PendingItem, manager)
-      .createQueryBuilder('pi')
-      .where('pi.application_id = :applicationId AND pi.subscription_id = :subscriptionId', {
-        applicationId,
-        subscriptionId,
-      })
-      .andWhere('pi.invoice_id IS NULL')
-      .orderBy('pi.created_at')
-      .addOrderBy('pi.id');
-    return (lock ? qb.setLock('pessimistic_write') : qb).getMany();
+    return (await this.unbilledPendingItemsOf(applicationId, [subscriptionId], manager, lock)).get(subscriptionId)!;
   }
 
-  /** {@link unbilledPendingItems} of many subscriptions of one application, locked, by subscription id. */
+  /** {@link unbilledPendingItems} of many subscriptions of one application (locked unless `lock` is false), by subscription id. */
   async unbilledPendingItemsOf(
     applicationId: string,
     subscriptionIds: string[],
-    manager: EntityManager,
+    manager?: EntityManager,
+    lock = true,
   ): Promise<Map<string, PendingItem[]>> {
-    const rows = await this.db
+    const qb = this.db
       .repository(PendingItem, manager)
       .createQueryBuilder('pi')
       .where('pi.application_id = :applicationId AND pi.subscription_id IN (:...ids)', {
@@ -260,9 +243,8 @@ export class InvoicingRepository {
       })
       .andWhere('pi.invoice_id IS NULL')
       .orderBy('pi.created_at')
-      .addOrderBy('pi.id')
-      .setLock('pessimistic_write')
-      .getMany();
+      .addOrderBy('pi.id');
+    const rows = await (lock ? qb.setLock('pessimistic_write') : qb).getMany();
     const bySubscription = new Map<string, PendingItem[]>(subscriptionIds.map((id) => [id, []]));
     for (const row of rows) bySubscription.get(row.subscription_id)!.push(row);
     return bySubscription;
