@@ -13,6 +13,11 @@ export default {
   // processes or an embedded database can take over a minute without anything being wrong.
   testTimeout: 120000,
   maxWorkers: 2,
+  // Each test file loads the service's modules again into its own ESM VM context, and a worker's
+  // heap keeps part of every earlier file's: a worker that ran ~80 files reached V8's 4 GB limit
+  // (Jest "worker ran out of memory", spending seconds per garbage collection well before that).
+  // A worker whose heap is above this after a file is replaced by a fresh one (about a second).
+  workerIdleMemoryLimit: '1GB',
   // The longest files first (test/support/test-durations.json), so both workers end together: a
   // clean clone (CI) has no Jest cache of durations to order by.
   testSequencer: '<rootDir>/test/support/sequencer.mjs',

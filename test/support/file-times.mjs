@@ -32,6 +32,7 @@ if (out) {
         wallMs: Math.round(performance.now() - wall),
         cpuMs: Math.round((used.user + used.system) / 1000),
         childCpuMs: childCpuMs() - children,
+        heapMb: Math.round(process.memoryUsage().heapUsed / 1048576),
       })}\n`,
     );
   });
