@@ -5,11 +5,14 @@
  * than every input: the files and folders (a deleted file changes its folder) under src/ and
  * migrations/, ormconfig.ts, the tsconfigs and package-lock.json. Otherwise tsc runs incrementally
  * (dist/.build.tsbuildinfo). A warm start that needs no compile launches no tsc at all.
- * Usage: node scripts/build-if-stale.mjs [--force]
+ * `--test-support` (npm test's pretest) also writes dist/test/support/test-database.js, which Jest's
+ * global setup loads outside Jest's transform: one file transpiled on its own (no type-check: `npm
+ * run typecheck` and the build check it), so a fresh build is not compiled a second time.
+ * Usage: node scripts/build-if-stale.mjs [--force] [--test-support]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 const STAMP = 'dist/.build-stamp';
 const INPUTS = ['src', 'migrations', 'ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
@@ -39,6 +42,21 @@ if (stale) {
     ],
     { stdio: 'inherit' },
   );
-  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-  writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+  // A type error fails the build; tsc has written the output anyway (the test support below still is).
+  if (tsc.status !== 0) process.exitCode = tsc.status ?? 1;
+  else writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+}
+
+if (process.argv.includes('--test-support')) {
+  const source = 'test/support/test-database.ts';
+  const output = 'dist/test/support/test-database.js';
+  if (!existsSync(output) || statSync(source).mtimeMs > statSync(output).mtimeMs) {
+    const { default: ts } = await import('typescript');
+    const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
+      fileName: source,
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023 },
+    });
+    mkdirSync(dirname(output), { recursive: true });
+    writeFileSync(output, outputText);
+  }
 }

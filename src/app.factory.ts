@@ -2,7 +2,7 @@ import { keepRawBody } from './common/http/raw-body.js';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import express from 'express';
 import type { Request } from 'express';
 import { ClsService } from 'nestjs-cls';
@@ -92,8 +92,17 @@ export function buildOpenApi(app: INestApplication) {
   return polishOpenApi(document);
 }
 
+export interface CreateAppOptions {
+  /**
+   * Builds the OpenAPI document /docs and /docs-json serve; `buildOpenApi` when not given. The test
+   * harness passes one that reuses the document an earlier app of the same test run built (the
+   * document depends only on the code, and building it is most of an app's start).
+   */
+  openApi?: (app: NestExpressApplication) => OpenAPIObject;
+}
+
 /** Everything main.ts and the tests share, so tests run exactly the production pipeline. */
-export async function createApp(): Promise<NestExpressApplication> {
+export async function createApp(options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   const config = loadAppConfig();
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
@@ -122,7 +131,7 @@ export async function createApp(): Promise<NestExpressApplication> {
   answerClientErrors(app.getHttpServer(), config.publicUrl);
   keepConnectionsOpen(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
 
-  const document = buildOpenApi(app);
+  const document = (options.openApi ?? buildOpenApi)(app);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'docs-json',
     customSiteTitle: 'Wallet Payments Service API',
@@ -134,6 +143,9 @@ export async function createApp(): Promise<NestExpressApplication> {
       // A "Filter by tag" box above the operations, so a partner (and the Try-it-out walk) can show
       // one resource's operations instead of all ~90 at once.
       filter: true,
+      // Each operation opens ready to try: its parameters and body are editable at once, without a
+      // "Try it out" click first (the button reads "Cancel" and turns the editing off).
+      tryItOutEnabled: true,
     },
   });
   return app;

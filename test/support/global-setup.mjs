@@ -17,6 +17,8 @@ export default async function globalSetup() {
   // Where each worker's apps write their log (at info) and the tests record the secrets they made,
   // for the secret scan of the global teardown.
   process.env.WALLET_TEST_LOG_DIR = mkdtempSync(join(tmpdir(), 'wallet-test-logs-'));
+  // The OpenAPI document each test app serves, built once per run (test/support/openapi-cache.ts).
+  process.env.WALLET_TEST_OPENAPI_DIR = mkdtempSync(join(tmpdir(), 'wallet-test-openapi-'));
   process.env.MIGRATE_ON_BOOT = 'false';
   process.env.RUN_JOBS = 'false';
   if (process.env.DATABASE_URL) {

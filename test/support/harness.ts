@@ -8,6 +8,7 @@ import { Clock } from '../../src/common/clock.js';
 import { ProviderRegistry } from '../../src/common/providers/provider-registry.js';
 import type { Mode } from '../../src/common/context/principal.js';
 import { ApplicationsService } from '../../src/modules/applications/index.js';
+import { cachedOpenApi } from './openapi-cache.js';
 import { createRunDatabase, dropRunDatabase, migrate } from './test-database.js';
 import { recordSecret, recordSecretsOfExchanges } from './secrets.js';
 
@@ -86,7 +87,8 @@ export async function startApp(
   ProviderRegistry.liveDoublesForTests = options.liveDoubles === true;
   let app: NestExpressApplication;
   try {
-    app = Object.keys(env).length > 0 ? await withEnv(env, createApp) : await createApp();
+    const create = () => createApp({ openApi: cachedOpenApi });
+    app = Object.keys(env).length > 0 ? await withEnv(env, create) : await create();
   } finally {
     ProviderRegistry.liveDoublesForTests = false;
   }
