@@ -11,9 +11,10 @@ const S3 = {
 
 describe('FILE_STORAGE and the S3_* settings', () => {
   it('defaults to the database; s3 defaults to AWS in its region with virtual-hosted addressing', () => {
-    expect(loadFileStorageConfig({}, fail)).toEqual({ kind: 'database' });
+    expect(loadFileStorageConfig({}, fail)).toEqual({ kind: 'database', partSize: 4 * 1024 * 1024 });
     expect(loadFileStorageConfig(S3, fail)).toEqual({
       kind: 's3',
+      partSize: 8 * 1024 * 1024,
       s3: {
         endpoint: 'https://s3.eu-central-1.amazonaws.com',
         bucket: 'wallet-files',
@@ -36,5 +37,10 @@ describe('FILE_STORAGE and the S3_* settings', () => {
     expect(() => loadFileStorageConfig({ ...S3, S3_BUCKET: 'Bad_Bucket' }, fail)).toThrow('S3_BUCKET');
     expect(() => loadFileStorageConfig({ ...S3, S3_ENDPOINT: 'ftp://x' }, fail)).toThrow('S3_ENDPOINT');
     expect(() => loadFileStorageConfig({ ...S3, S3_FORCE_PATH_STYLE: 'yes' }, fail)).toThrow('S3_FORCE_PATH_STYLE');
+    expect(() => loadFileStorageConfig({ FILE_STORAGE_PART_SIZE: '1000' }, fail)).toThrow('FILE_STORAGE_PART_SIZE');
+    expect(loadFileStorageConfig({ FILE_STORAGE_PART_SIZE: '65536' }, fail)).toEqual({
+      kind: 'database',
+      partSize: 65536,
+    });
   });
 });

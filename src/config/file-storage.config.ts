@@ -1,5 +1,14 @@
 /** Where uploaded files' bytes live (FILE_STORAGE): the bound mode's PostgreSQL, or an S3-compatible bucket. */
-export type FileStorageConfig = { kind: 'database' } | { kind: 's3'; s3: S3Config };
+export type FileStorageConfig = ({ kind: 'database' } | { kind: 's3'; s3: S3Config }) & {
+  /**
+   * FILE_STORAGE_PART_SIZE: the bytes of one part of a streamed file (a report's CSV): a row of
+   * `file_content_parts` (default 4 MiB) or an S3 multipart upload part (default 8 MiB; S3 refuses
+   * parts under 5 MiB but the last). At most one part is held in memory while a file is stored.
+   */
+  partSize: number;
+};
+
+const MiB = 1024 * 1024;
 
 /** An S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, …), signed with Signature Version 4. */
 export interface S3Config {
@@ -18,7 +27,13 @@ type Env = Record<string, string | undefined>;
 /** FILE_STORAGE and, for `s3`, the S3_* settings; `fail` makes the boot error naming the variable. */
 export function loadFileStorageConfig(env: Env, fail: (message: string) => Error): FileStorageConfig {
   const kind = env.FILE_STORAGE || 'database';
-  if (kind === 'database') return { kind };
+  const partSize = Number(env.FILE_STORAGE_PART_SIZE?.trim() || (kind === 's3' ? 8 * MiB : 4 * MiB));
+  if (!Number.isInteger(partSize) || partSize < 1024 || partSize > 256 * MiB) {
+    throw fail(
+      `FILE_STORAGE_PART_SIZE must be a whole number of bytes from 1024 to 268435456, got "${env.FILE_STORAGE_PART_SIZE}"`,
+    );
+  }
+  if (kind === 'database') return { kind, partSize };
   if (kind !== 's3') throw fail(`FILE_STORAGE must be "database" or "s3", got "${kind}"`);
   const required = (name: string): string => {
     const value = env[name]?.trim();
@@ -46,6 +61,7 @@ export function loadFileStorageConfig(env: Env, fail: (message: string) => Error
   }
   return {
     kind,
+    partSize,
     s3: {
       endpoint: endpoint.toString().replace(/\/+$/, ''),
       bucket,

@@ -1,4 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { scopeOf, type Mode } from '../../src/common/context/principal.js';
+import { RequestContext } from '../../src/common/context/request-context.js';
+import { ApplicationsService } from '../../src/modules/applications/index.js';
+import { FilesService, type FileResponse } from '../../src/modules/files/index.js';
 
 /** The largest upload the service accepts (10 MB). */
 export const MB10 = 10 * 1024 * 1024;
@@ -22,4 +27,30 @@ export function sized(head: Buffer, size: number, seed = 2463534242): Buffer {
   }
   head.copy(out);
   return out;
+}
+
+/** `bytes` as a producer writes them: in uneven chunks that do not line up with the storage's parts. */
+export async function* inChunks(bytes: Buffer, chunk = 100_003): AsyncGenerator<Buffer> {
+  for (let at = 0; at < bytes.length; at += chunk) yield bytes.subarray(at, at + chunk);
+}
+
+/**
+ * Stores `body` as the service stores a generated file (a report's CSV), streamed through
+ * FileStorage.putStream, for `applicationId` in `mode`; answers the file object.
+ */
+export async function storeGenerated(
+  app: INestApplication,
+  applicationId: string,
+  body: AsyncIterable<Buffer>,
+  mode: Mode = 'test',
+): Promise<FileResponse> {
+  const application = (await app.get(ApplicationsService).byIds([applicationId])).get(applicationId)!;
+  return app.get(RequestContext).runInMode(mode, () =>
+    app.get(FilesService).storeGenerated(scopeOf(application, mode), {
+      purpose: 'finance_report_run',
+      filename: 'big.csv',
+      type: 'csv',
+      body,
+    }),
+  );
 }

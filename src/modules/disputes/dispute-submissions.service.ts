@@ -127,7 +127,7 @@ export class DisputeSubmissions {
   private async evidenceFiles(principal: Principal, fileIds: Record<string, string>): Promise<EvidenceFile[]> {
     const out: EvidenceFile[] = [];
     for (const [field, fileId] of Object.entries(fileIds)) {
-      const contents = await this.files.contents(principal, fileId);
+      const contents = await this.files.bytes(principal, fileId);
       out.push({
         field,
         file_id: fileId,

@@ -8,9 +8,13 @@ export function toDownload(contents: FileContents): StreamableFile {
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return new StreamableFile(contents.body, {
+  const options = {
     type: contents.contentType,
-    length: contents.body.length,
+    length: contents.size,
     disposition: `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`,
-  });
+  };
+  // A stream that fails half-way (its bytes do not match their SHA-256) breaks the connection off.
+  return Buffer.isBuffer(contents.body)
+    ? new StreamableFile(contents.body, options)
+    : new StreamableFile(contents.body, options);
 }

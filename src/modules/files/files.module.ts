@@ -31,7 +31,7 @@ import { S3FileStorage } from './storage/s3-file-storage.js';
         context: RequestContext,
       ): FileStorage => {
         const storage = config.get('app.fileStorage', { infer: true });
-        return storage.kind === 's3' ? new S3FileStorage(storage.s3, context) : database;
+        return storage.kind === 's3' ? new S3FileStorage(storage.s3, context, storage.partSize) : database;
       },
     },
   ],

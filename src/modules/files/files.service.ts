@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Principal, Scope } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
@@ -24,15 +26,29 @@ export const FILE_LIST: ListSpec = {
   search: ['id', 'filename'],
 };
 
-/** The bytes of a file with what a download needs to describe them. */
+/**
+ * A download up to this size is read whole and checked against its SHA-256 before a byte is sent
+ * (a mismatch is a 503 E5310); a larger one is streamed part by part, so a download never holds a
+ * large file (a report's CSV) in memory.
+ */
+const CHECKED_BEFORE_SENDING = 1024 * 1024;
+
+/**
+ * The bytes of a file with what a download needs to describe them: in memory for a small file
+ * (checked against its SHA-256 before a byte is sent), else a stream that is checked on the way
+ * and broken off before its last chunk if the bytes do not match.
+ */
 export interface FileContents {
-  body: Buffer;
+  body: Buffer | Readable;
+  size: number;
   contentType: string;
   filename: string;
 }
 
 @Injectable()
 export class FilesService {
+  private readonly logger = new Logger(FilesService.name);
+
   constructor(
     private readonly files: FilesRepository,
     private readonly storage: FileStorage,
@@ -73,15 +89,16 @@ export class FilesService {
 
   /**
    * Stores a file the service made itself (a report run's CSV), as an upload is stored: the bytes
-   * first, then the row; the row's type is the one given, not sniffed. Answers the file object.
+   * first, streamed as they are produced (at most one storage part in memory), then the row; the
+   * row's type is the one given, not sniffed. Answers the file object.
    */
   async storeGenerated(
     scope: Scope,
-    file: { purpose: GeneratedFilePurpose; filename: string; type: 'csv'; body: Buffer },
+    file: { purpose: GeneratedFilePurpose; filename: string; type: 'csv'; body: AsyncIterable<Buffer> },
   ): Promise<FileResponse> {
     const applicationId = scope.application.id;
     const id = newId();
-    const stored = await this.storage.put(`${applicationId}/${id}`, file.body, CONTENT_TYPES[file.type]);
+    const stored = await this.storage.putStream(`${applicationId}/${id}`, file.body, CONTENT_TYPES[file.type]);
     try {
       const record = await this.files.insert({
         id,
@@ -107,11 +124,59 @@ export class FilesService {
   }
 
   async contents(principal: Principal, id: string): Promise<FileContents> {
+    const { file, stored } = await this.open(principal, id);
+    const described = { size: stored.size, contentType: stored.contentType, filename: file.filename };
+    if (stored.size > CHECKED_BEFORE_SENDING) return { ...described, body: stored.body.pipe(this.checked(file)) };
+    return { ...described, body: await this.inMemory(file, stored.body) };
+  }
+
+  /**
+   * The bytes in memory, checked against their SHA-256, for a caller that sends them on whole (a
+   * dispute's evidence, an upload of at most 10 MB). Not for a generated file of any size.
+   */
+  async bytes(principal: Principal, id: string): Promise<FileContents & { body: Buffer }> {
+    const { file, stored } = await this.open(principal, id);
+    const body = await this.inMemory(file, stored.body);
+    return { size: stored.size, contentType: stored.contentType, filename: file.filename, body };
+  }
+
+  private async open(principal: Principal, id: string) {
     const file = await this.files.findById(principal.application.id, id);
     if (!file) throw notFound(id);
-    const stored = await this.storage.get(file.storage_key);
+    const stored = await this.storage.open(file.storage_key);
     if (!stored) throw notFound(id);
-    return { body: stored.body, contentType: stored.contentType, filename: file.filename };
+    return { file, stored };
+  }
+
+  private async inMemory(file: { storage_key: string; sha256: string }, stream: Readable): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    if (createHash('sha256').update(body).digest('hex') !== file.sha256) throw this.mismatch(file);
+    return body;
+  }
+
+  /** Passes the bytes on, one chunk behind, and fails instead of passing the last one if their digest is not `file`'s. */
+  private checked(file: { storage_key: string; sha256: string }): Transform {
+    const hash = createHash('sha256');
+    let held: Buffer | null = null;
+    return new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        hash.update(chunk);
+        const previous = held;
+        held = chunk;
+        done(null, previous ?? undefined);
+      },
+      flush: (done) => {
+        if (hash.digest('hex') !== file.sha256) return done(this.mismatch(file));
+        done(null, held ?? undefined);
+      },
+    });
+  }
+
+  private mismatch(file: { storage_key: string }): AppError {
+    this.logger.error(`stored file ${file.storage_key}: its bytes do not match the SHA-256 recorded with them`);
+    return new AppError(FileErrors.E5310, 'The stored file does not match its checksum.');
   }
 
   list(principal: Principal, query: ListQuery): Promise<ListEnvelope<FileResponse>> {

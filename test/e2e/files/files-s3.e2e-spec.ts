@@ -1,4 +1,4 @@
-import { MB10, PNG, sha256, sized } from '../../factories/files.js';
+import { inChunks, MB10, PNG, sha256, sized, storeGenerated } from '../../factories/files.js';
 import { FakeS3 } from '../../support/fake-s3.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
@@ -7,6 +7,9 @@ import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } 
  * local fake S3 server (test/support/fake-s3.ts) that checks every request's Signature Version 4
  * and signed payload hash. The API's behaviour is the database storage's (files.e2e-spec.ts).
  */
+/** Streamed files go up in multipart uploads of this part size here (production: 8 MiB, S3's minimum is 5 MiB). */
+const PART = 256 * 1024;
+
 describe('files in an S3-compatible bucket (FILE_STORAGE=s3, fake S3 on loopback)', () => {
   let s3: FakeS3;
   let t: TestApp;
@@ -19,6 +22,7 @@ describe('files in an S3-compatible bucket (FILE_STORAGE=s3, fake S3 on loopback
       'fakeSecretKeyForTheWalletS3Tests0000000',
       'eu-central-1',
     ).start();
+    s3.minPartSize = PART;
     t = await startApp({
       rateLimit: false,
       env: {
@@ -29,6 +33,7 @@ describe('files in an S3-compatible bucket (FILE_STORAGE=s3, fake S3 on loopback
         S3_ACCESS_KEY_ID: s3.accessKeyId,
         S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
         S3_FORCE_PATH_STYLE: 'true',
+        FILE_STORAGE_PART_SIZE: String(PART),
       },
     });
     tenant = await createTenant(t);
@@ -133,5 +138,56 @@ describe('files in an S3-compatible bucket (FILE_STORAGE=s3, fake S3 on loopback
     } finally {
       await wrong.close();
     }
+  });
+
+  // Over 1 MB a download is streamed part by part and checked on the way (files.service.ts).
+  const generated = 1024 * 1024 + 3 * PART + 17;
+  it('stores a streamed file as a multipart upload (create, parts in order, complete) and serves it back byte for byte', async () => {
+    const bytes = sized(PNG, generated, 3141592);
+    const before = s3.requests.length;
+    const file = await storeGenerated(t.app, tenant.applicationId, inChunks(bytes));
+    expect(file.size).toBe(generated);
+    const key = `wallet_test/${tenant.applicationId}/${file.id}`;
+    const parts = Math.ceil(generated / PART);
+    const seen = s3.requests
+      .slice(before)
+      .map((r) => `${r.method} ${r.query.replace(/uploadId=[^&]+/, 'uploadId=U')} ${r.status}`);
+    expect(seen).toEqual([
+      'POST uploads 200',
+      ...Array.from({ length: parts }, (_, i) => `PUT partNumber=${i + 1}&uploadId=U 200`),
+      'POST uploadId=U 200',
+    ]);
+    expect(s3.objects.get(key)!.body.equals(bytes)).toBe(true);
+    expect(s3.uploads.size).toBe(0);
+
+    const down = await contents(file.id);
+    expect(down.status).toBe(200);
+    expect(down.headers['content-length']).toBe(String(generated));
+    expect(sha256(down.body as Buffer)).toBe(sha256(bytes));
+  });
+
+  it('aborts the multipart upload when a part is refused or the producer fails, leaving no object and no parts', async () => {
+    const objects = s3.objects.size;
+    s3.failPart = 2;
+    try {
+      await expect(storeGenerated(t.app, tenant.applicationId, inChunks(sized(PNG, 4 * PART)))).rejects.toMatchObject({
+        definition: { code: 'E5310' },
+      });
+    } finally {
+      s3.failPart = null;
+    }
+    expect(s3.requests.slice(-2).map((r) => [r.method, r.status])).toEqual([
+      ['PUT', 500],
+      ['DELETE', 204],
+    ]);
+
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield* inChunks(sized(PNG, 3 * PART));
+      throw new Error('the ledger went away');
+    }
+    await expect(storeGenerated(t.app, tenant.applicationId, failing())).rejects.toThrow('the ledger went away');
+    expect(s3.requests.at(-1)).toMatchObject({ method: 'DELETE', status: 204 });
+    expect(s3.requests.at(-1)!.query).toMatch(/^uploadId=/);
+    expect([s3.objects.size, s3.uploads.size]).toEqual([objects, 0]);
   });
 });

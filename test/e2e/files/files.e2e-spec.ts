@@ -1,4 +1,6 @@
-import { MB10, PNG, sha256, sized } from '../../factories/files.js';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { inChunks, MB10, PNG, sha256, sized, storeGenerated } from '../../factories/files.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
@@ -6,12 +8,15 @@ const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer 
 const ELF = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
 const PE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(62), Buffer.from('PE\0\0')]);
 
+/** Streamed files are stored in parts of this size here (production: 4 MiB), so a few MB make many parts. */
+const PART = 64 * 1024;
+
 describe('files', () => {
   let t: TestApp;
   let tenant: Tenant;
 
   beforeAll(async () => {
-    t = await startApp({ rateLimit: false });
+    t = await startApp({ rateLimit: false, env: { FILE_STORAGE_PART_SIZE: String(PART) } });
   });
   beforeEach(async () => {
     tenant = await createTenant(t);
@@ -158,5 +163,54 @@ describe('files', () => {
     expect([live.status, live.body.livemode]).toEqual([200, true]);
     const list = await t.http.get(tenant.path('/files')).set(tenant.as('test'));
     expect(list.body.data.map((f: { id: string }) => f.id)).toEqual([res.body.id]);
+  });
+
+  // Over 1 MB a download is streamed part by part and checked on the way (files.service.ts).
+  const generated = 1024 * 1024 + 3 * PART + 17;
+  it('stores a streamed file in ordered parts in one transaction and serves it back byte for byte, checked against its SHA-256', async () => {
+    const ds = t.app.get<DataSource>(getDataSourceToken('wallet_test'));
+    const bytes = sized(PDF, generated, 52711);
+    const file = await storeGenerated(t.app, tenant.applicationId, inChunks(bytes));
+    expect(file.size).toBe(generated);
+    const [row] = await ds.query(`SELECT storage_key, sha256 FROM wallet_test.files WHERE id = $1`, [file.id]);
+    expect(row.sha256).toBe(sha256(bytes));
+    const [stored] = await ds.query(
+      `SELECT c.body IS NULL AS streamed, count(p.*)::int AS parts, max(length(p.body)) AS largest
+         FROM wallet_test.file_contents c JOIN wallet_test.file_content_parts p USING (key)
+        WHERE c.key = $1 GROUP BY c.body IS NULL`,
+      [row.storage_key],
+    );
+    expect(stored).toEqual({ streamed: true, parts: Math.ceil(generated / PART), largest: PART });
+
+    const download = await contents(file.id);
+    expect(download.status).toBe(200);
+    expect(download.headers['content-length']).toBe(String(generated));
+    expect(sha256(download.body as Buffer)).toBe(sha256(bytes));
+
+    // A part changed behind the service's back is never served whole.
+    await ds.query(
+      `UPDATE wallet_test.file_content_parts SET body = set_byte(body, 0, (get_byte(body, 0) + 1) % 256)
+        WHERE key = $1 AND part_number = 2`,
+      [row.storage_key],
+    );
+    const tampered = await contents(file.id).then(
+      (res) => ({ status: res.status, length: (res.body as Buffer).length }),
+      () => ({ status: 0, length: 0 }),
+    );
+    expect(tampered.length).toBeLessThan(generated);
+  });
+
+  it('keeps nothing of a streamed file whose producer fails half-way', async () => {
+    const ds = t.app.get<DataSource>(getDataSourceToken('wallet_test'));
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield* inChunks(sized(PDF, 3 * PART));
+      throw new Error('the ledger went away');
+    }
+    await expect(storeGenerated(t.app, tenant.applicationId, failing())).rejects.toThrow('the ledger went away');
+    const [{ count }] = await ds.query(
+      `SELECT count(*)::int AS count FROM wallet_test.file_contents WHERE key LIKE $1 || '/%'`,
+      [tenant.applicationId],
+    );
+    expect(count).toBe(0);
   });
 });

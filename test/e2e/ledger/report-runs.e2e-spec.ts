@@ -4,6 +4,7 @@ import { RequestContext } from '../../../src/common/context/request-context.js';
 import { newId } from '../../../src/common/ids.js';
 import { BalancesService, PostingService, type PostingEntry } from '../../../src/modules/ledger/index.js';
 import { ReportRunsJob } from '../../../src/modules/reporting/index.js';
+import { sha256 } from '../../factories/files.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { expectLedgerInvariants } from '../../support/ledger-invariants.js';
 
@@ -56,7 +57,8 @@ describe('report runs', () => {
   const scope = () => ({ applicationIds: [tenant.applicationId], modes: ['test' as const] });
 
   beforeAll(async () => {
-    t = await startApp();
+    // Parts of 1 KiB: each report's CSV is streamed into the file storage in several parts.
+    t = await startApp({ env: { FILE_STORAGE_PART_SIZE: '1024' } });
     tenant = await createTenant(t);
     ds = t.app.get<DataSource>(getDataSourceToken('wallet_test'));
     job = t.app.get(ReportRunsJob);
@@ -183,7 +185,7 @@ describe('report runs', () => {
   async function run(
     report_type: string,
     parameters: Record<string, unknown> = {},
-  ): Promise<{ run: Record<string, unknown>; rows: string[][] }> {
+  ): Promise<{ run: Record<string, unknown>; rows: string[][]; csv: Buffer }> {
     const created = await t.http
       .post(tenant.path('/reporting/report_runs'))
       .set(tenant.as('test'))
@@ -208,19 +210,26 @@ describe('report runs', () => {
       .parse((res, done) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks).toString('utf8')));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
       });
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toMatch(/^text\/csv/);
-    const rows = parseCsv(file.body as string);
+    const rows = parseCsv((file.body as Buffer).toString('utf8'));
     expect(read.body.row_count).toBe(rows.length - 1);
-    return { run: read.body, rows };
+    return { run: read.body, rows, csv: file.body as Buffer };
   }
 
   const column = (rows: string[][], name: string) => rows.slice(1).map((r) => r[rows[0].indexOf(name)]);
 
   it('itemizes every entry of the interval, and its net sums to the ledger, per currency', async () => {
-    const { rows } = await run('balance_change_from_activity.itemized.1');
+    const { run: done, rows, csv } = await run('balance_change_from_activity.itemized.1');
+    const [stored] = await ds.query(
+      `SELECT f.sha256, f.size, count(p.*)::int AS parts FROM wallet_test.files f
+         JOIN wallet_test.file_content_parts p ON p.key = f.storage_key WHERE f.id = $1 GROUP BY f.id`,
+      [done.result],
+    );
+    expect(stored).toEqual({ sha256: sha256(csv), size: csv.length, parts: Math.ceil(csv.length / 1024) });
+    expect(stored.parts).toBeGreaterThan(1);
     const want: Array<{ id: string; currency: string }> = await sql(
       `SELECT id, currency FROM wallet_test.balance_transactions
         WHERE application_id = $1 AND created_at >= $2 AND created_at < $3 ORDER BY created_at, id`,

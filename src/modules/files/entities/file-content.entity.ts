@@ -8,6 +8,7 @@ export class FileContent extends ModeRecord {
   @Column('text') content_type: string;
   @Column('integer') size: number;
   @Column('text') sha256: string;
-  @Column('bytea') body: Buffer;
+  /** Null for a streamed file: its bytes are in `file_content_parts` (PostgresFileStorage). */
+  @Column('bytea', { nullable: true }) body: Buffer | null;
   @CreateDateColumn({ type: 'timestamptz' }) created_at: Date;
 }
