@@ -14,10 +14,28 @@ export function decimal(minor: string | number | bigint, scaling: number): strin
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Per time zone, its offset from UTC (ms) in each minute asked for: `Intl` is asked once a minute, not once a row. */
+const offsets = new Map<string, Map<number, number>>();
+const MINUTE = 60_000;
 
 /** `YYYY-MM-DD HH:MM:SS` in `timeZone` (an IANA name); empty for null. */
 export function localTime(value: Date | string | null, timeZone: string): string {
   if (value === null) return '';
+  const ms = Math.floor(new Date(value).getTime() / 1000) * 1000;
+  const local = new Date(ms + offsetAt(ms, timeZone)).toISOString();
+  return `${local.slice(0, 10)} ${local.slice(11, 19)}`;
+}
+
+/**
+ * `timeZone`'s offset at `ms`, read from Intl once per minute and zone (offsets change only at
+ * whole minutes in the tz database since 1970); the cache is emptied when it grows past a day of minutes.
+ */
+function offsetAt(ms: number, timeZone: string): number {
+  let byMinute = offsets.get(timeZone);
+  if (!byMinute) offsets.set(timeZone, (byMinute = new Map()));
+  const minute = Math.floor(ms / MINUTE);
+  const known = byMinute.get(minute);
+  if (known !== undefined) return known;
   let format = formatters.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', {
@@ -32,8 +50,12 @@ export function localTime(value: Date | string | null, timeZone: string): string
     });
     formatters.set(timeZone, format);
   }
-  const parts = Object.fromEntries(format.formatToParts(new Date(value)).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+  const start = minute * MINUTE;
+  const p = Object.fromEntries(format.formatToParts(new Date(start)).map((x) => [x.type, Number(x.value)]));
+  const offset = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - start;
+  if (byMinute.size >= 1440) byMinute.clear();
+  byMinute.set(minute, offset);
+  return offset;
 }
 
 /** Whether `name` is a time zone this runtime knows. */

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import type { AllConfig } from '../../../config/app.config.js';
+import { DatabaseEndpoint } from '../../../common/database/database-endpoint.js';
 import { ModeDb } from '../../../common/database/mode-db.js';
 import { FileContent } from '../entities/file-content.entity.js';
 import { FileStorage, inParts, type OpenedObject, type StoredObject } from './file-storage.js';
@@ -12,17 +15,33 @@ import { FileStorage, inParts, type OpenedObject, type StoredObject } from './fi
  * upload is one row with its `body`; a streamed file is a row with a null `body` and its bytes in
  * ordered `file_content_parts` (FILE_STORAGE_PART_SIZE each), all written in one transaction, so
  * a file whose stream failed half-way leaves nothing behind and is never visible half-written.
+ *
+ * The embedded database (PGlite) is one session that serves one transaction at a time, and a
+ * stream is usually produced from another transaction (a report's cursor): there the parts are
+ * gathered in memory and written once the stream has ended (memory is bounded on PostgreSQL only).
  */
 @Injectable()
-export class PostgresFileStorage extends FileStorage {
+export class PostgresFileStorage extends FileStorage implements OnModuleInit {
   private readonly partSize: number;
+  private oneSession = false;
 
   constructor(
     private readonly db: ModeDb,
     config: ConfigService<AllConfig, true>,
+    private readonly endpoint: DatabaseEndpoint,
+    @InjectDataSource('wallet_test') private readonly anySource: DataSource,
   ) {
     super();
     this.partSize = config.get('app.fileStorage', { infer: true }).partSize;
+  }
+
+  /** Asked at boot, while no transaction holds the embedded server (a test run shares one through its URL). */
+  async onModuleInit(): Promise<void> {
+    if (this.endpoint.isEmbedded) this.oneSession = true;
+    else {
+      const [{ v }]: Array<{ v: string }> = await this.anySource.query('SELECT version() AS v');
+      this.oneSession = v.includes('PGlite');
+    }
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<StoredObject> {
@@ -39,6 +58,12 @@ export class PostgresFileStorage extends FileStorage {
   async putStream(key: string, body: AsyncIterable<Buffer>, contentType: string): Promise<StoredObject> {
     const contents = this.db.table('file_contents');
     const parts = this.db.table('file_content_parts');
+    let source: AsyncIterable<Buffer> = inParts(body, this.partSize);
+    if (this.oneSession) {
+      const gathered: Buffer[] = [];
+      for await (const part of source) gathered.push(part);
+      source = toAsync(gathered);
+    }
     return this.db.transaction(async (manager) => {
       // The row first (the parts reference it), its size and digest written once they are known.
       await manager.query(
@@ -48,7 +73,7 @@ export class PostgresFileStorage extends FileStorage {
       const hash = createHash('sha256');
       let size = 0;
       let number = 0;
-      for await (const part of inParts(body, this.partSize)) {
+      for await (const part of source) {
         hash.update(part);
         size += part.length;
         number += 1;
@@ -89,4 +114,8 @@ export class PostgresFileStorage extends FileStorage {
   async delete(key: string): Promise<void> {
     await this.db.repository(FileContent).delete({ key });
   }
+}
+
+async function* toAsync<T>(items: T[]): AsyncGenerator<T> {
+  yield* items;
 }
