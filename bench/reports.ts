@@ -6,7 +6,9 @@
  * service writes them (bench/ledger-seed.ts); then a child process boots the service (RUN_JOBS off),
  * creates the run through ReportRunsService and produces it with ReportRunsJob, as a worker replica
  * would. The child measures its own wall time, CPU time and peak RSS (getrusage maxrss, which
- * includes the booted service). Targets: within 120 s, peak RSS under 300 MB.
+ * includes the booted service). Targets: within 120 s, peak RSS under 300 MB. The child runs with
+ * the V8 heap settings a report worker is given (BENCH_WORKER_NODE_FLAGS, default
+ * `--max-semi-space-size=2 --max-old-space-size=256`; docs/BENCHMARKS.md says why).
  * Prints a table, writes bench/results/reports.json and drops the database.
  */
 import 'reflect-metadata';
@@ -20,6 +22,9 @@ const DB = 'wallet_bench_reports_test';
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 1_000_000);
 const BALANCES = 1_000;
 const TARGET = { seconds: 120, rss_mb: 300 };
+const WORKER_NODE_FLAGS = (process.env.BENCH_WORKER_NODE_FLAGS ?? '--max-semi-space-size=2 --max-old-space-size=256')
+  .split(/\s+/)
+  .filter(Boolean);
 
 interface Measured {
   rows: number;
@@ -100,11 +105,15 @@ async function main(): Promise<void> {
     await client.query('VACUUM ANALYZE');
     await client.query('CHECKPOINT');
     await client.end();
-    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--produce', url, app.id], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      maxBuffer: 1024 * 1024,
-    });
+    const child = spawnSync(
+      process.execPath,
+      [...WORKER_NODE_FLAGS, fileURLToPath(import.meta.url), '--produce', url, app.id],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        maxBuffer: 1024 * 1024,
+      },
+    );
     if (child.status !== 0) throw new Error(`the report process failed (${child.status}): ${child.stdout}`);
     const measured = JSON.parse(child.stdout.trim().split('\n').pop()!) as Measured;
     const load = (await import('node:os'))
@@ -114,6 +123,7 @@ async function main(): Promise<void> {
     const result = {
       ...measured,
       entries: ENTRIES,
+      node_flags: WORKER_NODE_FLAGS.join(' '),
       load_average: load,
       meets_target: measured.wall_ms <= TARGET.seconds * 1000 && measured.peak_rss_mb < TARGET.rss_mb,
     };

@@ -37,11 +37,12 @@ export abstract class FileStorage {
 /**
  * The chunks of `source` regrouped into parts of exactly `partSize` bytes (the last one shorter,
  * never empty), so a store gets parts of the size it wants whatever size the producer writes.
- * Each chunk is copied into the part at once: the producer's small chunks die young instead of
- * waiting, promoted to V8's old generation, until a part is full.
+ * Each chunk is copied into the part at once (the producer's small chunks die young instead of
+ * being promoted to V8's old generation while a part fills), and the part's memory is reused: a
+ * part is valid only until the next one is asked for (copy it to keep it).
  */
 export async function* inParts(source: AsyncIterable<Buffer>, partSize: number): AsyncGenerator<Buffer> {
-  let part = Buffer.allocUnsafeSlow(partSize);
+  const part = Buffer.allocUnsafeSlow(partSize);
   let length = 0;
   for await (const chunk of source) {
     let at = 0;
@@ -51,7 +52,6 @@ export async function* inParts(source: AsyncIterable<Buffer>, partSize: number):
       at += copied;
       if (length === partSize) {
         yield part;
-        part = Buffer.allocUnsafeSlow(partSize);
         length = 0;
       }
     }

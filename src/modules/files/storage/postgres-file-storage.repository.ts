@@ -61,7 +61,7 @@ export class PostgresFileStorage extends FileStorage implements OnModuleInit {
     let source: AsyncIterable<Buffer> = inParts(body, this.partSize);
     if (this.oneSession) {
       const gathered: Buffer[] = [];
-      for await (const part of source) gathered.push(part);
+      for await (const part of source) gathered.push(Buffer.from(part));
       source = toAsync(gathered);
     }
     return this.db.transaction(async (manager) => {

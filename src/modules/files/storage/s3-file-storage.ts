@@ -54,9 +54,11 @@ export class S3FileStorage extends FileStorage {
 
   async putStream(key: string, body: AsyncIterable<Buffer>, contentType: string): Promise<StoredObject> {
     const parts = inParts(body, this.partSize)[Symbol.asyncIterator]();
-    const first = await parts.next();
-    const second = first.done ? first : await parts.next();
-    if (second.done) return this.put(key, first.done ? Buffer.alloc(0) : first.value, contentType);
+    const next = await parts.next();
+    // A copy: the next part reuses the memory of this one.
+    const first = next.done ? Buffer.alloc(0) : Buffer.from(next.value);
+    const second = next.done ? next : await parts.next();
+    if (second.done) return this.put(key, first, contentType);
 
     const name = `wallet_${this.context.mode}/${key}`;
     const created = await this.send('POST', name, EMPTY_SHA256, undefined, { 'content-type': contentType }, 'uploads');
@@ -68,7 +70,7 @@ export class S3FileStorage extends FileStorage {
     const etags: string[] = [];
     try {
       const rest = { [Symbol.asyncIterator]: () => parts };
-      for await (const part of chain([first.value, second.value], rest)) {
+      for await (const part of chain([first, second.value], rest)) {
         hash.update(part);
         size += part.length;
         const number = etags.length + 1;
