@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Principal, Scope } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -126,7 +126,13 @@ export class FilesService {
   async contents(principal: Principal, id: string): Promise<FileContents> {
     const { file, stored } = await this.open(principal, id);
     const described = { size: stored.size, contentType: stored.contentType, filename: file.filename };
-    if (stored.size > CHECKED_BEFORE_SENDING) return { ...described, body: stored.body.pipe(this.checked(file)) };
+    if (stored.size > CHECKED_BEFORE_SENDING) {
+      // pipeline, not pipe: a store that fails mid-read (a dropped S3 connection) fails the download
+      // too instead of leaving it waiting for bytes that never come.
+      const body = this.checked(file);
+      pipeline(stored.body, body, () => undefined);
+      return { ...described, body };
+    }
     return { ...described, body: await this.inMemory(file, stored.body) };
   }
 
