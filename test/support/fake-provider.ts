@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { freePort } from './processes.js';
+import { closeNow, listenOnLoopback } from './processes.js';
 
 /**
  * A fixture from test/fixtures/<provider>/, without the notes the fixture files carry (`_source`,
@@ -111,16 +111,13 @@ export class FakeProvider {
   }
 
   async start(): Promise<this> {
-    this.port = await freePort();
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+    ({ server: this.server, port: this.port } = await listenOnLoopback((req, res) => void this.handle(req, res)));
     return this;
   }
 
   async stop(): Promise<void> {
     for (const res of this.hanging) res.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeNow(this.server);
   }
 
   on(route: string, ...answers: FakeAnswer[]): this {

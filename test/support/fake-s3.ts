@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { freePort } from './processes.js';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { closeNow, listenOnLoopback } from './processes.js';
 
 /** One object the fake holds: its bytes and the headers it was stored with. */
 export interface FakeS3Object {
@@ -85,15 +85,12 @@ export class FakeS3 {
   }
 
   async start(): Promise<this> {
-    this.port = await freePort();
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+    ({ server: this.server, port: this.port } = await listenOnLoopback((req, res) => void this.handle(req, res)));
     return this;
   }
 
   async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await closeNow(this.server);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,4 +1,11 @@
-import { type Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import {
+  type Agent,
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type RequestListener,
+  type Server,
+} from 'node:http';
 import { createServer } from 'node:net';
 
 /** A loopback port nobody listens on right now, for a service process a test starts. */
@@ -9,6 +16,20 @@ export function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** An HTTP server listening on a free loopback port (a local fake of a provider or a store). */
+export async function listenOnLoopback(handler: RequestListener): Promise<{ server: Server; port: number }> {
+  const port = await freePort();
+  const server = createHttpServer(handler);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { server, port };
+}
+
+/** Closes `server` at once, its open (keep-alive) connections included. */
+export async function closeNow(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /**

@@ -138,6 +138,13 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
     });
 
   /** A live PromptPay charge of 1,250.00 THB paid at Opn (its charge.complete webhook): its Opn reference. */
+  /** Serves Opn's `GET /events/{id}` for a live event of `key` about `data`: what a webhook's event id is read back from. */
+  const serveOpnEvent = (id: string, key: string, data: object) =>
+    opn.on(`GET /events/${id}`, {
+      status: 200,
+      json: { ...opnFixture('event_charge_complete'), id, key, livemode: true, data },
+    });
+
   async function paidOpnCharge() {
     const reference = `chrg_5live${unique()}`;
     opn.on('POST /charges', {
@@ -210,16 +217,7 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
     const { reference, chargeId } = await paidOpnCharge();
     const disputeId = `dspt_5live${unique()}`;
     const event = `evnt_5dspt${unique()}`;
-    opn.on(`GET /events/${event}`, {
-      status: 200,
-      json: {
-        ...opnFixture('event_charge_complete'),
-        id: event,
-        key: 'dispute.create',
-        livemode: true,
-        data: opnDispute(disputeId, reference),
-      },
-    });
+    serveOpnEvent(event, 'dispute.create', opnDispute(disputeId, reference));
     // Only the event id is read from the body: the rest is a lie Opn's GET /events/{id} does not repeat.
     const first = await opnApp.http
       .post('/provider_webhooks/opn')
@@ -280,16 +278,7 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
 
     // Opn decides: lost. The withdrawal stays with the cardholder; the fee (THB 500.00) is booked.
     const close = `evnt_5lost${unique()}`;
-    opn.on(`GET /events/${close}`, {
-      status: 200,
-      json: {
-        ...opnFixture('event_charge_complete'),
-        id: close,
-        key: 'dispute.close',
-        livemode: true,
-        data: opnDispute(disputeId, reference, { status: 'lost', message: 'x' }),
-      },
-    });
+    serveOpnEvent(close, 'dispute.close', opnDispute(disputeId, reference, { status: 'lost', message: 'x' }));
     expect((await opnHook(close)).body).toMatchObject({ result: 'applied' });
     expect((await opnHook(close)).body).toMatchObject({ result: 'duplicate' });
     expect(await disputeOf(opnApp, disputeId)).toMatchObject({ status: 'lost', settled: true, reinstated: false });
@@ -422,16 +411,7 @@ describe('live disputes from the providers (fake Opn and Stripe on loopback)', (
     const { reference } = await paidOpnCharge();
     const disputeId = `dspt_5live${unique()}`;
     const event = `evnt_5dspt${unique()}`;
-    opn.on(`GET /events/${event}`, {
-      status: 200,
-      json: {
-        ...opnFixture('event_charge_complete'),
-        id: event,
-        key: 'dispute.create',
-        livemode: true,
-        data: opnDispute(disputeId, reference),
-      },
-    });
+    serveOpnEvent(event, 'dispute.create', opnDispute(disputeId, reference));
     expect((await opnHook(event)).body).toMatchObject({ result: 'applied' });
     const dispute = await disputeOf(opnApp, disputeId);
     const accept = `PATCH /disputes/${disputeId}/accept`;

@@ -14,6 +14,16 @@ describe('files in an S3-compatible bucket (FILE_STORAGE=s3, fake S3 on loopback
   let s3: FakeS3;
   let t: TestApp;
   let tenant: Tenant;
+  /** The settings that point a service at the fake bucket. */
+  const s3Env = () => ({
+    FILE_STORAGE: 's3',
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+  });
 
   beforeAll(async () => {
     s3 = await new FakeS3(
@@ -23,19 +33,7 @@ describe('files in an S3-compatible bucket (FILE_STORAGE=s3, fake S3 on loopback
       'eu-central-1',
     ).start();
     s3.minPartSize = PART;
-    t = await startApp({
-      rateLimit: false,
-      env: {
-        FILE_STORAGE: 's3',
-        S3_ENDPOINT: s3.endpoint,
-        S3_BUCKET: s3.bucket,
-        S3_REGION: s3.region,
-        S3_ACCESS_KEY_ID: s3.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-        S3_FORCE_PATH_STYLE: 'true',
-        FILE_STORAGE_PART_SIZE: String(PART),
-      },
-    });
+    t = await startApp({ rateLimit: false, env: { ...s3Env(), FILE_STORAGE_PART_SIZE: String(PART) } });
     tenant = await createTenant(t);
   });
   afterAll(async () => {
@@ -112,18 +110,7 @@ describe('files in an S3-compatible bucket (FILE_STORAGE=s3, fake S3 on loopback
   });
 
   it('a bucket that refuses the signature (a wrong secret) is 503 E5310 and leaves no file behind', async () => {
-    const wrong = await startApp({
-      rateLimit: false,
-      env: {
-        FILE_STORAGE: 's3',
-        S3_ENDPOINT: s3.endpoint,
-        S3_BUCKET: s3.bucket,
-        S3_REGION: s3.region,
-        S3_ACCESS_KEY_ID: s3.accessKeyId,
-        S3_SECRET_ACCESS_KEY: 'notTheSecret',
-        S3_FORCE_PATH_STYLE: 'true',
-      },
-    });
+    const wrong = await startApp({ rateLimit: false, env: { ...s3Env(), S3_SECRET_ACCESS_KEY: 'notTheSecret' } });
     try {
       const res = await wrong.http
         .post(tenant.path('/files'))
