@@ -12,6 +12,8 @@ import { MeterOutboxMetrics } from './meter-outbox.metrics.js';
 import { MeterSummariesService } from './meter-summaries.service.js';
 import { MeterUsageRepository } from './meter-usage.repository.js';
 import { MeterUsageService } from './meter-usage.service.js';
+import { MeterUsageReportsRepository } from './reports/meter-usage-reports.repository.js';
+import { MeterUsageReports } from './reports/meter-usage-reports.service.js';
 import { Meter } from './entities/meter.entity.js';
 import { MeterEventsController, MetersController } from './meter.controller.js';
 import { SandboxBillingRepository } from './providers/sandbox-billing.repository.js';
@@ -30,6 +32,8 @@ import { MetersService } from './meters.service.js';
     MeterSummariesService,
     MeterUsageRepository,
     MeterUsageService,
+    MeterUsageReports,
+    MeterUsageReportsRepository,
     MeterEventForwardingJob,
     MeterOutboxMetrics,
     BillingProviders,
@@ -38,7 +42,14 @@ import { MetersService } from './meters.service.js';
     CreditGate,
     EnforcedEvents,
   ],
-  exports: [MeterEventForwardingJob, SandboxBillingProvider, MetersService, CreditGate, MeterUsageService],
+  exports: [
+    MeterEventForwardingJob,
+    SandboxBillingProvider,
+    MetersService,
+    CreditGate,
+    MeterUsageService,
+    MeterUsageReports,
+  ],
 })
 export class MeterModule implements OnModuleInit {
   private readonly logger = new Logger('Metering');

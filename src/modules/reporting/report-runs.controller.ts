@@ -20,11 +20,12 @@ export class ReportRunsController {
     summary: 'Run a report',
     description:
       'Answers a `pending` run at once; the CSV is produced in the background from the ledger entries ' +
+      '(`meter_usage.itemized.1`: from the meter events) ' +
       '(`report_run.succeeded` or `report_run.failed` follows) and `result` names its file. Report types, ' +
       'columns and their meaning: docs/REPORTS.md.',
   })
   @ApiOkResponse({ type: ReportRunDto })
-  @ApiErrors(Errors.E2000, ReportingErrors.E7900, ReportingErrors.E7901, ReportingErrors.E7902)
+  @ApiErrors(Errors.E2000, ReportingErrors.E7900, ReportingErrors.E7901, ReportingErrors.E7902, ReportingErrors.E7903)
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateReportRunDto) {
     return this.runs.create(principal, dto);
   }

@@ -6,7 +6,8 @@ import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import { ApplicationsService } from '../applications/index.js';
 import { FilesService } from '../files/index.js';
-import { LedgerReports } from '../ledger/index.js';
+import { LedgerReports, type ReportRow } from '../ledger/index.js';
+import { MeterUsageReports } from '../meter/index.js';
 import { csvLine } from './csv.js';
 import type { ReportRun } from './entities/report-run.entity.js';
 import { columnsOf, REPORTS, type ReportType } from './report-types.js';
@@ -42,6 +43,7 @@ export class ReportRunsJob extends PeriodicJob {
   constructor(
     private readonly runs: ReportRunsRepository,
     private readonly ledger: LedgerReports,
+    private readonly usage: MeterUsageReports,
     private readonly files: FilesService,
     private readonly applications: ApplicationsService,
     private readonly events: EventRecorder,
@@ -130,22 +132,22 @@ export class ReportRunsJob extends PeriodicJob {
     const p = run.parameters;
     const columns = columnsOf(run.report_type as ReportType, p.columns);
     await send(csv, csvLine(columns.map(([name]) => name)));
-    return this.ledger.stream(
-      REPORTS[run.report_type as ReportType].kind,
-      { applicationId: run.application_id, from: p.interval_start, to: p.interval_end, currency: p.currency },
-      async (batch) => {
-        let text = '';
-        for (const row of batch) {
-          text += csvLine(columns.map(([, value]) => value(row, p.timezone)));
-          if (text.length >= CHUNK_CHARS) {
-            await send(csv, text);
-            text = '';
-          }
+    const onRows = async (batch: ReportRow[]) => {
+      let text = '';
+      for (const row of batch) {
+        text += csvLine(columns.map(([, value]) => value(row, p.timezone)));
+        if (text.length >= CHUNK_CHARS) {
+          await send(csv, text);
+          text = '';
         }
-        if (text.length > 0) await send(csv, text);
-      },
-      FETCH_ROWS,
-    );
+      }
+      if (text.length > 0) await send(csv, text);
+    };
+    const source = REPORTS[run.report_type as ReportType].source;
+    const window = { applicationId: run.application_id, from: p.interval_start, to: p.interval_end };
+    return 'ledger' in source
+      ? this.ledger.stream(source.ledger, { ...window, currency: p.currency }, onRows, FETCH_ROWS)
+      : this.usage.stream(window, onRows, FETCH_ROWS);
   }
 
   private async complete(

@@ -73,6 +73,12 @@ export class ReportRunsService {
         `parameters.interval_start (${p.interval_start}) must be before parameters.interval_end (${p.interval_end}), which must not be after now.`,
       ).on(start >= end ? 'parameters.interval_start' : 'parameters.interval_end');
     }
+    if (p.currency && !REPORTS[type].currency) {
+      throw new AppError(
+        ReportingErrors.E7903,
+        `parameters.currency: ${type} reports meter events, which have no currency; leave it out.`,
+      ).on('parameters.currency');
+    }
     const known = REPORTS[type].columns.map(([name]) => name);
     const unknown = (p.columns ?? []).filter((c) => !known.includes(c));
     if (unknown.length > 0) {

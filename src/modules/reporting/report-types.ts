@@ -6,6 +6,7 @@ export const REPORT_TYPES = [
   'balance_change_from_activity.itemized.1',
   'payouts.itemized.1',
   'payout_reconciliation.itemized.1',
+  'meter_usage.itemized.1',
 ] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
@@ -46,15 +47,21 @@ const ENDED_STATUS: Record<string, string> = {
   'payout.canceled': 'canceled',
 };
 
+/** Where a report's rows come from: one of the ledger's statements, or metering's events. */
+export type ReportSource = { ledger: LedgerReportKind } | { meter: 'usage' };
+
 export interface ReportDefinition {
-  kind: LedgerReportKind;
+  source: ReportSource;
   columns: Column[];
+  /** Whether `parameters.currency` applies (meter events have no currency: E7903 when given). */
+  currency: boolean;
 }
 
 /** Each report type: which of the ledger's statements feeds it and its columns (docs/REPORTS.md). */
 export const REPORTS: Record<ReportType, ReportDefinition> = {
   'balance.summary.1': {
-    kind: 'balance_summary',
+    source: { ledger: 'balance_summary' },
+    currency: true,
     columns: [
       ['balance_id', text('balance_id')],
       ['account', text('account')],
@@ -78,9 +85,10 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       ['entry_count', text('entry_count')],
     ],
   },
-  'balance_change_from_activity.itemized.1': { kind: 'entries', columns: ENTRY_COLUMNS },
+  'balance_change_from_activity.itemized.1': { source: { ledger: 'entries' }, currency: true, columns: ENTRY_COLUMNS },
   'payouts.itemized.1': {
-    kind: 'payouts',
+    source: { ledger: 'payouts' },
+    currency: true,
     columns: [
       ['payout_id', text('payout_id')],
       ['created_utc', utc('created_at')],
@@ -94,7 +102,29 @@ export const REPORTS: Record<ReportType, ReportDefinition> = {
       ['customer_id', text('customer_id')],
     ],
   },
-  'payout_reconciliation.itemized.1': { kind: 'transfer_entries', columns: ENTRY_COLUMNS },
+  'payout_reconciliation.itemized.1': {
+    source: { ledger: 'transfer_entries' },
+    currency: true,
+    columns: ENTRY_COLUMNS,
+  },
+  'meter_usage.itemized.1': {
+    source: { meter: 'usage' },
+    currency: false,
+    columns: [
+      ['meter_event_id', text('id')],
+      ['identifier', text('identifier')],
+      ['event_name', text('event_name')],
+      ['meter_id', text('meter_id')],
+      ['customer_id', text('customer_id')],
+      ['value', text('value')],
+      ['occurred_utc', utc('occurred_at')],
+      ['occurred', time('occurred_at')],
+      ['received_utc', utc('created_at')],
+      ['invoice_id', text('invoice_id')],
+      ['invoice_line_id', text('line_id')],
+      ['billed_utc', utc('billed_at')],
+    ],
+  },
 };
 
 /** The CSV line of `row` for the chosen columns (their order is the report's). */

@@ -13,4 +13,9 @@ export const ReportingErrors = defineErrors('reporting', {
     message: 'columns names a column the report type does not have.',
   },
   E7902: { key: 'report_timezone_invalid', http_status: 400, message: 'timezone is not an IANA time zone name.' },
+  E7903: {
+    key: 'report_currency_not_applicable',
+    http_status: 400,
+    message: 'The report type has no currency: leave parameters.currency out.',
+  },
 });

@@ -3,6 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { newId } from '../../../src/common/ids.js';
 import { BalancesService, PostingService, type PostingEntry } from '../../../src/modules/ledger/index.js';
+import { MeterUsageService } from '../../../src/modules/meter/index.js';
 import { ReportRunsJob } from '../../../src/modules/reporting/index.js';
 import { sha256 } from '../../factories/files.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
@@ -338,6 +339,79 @@ describe('report runs', () => {
     expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([ids[1], ids[0]]);
   });
 
+  it('itemizes the meter events that occurred in the interval with the invoice line billing each; values sum as SQL sums them', async () => {
+    const as = tenant.as('test');
+    const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+    const customer = (await t.http.post(tenant.path('/customers')).set(as).send({ name: 'Metered report' })).body;
+    const meter = await t.http
+      .post(tenant.path('/meters'))
+      .set(as)
+      .send({
+        display_name: 'Report calls',
+        event_name: 'report_call',
+        value_settings: { event_payload_key: 'calls' },
+      });
+    expect(meter.status).toBe(200);
+    // Timestamps are whole seconds: one before the interval, three in it (one with a decimal value),
+    // one at or after its end (left out).
+    const first = Math.ceil(start.getTime() / 1000) * 1000;
+    const at = [first - 2000, first, first + 60_000, first + 90_000, Math.ceil(end.getTime() / 1000) * 1000];
+    const values = ['1', '2', '2.5', '7', '11'];
+    const sent: string[] = [];
+    for (const [i, ms] of at.entries()) {
+      const res = await t.http
+        .post(tenant.path('/meter_events'))
+        .set(as)
+        .send({
+          event_name: 'report_call',
+          customer_id: customer.id,
+          payload: { calls: values[i] },
+          timestamp: stamp(ms),
+          identifier: `report-${i}`,
+        });
+      expect(res.status).toBe(200);
+      sent.push(res.body.identifier);
+    }
+    // An invoice line counts the first two events of the interval (the claim a period close makes).
+    const [lineId, invoiceId] = [newId(), newId()];
+    await t.app.get(RequestContext).runInMode('test', () =>
+      ds.transaction((manager) =>
+        t.app.get(MeterUsageService).claim(manager, {
+          applicationId: tenant.applicationId,
+          meterId: meter.body.id,
+          customerId: customer.id,
+          from: start,
+          to: new Date(first + 60_001),
+          lineId,
+          invoiceId,
+          at: t.clock.now(),
+        }),
+      ),
+    );
+
+    const { rows } = await run('meter_usage.itemized.1', { timezone: 'UTC' });
+    const want: Array<{ id: string; value: string; invoice_id: string | null; line_id: string | null }> = await sql(
+      `SELECT e.id, e.value::text AS value, b.invoice_id, b.line_id
+         FROM wallet_test.meter_events e LEFT JOIN wallet_test.meter_event_billings b ON b.event_id = e.id
+        WHERE e.application_id = $1 AND e.occurred_at >= $2 AND e.occurred_at < $3 ORDER BY e.occurred_at, e.id`,
+    );
+    expect(want).toHaveLength(3);
+    expect(column(rows, 'meter_event_id')).toEqual(want.map((w) => w.id));
+    expect(column(rows, 'identifier')).toEqual(['report-1', 'report-2', 'report-3']);
+    expect(column(rows, 'value')).toEqual(['2', '2.5', '7']);
+    const [{ total }] = await sql(
+      `SELECT sum(value)::text AS total FROM wallet_test.meter_events
+        WHERE application_id = $1 AND occurred_at >= $2 AND occurred_at < $3`,
+    );
+    expect(column(rows, 'value').reduce((a, v) => a + Number(v), 0)).toBe(Number(total));
+    expect(column(rows, 'invoice_id')).toEqual(want.map((w) => w.invoice_id ?? ''));
+    expect(column(rows, 'invoice_line_id')).toEqual([lineId, lineId, '']);
+    expect(column(rows, 'billed_utc').map((v) => v !== '')).toEqual([true, true, false]);
+    expect(column(rows, 'customer_id')).toEqual([customer.id, customer.id, customer.id]);
+    expect(column(rows, 'occurred_utc')).toEqual(at.slice(1, 4).map((ms) => new Date(ms).toISOString()));
+    expect(column(rows, 'occurred')[0]).toBe(stamp(at[1]));
+  });
+
   it('fails a test-mode run in XTS with report_run.failed', async () => {
     const created = await t.http
       .post(tenant.path('/reporting/report_runs'))
@@ -371,6 +445,7 @@ describe('report runs', () => {
       ['balance.summary.1', { interval_start: end.toISOString() }, 400, 'E7900'],
       ['payouts.itemized.1', { columns: ['payout_id', 'colour'] }, 400, 'E7901'],
       ['balance.summary.1', { timezone: 'Mars/Olympus' }, 400, 'E7902'],
+      ['meter_usage.itemized.1', { currency: 'thb' }, 400, 'E7903'],
     ];
     for (const [type, parameters, status, code] of cases) {
       const res = await send(type, parameters);

@@ -2135,7 +2135,7 @@ export interface paths {
         put?: never;
         /**
          * Run a report
-         * @description Answers a `pending` run at once; the CSV is produced in the background from the ledger entries (`report_run.succeeded` or `report_run.failed` follows) and `result` names its file. Report types, columns and their meaning: docs/REPORTS.md.
+         * @description Answers a `pending` run at once; the CSV is produced in the background from the ledger entries (`meter_usage.itemized.1`: from the meter events) (`report_run.succeeded` or `report_run.failed` follows) and `result` names its file. Report types, columns and their meaning: docs/REPORTS.md.
          */
         post: operations["ReportRunsController_create"];
         delete?: never;
@@ -5893,7 +5893,7 @@ export interface components {
              * @example balance_change_from_activity.itemized.1
              * @enum {string}
              */
-            report_type: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1";
+            report_type: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1" | "meter_usage.itemized.1";
             parameters: components["schemas"]["ReportRunParametersDto"];
         };
         ReportRunParametersObjectDto: {
@@ -5919,7 +5919,7 @@ export interface components {
              * @example balance_change_from_activity.itemized.1
              * @enum {string}
              */
-            report_type: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1";
+            report_type: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1" | "meter_usage.itemized.1";
             parameters: components["schemas"]["ReportRunParametersObjectDto"];
             /**
              * @example succeeded
@@ -24777,9 +24777,9 @@ export interface operations {
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
                 /** @description report_type equals. */
-                "filter[report_type]"?: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1";
+                "filter[report_type]"?: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1" | "meter_usage.itemized.1";
                 /** @description report_type ne. */
-                "filter[report_type][ne]"?: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1";
+                "filter[report_type][ne]"?: "balance.summary.1" | "balance_change_from_activity.itemized.1" | "payouts.itemized.1" | "payout_reconciliation.itemized.1" | "meter_usage.itemized.1";
                 /** @description report_type is one of (comma-separated list). */
                 "filter[report_type][in]"?: string;
                 /** @description status equals. */
@@ -24956,6 +24956,8 @@ export interface operations {
              *     E7901 report_columns_invalid: columns names a column the report type does not have.
              *
              *     E7902 report_timezone_invalid: timezone is not an IANA time zone name.
+             *
+             *     E7903 report_currency_not_applicable: The report type has no currency: leave parameters.currency out.
              *
              *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
              *

@@ -9,10 +9,8 @@ export interface ReportWindow {
   currency: string | null;
 }
 
-export interface Statement {
-  sql: string;
-  params: unknown[];
-}
+export type { Statement } from '../../../common/database/snapshot-cursor.js';
+import type { Statement } from '../../../common/database/snapshot-cursor.js';
 
 /** Every entry created in the window, oldest first (ties by id): `transfersOnly` keeps payout entries. */
 export function entriesInWindow(bt: string, w: ReportWindow, transfersOnly: boolean): Statement {
