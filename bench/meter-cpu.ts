@@ -80,7 +80,9 @@ interface Target {
 const cpuMs = processCpuMs;
 
 async function start(label: string, root: string, index: number): Promise<Target> {
-  const support = (await import(join(root === BARE ? BUILD_ROOT : root, 'bench', 'support.js'))) as typeof import('./support.js');
+  const support = (await import(
+    join(root === BARE ? BUILD_ROOT : root, 'bench', 'support.js')
+  )) as typeof import('./support.js');
   // BENCH_TAG (lower-case letters) and BENCH_PORT keep two runs at once apart (databases and ports).
   const database = `wallet_bench_cpu${TAG}${'abcdefgh'[index]}_test`;
   const url = await support.createDatabase(database);
