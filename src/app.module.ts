@@ -10,6 +10,7 @@ import { CommonModule } from './common/common.module.js';
 import { DatabaseModule } from './common/database/database.module.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { redactUrl } from './common/http/redact-url.js';
+import { stdoutLogDestination } from './common/observability/log-destination.js';
 import { requestIdOf } from './common/http/request-id.js';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
 import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
@@ -94,7 +95,11 @@ function requestBinding(): { req?: unknown } {
           // takes the same `req` binding from the request context instead (the mixin above).
           ...(perRequest ? {} : { forRoutes: [] }),
           // LOG_FILE: appended synchronously, so a reader (the tests' secret scan) sees every line once the app is closed.
-          pinoHttp: logFile ? [options, pino.destination({ dest: logFile, sync: true, mkdir: true })] : options,
+          // Standard output: in batches (stdoutLogDestination says why and what a kill can lose).
+          pinoHttp: [
+            options,
+            logFile ? pino.destination({ dest: logFile, sync: true, mkdir: true }) : stdoutLogDestination(),
+          ],
         };
       },
     }),
