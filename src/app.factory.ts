@@ -17,6 +17,7 @@ import { contentTypeMiddleware } from './common/http/content-type.js';
 import { polishOpenApi } from './common/http/openapi-polish.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { requestGuardMiddleware } from './common/http/validation.js';
+import { accessLogMiddleware, logsEachRequest } from './common/observability/access-log.js';
 import { Metrics, metricsMiddleware } from './common/observability/metrics.js';
 import { loadAppConfig } from './config/app.config.js';
 import { describeEventPayloads, EVENT_PAYLOADS } from './event-payloads.js';
@@ -128,6 +129,8 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   // module middleware they replace was (requestContextMiddleware says why they are not that).
   app.use(requestContextMiddleware(app.get(ClsService)));
   app.use(metricsMiddleware(app.get(Metrics)));
+  // At info and below, the access line (pino-http) and the request's logger binding.
+  if (logsEachRequest(config.logLevel)) app.use(...accessLogMiddleware(app));
   answerClientErrors(app.getHttpServer(), config.publicUrl);
   keepConnectionsOpen(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
 
