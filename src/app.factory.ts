@@ -11,6 +11,7 @@ import { AppModule } from './app.module.js';
 import { declarePassportRequestFields } from './common/auth/passport-request-fields.js';
 import { requestContextMiddleware } from './common/context/request-store.js';
 import { answerClientErrors } from './common/http/client-error.js';
+import { etagOnlyForReads } from './common/http/etag.js';
 import { keepConnectionsOpen } from './common/http/keep-alive.js';
 import { cardDataGuardMiddleware, VAULT_PATH } from './common/http/card-data.js';
 import { contentTypeMiddleware } from './common/http/content-type.js';
@@ -113,6 +114,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   // the client's own words, and the throttles key on the address it names.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   app.disable('x-powered-by');
+  etagOnlyForReads(app);
   app.use(requestIdMiddleware);
   app.use(contentTypeMiddleware);
   app.use(
