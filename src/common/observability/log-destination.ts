@@ -12,8 +12,8 @@ let stdout: pino.DestinationStream | undefined;
  * written in batches: lines gather up to {@link STDOUT_LOG_BUFFER_BYTES} and go out in one write,
  * and at the latest {@link STDOUT_LOG_FLUSH_MS} after they came. pino's default destination writes
  * each line on its own as it comes: at `info` that is one write (and one hand-off to libuv's thread
- * pool) per request, as much CPU as the access line's formatting (docs/BENCHMARKS.md, "CPU per
- * request"). Every line is still written, in order; pino flushes what is left synchronously when the
+ * pool) per request, as much CPU as the access line's formatting (docs/BENCHMARKS.md,
+ * "meter-cpu"). Every line is still written, in order; pino flushes what is left synchronously when the
  * process exits (process.exit, an uncaught exception, the end of the event loop). What a SIGKILL
  * (or an out-of-memory kill) cuts off is at most the last {@link STDOUT_LOG_FLUSH_MS} of lines.
  */
