@@ -131,8 +131,6 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   // module middleware they replace was (requestContextMiddleware says why they are not that).
   app.use(requestContextMiddleware(app.get(ClsService)));
   app.use(metricsMiddleware(app.get(Metrics)));
-  // At info and below, the access line (pino-http) and the request's logger binding.
-  if (logsEachRequest(config.logLevel)) app.use(...accessLogMiddleware(app));
   answerClientErrors(app.getHttpServer(), config.publicUrl);
   keepConnectionsOpen(app.getHttpServer(), config.httpKeepAliveTimeoutMs);
 
@@ -153,5 +151,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
       tryItOutEnabled: true,
     },
   });
+  // At info and below, the access line (pino-http) and the request's logger binding: after the
+  // Swagger UI's routes and before the application's (Nest registers those when the app starts),
+  // where LoggerModule's module middleware ran.
+  if (logsEachRequest(config.logLevel)) app.use(...accessLogMiddleware(app));
   return app;
 }
