@@ -6,14 +6,16 @@ import type { JobScope } from '../../common/jobs/job-scope.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import { ApplicationsService } from '../applications/index.js';
 import type { ReconciliationRun } from './entities/reconciliation-run.entity.js';
-import { MISMATCHES, type Outcome } from './outcomes.js';
+import { MISMATCHES } from './outcomes.js';
 import { reconciliationRunTransition } from './reconciliation-run.transitions.js';
 import { ReconciliationRunsRepository } from './reconciliation-runs.repository.js';
 import { ReconciliationMetrics } from './reconciliation.metrics.js';
 import { toReconciliationRunResponse } from './reconciliation.responses.js';
 import { SettlementSources } from './settlement-sources.js';
 
-const INTERVAL_MS = 60_000;
+const INTERVAL_MS = 5_000;
+/** How often a replica looks for new payouts to schedule runs for. */
+const SCHEDULE_EVERY_MS = 60_000;
 /** How long a replica holds a run it imports; a run whose replica died is taken again after it. */
 const LEASE_MS = 10 * 60_000;
 const DAY_MS = 24 * 3600_000;
@@ -22,13 +24,14 @@ const LOOKBACK_MS = DAY_MS;
 /** Payouts a run over an interval takes at most. */
 const INTERVAL_PAYOUTS = 100;
 
-type Outcome_ = { lines: number; counts: Record<Outcome, number> } | { error: string };
+/** What importing a run's settlement came to: its line count, or why it failed. */
+type Imported = { lines: number } | { error: string };
 
 /**
- * Reconciles provider settlements with the ledger (docs/RECONCILIATION.md): every tick it makes a
+ * Reconciles provider settlements with the ledger (docs/RECONCILIATION.md). Once a minute it makes a
  * scheduled run for each new payout of each provider, for each application that reconciles that
- * provider (a unique index keeps replicas from making two), then claims pending runs one at a time
- * under a lease (FOR UPDATE SKIP LOCKED), imports the payout's settlement lines page by page into
+ * provider (a unique index keeps replicas from making two); every 5 s it claims pending runs one at
+ * a time under a lease (FOR UPDATE SKIP LOCKED), imports the payout's settlement lines page by page into
  * the staging table (outside any transaction: the provider is called with no lock held), and
  * matches them with the ledger in one statement, in the transaction that checks the lease, writes
  * the result and records `reconciliation.mismatch`.
@@ -45,9 +48,15 @@ export class ReconciliationRunsJob extends PeriodicJob {
     super(INTERVAL_MS);
   }
 
+  /** When this replica last looked for new payouts. */
+  private scheduledAtMs = 0;
+
   protected runOnce(): Promise<unknown> {
+    const now = this.clock.nowMs();
+    const schedule = now - this.scheduledAtMs >= SCHEDULE_EVERY_MS;
+    if (schedule) this.scheduledAtMs = now;
     return this.eachScopedMode({}, async (mode) => {
-      await this.schedule(mode);
+      if (schedule) await this.schedule(mode);
       return this.untilDrained(1, () => this.runOne(mode, {}));
     });
   }
@@ -116,7 +125,7 @@ export class ReconciliationRunsJob extends PeriodicJob {
           await this.complete(run, until, { error: `The settlement could not be imported: ${message}` });
           return;
         }
-        await this.complete(run, until, { lines, counts: {} as Record<Outcome, number> });
+        await this.complete(run, until, { lines });
       },
       { application },
     );
@@ -140,7 +149,7 @@ export class ReconciliationRunsJob extends PeriodicJob {
     return lines;
   }
 
-  private async complete(run: ReconciliationRun, claimedUntil: Date, outcome: Outcome_): Promise<void> {
+  private async complete(run: ReconciliationRun, claimedUntil: Date, outcome: Imported): Promise<void> {
     const now = this.clock.now();
     const succeeded = 'lines' in outcome;
     const status = reconciliationRunTransition(run.status, succeeded ? 'succeed' : 'fail', run.id);

@@ -7,15 +7,19 @@ import { OUTCOMES } from '../outcomes.js';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 
 export class CreateReconciliationRunDto {
-  @ApiProperty({ example: 'stripe', description: 'The provider: `opn`, `stripe` (or `sandbox` in test mode).' })
+  @ApiProperty({
+    example: 'sandbox',
+    description: 'The provider: `opn`, `stripe` (with keys in the mode), or `sandbox` in test mode.',
+  })
   @IsString()
   @Matches(/^[a-z][a-z0-9_]{0,31}$/, { message: 'provider must be a provider name' })
   provider: string;
 
   @ApiProperty({
     required: false,
-    example: 'po_1OaBcDeFgHiJkLmN',
-    description: 'One provider payout (Opn `trsf_…`, Stripe `po_…`). Give this or the interval.',
+    example: 'po_sandbox_1OaBcDeF',
+    description:
+      'One provider payout (Opn `trsf_…`, Stripe `po_…`; in test mode any `po_sandbox_…`). Give this or the interval.',
   })
   @Optional()
   @IsString()
