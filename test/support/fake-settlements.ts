@@ -1,3 +1,10 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { Clock } from '../../src/common/clock.js';
+import { RequestContext } from '../../src/common/context/request-context.js';
+import { newId } from '../../src/common/ids.js';
+import { BalancesService, PostingService, type PostingEntry } from '../../src/modules/ledger/index.js';
 import type { FakeProvider } from './fake-provider.js';
 
 /**
@@ -216,4 +223,79 @@ export function serveStripeSettlement(stripe: FakeProvider, id: string, lines: r
       };
     },
   });
+}
+
+/** Entries per posting: 3 per charge, under the posting service's 100. */
+const CHARGES_PER_POSTING = 33;
+
+/**
+ * `count` succeeded charges of `provider` in test mode, booked as the collection module books them
+ * (one `charge.succeeded` journal: clearing -gross, fees +fee, merchant +net): the charges' rows
+ * written set-based, the entries through the posting service, 33 charges a posting, all at one
+ * frozen moment of the service's clock. Answers the lines the provider settles for them.
+ */
+export async function seedSettledCharges(
+  app: INestApplicationContext,
+  applicationId: string,
+  provider: 'opn' | 'stripe',
+  count: number,
+  referenceOf: (i: number) => string,
+): Promise<SettledLine[]> {
+  const clock = app.get(Clock);
+  const ds = app.get<DataSource>(getDataSourceToken('wallet_test'));
+  clock.freeze();
+  try {
+    const at = clock.now();
+    const charges = Array.from({ length: count }, (_, i) => {
+      const amount = 10_000 + ((i * 7919) % 90_000);
+      return { id: newId(), reference: referenceOf(i), amount, fee: Math.round(amount * 0.0365) };
+    });
+    await ds.query(
+      `INSERT INTO wallet_test.charges
+         (id, application_id, status, currency, amount, provider, reference_id, provider_fee_amount, paid, captured, created_at, updated_at)
+       SELECT id, $1, 'succeeded', 'THB', amount, $2, reference, fee, true, true, $3, $3
+         FROM unnest($4::uuid[], $5::bigint[], $6::text[], $7::bigint[]) AS c(id, amount, reference, fee)`,
+      [
+        applicationId,
+        provider,
+        at,
+        charges.map((c) => c.id),
+        charges.map((c) => c.amount),
+        charges.map((c) => c.reference),
+        charges.map((c) => c.fee),
+      ],
+    );
+    const posting = app.get(PostingService);
+    const balances = app.get(BalancesService);
+    await app.get(RequestContext).runInMode('test', async () => {
+      const balance = async (account: string) =>
+        (await balances.getOrCreate({ application_id: applicationId, account, currency: 'THB' })).id;
+      const [clearing, fees, merchant] = [
+        await balance('provider_clearing'),
+        await balance('fees'),
+        await balance('application'),
+      ];
+      for (let start = 0; start < charges.length; start += CHARGES_PER_POSTING) {
+        const entries: PostingEntry[] = charges.slice(start, start + CHARGES_PER_POSTING).flatMap((c) => {
+          const common = {
+            currency: 'THB',
+            source: 'payment',
+            parent_event_type: 'charge',
+            parent_event_id: c.id,
+            state: 'available' as const,
+          };
+          return [
+            { ...common, balance_id: clearing, amount: -c.amount, type: 'charge', category: 'clearing' },
+            { ...common, balance_id: fees, amount: c.fee, type: 'fee', category: 'provider_fee' },
+            { ...common, balance_id: merchant, amount: c.amount - c.fee, type: 'charge', category: 'payment' },
+          ];
+        });
+        await posting.post({ application_id: applicationId, event_type: 'charge.succeeded', entries });
+      }
+    });
+    const created = Math.floor(at.getTime() / 1000);
+    return charges.map((c) => ({ reference: c.reference, amount: c.amount, fee: c.fee, created }));
+  } finally {
+    clock.thaw();
+  }
 }

@@ -1,13 +1,10 @@
-import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { RequestContext } from '../../../src/common/context/request-context.js';
 import { newId } from '../../../src/common/ids.js';
-import { BalancesService, PostingService, type PostingEntry } from '../../../src/modules/ledger/index.js';
 import { ReconciliationRunsJob } from '../../../src/modules/reconciliation/index.js';
 import { fakeOpn, fakeStripe, type FakeProvider } from '../../support/fake-provider.js';
 import {
   injectFaults,
   serveOpnSettlement,
+  seedSettledCharges,
   serveStripeSettlement,
   type Fault,
   type SettledLine,
@@ -40,14 +37,11 @@ const FAULTS: Fault[] = [
   'fee_mismatch',
   'duplicate',
 ];
-/** Entries per posting: 3 per charge, under the posting service's 100. */
-const CHARGES_PER_POSTING = 33;
 
 describe('settlement reconciliation (fake Opn and Stripe on loopback)', () => {
   let opn: FakeProvider;
   let stripe: FakeProvider;
   let t: TestApp;
-  let ds: DataSource;
   let job: ReconciliationRunsJob;
   let n = 0;
 
@@ -68,7 +62,6 @@ describe('settlement reconciliation (fake Opn and Stripe on loopback)', () => {
         STRIPE_API_PROTOCOL: 'http',
       },
     });
-    ds = t.app.get<DataSource>(getDataSourceToken('wallet_test'));
     job = t.app.get(ReconciliationRunsJob);
   });
   afterAll(async () => {
@@ -77,82 +70,12 @@ describe('settlement reconciliation (fake Opn and Stripe on loopback)', () => {
     await stripe?.stop();
   });
 
-  const referenceOf = (provider: 'opn' | 'stripe', i: number) =>
-    provider === 'opn'
-      ? `chrg_test_${(n += 1).toString(36)}x${i.toString(36)}`.padEnd(28, '0')
-      : `pi_3Fake${(n += 1).toString(36)}x${i.toString(36)}`;
+  /** A reference no other charge of this file has (Opn `chrg_test_…`, Stripe `pi_…`). */
+  const referenceOf = (provider: 'opn' | 'stripe') =>
+    `${provider === 'opn' ? 'chrg_test_e2e' : 'pi_3E2e'}${process.pid}x${(n += 1).toString(36).padStart(6, '0')}`;
 
-  /**
-   * `count` succeeded charges of `provider` booked as the collection module books them (one
-   * `charge.succeeded` journal: clearing -gross, fees +fee, merchant +net), the charges' rows written
-   * set-based and the entries through the posting service, 33 charges a posting, at one frozen
-   * moment (each test has its own application, so no two seedings share a settlement window); answers the lines the provider settles for them.
-   */
-  async function seedLedger(tenant: Tenant, provider: 'opn' | 'stripe', count: number): Promise<SettledLine[]> {
-    t.clock.freeze();
-    const at = t.clock.now();
-    const charges = Array.from({ length: count }, (_, i) => ({
-      id: newId(),
-      reference: referenceOf(provider, i),
-      amount: 10_000 + ((i * 7919) % 90_000),
-      fee: 0,
-    }));
-    for (const c of charges) c.fee = Math.round(c.amount * 0.0365);
-    await ds.query(
-      `INSERT INTO wallet_test.charges
-         (id, application_id, status, currency, amount, provider, reference_id, provider_fee_amount, paid, captured, created_at, updated_at)
-       SELECT id, $1, 'succeeded', 'THB', amount, $2, reference, fee, true, true, $3, $3
-         FROM unnest($4::uuid[], $5::bigint[], $6::text[], $7::bigint[]) AS c(id, amount, reference, fee)`,
-      [
-        tenant.applicationId,
-        provider,
-        at,
-        charges.map((c) => c.id),
-        charges.map((c) => c.amount),
-        charges.map((c) => c.reference),
-        charges.map((c) => c.fee),
-      ],
-    );
-    const posting = t.app.get(PostingService);
-    const balances = t.app.get(BalancesService);
-    await t.app.get(RequestContext).runInMode('test', async () => {
-      const balance = async (account: string) =>
-        (await balances.getOrCreate({ application_id: tenant.applicationId, account, currency: 'THB' })).id;
-      const [clearing, fees, merchant] = [
-        await balance('provider_clearing'),
-        await balance('fees'),
-        await balance('application'),
-      ];
-      for (let start = 0; start < charges.length; start += CHARGES_PER_POSTING) {
-        const entries: PostingEntry[] = charges.slice(start, start + CHARGES_PER_POSTING).flatMap((c) => {
-          const common = { currency: 'THB', source: 'payment', parent_event_type: 'charge', parent_event_id: c.id };
-          return [
-            {
-              ...common,
-              balance_id: clearing,
-              amount: -c.amount,
-              state: 'available',
-              type: 'charge',
-              category: 'clearing',
-            },
-            { ...common, balance_id: fees, amount: c.fee, state: 'available', type: 'fee', category: 'provider_fee' },
-            {
-              ...common,
-              balance_id: merchant,
-              amount: c.amount - c.fee,
-              state: 'available',
-              type: 'charge',
-              category: 'payment',
-            },
-          ] satisfies PostingEntry[];
-        });
-        await posting.post({ application_id: tenant.applicationId, event_type: 'charge.succeeded', entries });
-      }
-    });
-    t.clock.reset();
-    const created = Math.floor(at.getTime() / 1000);
-    return charges.map((c) => ({ reference: c.reference, amount: c.amount, fee: c.fee, created }));
-  }
+  const seedLedger = (tenant: Tenant, provider: 'opn' | 'stripe', count: number) =>
+    seedSettledCharges(t.app, tenant.applicationId, provider, count, () => referenceOf(provider));
 
   const refused = (res: { status: number; body: unknown }, status: number, code: string) => {
     expect(res.status).toBe(status);
@@ -254,7 +177,7 @@ describe('settlement reconciliation (fake Opn and Stripe on loopback)', () => {
     it('flags every injected fault as its kind, and nothing else', async () => {
       const tenant = await createTenant(t);
       const lines = await seedLedger(tenant, provider, 200);
-      const { served, expected } = injectFaults(lines, FAULTS, (i) => referenceOf(provider, 100_000 + i));
+      const { served, expected } = injectFaults(lines, FAULTS, () => referenceOf(provider));
       const payout = payoutId('faults');
       serve(provider, payout, served);
       const run = await reconcile(tenant, provider, payout);
