@@ -230,6 +230,24 @@ describe('settlement reconciliation (fake Opn and Stripe on loopback)', () => {
     expect(list).toMatchObject({ total_items: 1, data: [{ payout, status: 'succeeded', mismatch_count: 0 }] });
   });
 
+  it('runs a run once when two replicas claim at the same time', async () => {
+    const tenant = await createTenant(t);
+    const lines = await seedLedger(tenant, 'stripe', 40);
+    const payout = `po_replicas${Date.now().toString(36)}`;
+    serveStripeSettlement(stripe, payout, lines);
+    const created = await post(tenant, { provider: 'stripe', payout });
+    const scope = { applicationIds: [tenant.applicationId], modes: ['test' as const] };
+    const done = await Promise.all([job.runPending(scope), job.runPending(scope)]);
+    expect(done[0] + done[1]).toBe(1);
+    expect(await get(tenant, `/reconciliation_runs/${created.body.id}`)).toMatchObject({
+      status: 'succeeded',
+      item_count: 40,
+      outcomes: { matched: 40 },
+    });
+    const items = await get(tenant, `/reconciliation_runs/${created.body.id}/items?limit=1`);
+    expect(items.total_items).toBe(40);
+  });
+
   it('reconciles the payouts created in an interval', async () => {
     const tenant = await createTenant(t);
     const lines = await seedLedger(tenant, 'stripe', 3);
