@@ -27,6 +27,7 @@ const TABLES_WITHOUT_ENTITY = {
   ledger: ['hold_releases'],
   files: ['file_content_parts'],
   'provider-events': ['provider_events'],
+  reconciliation: ['reconciliation_lines'],
   payouts: ['transfer_sandbox_recipients', 'transfer_sandbox_settings', 'transfer_sandbox_transfers'],
 };
 

@@ -34,6 +34,7 @@ import { BillingModule } from './modules/billing/index.js';
 import { PayoutsModule } from './modules/payouts/index.js';
 import { ProviderEventsModule } from './modules/provider-events/index.js';
 import { FilesModule } from './modules/files/index.js';
+import { ReconciliationModule } from './modules/reconciliation/index.js';
 import { ReportingModule } from './modules/reporting/index.js';
 import { SubscriptionsModule, TestClocksModule } from './modules/billing/subscriptions/index.js';
 import { CreditModule } from './modules/billing/index.js';
@@ -119,6 +120,7 @@ function requestBinding(): { req?: unknown } {
     CustomersModule,
     FilesModule,
     ReportingModule,
+    ReconciliationModule,
     LedgerModule,
     DisputesModule,
     RefundsModule,

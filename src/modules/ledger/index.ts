@@ -28,3 +28,4 @@ export {
   type ReportRow,
   type ReportWindow,
 } from './reports/ledger-reports.service.js';
+export { settlementTotalsSql } from './reports/settlement-totals.sql.js';

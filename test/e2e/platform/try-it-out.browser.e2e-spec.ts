@@ -95,6 +95,8 @@ const PNG = Buffer.from(
 
 /** Per operation (`METHOD /path` without the wallet prefix): what differs from the defaults above. */
 const OVERRIDES: Record<string, Override> = {
+  // The example body names a payout and an interval (the form shows every field): one of them must go.
+  'POST /reconciliation_runs': { expect: { status: 400, code: 'E7961' } },
   // Each state change gets an object of its own, so the reads and the other changes keep theirs.
   'POST /payment_intents/{id}/cancel': { id: 'intent_to_cancel' },
   'POST /payment_intents/{id}/capture': { id: 'intent_to_capture' },
@@ -425,6 +427,9 @@ describe('Swagger UI: Try it out on every operation', () => {
         report_type: 'balance.summary.1',
         parameters: { interval_start: '2026-11-01T00:00:00Z', interval_end: '2026-11-02T00:00:00Z' },
       })
+    ).id;
+    ids.reconciliation_runs = (
+      await api('post', '/reconciliation_runs', { provider: 'sandbox', payout: 'po_sandbox_walk' })
     ).id;
     const ledger = await ledgerRecords(t, tenant);
     ids.balances = ledger.balance_test;

@@ -345,6 +345,34 @@ export const ENDPOINTS: EndpointCase[] = [
     },
     expect: { ...KEY_OR_USER, 'test key': 'E7900', 'live key': 'E7900', 'user member': 'E7900', superuser: 'E7900' },
   },
+  {
+    name: 'GET /reconciliation_runs',
+    method: 'get',
+    path: (f) => f.tenant.path('/reconciliation_runs'),
+    expect: KEY_OR_USER,
+  },
+  {
+    // An unknown reconciliation run: authorized callers reach the handler (E4004).
+    name: 'GET /reconciliation_runs/:id',
+    method: 'get',
+    path: (f) => f.tenant.path(`/reconciliation_runs/${UNKNOWN_ID}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
+    // The items of an unknown run: authorized callers reach the handler (E4004).
+    name: 'GET /reconciliation_runs/:id/items',
+    method: 'get',
+    path: (f) => f.tenant.path(`/reconciliation_runs/${UNKNOWN_ID}/items`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
+    // A provider with no settlements in the mode: authorized callers reach the service (E7960) and no run is made.
+    name: 'POST /reconciliation_runs',
+    method: 'post',
+    path: (f) => f.tenant.path('/reconciliation_runs'),
+    body: { provider: 'unknown_provider', payout: 'po_matrix' },
+    expect: { ...KEY_OR_USER, 'test key': 'E7960', 'live key': 'E7960', 'user member': 'E7960', superuser: 'E7960' },
+  },
   { name: 'GET /refunds', method: 'get', path: (f) => f.tenant.path('/refunds'), expect: KEY_OR_USER },
   {
     // An unknown refund: authorized callers reach the handler (E4004).
