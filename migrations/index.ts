@@ -35,6 +35,7 @@ import { DisputeCloseAtProvider1764501200000 } from './1764501200000-DisputeClos
 import { ReportRuns1764501300000 } from './1764501300000-ReportRuns.js';
 import { FileContentParts1764501400000 } from './1764501400000-FileContentParts.js';
 import { ReconciliationRuns1764501600000 } from './1764501600000-ReconciliationRuns.js';
+import { EventTraceparent1764501700000 } from './1764501700000-EventTraceparent.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   ReportRuns1764501300000,
   FileContentParts1764501400000,
   ReconciliationRuns1764501600000,
+  EventTraceparent1764501700000,
 ];

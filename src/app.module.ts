@@ -10,6 +10,7 @@ import { CommonModule } from './common/common.module.js';
 import { DatabaseModule } from './common/database/database.module.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { redactUrl } from './common/http/redact-url.js';
+import { traceLogFields, tracingOn } from './common/observability/trace-context.js';
 import { requestIdOf } from './common/http/request-id.js';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
 import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
@@ -86,7 +87,12 @@ function requestBinding(): { req?: unknown } {
               };
             },
           },
-          ...(perRequest ? {} : { mixin: requestBinding }),
+          // With tracing on, every line also names the trace and span under way (trace_id, span_id).
+          ...(tracingOn()
+            ? { mixin: perRequest ? traceLogFields : () => ({ ...requestBinding(), ...traceLogFields() }) }
+            : perRequest
+              ? {}
+              : { mixin: requestBinding }),
         };
         return {
           // One line per request at info and below; above that, no per-request logging work at all:
