@@ -1,7 +1,7 @@
 import { register } from 'node:module';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { markTracingOn } from './common/observability/trace-context.js';
-import { tracingServiceName } from './config/tracing.config.js';
+import { applyTracingDefaults, tracingServiceName } from './config/tracing.config.js';
 
 /**
  * OpenTelemetry tracing, started by `main.ts` before the server's modules load, only when an OTLP
@@ -10,6 +10,7 @@ import { tracingServiceName } from './config/tracing.config.js';
  * they are imported; it is registered first, and the SDK starts before anything is imported.
  */
 export async function startTracing(): Promise<void> {
+  applyTracingDefaults();
   const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
   register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
   const [{ NodeSDK }, { OTLPTraceExporter }, http, express, pg, ioredis, undici] = await Promise.all([
@@ -30,9 +31,10 @@ export async function startTracing(): Promise<void> {
         ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)\b/.test(req.url ?? ''),
       }),
       new express.ExpressInstrumentation(),
-      // Statements with their text (parameters never: they hold account numbers and amounts).
-      new pg.PgInstrumentation({ enhancedDatabaseReporting: false }),
-      new ioredis.IORedisInstrumentation(),
+      // Statements with their text (parameters never: they hold account numbers and amounts), inside
+      // a request's or a job's span only: the jobs' polling would otherwise be a root trace per query.
+      new pg.PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
+      new ioredis.IORedisInstrumentation({ requireParentSpan: true }),
       new undici.UndiciInstrumentation(),
     ],
   });

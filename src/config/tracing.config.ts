@@ -14,3 +14,12 @@ export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 export function tracingServiceName(env: NodeJS.ProcessEnv = process.env): string {
   return env.OTEL_SERVICE_NAME || 'wallet-service';
 }
+
+/**
+ * The SDK's other signals stay off unless asked for: metrics are Prometheus' (`/metrics`), logs are
+ * standard output's. Without this the SDK would also push metrics over OTLP by default.
+ */
+export function applyTracingDefaults(env: NodeJS.ProcessEnv = process.env): void {
+  env.OTEL_METRICS_EXPORTER ??= 'none';
+  env.OTEL_LOGS_EXPORTER ??= 'none';
+}
