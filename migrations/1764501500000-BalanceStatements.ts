@@ -30,15 +30,17 @@ export class BalanceStatements1764501500000 implements MigrationInterface {
                   balance_id::text, journal_id::text, amount::text, currency, state, running_balance::text,
                   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), 'UTF8')), 'hex')
        $$`,
-      `CREATE OR REPLACE FUNCTION ${s}.refuse_ledger_change() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          IF TG_OP = 'UPDATE' AND OLD.entry_hash IS NULL AND NEW.entry_hash IS NOT NULL AND NEW.chain_seq IS NOT NULL
-             AND to_jsonb(NEW) - 'entry_hash' - 'chain_seq' = to_jsonb(OLD) - 'entry_hash' - 'chain_seq' THEN
-            RETURN NEW;
-          END IF;
-          RAISE EXCEPTION 'balance transactions are immutable: post a correcting entry instead';
-        END
-      $$`,
+      // Entries stay immutable; the one UPDATE let through fills a missing chain and changes nothing
+      // else (the WHEN is evaluated without calling the function, so filling costs little).
+      `DROP TRIGGER balance_transactions_immutable ON ${s}.balance_transactions`,
+      `CREATE TRIGGER balance_transactions_immutable BEFORE DELETE ON ${s}.balance_transactions
+        FOR EACH ROW EXECUTE FUNCTION ${s}.refuse_ledger_change()`,
+      `CREATE TRIGGER balance_transactions_immutable_update BEFORE UPDATE ON ${s}.balance_transactions
+        FOR EACH ROW WHEN (NOT (OLD.entry_hash IS NULL AND NEW.entry_hash IS NOT NULL AND NEW.chain_seq IS NOT NULL
+          AND to_jsonb(NEW) - 'entry_hash' - 'chain_seq' = to_jsonb(OLD) - 'entry_hash' - 'chain_seq'))
+        EXECUTE FUNCTION ${s}.refuse_ledger_change()`,
+      // Chains every entry that has none, per balance in (created_at, id) order after the balance's
+      // head, computing the hashes in one pass and writing them 10,000 at a time.
       `CREATE FUNCTION ${s}.ledger_chain_fill() RETURNS bigint LANGUAGE plpgsql AS $$
         DECLARE
           r record;
@@ -46,6 +48,9 @@ export class BalanceStatements1764501500000 implements MigrationInterface {
           head text;
           n bigint;
           filled bigint := 0;
+          ids uuid[] := '{}';
+          places bigint[] := '{}';
+          hashes text[] := '{}';
         BEGIN
           FOR r IN SELECT id, balance_id, journal_id, amount, currency, state, running_balance, created_at
                      FROM ${s}.balance_transactions WHERE entry_hash IS NULL
@@ -60,9 +65,20 @@ export class BalanceStatements1764501500000 implements MigrationInterface {
             n := n + 1;
             head := ${s}.ledger_entry_hash(head, n, r.id, r.balance_id, r.journal_id, r.amount, r.currency, r.state,
                                            r.running_balance, r.created_at);
-            UPDATE ${s}.balance_transactions SET chain_seq = n, entry_hash = head WHERE id = r.id;
+            ids := ids || r.id;
+            places := places || n;
+            hashes := hashes || head;
             filled := filled + 1;
+            IF cardinality(ids) >= 10000 THEN
+              UPDATE ${s}.balance_transactions e SET chain_seq = u.place, entry_hash = u.hash
+                FROM unnest(ids, places, hashes) AS u (id, place, hash) WHERE e.id = u.id;
+              ids := '{}';
+              places := '{}';
+              hashes := '{}';
+            END IF;
           END LOOP;
+          UPDATE ${s}.balance_transactions e SET chain_seq = u.place, entry_hash = u.hash
+            FROM unnest(ids, places, hashes) AS u (id, place, hash) WHERE e.id = u.id;
           IF current_balance IS NOT NULL THEN
             UPDATE ${s}.balances SET chain_head = head, chain_count = n WHERE id = current_balance;
           END IF;
@@ -98,11 +114,10 @@ export class BalanceStatements1764501500000 implements MigrationInterface {
     await forEachModeSchema(queryRunner, (s) => [
       `DROP TABLE ${s}.balance_statements`,
       `DROP FUNCTION ${s}.ledger_chain_fill()`,
-      `CREATE OR REPLACE FUNCTION ${s}.refuse_ledger_change() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          RAISE EXCEPTION 'balance transactions are immutable: post a correcting entry instead';
-        END
-      $$`,
+      `DROP TRIGGER balance_transactions_immutable_update ON ${s}.balance_transactions`,
+      `DROP TRIGGER balance_transactions_immutable ON ${s}.balance_transactions`,
+      `CREATE TRIGGER balance_transactions_immutable BEFORE UPDATE OR DELETE ON ${s}.balance_transactions
+        FOR EACH ROW EXECUTE FUNCTION ${s}.refuse_ledger_change()`,
       `DROP FUNCTION ${s}.ledger_entry_hash(text, bigint, uuid, uuid, uuid, bigint, text, text, bigint, timestamptz)`,
       `DROP INDEX ${s}.bt_balance_chain_key`,
       `ALTER TABLE ${s}.balance_transactions DROP COLUMN chain_seq, DROP COLUMN entry_hash`,

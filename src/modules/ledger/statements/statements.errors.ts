@@ -1,6 +1,6 @@
 import { defineErrors } from '../../../common/errors/error-catalog.js';
 
-/** Balance statements (docs/LEDGER.md, "Statements"): codes of the reporting range, E7940-E7949. */
+/** Balance statements (docs/LEDGER.md, "Statements"): codes from E7940 in the reporting owner's range. */
 export const StatementErrors = defineErrors('reporting', {
   E7940: {
     key: 'statement_as_of_invalid',
