@@ -18,7 +18,13 @@ import {
   type Posting,
   type StatementResponse,
 } from '../../../src/modules/ledger/index.js';
+import type { ConfigService } from '@nestjs/config';
+import { scopeOf, type ApplicationRef } from '../../../src/common/context/principal.js';
+import type { AllConfig, StatementSigningKey } from '../../../src/config/app.config.js';
+import { LedgerRepository } from '../../../src/modules/ledger/ledger.repository.js';
 import { newSigningKey } from '../../../src/modules/ledger/statements/statement-keys.js';
+import { StatementKeysRepository } from '../../../src/modules/ledger/statements/statement-keys.repository.js';
+import { StatementsRepository } from '../../../src/modules/ledger/statements/statements.repository.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { expectLedgerInvariants } from '../../support/ledger-invariants.js';
 import { OpenApiContract } from '../../support/openapi.js';
@@ -192,19 +198,18 @@ describe('signed balance statements (POST /balances/{id}/statements)', () => {
     // The CLI verifier, offline: exit 0 on a statement that holds, 1 on one that does not.
     const cli = join(process.cwd(), 'dist/src/cli/main.js');
     const args = [cli, 'statements:verify', save('ok.json', statement), '--jwks', save('jwks.json', keys.body)];
-    const ok = await run(process.execPath, [...args, '--entries', save('entries.json', entries)]);
-    expect(ok.stdout).toMatch(/^VALID: statement .* chain matches/);
     const tampered = {
       ...statement,
       jws: statement.jws.replace(/\.[^.]+\./, `.${b64({ ...statement.statement, available: 1 })}.`),
     };
-    const bad = await run(process.execPath, [
-      cli,
-      'statements:verify',
-      save('bad.json', tampered),
-      '--jwks',
-      args[4],
-    ]).catch((err: { code: number; stdout: string }) => err);
+    // Both at once: each start of the CLI loads the whole service's code (seconds on a busy machine).
+    const [ok, bad] = await Promise.all([
+      run(process.execPath, [...args, '--entries', save('entries.json', entries)]),
+      run(process.execPath, [cli, 'statements:verify', save('bad.json', tampered), '--jwks', args[4]]).catch(
+        (err: { code: number; stdout: string }) => err,
+      ),
+    ]);
+    expect(ok.stdout).toMatch(/^VALID: statement .* chain matches/);
     expect(bad).toMatchObject({
       code: 1,
       stdout: expect.stringMatching(/^INVALID: .*\n {2}the signature does not match/),
@@ -360,6 +365,45 @@ describe('signed balance statements (POST /balances/{id}/statements)', () => {
         kid: statement.kid,
       });
     }
+  });
+
+  it('with STATEMENT_SIGNING_KEYS, signs with the first key and still verifies what a key after it signed', async () => {
+    const [old, fresh] = [await newSigningKey(), await newSigningKey()];
+    const service = (keys: StatementSigningKey[]) => {
+      const config = { get: () => ({ statementSigningKeys: keys }) } as unknown as ConfigService<AllConfig, true>;
+      const statementKeys = new StatementKeys(t.app.get(StatementKeysRepository), t.clock, config);
+      const statements = new StatementsService(
+        t.app.get(LedgerRepository),
+        t.app.get(StatementsRepository),
+        statementKeys,
+        t.clock,
+      );
+      return { statementKeys, statements };
+    };
+    const scope = scopeOf(
+      { id: tenant.applicationId, slug: '', name: '', countries: [] } satisfies ApplicationRef,
+      'test',
+    );
+    const inTest = <T>(fn: () => Promise<T>) => t.app.get(RequestContext).runInMode('test', fn);
+    const asOf = t.clock.now().toISOString();
+    const before = service([old]);
+    const signedBefore = await inTest(() => before.statements.create(scope, alice, asOf));
+    const after = service([fresh, old]);
+    const signedAfter = await inTest(() => after.statements.create(scope, alice, asOf));
+    expect([signedBefore.kid, signedAfter.kid]).toEqual([old.kid, fresh.kid]);
+    const keys = await after.statementKeys.published();
+    expect(keys.keys.map((k) => k.kid)).toEqual([fresh.kid, old.kid]);
+    const entries = await entriesOf(alice);
+    for (const statement of [signedBefore, signedAfter]) {
+      await expect(verifyStatement(statement.jws, keys, entries)).resolves.toMatchObject({ valid: true });
+    }
+    // Dropping the old key from the list is what makes its statements fail.
+    await expect(
+      verifyStatement(signedBefore.jws, await service([fresh]).statementKeys.published()),
+    ).resolves.toMatchObject({
+      valid: false,
+    });
+    await expect(after.statementKeys.rotate()).rejects.toThrow('STATEMENT_SIGNING_KEYS is set');
   });
 
   it('refuses bad input with the catalog codes and signs nothing', async () => {
