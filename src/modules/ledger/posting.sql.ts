@@ -186,7 +186,14 @@ export function postingStatement(
 `;
   const hash = (prev: string) =>
     `${tables.entryHash}(${prev}, r.chain_seq, r.id, r.balance_id, $1::uuid, r.amount, r.currency, r.state, r.running_balance::bigint, $6::timestamptz)`;
-  const sql = `WITH RECURSIVE locked AS MATERIALIZED (
+  // A posting with two entries on one balance chains them one after the other (a recursion); the
+  // usual posting, one entry per balance, hashes each from its balance's head (prepared without it).
+  const chained = ids.length < entries.length;
+  const recurse = `          UNION ALL
+          SELECT r.ord, r.balance_id, r.chain_seq, ${hash('h.entry_hash')}
+            FROM hashed h JOIN rows r ON r.balance_id = h.h_balance AND r.chain_seq = h.h_seq + 1
+`;
+  const sql = `WITH ${chained ? 'RECURSIVE ' : ''}locked AS MATERIALIZED (
           SELECT id, customer_id, account, currency, available, hold, scaling_factor, chain_head, chain_count
             FROM ${tables.balances}
            WHERE application_id = $2 AND id = ANY($7::uuid[]) ORDER BY id FOR UPDATE
@@ -202,13 +209,10 @@ export function postingStatement(
                  l.chain_count + row_number() OVER (PARTITION BY i.balance_id ORDER BY i.ord) AS chain_seq
             FROM input i JOIN locked l ON l.id = i.balance_id
            WHERE (SELECT ok FROM checked)
-        ), hashed (h_ord, h_balance, h_seq, entry_hash) AS (
+        ), hashed (h_ord, h_balance, h_seq, entry_hash) AS ${chained ? '' : 'MATERIALIZED '}(
           SELECT r.ord, r.balance_id, r.chain_seq, ${hash('l.chain_head')}
-            FROM rows r JOIN locked l ON l.id = r.balance_id WHERE r.chain_seq = l.chain_count + 1
-          UNION ALL
-          SELECT r.ord, r.balance_id, r.chain_seq, ${hash('h.entry_hash')}
-            FROM hashed h JOIN rows r ON r.balance_id = h.h_balance AND r.chain_seq = h.h_seq + 1
-        ), j AS (
+            FROM rows r JOIN locked l ON l.id = r.balance_id${chained ? ' WHERE r.chain_seq = l.chain_count + 1' : ''}
+${chained ? recurse : ''}        ), j AS (
           INSERT INTO ${tables.journals} (id, application_id, description, event_type, event_id, created_at)
           SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT ok FROM checked)
         ), b AS (
