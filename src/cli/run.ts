@@ -106,7 +106,12 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof BillingDifferencesFound || err instanceof VerificationFailed) process.exit(1);
+    // A check that found problems has printed them: exit once stdout has taken all of it (a long
+    // --json report into a pipe is written asynchronously, and process.exit would cut it).
+    if (err instanceof BillingDifferencesFound || err instanceof VerificationFailed) {
+      process.stdout.write('', () => process.exit(1));
+      return;
+    }
     if (err instanceof CliUsageError || err instanceof ConfigError) console.error(`error: ${err.message}`);
     else if (err instanceof AppError) console.error(`error: ${err.definition.code} ${err.message}`);
     else console.error(err);
