@@ -160,6 +160,21 @@ describe('signed balance statements (POST /balances/{id}/statements)', () => {
     // The same Idempotency-Key answers the same statement.
     const again = await sign(alice, asOf, { 'Idempotency-Key': `stmt-${tenant.applicationId}` });
     expect(again.body.id).toBe(statement.id);
+    // It is kept: read back as it was answered; not under another balance, nor in the other mode.
+    const path = (balance: string, id: string) => tenant.path(`/balances/${balance}/statements/${id}`);
+    const kept = await t.http.get(path(alice, statement.id)).set(tenant.as('test'));
+    expect(kept.status).toBe(200);
+    contract.assert('GET', `${DOC}/{statement_id}`, kept);
+    expect(kept.body).toEqual(statement);
+    for (const [balance, id, as] of [
+      [platform, statement.id, 'test'],
+      [alice, 'not-an-id', 'test'],
+      [alice, statement.id, 'live'],
+    ] as const) {
+      const res = await t.http.get(path(balance, id)).set(tenant.as(as));
+      expect(res.status).toBe(404);
+      expectErrorObject(res.body, 'E4004');
+    }
 
     const keys = await t.http.get(JWKS_PATH);
     expect(keys.status).toBe(200);

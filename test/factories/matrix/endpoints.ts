@@ -300,6 +300,14 @@ export const ENDPOINTS: EndpointCase[] = [
     expect: KEY_OR_USER,
   },
   {
+    // An unknown statement of each mode's balance: authorized callers reach the handler (E4004).
+    name: 'GET /balances/:id/statements/:statement_id',
+    method: 'get',
+    setup: async (t, f) => ({ ids: await ledgerRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/balances/${row.ids[`balance_${mode}`]}/statements/${UNKNOWN_ID}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
     // An unknown charge: authorized test-mode callers reach the handler (E4004); live mode has no test helpers.
     name: 'POST /test_helpers/disputes',
     method: 'post',

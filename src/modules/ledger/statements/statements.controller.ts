@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Principal } from '../../../common/context/principal.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, Public, WalletController } from '../../../common/http/decorators.js';
+import { EXAMPLE_ID } from '../../../common/http/examples.js';
 import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { BalanceStatementDto, CreateBalanceStatementDto, StatementKeySetDto } from './dto/statement.dto.js';
 import { StatementKeys } from './statement-keys.js';
@@ -33,6 +34,23 @@ export class BalanceStatementsController {
     @Body() dto: CreateBalanceStatementDto,
   ) {
     return this.statements.create(principal, id, dto.as_of);
+  }
+
+  @Get(':id/statements/:statement_id')
+  @Auth('machine', 'user', 'superuser')
+  @ApiOperation({
+    summary: 'Retrieve a balance statement',
+    description: 'A statement signed earlier, with the same JWS: its verification does not change with time.',
+  })
+  @ApiParam({ name: 'statement_id', description: 'The statement id.', example: EXAMPLE_ID })
+  @ApiOkResponse({ type: BalanceStatementDto })
+  @ApiErrors(Errors.E4004)
+  retrieve(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Param('statement_id') statementId: string,
+  ) {
+    return this.statements.retrieve(principal, id, statementId);
   }
 }
 

@@ -56,6 +56,15 @@ export class StatementsRepository {
     };
   }
 
+  async find(applicationId: string, balanceId: string, id: string): Promise<StatementRecord | null> {
+    const [row] = await this.db.manager.query(
+      `SELECT id, application_id, balance_id, as_of, kid, payload, jws, created_at FROM ${this.db.table('balance_statements')}
+        WHERE application_id = $1 AND balance_id = $2 AND id = $3`,
+      [applicationId, balanceId, id],
+    );
+    return row ?? null;
+  }
+
   async insert(record: StatementRecord): Promise<void> {
     await this.db.manager.query(
       `INSERT INTO ${this.db.table('balance_statements')} (id, application_id, balance_id, as_of, kid, payload, jws, created_at)

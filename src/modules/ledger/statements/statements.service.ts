@@ -4,13 +4,13 @@ import { Clock } from '../../../common/clock.js';
 import type { Scope } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
-import { newId } from '../../../common/ids.js';
+import { isUuid, newId } from '../../../common/ids.js';
 import { LedgerRepository } from '../ledger.repository.js';
 import { CHAIN_VERSION } from './entry-chain.js';
 import { StatementKeys } from './statement-keys.js';
 import { STATEMENT_JWS_TYPE, type StatementPayload } from './statement-verify.js';
 import { StatementErrors } from './statements.errors.js';
-import { StatementsRepository } from './statements.repository.js';
+import { StatementsRepository, type StatementRecord } from './statements.repository.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -87,7 +87,7 @@ export class StatementsService {
     const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
       .setProtectedHeader({ alg: 'EdDSA', kid, typ: STATEMENT_JWS_TYPE })
       .sign(key);
-    await this.statements.insert({
+    const record = {
       id: payload.id,
       application_id: applicationId,
       balance_id: balance.id,
@@ -96,22 +96,35 @@ export class StatementsService {
       payload: payload as unknown as Record<string, unknown>,
       jws,
       created_at: now,
-    });
-    return {
-      id: payload.id,
-      object: 'balance_statement',
-      livemode: principal.livemode,
-      balance_id: balance.id,
-      as_of: payload.as_of,
-      kid,
-      jws,
-      statement: payload,
-      created_at: payload.issued_at,
     };
+    await this.statements.insert(record);
+    return toResponse(record, principal.livemode);
+  }
+
+  /** A statement signed earlier, as it was answered then. */
+  async retrieve(principal: Scope, balanceId: string, id: string): Promise<StatementResponse> {
+    const record =
+      isUuid(balanceId) && isUuid(id) ? await this.statements.find(principal.application.id, balanceId, id) : null;
+    if (!record) throw new AppError(Errors.E4004, `No statement with id "${id}" of balance "${balanceId}".`);
+    return toResponse(record, principal.livemode);
   }
 
   /** What `ledger:verify-chain` reports for the current mode (optionally one balance): empty when every chain recomputes. */
   brokenChains(balanceId?: string) {
     return this.statements.brokenChains(balanceId);
   }
+}
+
+function toResponse(record: StatementRecord, livemode: boolean): StatementResponse {
+  return {
+    id: record.id,
+    object: 'balance_statement',
+    livemode,
+    balance_id: record.balance_id,
+    as_of: new Date(record.as_of).toISOString(),
+    kid: record.kid,
+    jws: record.jws,
+    statement: record.payload as unknown as StatementPayload,
+    created_at: new Date(record.created_at).toISOString(),
+  };
 }
