@@ -9,8 +9,8 @@ import { forEachModeSchema } from './support.js';
  * the running balance. Existing entries are chained here, per balance in (created_at, id) order, by
  * `ledger_chain_fill()`, which also chains any row inserted by hand without one (the benchmark's
  * seed): the immutability trigger lets an UPDATE only fill a missing chain and change nothing else.
- * `balance_statements` keeps each signed statement; `platform.statement_signing_keys` the Ed25519
- * keys generated when STATEMENT_SIGNING_KEYS is not set.
+ * `balance_statements` keeps each signed statement; `platform.statement_signing_keys` the public
+ * halves of the Ed25519 keys generated when STATEMENT_SIGNING_KEYS is not set.
  */
 export class BalanceStatements1764501500000 implements MigrationInterface {
   name = 'BalanceStatements1764501500000';
@@ -97,16 +97,12 @@ export class BalanceStatements1764501500000 implements MigrationInterface {
          created_at timestamptz NOT NULL)`,
       `CREATE INDEX balance_statements_app_balance_idx ON ${s}.balance_statements (application_id, balance_id, created_at)`,
     ]);
+    // The public halves of the generated signing keys (a private key never reaches the database).
     await queryRunner.query(`CREATE TABLE platform.statement_signing_keys (
        kid text PRIMARY KEY,
-       private_jwk jsonb NOT NULL,
        public_jwk jsonb NOT NULL,
        created_at timestamptz NOT NULL,
        retired_at timestamptz)`);
-    // At most one active key: two replicas generating the first key at once keep one.
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX statement_signing_keys_one_active ON platform.statement_signing_keys ((true)) WHERE retired_at IS NULL`,
-    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -82,7 +82,9 @@ export const statementCommands: Record<string, CliCommand> = {
       const rotated = await app.get(StatementKeys).rotate();
       print(
         rotated,
-        `new statement signing key ${rotated.kid}${rotated.retired ? `; ${rotated.retired} retired (still published)` : ''}`,
+        rotated.retired.length > 0
+          ? `retired ${rotated.retired.join(', ')} (still published); each process signs with a new key from its next statement`
+          : 'no generated key was signing; each process makes one at its first statement',
       );
     },
   },

@@ -9,15 +9,18 @@ import { StatementKeysRepository, type StoredSigningKey } from './statement-keys
 export type PublicStatementKey = StoredSigningKey['public_jwk'] & { use: 'sig'; alg: 'EdDSA' };
 
 /**
- * The Ed25519 keys that sign balance statements. With STATEMENT_SIGNING_KEYS: those, the first
- * active. Without: the keys in `platform.statement_signing_keys`, the first generated on first use;
- * `rotate()` (`statements:rotate-key`) retires the active key and makes a new one. Every key, retired
- * or not, stays in the published JWKS so statements it signed still verify. Read on each use (a
- * statement is rare): a rotation in the CLI is seen by every replica at once.
+ * The Ed25519 keys that sign balance statements (docs/LEDGER.md, "Keys and rotation"). With
+ * STATEMENT_SIGNING_KEYS: those, the first signs. Without: each process makes its own key on its
+ * first statement and keeps the private half in memory only; the public half is published
+ * (`platform.statement_signing_keys`) before it signs. `rotate()` (`statements:rotate-key`) retires
+ * every generated key: each process sees it at its next statement (checked per statement, a rare
+ * call) and makes a new key. Every key ever published stays in the JWKS, so what it signed verifies.
  */
 @Injectable()
 export class StatementKeys {
   private readonly configured: StatementSigningKey[] | undefined;
+  /** This process's generated key (no STATEMENT_SIGNING_KEYS). */
+  private own: { kid: string; key: CryptoKey } | undefined;
 
   constructor(
     private readonly keys: StatementKeysRepository,
@@ -27,36 +30,33 @@ export class StatementKeys {
     this.configured = config.get('app', { infer: true }).statementSigningKeys;
   }
 
-  /** The key that signs now, generated and kept if there is none yet. */
+  /** The key that signs now: the first configured one, else this process's (made, or made again after a rotation). */
   async active(): Promise<{ kid: string; key: CryptoKey }> {
-    let jwk = this.configured?.[0] ?? (await this.stored())[0]?.private_jwk;
-    if (!jwk) {
-      const fresh = await newSigningKey();
-      await this.keys.addFirst(fresh, publicOf(fresh), this.clock.now());
-      jwk = (await this.stored())[0].private_jwk;
+    if (this.configured) {
+      const [first] = this.configured;
+      return { kid: first.kid, key: (await importJWK(first, 'EdDSA')) as CryptoKey };
     }
-    return { kid: jwk.kid, key: (await importJWK(jwk, 'EdDSA')) as CryptoKey };
+    if (this.own && !(await this.keys.retired(this.own.kid))) return this.own;
+    const fresh = await newSigningKey();
+    await this.keys.add(publicOf(fresh), this.clock.now());
+    this.own = { kid: fresh.kid, key: (await importJWK(fresh, 'EdDSA')) as CryptoKey };
+    return this.own;
   }
 
-  /** The public JWKS: every key, active first. */
+  /** The public JWKS: the configured keys in their order, then every generated key (still signing first). */
   async published(): Promise<{ keys: PublicStatementKey[] }> {
-    const keys = this.configured ?? (await this.stored()).map((k) => k.private_jwk);
+    const all = [...(this.configured ?? []).map(publicOf), ...(await this.keys.all()).map((k) => k.public_jwk)];
+    const seen = new Set<string>();
+    const keys = all.filter((k) => !seen.has(k.kid) && seen.add(k.kid));
     return { keys: keys.map((k) => ({ ...publicOf(k), use: 'sig', alg: 'EdDSA' })) };
   }
 
-  /** Retires the active key; the new one signs from now on. Refused when the keys come from the environment. */
-  async rotate(): Promise<{ kid: string; retired: string | null }> {
+  /** Retires every generated key (each process makes a new one at its next statement). Refused when the keys come from the environment. */
+  async rotate(): Promise<{ retired: string[] }> {
     if (this.configured) {
       throw new Error('STATEMENT_SIGNING_KEYS is set: rotate by putting a new key first in it (docs/LEDGER.md)');
     }
-    const before = (await this.stored()).find((k) => k.retired_at === null)?.kid ?? null;
-    const fresh = await newSigningKey();
-    await this.keys.rotate(fresh, publicOf(fresh), this.clock.now());
-    return { kid: fresh.kid, retired: before };
-  }
-
-  private stored(): Promise<StoredSigningKey[]> {
-    return this.keys.all();
+    return { retired: await this.keys.retireAll(this.clock.now()) };
   }
 }
 
@@ -67,6 +67,6 @@ export async function newSigningKey(): Promise<StatementSigningKey> {
   return { kty: 'OKP', crv: 'Ed25519', kid, x: jwk.x, d: jwk.d };
 }
 
-function publicOf(key: StatementSigningKey): StoredSigningKey['public_jwk'] {
+function publicOf(key: { kid: string; x: string }): StoredSigningKey['public_jwk'] {
   return { kty: 'OKP', crv: 'Ed25519', kid: key.kid, x: key.x };
 }
