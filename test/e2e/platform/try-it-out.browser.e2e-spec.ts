@@ -130,6 +130,7 @@ const OVERRIDES: Record<string, Override> = {
   'POST /prices/{id}': { id: 'price_to_update' },
   'POST /customers/{customer_id}/credit_grants': { path: { customer_id: '=customers' } },
   'GET /customers/{customer_id}/credit_grants': { path: { customer_id: '=customers' } },
+  'GET /balances/{id}/statements/{statement_id}': { path: { id: '=balances', statement_id: '=balance_statements' } },
   'POST /credit_grants/{id}/void': { id: 'credit_grant_to_void' },
   'GET /invoices/upcoming': { params: { subscription_id: '=subscriptions' } },
   'GET /invoices/{id}/lines': { id: 'subscription_invoice' },
@@ -434,6 +435,9 @@ describe('Swagger UI: Try it out on every operation', () => {
     const ledger = await ledgerRecords(t, tenant);
     ids.balances = ledger.balance_test;
     ids.balance_transactions = ledger.entry_test;
+    ids.balance_statements = (
+      await api('post', `/balances/${ids.balances}/statements`, { as_of: '2026-11-01T00:00:00Z' })
+    ).id;
     const events = await eventRecords(t, tenant);
     ids.events = events.event_test;
     ids.webhook_endpoints = events.endpoint_test;

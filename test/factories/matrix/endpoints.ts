@@ -291,6 +291,23 @@ export const ENDPOINTS: EndpointCase[] = [
     expect: KEY_OR_USER,
   })),
   {
+    // A statement of each mode's balance as of a past moment: every allowed credential gets 200.
+    name: 'POST /balances/:id/statements',
+    method: 'post',
+    setup: async (t, f) => ({ ids: await ledgerRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/balances/${row.ids[`balance_${mode}`]}/statements`),
+    body: { as_of: '2026-11-01T00:00:00Z' },
+    expect: KEY_OR_USER,
+  },
+  {
+    // An unknown statement of each mode's balance: authorized callers reach the handler (E4004).
+    name: 'GET /balances/:id/statements/:statement_id',
+    method: 'get',
+    setup: async (t, f) => ({ ids: await ledgerRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/balances/${row.ids[`balance_${mode}`]}/statements/${UNKNOWN_ID}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
     // An unknown charge: authorized test-mode callers reach the handler (E4004); live mode has no test helpers.
     name: 'POST /test_helpers/disputes',
     method: 'post',
@@ -747,6 +764,8 @@ export function documentedOperation(row: EndpointCase): string {
 export const EXEMPT: Record<string, string> = {
   'GET /.well-known/oauth-authorization-server':
     'public OAuth server metadata (RFC 8414): it is read before any credential exists',
+  'GET /.well-known/wallet-statement-keys':
+    'the public keys of balance statements (JWKS): read by offline verifiers that hold no credential (statements.e2e-spec.ts)',
   'GET /oauth2/auth':
     'the authorization-code sign-in page: the user authenticates on it (oauth-flow and login-page e2e specs)',
   'POST /oauth/token':

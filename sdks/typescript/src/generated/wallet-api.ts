@@ -320,6 +320,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/balances/{id}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a balance statement
+         * @description The balance at `as_of` (available, pending, total) and the head of its hash chain then (the last entry and its hash, the count of entries), signed with the service’s Ed25519 key as a compact JWS and kept. Anyone holding the published keys (/.well-known/wallet-statement-keys) can check it offline; with the entries (GET /balance_transactions) they can also check the ledger was not changed since (`npm run cli -- statements:verify`, docs/LEDGER.md "Statements").
+         */
+        post: operations["BalanceStatementsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/balances/{id}/statements/{statement_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a balance statement
+         * @description A statement signed earlier, with the same JWS: its verification does not change with time.
+         */
+        get: operations["BalanceStatementsController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/wallet-statement-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public keys of balance statements (JWKS)
+         * @description Every Ed25519 key that signed or signs statements, the active one first; retired keys stay so old statements still verify.
+         */
+        get: operations["StatementKeysController_published"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/invoices/upcoming": {
         parameters: {
             query?: never;
@@ -3280,6 +3340,16 @@ export interface components {
              * @example 135000
              */
             running_balance: number;
+            /**
+             * @description Its place (from 1) in its balance's hash chain: the order a statement's verifier replays (docs/LEDGER.md, "Statements").
+             * @example 42
+             */
+            chain_seq: number;
+            /**
+             * @description SHA-256 (hex) of the previous entry hash of the balance and this entry (docs/LEDGER.md, "Statements").
+             * @example 9f2c4e0b7d1a5f3e8c6b2a9d4e7f1c3b5a8d0e2f4c6b8a1d3e5f7a9c2b4d6e8f
+             */
+            entry_hash: string;
             /** @example 100 */
             scaling_factor: number;
             /** @example null */
@@ -3306,6 +3376,110 @@ export interface components {
             transfer: {
                 [key: string]: unknown;
             } | null;
+        };
+        CreateBalanceStatementDto: {
+            /**
+             * @description RFC 3339 moment with a time zone, not in the future: the statement covers the entries created at or before it.
+             * @example 2026-11-01T00:00:00Z
+             */
+            as_of: string;
+        };
+        BalanceStatementPayloadDto: {
+            /** @example balance_statement */
+            object: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            balance_id: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            application_id: string;
+            /**
+             * @example test
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @example customer */
+            account: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id: string | null;
+            /** @example THB */
+            currency: string;
+            /** @example 100 */
+            scaling_factor: number;
+            /** @example 2026-11-01T00:00:00.000Z */
+            as_of: string;
+            /**
+             * @description Available at as_of (minor units).
+             * @example 125000
+             */
+            available: number;
+            /**
+             * @description Held (the balance's "hold") at as_of.
+             * @example 10000
+             */
+            pending: number;
+            /** @example 135000 */
+            total: number;
+            /**
+             * @description The entries covered: the chain's places 1..entry_count.
+             * @example 42
+             */
+            entry_count: number;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            last_entry_id: string | null;
+            /**
+             * @description entry_hash of the last entry covered (64 zeros when none).
+             * @example 3b5d0c1e7f2a4d6b8c9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e
+             */
+            last_entry_hash: string;
+            /** @example wallet-ledger-entry-v1 */
+            chain_version: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            issued_at: string;
+        };
+        BalanceStatementDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example balance_statement */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            balance_id: string;
+            /** @example 2026-11-01T00:00:00.000Z */
+            as_of: string;
+            /**
+             * @description The signing key in the JWKS.
+             * @example kq0n7hZ2l0lJ3o7G6bq1y0b3m5K1w2Z8x9Yc4d5e6f0
+             */
+            kid: string;
+            /**
+             * @description The signed statement: a compact JWS (EdDSA, Ed25519) whose payload is `statement`. Verify it with the keys at /.well-known/wallet-statement-keys.
+             * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiIsInR5cCI6IndhbGxldC1zdGF0ZW1lbnQrandzIn0.eyJ...In0.c2ln...
+             */
+            jws: string;
+            /** @description The signed payload, decoded. */
+            statement: components["schemas"]["BalanceStatementPayloadDto"];
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+        };
+        StatementPublicKeyDto: {
+            /** @example OKP */
+            kty: string;
+            /** @example Ed25519 */
+            crv: string;
+            /** @example kq0n7hZ2l0lJ3o7G6bq1y0b3m5K1w2Z8x9Yc4d5e6f0 */
+            kid: string;
+            /** @example 11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo */
+            x: string;
+            /** @example sig */
+            use: string;
+            /** @example EdDSA */
+            alg: string;
+        };
+        StatementKeySetDto: {
+            /** @description The active key first, then the retired ones. */
+            keys: components["schemas"]["StatementPublicKeyDto"][];
         };
         LineTaxAmountDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
@@ -10570,6 +10744,315 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    BalanceStatementsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBalanceStatementDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceStatementDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E7940 statement_as_of_invalid: as_of must be an RFC 3339 moment with a time zone, not in the future.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    BalanceStatementsController_retrieve: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The statement id. */
+                statement_id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceStatementDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    StatementKeysController_published: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementKeySetDto"];
                 };
             };
             /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
