@@ -3,7 +3,8 @@
  * (bench:lists, bench:reports): `balances` customers with a THB balance each, and `entries`
  * balance transactions in journals of two (one credit, one debit), one journal every
  * 2 * STEP_MS from BASE_MS; every tenth credit is held. The balances' amounts are the sums of
- * their entries, as the posting service keeps them.
+ * their entries, and each entry has its running balance and its place and hash in its balance's
+ * hash chain, as the posting service writes them.
  */
 import type pg from 'pg';
 
@@ -48,6 +49,9 @@ export async function seedLedger(
   await client.query(`CREATE INDEX ON bench_balances (n)`);
   console.log(`seeded ${BALANCES} customers and balances in ${Date.now() - t0} ms`);
 
+  // The entries are staged without the table's indexes and written once with their running
+  // balances and hash chains (an UPDATE of a million indexed rows afterwards would take minutes).
+  await client.query(`CREATE TEMP TABLE bench_entries (LIKE ${s}.balance_transactions INCLUDING DEFAULTS)`);
   // Journal j (1-based) has two entries: +amount on balance j % B and -amount on balance (j * 7) % B.
   for (let from = 1; from <= ENTRIES / 2; from += CHUNK / 2) {
     const to = Math.min(ENTRIES / 2, from + CHUNK / 2 - 1);
@@ -60,7 +64,7 @@ export async function seedLedger(
       [applicationId],
     );
     await client.query(
-      `INSERT INTO ${s}.balance_transactions (id, application_id, journal_id, balance_id, customer_id, account, currency, amount,
+      `INSERT INTO bench_entries (id, application_id, journal_id, balance_id, customer_id, account, currency, amount,
               running_balance, state, description, event_type, event_id, type, source, scaling_factor, fee, net, gross_amount,
               available_on, created_at, updated_at)
        SELECT ${uuid7(`${BASE_MS} + j * ${2 * STEP_MS} + side`, `'e' || j || '-' || side`)}, $1,
@@ -76,18 +80,53 @@ export async function seedLedger(
          JOIN bench_balances b ON b.n = CASE WHEN side = 0 THEN j % ${BALANCES} ELSE (j * 7) % ${BALANCES} END`,
       [applicationId],
     );
-    console.log(`seeded entries up to ${to * 2} (${Date.now() - t1} ms)`);
+    console.log(`staged entries up to ${to * 2} (${Date.now() - t1} ms)`);
   }
+  // Each balance's entries in (created_at, id) order: their places and running balances, then their
+  // hashes (docs/LEDGER.md, "Statements"), one place of every balance per step of the recursion.
   const t2 = Date.now();
+  await client.query(`CREATE TEMP TABLE bench_chain AS
+    SELECT e.*, row_number() OVER w AS place, sum(e.amount) OVER w AS running
+      FROM bench_entries e WINDOW w AS (PARTITION BY e.balance_id ORDER BY e.created_at, e.id)`);
+  await client.query(`DROP TABLE bench_entries`);
+  await client.query(`CREATE INDEX ON bench_chain (balance_id, place)`);
+  await client.query(`ANALYZE bench_chain`);
+  const hash = (prev: string) =>
+    `${s}.ledger_entry_hash(${prev}, k.place, k.id, k.balance_id, k.journal_id, k.amount, k.currency, k.state, k.running::bigint, k.created_at)`;
+  const columns = `k.id, k.application_id, k.journal_id, k.balance_id, k.customer_id, k.account, k.currency, k.amount,
+    k.running, k.state, k.description, k.event_type, k.event_id, k.type, k.source, k.scaling_factor, k.fee, k.net,
+    k.gross_amount, k.available_on, k.created_at, k.updated_at, k.place`;
+  // Each step looks up the next place of every balance by the index: a hash join would hash the
+  // whole table again at every step.
+  await client.query('BEGIN');
+  await client.query('SET LOCAL enable_hashjoin = off');
+  await client.query('SET LOCAL enable_mergejoin = off');
   await client.query(
-    `UPDATE ${s}.balances b SET available = x.available, hold = x.hold
+    `INSERT INTO ${s}.balance_transactions (id, application_id, journal_id, balance_id, customer_id, account, currency, amount,
+            running_balance, state, description, event_type, event_id, type, source, scaling_factor, fee, net, gross_amount,
+            available_on, created_at, updated_at, chain_seq, entry_hash)
+     WITH RECURSIVE c AS (
+       SELECT ${columns}, ${hash(`repeat('0', 64)`)} AS hash FROM bench_chain k WHERE k.place = 1
+       UNION ALL
+       SELECT ${columns}, ${hash('c.hash')}
+         FROM c JOIN bench_chain k ON k.balance_id = c.balance_id AND k.place = c.place + 1
+     )
+     SELECT * FROM c`,
+  );
+  await client.query('COMMIT');
+  await client.query(`DROP TABLE bench_chain`);
+  console.log(`seeded ${ENTRIES} entries with their running balances and hash chains (${Date.now() - t2} ms)`);
+  const t3 = Date.now();
+  await client.query(
+    `UPDATE ${s}.balances b SET available = x.available, hold = x.hold, chain_count = x.n, chain_head = x.head
        FROM (SELECT balance_id, coalesce(sum(amount) FILTER (WHERE state = 'available'), 0) AS available,
-                    coalesce(sum(amount) FILTER (WHERE state = 'hold'), 0) AS hold
+                    coalesce(sum(amount) FILTER (WHERE state = 'hold'), 0) AS hold, count(*) AS n,
+                    (array_agg(entry_hash ORDER BY chain_seq DESC))[1] AS head
                FROM ${s}.balance_transactions WHERE application_id = $1 GROUP BY balance_id) x
       WHERE b.id = x.balance_id`,
     [applicationId],
   );
-  console.log(`seeded the balances' amounts (${Date.now() - t2} ms)`);
+  console.log(`seeded the balances' amounts and chain heads (${Date.now() - t3} ms)`);
 }
 
 /** The benchmark's application (`bench`) in the service's platform schema, with a test key. */

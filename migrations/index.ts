@@ -34,6 +34,9 @@ import { InvoiceCredit1764501000000 } from './1764501000000-InvoiceCredit.js';
 import { DisputeCloseAtProvider1764501200000 } from './1764501200000-DisputeCloseAtProvider.js';
 import { ReportRuns1764501300000 } from './1764501300000-ReportRuns.js';
 import { FileContentParts1764501400000 } from './1764501400000-FileContentParts.js';
+import { BalanceStatements1764501500000 } from './1764501500000-BalanceStatements.js';
+import { ReconciliationRuns1764501600000 } from './1764501600000-ReconciliationRuns.js';
+import { EventTraceparent1764501700000 } from './1764501700000-EventTraceparent.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -73,4 +76,7 @@ export const MIGRATIONS = [
   DisputeCloseAtProvider1764501200000,
   ReportRuns1764501300000,
   FileContentParts1764501400000,
+  BalanceStatements1764501500000,
+  ReconciliationRuns1764501600000,
+  EventTraceparent1764501700000,
 ];

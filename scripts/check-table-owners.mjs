@@ -24,9 +24,10 @@ const TABLES_WITHOUT_ENTITY = {
   ],
   auth: ['oauth_token_families'],
   billing: ['credit_usage', 'credit_usage_buckets'],
-  ledger: ['hold_releases'],
+  ledger: ['hold_releases', 'balance_statements', 'statement_signing_keys'],
   files: ['file_content_parts'],
   'provider-events': ['provider_events'],
+  reconciliation: ['reconciliation_lines'],
   payouts: ['transfer_sandbox_recipients', 'transfer_sandbox_settings', 'transfer_sandbox_transfers'],
 };
 

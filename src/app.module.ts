@@ -12,6 +12,7 @@ import { ErrorFilter } from './common/errors/error.filter.js';
 import { redactUrl } from './common/http/redact-url.js';
 import { logsEachRequest } from './common/observability/access-log.js';
 import { stdoutLogDestination } from './common/observability/log-destination.js';
+import { traceLogFields, tracingOn } from './common/observability/trace-context.js';
 import { requestIdOf } from './common/http/request-id.js';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
 import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
@@ -35,6 +36,7 @@ import { BillingModule } from './modules/billing/index.js';
 import { PayoutsModule } from './modules/payouts/index.js';
 import { ProviderEventsModule } from './modules/provider-events/index.js';
 import { FilesModule } from './modules/files/index.js';
+import { ReconciliationModule } from './modules/reconciliation/index.js';
 import { ReportingModule } from './modules/reporting/index.js';
 import { SubscriptionsModule, TestClocksModule } from './modules/billing/subscriptions/index.js';
 import { CreditModule } from './modules/billing/index.js';
@@ -86,7 +88,12 @@ function requestBinding(): { req?: unknown } {
               };
             },
           },
-          ...(perRequest ? {} : { mixin: requestBinding }),
+          // With tracing on, every line also names the trace and span under way (trace_id, span_id).
+          ...(tracingOn()
+            ? { mixin: perRequest ? traceLogFields : () => ({ ...requestBinding(), ...traceLogFields() }) }
+            : perRequest
+              ? {}
+              : { mixin: requestBinding }),
         };
         return {
           // Mounted on no route as module middleware: at info and below createApp mounts the same
@@ -125,6 +132,7 @@ function requestBinding(): { req?: unknown } {
     CustomersModule,
     FilesModule,
     ReportingModule,
+    ReconciliationModule,
     LedgerModule,
     DisputesModule,
     RefundsModule,

@@ -6,6 +6,7 @@ import { CheckoutDto, InvoiceDto, PaymentIntentDto } from './modules/checkout/dt
 import { DisputeDto } from './modules/disputes/dto/dispute.dto.js';
 import { WebhookEndpointDto } from './modules/events/dto/webhook-endpoint.dto.js';
 import { BalanceDto } from './modules/ledger/index.js';
+import { ReconciliationRunDto } from './modules/reconciliation/dto/reconciliation-run.dto.js';
 import { ReportRunDto } from './modules/reporting/dto/report-run.dto.js';
 import { BankAccountDto } from './modules/payouts/dto/bank-account.dto.js';
 import { RefundDto } from './modules/refunds/index.js';
@@ -57,6 +58,7 @@ export const EVENT_PAYLOADS: Record<EventType, Function> = {
   'balance.available': BalanceDto,
   'report_run.succeeded': ReportRunDto,
   'report_run.failed': ReportRunDto,
+  'reconciliation.mismatch': ReconciliationRunDto,
   'account.updated': AccountDto,
   'bank_account.created': BankAccountDto,
   'payout.created': PayoutDto,

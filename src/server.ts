@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory.js';
 import { Draining } from './common/lifecycle/draining.js';
+import { shutdownTracing } from './common/observability/trace-context.js';
 import { disableAllocationSitePretenuring } from './common/runtime/gc-tuning.js';
 import { ConfigError, loadAppConfig } from './config/app.config.js';
 import { ensureDemoApplication } from './first-run.js';
@@ -37,16 +38,19 @@ async function main(): Promise<void> {
       logger.error(`shutdown did not finish within ${config.shutdownGraceMs + CLOSE_MARGIN_MS} ms; exiting`);
       process.exit(1);
     }, config.shutdownGraceMs + CLOSE_MARGIN_MS).unref();
-    app.close().then(
-      () => {
-        logger.log(draining.summary());
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => shutdownTracing())
+      .then(
+        () => {
+          logger.log(draining.summary());
+          process.exit(0);
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

@@ -8,14 +8,16 @@ import { applicationCommands } from './commands/applications.js';
 import { authCommands } from './commands/auth.js';
 import { BillingDifferencesFound, billingCommands } from './commands/billing.js';
 import { eventCommands } from './commands/events.js';
+import { statementCommands, statementVerifyCommands, VerificationFailed } from './commands/statements.js';
 
 const COMMANDS: Record<string, CliCommand> = {
   ...applicationCommands,
   ...authCommands,
   ...billingCommands,
+  ...statementCommands,
 };
 /** Commands that use only a deployment's URL and key: run before any configuration or database. */
-const REMOTE: Record<string, RemoteCommand> = eventCommands;
+const REMOTE: Record<string, RemoteCommand> = { ...eventCommands, ...statementVerifyCommands };
 
 function help(): string {
   return [
@@ -48,10 +50,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const remote = REMOTE[name];
   if (remote) {
-    // A leading bare word is the command's subject (events:trigger TYPE).
+    // A leading bare word is the command's subject (events:trigger TYPE, statements:verify FILE).
     const subject = rest[0] !== undefined && !rest[0].startsWith('--') ? rest[0] : undefined;
     const args = parseFlags(subject === undefined ? rest : rest.slice(1));
-    if (subject !== undefined) args.type = subject;
+    if (subject !== undefined) args.type = args.subject = subject;
     const json = args.json === true;
     await remote.run({
       args,
@@ -104,7 +106,12 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof BillingDifferencesFound) process.exit(1);
+    // A check that found problems has printed them: exit once stdout has taken all of it (a long
+    // --json report into a pipe is written asynchronously, and process.exit would cut it).
+    if (err instanceof BillingDifferencesFound || err instanceof VerificationFailed) {
+      process.stdout.write('', () => process.exit(1));
+      return;
+    }
     if (err instanceof CliUsageError || err instanceof ConfigError) console.error(`error: ${err.message}`);
     else if (err instanceof AppError) console.error(`error: ${err.definition.code} ${err.message}`);
     else console.error(err);

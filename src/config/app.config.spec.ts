@@ -117,9 +117,48 @@ describe('configuration', () => {
     [{ TRUSTED_PROXIES: '10.0.0.0/8/1' }, 'got "10.0.0.0/8/1"'],
     [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "yes"'],
     [{ WEBHOOK_ENDPOINT_CONCURRENCY: '0' }, 'WEBHOOK_ENDPOINT_CONCURRENCY must be between 1 and 64, got 0'],
+    [
+      { STATEMENT_SIGNING_KEYS: 'key' },
+      'STATEMENT_SIGNING_KEYS must be a JSON array of Ed25519 private JWKs with kid: not JSON',
+    ],
+    [
+      { STATEMENT_SIGNING_KEYS: '[]' },
+      'STATEMENT_SIGNING_KEYS must be a JSON array of Ed25519 private JWKs with kid: not a non-empty array',
+    ],
+    [
+      { STATEMENT_SIGNING_KEYS: JSON.stringify([{ kty: 'EC', crv: 'P-256', kid: 'a', x: 'x', d: 'd' }]) },
+      'key 0 is not kty OKP, crv Ed25519',
+    ],
+    [
+      { STATEMENT_SIGNING_KEYS: JSON.stringify([{ kty: 'OKP', crv: 'Ed25519', kid: 'a', x: 'abc' }]) },
+      'key 0 has no d',
+    ],
+    [
+      { STATEMENT_SIGNING_KEYS: JSON.stringify([{ kty: 'OKP', crv: 'Ed25519', x: 'abc', d: 'def' }]) },
+      'key 0 has no kid',
+    ],
+    [
+      {
+        STATEMENT_SIGNING_KEYS: JSON.stringify(
+          [1, 2].map(() => ({ kty: 'OKP', crv: 'Ed25519', kid: 'a', x: 'abc', d: 'def' })),
+        ),
+      },
+      'kid a is given twice',
+    ],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadAppConfig(env)).toThrow(ConfigError);
     expect(() => loadAppConfig(env)).toThrow(message);
+  });
+
+  it('reads STATEMENT_SIGNING_KEYS as private JWKs, the first active, and keeps no other fields', () => {
+    const key = { kty: 'OKP', crv: 'Ed25519', kid: 'k1', x: 'eA', d: 'ZA', use: 'sig' };
+    expect(loadAppConfig({}).statementSigningKeys).toBeUndefined();
+    expect(
+      loadAppConfig({ STATEMENT_SIGNING_KEYS: JSON.stringify([key, { ...key, kid: 'k0' }]) }).statementSigningKeys,
+    ).toEqual([
+      { kty: 'OKP', crv: 'Ed25519', kid: 'k1', x: 'eA', d: 'ZA' },
+      { kty: 'OKP', crv: 'Ed25519', kid: 'k0', x: 'eA', d: 'ZA' },
+    ]);
   });
 
   it('documents every variable it reads in the README configuration table', () => {

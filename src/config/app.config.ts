@@ -100,6 +100,20 @@ export interface AppConfig {
   httpKeepAliveTimeoutMs: number;
   /** FILE_STORAGE: where uploaded files' bytes live (`database`, the default, or `s3` with the S3_* settings). */
   fileStorage: FileStorageConfig;
+  /**
+   * STATEMENT_SIGNING_KEYS: Ed25519 private JWKs (JSON array) that sign balance statements, the
+   * first active, the rest retired but still published. Unset: a key generated on first use is kept
+   * in the database (docs/LEDGER.md, "Statements").
+   */
+  statementSigningKeys: StatementSigningKey[] | undefined;
+}
+
+export interface StatementSigningKey {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  kid: string;
+  x: string;
+  d: string;
 }
 
 export interface AllConfig {
@@ -231,6 +245,35 @@ function requireLiveKeys(variable: string, map: Record<string, string>, credenti
   }
 }
 
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** STATEMENT_SIGNING_KEYS: a non-empty JSON array of Ed25519 private JWKs, each with its own kid. */
+function statementSigningKeys(env: Env): StatementSigningKey[] | undefined {
+  const raw = env.STATEMENT_SIGNING_KEYS;
+  if (!raw) return undefined;
+  const fail = (why: string) =>
+    new ConfigError(`STATEMENT_SIGNING_KEYS must be a JSON array of Ed25519 private JWKs with kid: ${why}`);
+  let keys: unknown;
+  try {
+    keys = JSON.parse(raw);
+  } catch {
+    throw fail('not JSON');
+  }
+  if (!Array.isArray(keys) || keys.length === 0) throw fail('not a non-empty array');
+  const kids = new Set<string>();
+  return keys.map((key: unknown, i) => {
+    const k = (key ?? {}) as Record<string, unknown>;
+    if (k.kty !== 'OKP' || k.crv !== 'Ed25519') throw fail(`key ${i} is not kty OKP, crv Ed25519`);
+    for (const field of ['x', 'd'] as const) {
+      if (typeof k[field] !== 'string' || !BASE64URL.test(k[field])) throw fail(`key ${i} has no ${field}`);
+    }
+    if (typeof k.kid !== 'string' || !/^[\x21-\x7e]{1,128}$/.test(k.kid)) throw fail(`key ${i} has no kid`);
+    if (kids.has(k.kid)) throw fail(`kid ${k.kid} is given twice`);
+    kids.add(k.kid);
+    return { kty: 'OKP', crv: 'Ed25519', kid: k.kid, x: k.x as string, d: k.d as string };
+  });
+}
+
 /** The only reader of process.env: validates everything at boot and fails with a message naming the variable. */
 export function loadAppConfig(env: Env = process.env): AppConfig {
   const providerCredentials = loadProviderCredentials(env, (message) => new ConfigError(message));
@@ -301,6 +344,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', databaseUrl === undefined),
     webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 32, 1, 64),
     fileStorage: loadFileStorageConfig(env, (message) => new ConfigError(message)),
+    statementSigningKeys: statementSigningKeys(env),
   };
 }
 

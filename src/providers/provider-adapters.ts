@@ -7,6 +7,7 @@ import type { CollectionProvider } from './ports/collection.port.js';
 import type { ConnectProvider } from './ports/connect.port.js';
 import type { DisputeProvider } from './ports/dispute.port.js';
 import { secretKeyVariable, type PluggedProvider } from './ports/provider-plug.port.js';
+import type { SettlementProvider } from './ports/settlement.port.js';
 import type { TransferProvider } from './ports/transfer.port.js';
 import type { ProviderWebhooks } from './ports/webhook.port.js';
 import { PROVIDER_PLUGS } from './provider-plugs.js';
@@ -56,6 +57,16 @@ export class ProviderAdapters {
   /** Every provider's dispute adapter for `mode` (the reconciliation job lists their recent disputes). */
   disputeProviders(mode: Mode): DisputeProvider[] {
     return [...this.byName.values()].flatMap((p) => (p.disputes?.[mode] ? [p.disputes[mode]] : []));
+  }
+
+  /** The settlement adapter of a provider for a mode that has its keys; none for the sandboxes. */
+  settlementsFor(name: string, mode: Mode): SettlementProvider | undefined {
+    return this.byName.get(name)?.settlements?.[mode];
+  }
+
+  /** The names of the providers with a settlement adapter for `mode` (the reconciliation job's schedule). */
+  settlementProviders(mode: Mode): string[] {
+    return [...this.byName.entries()].flatMap(([name, p]) => (p.settlements?.[mode] ? [name] : []));
   }
 
   /** A provider's inbound webhook port; none for a name that is not a plugged provider. */

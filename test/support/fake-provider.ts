@@ -73,7 +73,9 @@ export type FakeAnswer =
   | { status: number; fixture: string; patch?: Record<string, unknown> }
   | { status: number; json: unknown }
   | { status: number; text: string }
-  | { hang: true };
+  | { hang: true }
+  /** Computed from the request each time (a list served from seeded data, paged by its query). */
+  | { answer: (req: RecordedRequest) => { status: number; json: unknown } };
 
 /** What makes the fake server one provider: its fixtures, how it checks keys, its own error bodies. */
 interface ProviderProfile {
@@ -151,6 +153,10 @@ export class FakeProvider {
     const answers = this.routes.get(`${req.method} ${path}`);
     if (!answers?.length) return this.send(res, 404, this.profile.notFound(path));
     const answer = answers.length > 1 ? answers.shift()! : answers[0];
+    if ('answer' in answer) {
+      const computed = answer.answer(this.requests[this.requests.length - 1]);
+      return this.send(res, computed.status, computed.json);
+    }
     if ('hang' in answer) {
       this.hanging.add(res);
       return;

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 /** A Kubernetes object as read from YAML. */
@@ -46,6 +47,39 @@ export function renderOverlay(overlay: string): K8sObject[] {
     maxBuffer: 16 * 1024 * 1024,
   });
   return parseManifests(text, `overlays/${overlay}`);
+}
+
+/**
+ * The objects of `overlay` with the optional `component` added (deploy/kubernetes/components/<name>),
+ * as an operator adds it to the overlay's `components:`: rendered here through a kustomization in a
+ * temporary directory that names both (relative paths: kustomize refuses absolute ones) and the
+ * overlay's namespace.
+ */
+export function renderWithComponent(overlay: string, component: string, namespace: string): K8sObject[] {
+  const dir = mkdtempSync(join(tmpdir(), 'kustomize-'));
+  try {
+    const from = (path: string) => relative(dir, join(MANIFESTS, path));
+    writeFileSync(
+      join(dir, 'kustomization.yaml'),
+      [
+        'apiVersion: kustomize.config.k8s.io/v1beta1',
+        'kind: Kustomization',
+        `namespace: ${namespace}`,
+        'resources:',
+        `  - ${from(`overlays/${overlay}`)}`,
+        'components:',
+        `  - ${from(`components/${component}`)}`,
+        '',
+      ].join('\n'),
+    );
+    const text = execFileSync('kubectl', ['kustomize', '--load-restrictor', 'LoadRestrictionsNone', dir], {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return parseManifests(text, `overlays/${overlay} + components/${component}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 type Validating = new (data: unknown) => { validate(): void };

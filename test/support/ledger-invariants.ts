@@ -7,7 +7,7 @@ import { MODES } from '../../src/common/tenancy/modes.js';
  * The ledger invariants of decisions.md, checked by the ledger's property tests and after the
  * collection tests, for the given applications in both modes: every journal sums to zero per currency, every
  * balance's available and hold equal the sums of its entries, and the running balances of each
- * balance form one chain from zero. The balance policy: no hold below zero, and no balance that only
+ * balance form one chain from zero, in the order of its hash chain, whose hashes recompute. The balance policy: no hold below zero, and no balance that only
  * holds money on its way (refunds pending, payouts in transit, open disputes) or a customer's prepaid
  * credit below zero; the queued
  * hold releases of a balance never add up to more than its hold (so no release takes it below zero).
@@ -55,6 +55,30 @@ export async function expectLedgerInvariants(t: TestApp, applicationIds: string[
       const sort = (xs: bigint[]) => xs.map(String).sort();
       expect(sort(before)).toEqual(sort(after));
     }
+    // The hash chain (docs/LEDGER.md, "Statements"): each balance's entries take places 1..n in
+    // posting order, each entry_hash is recomputed from the previous one, the running balances follow
+    // that order, and the balance's head is the last entry's hash and count.
+    const unchained = await ds.query(
+      `SELECT e.id FROM (SELECT e.*, row_number() OVER w AS place, lag(e.entry_hash) OVER w AS prev_hash,
+                                lag(e.running_balance) OVER w AS prev_running
+                           FROM ${schema}.balance_transactions e WHERE e.application_id = ANY($1::uuid[])
+                         WINDOW w AS (PARTITION BY e.balance_id ORDER BY e.chain_seq)) e
+        WHERE e.entry_hash IS NULL OR e.chain_seq <> e.place
+           OR e.running_balance <> coalesce(e.prev_running, 0) + e.amount
+           OR e.entry_hash <> ${schema}.ledger_entry_hash(coalesce(e.prev_hash, repeat('0', 64)), e.chain_seq, e.id,
+                e.balance_id, e.journal_id, e.amount, e.currency, e.state, e.running_balance, e.created_at)`,
+      [applicationIds],
+    );
+    expect(unchained).toEqual([]);
+    const badHeads = await ds.query(
+      `SELECT b.id FROM ${schema}.balances b
+         LEFT JOIN LATERAL (SELECT count(*) AS n, (array_agg(entry_hash ORDER BY chain_seq DESC))[1] AS last
+                              FROM ${schema}.balance_transactions e WHERE e.balance_id = b.id) c ON true
+        WHERE b.application_id = ANY($1::uuid[])
+          AND (b.chain_count <> c.n OR b.chain_head <> coalesce(c.last, repeat('0', 64)))`,
+      [applicationIds],
+    );
+    expect(badHeads).toEqual([]);
     // The hold queue never outlives its entries' journals: every queued release is a positive hold of
     // its balance, with at most the entry's amount left to release.
     const badQueue = await ds.query(

@@ -261,6 +261,16 @@ async function reportRun(api: WalletApi, status: 'succeeded' | 'failed'): Promis
   );
 }
 
+/** A test-mode run over a sandbox payout, which settles one charge the ledger never booked (docs/RECONCILIATION.md). */
+async function reconciliationMismatch(api: WalletApi): Promise<Row> {
+  const run = await api.post('/reconciliation_runs', { provider: 'sandbox', payout: `po_sandbox_${Date.now()}` });
+  return waitFor(
+    `reconciliation run ${run.id} finishing`,
+    () => api.get<Row & { status: string }>(`/reconciliation_runs/${run.id}`),
+    (read) => read.status !== 'pending',
+  );
+}
+
 /** A webhook endpoint (on a name that never resolves, RFC 2606; test mode takes it), disabled by the test helper. */
 async function webhookEndpointDisabled(api: WalletApi): Promise<Row> {
   const endpoint = await api.post('/webhook_endpoints', {
@@ -417,6 +427,7 @@ export const TRIGGERS: Partial<Record<EventType, Recipe>> = {
   'refund.failed': refund(4004), // the sandbox's failing refund amount
   'report_run.succeeded': (api) => reportRun(api, 'succeeded'),
   'report_run.failed': (api) => reportRun(api, 'failed'),
+  'reconciliation.mismatch': reconciliationMismatch,
   'balance.available': async (api) => {
     await pay(api, SANDBOX_CARDS.visa);
     return api.post('/test_helpers/holds/release');

@@ -19,10 +19,11 @@
  * | refunds    | 7500-7599 (reserved)               | collection                    |
  * | billing    | 7600-7899 (catalog 7600-7699, subscriptions and test clocks 7700-7799, invoicing 7800-7899) | collection |
  * | reporting  | 7900-7949 (report runs)          | collection                    |
+ * | reconciliation | 7960-7979 (settlement reconciliation) | collection          |
  * | meter      | 8000-8099                          | metering                      |
  * | ledger     | 9000-9099                          | ledger                        |
  * | disputes   | 9500-9599                          | ledger and disputes           |
- * Free for modules not listed: 1240-1299, 5350-5999, 6400-6999 (but 6422), 7950-7999,
+ * Free for modules not listed: 1240-1299, 5350-5999, 6400-6999 (but 6422), 7950-7959, 7980-7999,
  * 8100-8999, 9100-9499, 9600-9999.
  */
 export const ERROR_RANGES: Record<string, Array<[number, number]>> = {
@@ -49,6 +50,7 @@ export const ERROR_RANGES: Record<string, Array<[number, number]>> = {
   refunds: [[7500, 7599]],
   billing: [[7600, 7899]],
   reporting: [[7900, 7949]],
+  reconciliation: [[7960, 7979]],
   meter: [[8000, 8099]],
   ledger: [[9000, 9099]],
   disputes: [[9500, 9599]],

@@ -43,6 +43,8 @@ export const EVENT_TYPES = {
   'balance.available': 'Held funds were released to the available balance.',
   'report_run.succeeded': "A report run's CSV is ready: `result` names its file.",
   'report_run.failed': 'A report run could not be produced; `error` says so.',
+  'reconciliation.mismatch':
+    "A reconciliation run found settlement items that do not match the ledger: `outcomes` counts them, the run's items list them.",
   'account.updated': 'A connected account changed: its KYB was decided.',
   'bank_account.created': 'A bank account was added for payouts.',
   'payout.created': 'A payout was created: its amount left the available balance for payouts_in_transit.',

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { AppError } from '../errors/app-error.js';
 import { Errors } from '../errors/error-catalog.js';
+import { tracedProvider } from '../observability/trace-context.js';
 
 /** The configured name that turns a kind of provider off for a country. */
 export const NO_PROVIDER = 'none';
@@ -112,7 +113,7 @@ export class ProviderRegistry<P extends NamedProvider> {
     if (name === NO_PROVIDER) return null;
     const provider = name === undefined ? undefined : this.resolve(this.byName.get(name), livemode);
     if (!provider || (livemode && provider.testOnly)) throw this.noLiveProvider(country);
-    return provider;
+    return tracedProvider(this.kind, provider.name, provider);
   }
 
   /** Whether live mode has a provider of this kind (or an explicit `none`) for the country. */
@@ -136,10 +137,11 @@ export class ProviderRegistry<P extends NamedProvider> {
    */
   named(name: string, livemode?: boolean): P | undefined {
     const entry = this.byName.get(name);
-    if (!(entry instanceof PerMode)) return entry;
+    if (!(entry instanceof PerMode)) return entry && tracedProvider(this.kind, entry.name, entry);
     const mode = livemode ?? this.currentLivemode?.();
     if (mode === undefined) throw new Error(`the ${this.kind} provider "${name}" needs a mode: none is bound`);
-    return entry.of(mode);
+    const adapter = entry.of(mode);
+    return adapter && tracedProvider(this.kind, adapter.name, adapter);
   }
 
   /** The adapter of a mode for a configured name (undefined: none). */

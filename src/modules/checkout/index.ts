@@ -30,3 +30,4 @@ export {
 export { InvoiceHooks, type InvoiceFinalized, type InvoicePaid } from './targets/invoice-hooks.js';
 export type { Invoice, InvoiceLineItem, InvoiceCollectionMethod } from './entities/invoice.entity.js';
 export { HostedUrls } from './checkouts/hosted-urls.js';
+export { providerChargesSql } from './payments/charge-settlements.sql.js';

@@ -13,6 +13,7 @@ export interface NewEvent {
   data: Event['data'];
   request: EventRequest | null;
   created_at: Date;
+  traceparent: string | null;
 }
 
 @Injectable()
@@ -26,8 +27,8 @@ export class EventsRepository {
   async insertWithDeliveries(event: NewEvent, manager: EntityManager): Promise<void> {
     await manager.query(
       `WITH e AS (
-         INSERT INTO ${this.db.table('events')} (id, application_id, type, api_version, data, request, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id)
+         INSERT INTO ${this.db.table('events')} (id, application_id, type, api_version, data, request, created_at, traceparent)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id)
        INSERT INTO ${this.db.table('webhook_deliveries')}
          (endpoint_id, event_id, application_id, event_type, status, attempts, next_attempt_at, retry_window_from,
           created_at, updated_at)
@@ -42,6 +43,7 @@ export class EventsRepository {
         JSON.stringify(event.data),
         event.request ? JSON.stringify(event.request) : null,
         event.created_at,
+        event.traceparent,
       ],
     );
   }

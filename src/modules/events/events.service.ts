@@ -1,3 +1,4 @@
+import { currentTraceparent } from '../../common/observability/trace-context.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
@@ -81,6 +82,7 @@ export class EventsService extends EventRecorder {
         },
         request,
         created_at: this.clock.now(),
+        traceparent: currentTraceparent(),
       },
       manager,
     );

@@ -1,3 +1,4 @@
+import { withLinkedSpan } from '../../common/observability/trace-context.js';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Mode } from '../../common/context/principal.js';
@@ -180,7 +181,13 @@ export class WebhookDeliveryJob extends PeriodicJob {
       await this.webhooks.recordOutcomes([{ claimed: claim, ...NOT_SENT }], this.clock.now());
       return;
     }
-    const outcome = await attemptDelivery(claim, event, endpoint, this.endpoints.policy(mode), () => this.clock.now());
+    // With tracing on: a span of its own, linked to the trace of the request that recorded the event.
+    const outcome = await withLinkedSpan(
+      'webhook.deliver',
+      event.traceparent,
+      { 'wallet.event.id': event.id, 'wallet.event.type': event.type, 'wallet.webhook_endpoint.id': endpoint.id },
+      () => attemptDelivery(claim, event, endpoint, this.endpoints.policy(mode), () => this.clock.now()),
+    );
     if (!outcome.ok) this.slots.failed(claim.endpoint_id);
     answered();
     try {

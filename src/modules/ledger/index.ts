@@ -22,9 +22,19 @@ export { BalanceDto } from './dto/ledger.dto.js';
 export type { Balance } from './entities/balance.entity.js';
 export type { BalanceTransaction, FeeDetail } from './entities/balance-transaction.entity.js';
 export { connectedAccountName } from './account-names.js';
+export { StatementKeys } from './statements/statement-keys.js';
+export { StatementsService, type StatementResponse } from './statements/statements.service.js';
+export {
+  verifyStatement,
+  entriesOfExport,
+  type StatementPayload,
+  type StatementVerification,
+} from './statements/statement-verify.js';
+export { canonicalEntryLine, entryHash, replayChain, type ChainEntry } from './statements/entry-chain.js';
 export {
   LedgerReports,
   type LedgerReportKind,
   type ReportRow,
   type ReportWindow,
 } from './reports/ledger-reports.service.js';
+export { settlementTotalsSql } from './reports/settlement-totals.sql.js';

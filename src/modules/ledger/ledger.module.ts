@@ -15,10 +15,20 @@ import { PostingService } from './posting.service.js';
 import { PostingsRepository } from './postings.repository.js';
 import { LedgerReportsRepository } from './reports/ledger-reports.repository.js';
 import { LedgerReports } from './reports/ledger-reports.service.js';
+import { StatementKeys } from './statements/statement-keys.js';
+import { StatementKeysRepository } from './statements/statement-keys.repository.js';
+import { BalanceStatementsController, StatementKeysController } from './statements/statements.controller.js';
+import { StatementsRepository } from './statements/statements.repository.js';
+import { StatementsService } from './statements/statements.service.js';
 
 @Module({
   imports: [...DatabaseModule.forModeEntities([Balance, BalanceTransaction, Journal])],
-  controllers: [BalanceTransactionsController, BalancesController],
+  controllers: [
+    BalanceTransactionsController,
+    BalancesController,
+    BalanceStatementsController,
+    StatementKeysController,
+  ],
   providers: [
     LedgerRepository,
     HoldsRepository,
@@ -31,7 +41,20 @@ import { LedgerReports } from './reports/ledger-reports.service.js';
     HoldReleaseJob,
     LedgerReportsRepository,
     LedgerReports,
+    StatementKeysRepository,
+    StatementKeys,
+    StatementsRepository,
+    StatementsService,
   ],
-  exports: [PostingService, BalancesService, BalanceCustomers, BalanceTransfers, HoldReleaseJob, LedgerReports],
+  exports: [
+    PostingService,
+    BalancesService,
+    BalanceCustomers,
+    BalanceTransfers,
+    HoldReleaseJob,
+    LedgerReports,
+    StatementKeys,
+    StatementsService,
+  ],
 })
 export class LedgerModule {}

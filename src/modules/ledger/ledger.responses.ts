@@ -75,6 +75,8 @@ export function toBalanceTransactionResponse(
     plane: e.plane,
     amount: Number(e.amount),
     running_balance: Number(e.running_balance),
+    chain_seq: e.chain_seq === null ? null : Number(e.chain_seq),
+    entry_hash: e.entry_hash,
     scaling_factor: e.scaling_factor,
     original_amount: e.original_amount === null ? null : Number(e.original_amount),
     fee: Number(e.fee),

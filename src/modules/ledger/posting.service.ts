@@ -127,6 +127,8 @@ export class PostingService {
         currency: e.currency,
         amount: e.amount,
         running_balance: Number(row.running_balance),
+        chain_seq: Number(row.chain_seq),
+        entry_hash: row.entry_hash,
         state: e.state,
         description: e.description ?? posting.description ?? null,
         original_currency: e.original_currency ?? null,

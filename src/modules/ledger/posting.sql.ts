@@ -60,6 +60,8 @@ const ENTRY_COLUMNS = [
   'available_on',
   'created_at',
   'updated_at',
+  'chain_seq',
+  'entry_hash',
 ] as const;
 
 /** One entry as the statement takes it: the posting's entry with its new id. */
@@ -75,6 +77,8 @@ export interface PostingResult {
     customer_id: string | null;
     account: string;
     scaling_factor: number;
+    chain_seq: number;
+    entry_hash: string;
   }>;
 }
 
@@ -92,9 +96,13 @@ export interface PostingResult {
  * more than the balance's new hold, so a release never takes `hold` below zero. Queue rows a
  * release job has claimed at this moment are skipped (SKIP LOCKED: the job locks them before the
  * balance, this statement the balance before them); the job clamps such a release to the hold.
+ *
+ * Hash chain (docs/LEDGER.md, "Statements"): each entry takes the next place of its balance's chain
+ * (`chain_seq`) and `entry_hash` = `ledger_entry_hash(previous hash, …)`, entries of one balance in
+ * the posting's order; the balance's head (`chain_head`, `chain_count`) moves with its amounts.
  */
 export function postingStatement(
-  tables: { balances: string; journals: string; entries: string; holdReleases: string },
+  tables: { balances: string; journals: string; entries: string; holdReleases: string; entryHash: string },
   journal: {
     id: string;
     applicationId: string;
@@ -176,8 +184,18 @@ export function postingStatement(
           UPDATE ${tables.holdReleases} h SET amount = s.left_amount
             FROM shrunk s WHERE h.entry_id = s.entry_id AND s.left_amount > 0 AND s.left_amount < s.amount
 `;
-  const sql = `WITH locked AS MATERIALIZED (
-          SELECT id, customer_id, account, currency, available, hold, scaling_factor FROM ${tables.balances}
+  const hash = (prev: string) =>
+    `${tables.entryHash}(${prev}, r.chain_seq, r.id, r.balance_id, $1::uuid, r.amount, r.currency, r.state, r.running_balance::bigint, $6::timestamptz)`;
+  // A posting with two entries on one balance chains them one after the other (a recursion); the
+  // usual posting, one entry per balance, hashes each from its balance's head (prepared without it).
+  const chained = ids.length < entries.length;
+  const recurse = `          UNION ALL
+          SELECT r.ord, r.balance_id, r.chain_seq, ${hash('h.entry_hash')}
+            FROM hashed h JOIN rows r ON r.balance_id = h.h_balance AND r.chain_seq = h.h_seq + 1
+`;
+  const sql = `WITH ${chained ? 'RECURSIVE ' : ''}locked AS MATERIALIZED (
+          SELECT id, customer_id, account, currency, available, hold, scaling_factor, chain_head, chain_count
+            FROM ${tables.balances}
            WHERE application_id = $2 AND id = ANY($7::uuid[]) ORDER BY id FOR UPDATE
         ), input (ord, id, balance_id, amount, state, currency, description, original_currency, original_amount,
                   exchange_rate, parent_event_type, parent_event_id, transfer_id, category, forex_quote_id, type, source,
@@ -187,18 +205,25 @@ export function postingStatement(
             FROM input i JOIN locked l ON l.id = i.balance_id AND l.currency = i.currency
         ), rows AS MATERIALIZED (
           SELECT i.*, l.customer_id, l.account, l.scaling_factor,
-                 l.available + l.hold + sum(i.amount) OVER (PARTITION BY i.balance_id ORDER BY i.ord) AS running_balance
+                 l.available + l.hold + sum(i.amount) OVER (PARTITION BY i.balance_id ORDER BY i.ord) AS running_balance,
+                 l.chain_count + row_number() OVER (PARTITION BY i.balance_id ORDER BY i.ord) AS chain_seq
             FROM input i JOIN locked l ON l.id = i.balance_id
            WHERE (SELECT ok FROM checked)
-        ), j AS (
+        ), hashed (h_ord, h_balance, h_seq, entry_hash) AS ${chained ? '' : 'MATERIALIZED '}(
+          SELECT r.ord, r.balance_id, r.chain_seq, ${hash('l.chain_head')}
+            FROM rows r JOIN locked l ON l.id = r.balance_id${chained ? ' WHERE r.chain_seq = l.chain_count + 1' : ''}
+${chained ? recurse : ''}        ), j AS (
           INSERT INTO ${tables.journals} (id, application_id, description, event_type, event_id, created_at)
           SELECT $1, $2, $3, $4, $5, $6 WHERE (SELECT ok FROM checked)
         ), b AS (
           UPDATE ${tables.balances} AS bal
-             SET available = bal.available + d.available, hold = bal.hold + d.hold, updated_at = $6
+             SET available = bal.available + d.available, hold = bal.hold + d.hold, updated_at = $6,
+                 chain_count = bal.chain_count + d.n,
+                 chain_head = (SELECT entry_hash FROM hashed WHERE h_balance = d.balance_id ORDER BY h_seq DESC LIMIT 1)
             FROM (SELECT balance_id,
                          coalesce(sum(amount) FILTER (WHERE state = 'available'), 0) AS available,
-                         coalesce(sum(amount) FILTER (WHERE state = 'hold'), 0) AS hold
+                         coalesce(sum(amount) FILTER (WHERE state = 'hold'), 0) AS hold,
+                         count(*) AS n
                     FROM rows GROUP BY balance_id) d
            WHERE bal.id = d.balance_id
         ), e AS (
@@ -207,8 +232,8 @@ export function postingStatement(
                  coalesce(description, $3), original_currency, original_amount, exchange_rate, $4, $5,
                  parent_event_type, parent_event_id, transfer_id, category, forex_quote_id, type, source,
                  reporting_category, plane, scaling_factor, fee, amount, amount + fee, fee_details, false,
-                 available_on, $6, $6
-            FROM rows
+                 available_on, $6, $6, h_seq, entry_hash
+            FROM rows JOIN hashed ON h_ord = ord
         ), r AS (
           INSERT INTO ${tables.holdReleases} (entry_id, application_id, balance_id, amount, available_on)
           SELECT id, $2, balance_id, amount, available_on FROM rows
@@ -217,7 +242,8 @@ ${takesHeldFunds ? shrinkQueuedReleases : ''}        )
         SELECT (SELECT ok FROM checked) AS ok,
                (SELECT coalesce(json_agg(json_build_object('id', id, 'currency', currency)), '[]') FROM locked) AS locked,
                (SELECT coalesce(json_agg(json_build_object('ord', ord, 'running_balance', running_balance,
-                         'customer_id', customer_id, 'account', account, 'scaling_factor', scaling_factor)), '[]')
-                  FROM rows) AS rows`;
+                         'customer_id', customer_id, 'account', account, 'scaling_factor', scaling_factor,
+                         'chain_seq', h_seq, 'entry_hash', entry_hash)), '[]')
+                  FROM rows JOIN hashed ON h_ord = ord) AS rows`;
   return { sql, params };
 }

@@ -28,6 +28,7 @@ export class PostingsRepository {
         journals: this.db.table('journals'),
         entries: this.db.table('balance_transactions'),
         holdReleases: this.db.table('hold_releases'),
+        entryHash: `"${this.db.schema}".ledger_entry_hash`,
       },
       journal,
       entries,

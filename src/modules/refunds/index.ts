@@ -4,3 +4,4 @@ export { RefundReconciliationJob } from './refund-reconciliation.job.js';
 export { toRefundResponse, type RefundResponse } from './refunds.responses.js';
 export { RefundErrors } from './refunds.errors.js';
 export { RefundDto } from './dto/refund.dto.js';
+export { providerRefundsSql } from './refund-settlements.sql.js';

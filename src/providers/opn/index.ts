@@ -15,3 +15,4 @@ export { OpnDisputeProvider, toProviderDispute as opnProviderDispute, type OpnDi
 export { OpnCollectionError, OpnTransferError, type OpnFailureFacts } from './opn-errors.js';
 export { OPN_THAI_BANK_BRANDS, opnBankBrand } from './opn-banks.js';
 export { opnClientOptions, type OpnMode } from './opn-config.js';
+export { OpnSettlementProvider } from './opn-settlements.js';

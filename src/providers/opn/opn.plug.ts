@@ -2,6 +2,7 @@ import { OpnClient, type OpnClientOptions } from './opn-client.js';
 import { OpnCollectionProvider } from './opn-collection.provider.js';
 import { OpnDisputeProvider } from './opn-disputes.js';
 import { opnClientOptions } from './opn-config.js';
+import { OpnSettlementProvider } from './opn-settlements.js';
 import { OpnTransferProvider } from './opn-transfer.provider.js';
 import { OpnWebhooks } from './opn-webhooks.js';
 import { perMode, settingsPerMode, type ProviderPlug } from '../ports/provider-plug.port.js';
@@ -26,6 +27,7 @@ export const opnPlug: ProviderPlug<OpnClientOptions> = {
       collection: perMode(clients, (client) => new OpnCollectionProvider(client, { returnUri: links.returnUri })),
       transfer: perMode(clients, (client) => new OpnTransferProvider(client)),
       disputes: perMode(clients, (client) => new OpnDisputeProvider(client)),
+      settlements: perMode(clients, (client) => new OpnSettlementProvider(client)),
       webhooks: new OpnWebhooks(clients),
     };
   },

@@ -4,6 +4,7 @@ import type { CollectionProvider } from './collection.port.js';
 import type { ConnectProvider } from './connect.port.js';
 import type { DisputeProvider } from './dispute.port.js';
 import type { TransferProvider } from './transfer.port.js';
+import type { SettlementProvider } from './settlement.port.js';
 import type { ProviderWebhooks } from './webhook.port.js';
 
 /**
@@ -43,6 +44,7 @@ export interface PluggedProvider {
   transfer?: Partial<Record<Mode, TransferProvider>>;
   connect?: Partial<Record<Mode, ConnectProvider>>;
   disputes?: Partial<Record<Mode, DisputeProvider>>;
+  settlements?: Partial<Record<Mode, SettlementProvider>>;
   webhooks?: ProviderWebhooks;
 }
 

@@ -21,3 +21,4 @@ export { stripePlug, type StripeSettings } from './stripe.plug.js';
 export { StripeDisputeProvider, toProviderDispute as stripeProviderDispute } from './stripe-disputes.js';
 export { StripeCollectionError, StripeTransferError, type StripeFailureFacts } from './stripe-errors.js';
 export { StripeConnectProvider, stripeKyb } from './stripe-connect.provider.js';
+export { StripeSettlementProvider } from './stripe-settlements.js';

@@ -3,6 +3,7 @@ import { createStripeClient, stripeClientOptions, type StripeClientOptions } fro
 import { StripeCollectionProvider } from './stripe-collection.provider.js';
 import { StripeConnectProvider } from './stripe-connect.provider.js';
 import { StripeDisputeProvider } from './stripe-disputes.js';
+import { StripeSettlementProvider } from './stripe-settlements.js';
 import { StripeTransferProvider } from './stripe-transfer.provider.js';
 import { StripeWebhooks } from './stripe-webhooks.js';
 
@@ -49,6 +50,7 @@ export const stripePlug: ProviderPlug<StripeSettings> = {
       transfer: perMode(modes, ({ sdk }) => new StripeTransferProvider(sdk, { connectedAccount: () => null })),
       connect: perMode(modes, ({ sdk }) => new StripeConnectProvider(sdk)),
       disputes: perMode(modes, ({ sdk }) => new StripeDisputeProvider(sdk)),
+      settlements: perMode(modes, ({ sdk }) => new StripeSettlementProvider(sdk)),
       webhooks: new StripeWebhooks(
         perMode(modes, ({ sdk, options }) => ({ stripe: sdk, webhookSecret: options.webhookSecret })),
       ),

@@ -10,6 +10,7 @@ import { CreditGrantsJob } from '../../../src/modules/billing/index.js';
 import { InvoicingJob } from '../../../src/modules/billing/invoicing/index.js';
 import { SubscriptionsJob } from '../../../src/modules/billing/subscriptions/index.js';
 import { MeterEventForwardingJob } from '../../../src/modules/meter/index.js';
+import { ReconciliationRunsJob } from '../../../src/modules/reconciliation/index.js';
 import { ReportRunsJob } from '../../../src/modules/reporting/index.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { until } from '../../support/processes.js';
@@ -35,7 +36,7 @@ describe('events:listen and events:trigger with only a URL and a test key', () =
    * The deployment's worker (RUN_JOBS=true; tests run with it off), for this tenant and test mode
    * only, so no other file's rows are touched: it moves advancing test clocks, records upcoming
    * invoice notices, expires credit grants, makes subscription invoices' off-session attempts and
-   * forwards meter events and produces report runs, as the recipes that wait for it expect. Each round starts when the last one ended,
+   * forwards meter events, produces report runs and runs reconciliation runs, as the recipes that wait for it expect. Each round starts when the last one ended,
    * paced by a short pause (it polls, as the worker's timers do; nothing waits for time to pass).
    */
   function startWorker(): () => Promise<void> {
@@ -49,6 +50,7 @@ describe('events:listen and events:trigger with only a URL and a test key', () =
         await t.app.get(InvoiceCollectionJob).run(scope);
         await t.app.get(MeterEventForwardingJob).drainOnce('test', scope);
         await t.app.get(ReportRunsJob).runPending(scope);
+        await t.app.get(ReconciliationRunsJob).runPending(scope);
         await pause(50);
       }
     })();

@@ -10,6 +10,7 @@ import {
   parseManifests,
   policyViolations,
   renderOverlay,
+  renderWithComponent,
   schemaError,
 } from '../../support/kubernetes.js';
 
@@ -269,4 +270,35 @@ rendered.each(OVERLAYS)('Kubernetes overlay %s, rendered', (overlay) => {
       expect(Buffer.from(data.REDIS_URL, 'base64').toString()).toBe('redis://wallet-redis:6379');
     });
   }
+});
+
+// kubectl renders it here (the CI machine has it: .ci/run renders the overlays with it first).
+(kubectlAvailable() ? describe : describe.skip)('Kubernetes component tracing, on the production overlay', () => {
+  let objects: K8sObject[];
+  beforeAll(() => {
+    objects = renderWithComponent('production', 'tracing', 'wallet');
+  });
+
+  it('adds an OpenTelemetry Collector that validates and meets the policy, points the service at it and lets only its pods reach it', async () => {
+    expect(await schemaErrors(objects)).toEqual([]);
+    expect(policyViolations(objects)).toEqual([]);
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('wallet-payments-config'))!;
+    expect(config.data).toMatchObject({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318' });
+    const service = byKindName(objects, 'Service', 'otel-collector');
+    expect(service.metadata.namespace).toBe('wallet');
+    expect(service.spec.ports).toEqual([{ name: 'otlp-http', port: 4318, targetPort: 'otlp-http' }]);
+    const collector = byKindName(objects, 'Deployment', 'otel-collector');
+    expect(collector.spec.template.spec.containers[0].image).toMatch(
+      /^otel\/opentelemetry-collector-contrib:\d+\.\d+\.\d+$/,
+    );
+    const policy = byKindName(objects, 'NetworkPolicy', 'wallet-payments');
+    expect(policy.spec.egress).toContainEqual({
+      to: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'otel-collector' } } }],
+      ports: [{ port: 4318, protocol: 'TCP' }],
+    });
+    // The collector's own configuration: OTLP/HTTP in on the port the service sends to, traces out.
+    const conf = byKindName(objects, 'ConfigMap', 'otel-collector').data as Record<string, string>;
+    expect(conf['config.yaml']).toMatch(/endpoint: 0\.0\.0\.0:4318/);
+    expect(conf['config.yaml']).toMatch(/traces:\n\s+receivers: \[otlp\]/);
+  });
 });

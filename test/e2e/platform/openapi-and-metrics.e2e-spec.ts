@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { validate } from '@readme/openapi-parser';
 import { MetricsServer } from '../../../src/common/observability/metrics-server.js';
@@ -50,6 +51,20 @@ describe('OpenAPI document and metrics', () => {
     expect(res.text).toContain('route="/api/v1/:app/platform/wallet/customers/:id"');
     expect(res.text).toContain('wallet_http_errors_total{status="404",code="E4004"}');
     expect(res.text).not.toContain('01a2041e-68fc');
+  });
+
+  it('names in the Grafana dashboard only metrics the service exports (deploy/grafana/wallet-dashboard.json)', async () => {
+    const exported = new Set([...(await t.http.get('/metrics')).text.matchAll(/^# TYPE (\w+) /gm)].map((m) => m[1]));
+    const dashboard = JSON.parse(readFileSync('deploy/grafana/wallet-dashboard.json', 'utf8')) as {
+      panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
+    };
+    const named = dashboard.panels.flatMap((p) =>
+      p.targets.flatMap((q) =>
+        [...q.expr.matchAll(/\bwallet_\w+/g)].map((m) => m[0].replace(/_(bucket|count|sum)$/, '')),
+      ),
+    );
+    expect(named.length).toBeGreaterThan(10);
+    expect([...new Set(named)].filter((name) => !exported.has(name))).toEqual([]);
   });
 });
 

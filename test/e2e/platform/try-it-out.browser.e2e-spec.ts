@@ -15,8 +15,8 @@ import { SubscriptionsJob } from '../../../src/modules/billing/subscriptions/ind
 /**
  * "Try it out" on every operation of the Swagger UI at /docs, in Debian's Chromium, as a partner
  * would: authorize, filter the list by the operation's tag, expand the operation, Try it out, keep
- * the values the document fills in (its examples), change only what must name a real object (the
- * application slug, ids made beforehand through the API), Execute, and read the response the UI
+ * the values the document fills in (its examples, the application slug `demo` among them), change only
+ * what must name a real object (ids made beforehand through the API), Execute, and read the response the UI
  * shows. Every operation answers one of its documented statuses, never a 5xx, never a network
  * failure; a 2xx unless OVERRIDES says which documented 4xx (with the error object) a precondition
  * makes it.
@@ -95,6 +95,8 @@ const PNG = Buffer.from(
 
 /** Per operation (`METHOD /path` without the wallet prefix): what differs from the defaults above. */
 const OVERRIDES: Record<string, Override> = {
+  // The example body names a payout and an interval (the form shows every field): one of them must go.
+  'POST /reconciliation_runs': { expect: { status: 400, code: 'E7961' } },
   // Each state change gets an object of its own, so the reads and the other changes keep theirs.
   'POST /payment_intents/{id}/cancel': { id: 'intent_to_cancel' },
   'POST /payment_intents/{id}/capture': { id: 'intent_to_capture' },
@@ -128,6 +130,7 @@ const OVERRIDES: Record<string, Override> = {
   'POST /prices/{id}': { id: 'price_to_update' },
   'POST /customers/{customer_id}/credit_grants': { path: { customer_id: '=customers' } },
   'GET /customers/{customer_id}/credit_grants': { path: { customer_id: '=customers' } },
+  'GET /balances/{id}/statements/{statement_id}': { path: { id: '=balances', statement_id: '=balance_statements' } },
   'POST /credit_grants/{id}/void': { id: 'credit_grant_to_void' },
   'GET /invoices/upcoming': { params: { subscription_id: '=subscriptions' } },
   'GET /invoices/{id}/lines': { id: 'subscription_invoice' },
@@ -289,7 +292,9 @@ describe('Swagger UI: Try it out on every operation', () => {
     // made here (a PromptPay QR, a session, a token) expires before its operation comes up.
     t.clock.freeze();
     browser = await launchBrowser();
-    tenant = await createTenant(t);
+    // The application the document's `app` example names (`demo`, the one a first run makes), so every
+    // operation opens with the right slug already in place, as it does for a newcomer.
+    tenant = await createTenant(t, { slug: 'demo' });
     ids.customers = (await createCustomer(t, tenant)).id;
     ids.payment_intents = (await createPaymentIntent(t, tenant)).id;
     ids.intent_to_cancel = (await createPaymentIntent(t, tenant)).id;
@@ -424,9 +429,15 @@ describe('Swagger UI: Try it out on every operation', () => {
         parameters: { interval_start: '2026-11-01T00:00:00Z', interval_end: '2026-11-02T00:00:00Z' },
       })
     ).id;
+    ids.reconciliation_runs = (
+      await api('post', '/reconciliation_runs', { provider: 'sandbox', payout: 'po_sandbox_walk' })
+    ).id;
     const ledger = await ledgerRecords(t, tenant);
     ids.balances = ledger.balance_test;
     ids.balance_transactions = ledger.entry_test;
+    ids.balance_statements = (
+      await api('post', `/balances/${ids.balances}/statements`, { as_of: '2026-11-01T00:00:00Z' })
+    ).id;
     const events = await eventRecords(t, tenant);
     ids.events = events.event_test;
     ids.webhook_endpoints = events.endpoint_test;
@@ -508,7 +519,10 @@ describe('Swagger UI: Try it out on every operation', () => {
     await block.locator('button.try-out__btn.cancel').waitFor();
     const param = (name: string, where: string): Locator =>
       block.locator(`tr[data-param-name="${name}"][data-param-in="${where}"]`).locator('input, select');
-    if (op.path.includes('{app}')) await param('app', 'path').fill(tenant.slug);
+    // The `app` field opens holding the document's example; typed only where that is not this application.
+    if (op.path.includes('{app}') && (await param('app', 'path').inputValue()) !== tenant.slug) {
+      await param('app', 'path').fill(tenant.slug);
+    }
     for (const name of op.path.match(/\{(\w+)\}/g) ?? []) {
       if (name === '{app}') continue;
       const given = override.path?.[name.slice(1, -1)];
@@ -532,7 +546,9 @@ describe('Swagger UI: Try it out on every operation', () => {
     const textarea = block.locator('textarea.body-param__text');
     if (await textarea.count()) {
       const example = JSON.parse(await textarea.inputValue()) as unknown;
-      await textarea.fill(JSON.stringify(withIds(example, { ...BODY_IDS, ...override.body }, ids), null, 2));
+      const body = withIds(example, { ...BODY_IDS, ...override.body }, ids);
+      // Typed only where an id had to change: the example as the document fills it in is sent as is.
+      if (JSON.stringify(body) !== JSON.stringify(example)) await textarea.fill(JSON.stringify(body, null, 2));
     }
     for (const [name, file] of Object.entries(override.files ?? {})) {
       await block.locator(`tr[data-property-name="${name}"]`).locator('input[type="file"]').setInputFiles(file);

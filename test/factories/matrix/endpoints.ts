@@ -291,6 +291,23 @@ export const ENDPOINTS: EndpointCase[] = [
     expect: KEY_OR_USER,
   })),
   {
+    // A statement of each mode's balance as of a past moment: every allowed credential gets 200.
+    name: 'POST /balances/:id/statements',
+    method: 'post',
+    setup: async (t, f) => ({ ids: await ledgerRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/balances/${row.ids[`balance_${mode}`]}/statements`),
+    body: { as_of: '2026-11-01T00:00:00Z' },
+    expect: KEY_OR_USER,
+  },
+  {
+    // An unknown statement of each mode's balance: authorized callers reach the handler (E4004).
+    name: 'GET /balances/:id/statements/:statement_id',
+    method: 'get',
+    setup: async (t, f) => ({ ids: await ledgerRecords(t, f.tenant) }),
+    path: (f, mode, row) => f.tenant.path(`/balances/${row.ids[`balance_${mode}`]}/statements/${UNKNOWN_ID}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
     // An unknown charge: authorized test-mode callers reach the handler (E4004); live mode has no test helpers.
     name: 'POST /test_helpers/disputes',
     method: 'post',
@@ -344,6 +361,34 @@ export const ENDPOINTS: EndpointCase[] = [
       parameters: { interval_start: '2026-11-02T00:00:00Z', interval_end: '2026-11-01T00:00:00Z' },
     },
     expect: { ...KEY_OR_USER, 'test key': 'E7900', 'live key': 'E7900', 'user member': 'E7900', superuser: 'E7900' },
+  },
+  {
+    name: 'GET /reconciliation_runs',
+    method: 'get',
+    path: (f) => f.tenant.path('/reconciliation_runs'),
+    expect: KEY_OR_USER,
+  },
+  {
+    // An unknown reconciliation run: authorized callers reach the handler (E4004).
+    name: 'GET /reconciliation_runs/:id',
+    method: 'get',
+    path: (f) => f.tenant.path(`/reconciliation_runs/${UNKNOWN_ID}`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
+    // The items of an unknown run: authorized callers reach the handler (E4004).
+    name: 'GET /reconciliation_runs/:id/items',
+    method: 'get',
+    path: (f) => f.tenant.path(`/reconciliation_runs/${UNKNOWN_ID}/items`),
+    expect: { ...KEY_OR_USER, 'test key': 'E4004', 'live key': 'E4004', 'user member': 'E4004', superuser: 'E4004' },
+  },
+  {
+    // A provider with no settlements in the mode: authorized callers reach the service (E7960) and no run is made.
+    name: 'POST /reconciliation_runs',
+    method: 'post',
+    path: (f) => f.tenant.path('/reconciliation_runs'),
+    body: { provider: 'unknown_provider', payout: 'po_matrix' },
+    expect: { ...KEY_OR_USER, 'test key': 'E7960', 'live key': 'E7960', 'user member': 'E7960', superuser: 'E7960' },
   },
   { name: 'GET /refunds', method: 'get', path: (f) => f.tenant.path('/refunds'), expect: KEY_OR_USER },
   {
@@ -719,6 +764,8 @@ export function documentedOperation(row: EndpointCase): string {
 export const EXEMPT: Record<string, string> = {
   'GET /.well-known/oauth-authorization-server':
     'public OAuth server metadata (RFC 8414): it is read before any credential exists',
+  'GET /.well-known/wallet-statement-keys':
+    'the public keys of balance statements (JWKS): read by offline verifiers that hold no credential (statements.e2e-spec.ts)',
   'GET /oauth2/auth':
     'the authorization-code sign-in page: the user authenticates on it (oauth-flow and login-page e2e specs)',
   'POST /oauth/token':

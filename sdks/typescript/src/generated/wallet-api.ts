@@ -320,6 +320,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/balances/{id}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a balance statement
+         * @description The balance at `as_of` (available, pending, total) and the head of its hash chain then (the last entry and its hash, the count of entries), signed with the service’s Ed25519 key as a compact JWS and kept. Anyone holding the published keys (/.well-known/wallet-statement-keys) can check it offline; with the entries (GET /balance_transactions) they can also check the ledger was not changed since (`npm run cli -- statements:verify`, docs/LEDGER.md "Statements").
+         */
+        post: operations["BalanceStatementsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/balances/{id}/statements/{statement_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a balance statement
+         * @description A statement signed earlier, with the same JWS: its verification does not change with time.
+         */
+        get: operations["BalanceStatementsController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/wallet-statement-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public keys of balance statements (JWKS)
+         * @description Every Ed25519 key that signed or signs statements, the active one first; retired keys stay so old statements still verify.
+         */
+        get: operations["StatementKeysController_published"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/invoices/upcoming": {
         parameters: {
             query?: never;
@@ -2168,6 +2228,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/reconciliation_runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reconciliation runs
+         * @description Newest first.
+         */
+        get: operations["ReconciliationRunsController_list"];
+        put?: never;
+        /**
+         * Reconcile a provider settlement
+         * @description Answers a `pending` run at once; the provider's itemized settlement of the payout (or of the payouts created in the interval) is imported and matched with the ledger in the background, and `reconciliation.mismatch` follows when anything does not match. Outcomes: docs/RECONCILIATION.md.
+         */
+        post: operations["ReconciliationRunsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/reconciliation_runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a reconciliation run
+         * @description Retrieve a reconciliation run.
+         *
+         *     Credentials: a secret key (HTTP Basic, privilege machine); or an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["ReconciliationRunsController_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/reconciliation_runs/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a reconciliation run's items
+         * @description One item per provider reference; `filter[outcome]=fee_mismatch` and the like narrow it.
+         */
+        get: operations["ReconciliationRunsController_items"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/disputes": {
         parameters: {
             query?: never;
@@ -3212,6 +3340,16 @@ export interface components {
              * @example 135000
              */
             running_balance: number;
+            /**
+             * @description Its place (from 1) in its balance's hash chain: the order a statement's verifier replays (docs/LEDGER.md, "Statements").
+             * @example 42
+             */
+            chain_seq: number;
+            /**
+             * @description SHA-256 (hex) of the previous entry hash of the balance and this entry (docs/LEDGER.md, "Statements").
+             * @example 9f2c4e0b7d1a5f3e8c6b2a9d4e7f1c3b5a8d0e2f4c6b8a1d3e5f7a9c2b4d6e8f
+             */
+            entry_hash: string;
             /** @example 100 */
             scaling_factor: number;
             /** @example null */
@@ -3238,6 +3376,110 @@ export interface components {
             transfer: {
                 [key: string]: unknown;
             } | null;
+        };
+        CreateBalanceStatementDto: {
+            /**
+             * @description RFC 3339 moment with a time zone, not in the future: the statement covers the entries created at or before it.
+             * @example 2026-11-01T00:00:00Z
+             */
+            as_of: string;
+        };
+        BalanceStatementPayloadDto: {
+            /** @example balance_statement */
+            object: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            balance_id: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            application_id: string;
+            /**
+             * @example test
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @example customer */
+            account: string;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            customer_id: string | null;
+            /** @example THB */
+            currency: string;
+            /** @example 100 */
+            scaling_factor: number;
+            /** @example 2026-11-01T00:00:00.000Z */
+            as_of: string;
+            /**
+             * @description Available at as_of (minor units).
+             * @example 125000
+             */
+            available: number;
+            /**
+             * @description Held (the balance's "hold") at as_of.
+             * @example 10000
+             */
+            pending: number;
+            /** @example 135000 */
+            total: number;
+            /**
+             * @description The entries covered: the chain's places 1..entry_count.
+             * @example 42
+             */
+            entry_count: number;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            last_entry_id: string | null;
+            /**
+             * @description entry_hash of the last entry covered (64 zeros when none).
+             * @example 3b5d0c1e7f2a4d6b8c9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e
+             */
+            last_entry_hash: string;
+            /** @example wallet-ledger-entry-v1 */
+            chain_version: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            issued_at: string;
+        };
+        BalanceStatementDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example balance_statement */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            balance_id: string;
+            /** @example 2026-11-01T00:00:00.000Z */
+            as_of: string;
+            /**
+             * @description The signing key in the JWKS.
+             * @example kq0n7hZ2l0lJ3o7G6bq1y0b3m5K1w2Z8x9Yc4d5e6f0
+             */
+            kid: string;
+            /**
+             * @description The signed statement: a compact JWS (EdDSA, Ed25519) whose payload is `statement`. Verify it with the keys at /.well-known/wallet-statement-keys.
+             * @example eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiIsInR5cCI6IndhbGxldC1zdGF0ZW1lbnQrandzIn0.eyJ...In0.c2ln...
+             */
+            jws: string;
+            /** @description The signed payload, decoded. */
+            statement: components["schemas"]["BalanceStatementPayloadDto"];
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+        };
+        StatementPublicKeyDto: {
+            /** @example OKP */
+            kty: string;
+            /** @example Ed25519 */
+            crv: string;
+            /** @example kq0n7hZ2l0lJ3o7G6bq1y0b3m5K1w2Z8x9Yc4d5e6f0 */
+            kid: string;
+            /** @example 11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo */
+            x: string;
+            /** @example sig */
+            use: string;
+            /** @example EdDSA */
+            alg: string;
+        };
+        StatementKeySetDto: {
+            /** @description The active key first, then the retired ones. */
+            keys: components["schemas"]["StatementPublicKeyDto"][];
         };
         LineTaxAmountDto: {
             /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
@@ -5510,7 +5752,7 @@ export interface components {
              * @example checkout.completed
              * @enum {string}
              */
-            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
+            type: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "reconciliation.mismatch" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
             /** @example 2026-11-22T16:30:30.583Z */
             created: string;
             /** @example false */
@@ -5584,7 +5826,7 @@ export interface components {
              *       "charge.succeeded"
              *     ]
              */
-            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired")[];
+            enabled_events: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "reconciliation.mismatch" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired")[];
             /** @example Order fulfilment */
             description?: string;
             /**
@@ -5649,7 +5891,7 @@ export interface components {
              *       "*"
              *     ]
              */
-            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired")[];
+            enabled_events?: ("*" | "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "reconciliation.mismatch" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired")[];
             /**
              * @description `true` disables the endpoint, `false` enables it again.
              * @example false
@@ -5947,6 +6189,141 @@ export interface components {
             succeeded_at: string | null;
             /** @example 2026-11-22T16:30:30.583Z */
             updated_at: string;
+        };
+        CreateReconciliationRunDto: {
+            /**
+             * @description The provider: `opn`, `stripe` (with keys in the mode), or `sandbox` in test mode.
+             * @example sandbox
+             */
+            provider: string;
+            /**
+             * @description One provider payout (Opn `trsf_…`, Stripe `po_…`; in test mode any `po_sandbox_…`). Give this or the interval.
+             * @example po_sandbox_1OaBcDeF
+             */
+            payout?: string;
+            /**
+             * @description RFC 3339: payouts created from here.
+             * @example 2026-11-01T00:00:00Z
+             */
+            interval_start?: string;
+            /**
+             * @description RFC 3339: payouts created before here.
+             * @example 2026-11-02T00:00:00Z
+             */
+            interval_end?: string;
+        };
+        ReconciliationRunDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example reconciliation_run */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /** @example stripe */
+            provider: string;
+            /** @example po_1OaBcDeFgHiJkLmN */
+            payout: string | null;
+            /** @example null */
+            interval_start: string | null;
+            /** @example null */
+            interval_end: string | null;
+            /**
+             * @example on_demand
+             * @enum {string}
+             */
+            trigger: "scheduled" | "on_demand";
+            /**
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Why the run failed.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * @description Settlement lines imported.
+             * @example 10000
+             */
+            line_count: number | null;
+            /**
+             * @description References compared.
+             * @example 10000
+             */
+            item_count: number | null;
+            /**
+             * @description Items whose outcome is not `matched`.
+             * @example 5
+             */
+            mismatch_count: number | null;
+            outcomes: {
+                /** @example 9995 */
+                matched: number;
+                /** @example 1 */
+                missing_in_ledger: number;
+                /** @example 1 */
+                missing_at_provider: number;
+                /** @example 1 */
+                amount_mismatch: number;
+                /** @example 1 */
+                fee_mismatch: number;
+                /** @example 1 */
+                duplicate: number;
+            } | null;
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /** @example 2026-11-22T16:30:30.583Z */
+            succeeded_at: string | null;
+            /** @example 2026-11-22T16:30:30.583Z */
+            updated_at: string;
+        };
+        ReconciliationItemDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example reconciliation_item */
+            object: string;
+            /** @example false */
+            livemode: boolean;
+            /**
+             * @description The run.
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
+            run: string;
+            /**
+             * @example fee_mismatch
+             * @enum {string}
+             */
+            outcome: "matched" | "missing_in_ledger" | "missing_at_provider" | "amount_mismatch" | "fee_mismatch" | "duplicate";
+            /**
+             * @description The provider's reference of the charge or refund.
+             * @example pi_3OaBcDeFgHiJkLmN
+             */
+            reference: string;
+            /** @example charge */
+            type: string;
+            /**
+             * @description The charge or refund in the ledger.
+             * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
+             */
+            record: string | null;
+            /** @example THB */
+            currency: string;
+            /** @example 125000 */
+            ledger_amount: number | null;
+            /** @example 125000 */
+            provider_amount: number | null;
+            /** @example 4563 */
+            ledger_fee: number | null;
+            /** @example 4600 */
+            provider_fee: number | null;
+            /**
+             * @description Gross lines the provider reported for the reference.
+             * @example 1
+             */
+            provider_lines: number;
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
         };
         DisputeEvidenceDetailsDto: {
             /**
@@ -7234,6 +7611,23 @@ export interface components {
              */
             type: "report_run.failed";
         };
+        /** @description reconciliation.mismatch: A reconciliation run found settlement items that do not match the ledger: `outcomes` counts them, the run's items list them. */
+        Event_reconciliation_mismatch: components["schemas"]["EventDto"] & {
+            /** @enum {string} */
+            type?: "reconciliation.mismatch";
+            data?: {
+                object: components["schemas"]["ReconciliationRunDto"];
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "reconciliation.mismatch";
+        };
         /** @description account.updated: A connected account changed: its KYB was decided. */
         Event_account_updated: components["schemas"]["EventDto"] & {
             /** @enum {string} */
@@ -7761,7 +8155,7 @@ export interface components {
              */
             type: "billing.credit_grant.expired";
         };
-        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_intent_amount_capturable_updated"] | components["schemas"]["Event_payment_intent_canceled"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_upcoming"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_invoice_updated"] | components["schemas"]["Event_invoice_payment_failed"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_captured"] | components["schemas"]["Event_charge_expired"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_report_run_succeeded"] | components["schemas"]["Event_report_run_failed"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"] | components["schemas"]["Event_billing_credit_grant_created"] | components["schemas"]["Event_billing_credit_grant_voided"] | components["schemas"]["Event_billing_credit_grant_expired"];
+        EventPayload: components["schemas"]["Event_checkout_completed"] | components["schemas"]["Event_checkout_expired"] | components["schemas"]["Event_payment_intent_succeeded"] | components["schemas"]["Event_payment_intent_payment_failed"] | components["schemas"]["Event_payment_intent_requires_action"] | components["schemas"]["Event_payment_intent_amount_capturable_updated"] | components["schemas"]["Event_payment_intent_canceled"] | components["schemas"]["Event_payment_method_attached"] | components["schemas"]["Event_payment_method_detached"] | components["schemas"]["Event_invoice_created"] | components["schemas"]["Event_invoice_upcoming"] | components["schemas"]["Event_invoice_finalized"] | components["schemas"]["Event_invoice_paid"] | components["schemas"]["Event_invoice_updated"] | components["schemas"]["Event_invoice_payment_failed"] | components["schemas"]["Event_charge_succeeded"] | components["schemas"]["Event_charge_failed"] | components["schemas"]["Event_charge_captured"] | components["schemas"]["Event_charge_expired"] | components["schemas"]["Event_charge_dispute_created"] | components["schemas"]["Event_charge_dispute_updated"] | components["schemas"]["Event_charge_dispute_closed"] | components["schemas"]["Event_charge_refunded"] | components["schemas"]["Event_refund_created"] | components["schemas"]["Event_refund_updated"] | components["schemas"]["Event_refund_succeeded"] | components["schemas"]["Event_refund_failed"] | components["schemas"]["Event_balance_available"] | components["schemas"]["Event_report_run_succeeded"] | components["schemas"]["Event_report_run_failed"] | components["schemas"]["Event_reconciliation_mismatch"] | components["schemas"]["Event_account_updated"] | components["schemas"]["Event_bank_account_created"] | components["schemas"]["Event_payout_created"] | components["schemas"]["Event_payout_updated"] | components["schemas"]["Event_payout_paid"] | components["schemas"]["Event_payout_failed"] | components["schemas"]["Event_payout_canceled"] | components["schemas"]["Event_meter_event_delivery_failed"] | components["schemas"]["Event_test_helpers_test_clock_created"] | components["schemas"]["Event_test_helpers_test_clock_advancing"] | components["schemas"]["Event_test_helpers_test_clock_ready"] | components["schemas"]["Event_test_helpers_test_clock_deleted"] | components["schemas"]["Event_customer_subscription_created"] | components["schemas"]["Event_customer_subscription_updated"] | components["schemas"]["Event_customer_subscription_deleted"] | components["schemas"]["Event_customer_subscription_trial_will_end"] | components["schemas"]["Event_webhook_endpoint_disabled"] | components["schemas"]["Event_product_created"] | components["schemas"]["Event_product_updated"] | components["schemas"]["Event_price_created"] | components["schemas"]["Event_price_updated"] | components["schemas"]["Event_coupon_created"] | components["schemas"]["Event_coupon_updated"] | components["schemas"]["Event_coupon_deleted"] | components["schemas"]["Event_promotion_code_created"] | components["schemas"]["Event_promotion_code_updated"] | components["schemas"]["Event_tax_rate_created"] | components["schemas"]["Event_tax_rate_updated"] | components["schemas"]["Event_billing_credit_grant_created"] | components["schemas"]["Event_billing_credit_grant_voided"] | components["schemas"]["Event_billing_credit_grant_expired"];
     };
     responses: never;
     parameters: never;
@@ -10350,6 +10744,315 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    BalanceStatementsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBalanceStatementDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceStatementDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E7940 statement_as_of_invalid: as_of must be an RFC 3339 moment with a time zone, not in the future.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    BalanceStatementsController_retrieve: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The statement id. */
+                statement_id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceStatementDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    StatementKeysController_published: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementKeySetDto"];
                 };
             };
             /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
@@ -21442,9 +22145,9 @@ export interface operations {
                 /** @description id is one of (comma-separated list). */
                 "filter[id][in]"?: string;
                 /** @description type equals. */
-                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
+                "filter[type]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "reconciliation.mismatch" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
                 /** @description type ne. */
-                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
+                "filter[type][ne]"?: "checkout.completed" | "checkout.expired" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "payment_intent.requires_action" | "payment_intent.amount_capturable_updated" | "payment_intent.canceled" | "payment_method.attached" | "payment_method.detached" | "invoice.created" | "invoice.upcoming" | "invoice.finalized" | "invoice.paid" | "invoice.updated" | "invoice.payment_failed" | "charge.succeeded" | "charge.captured" | "charge.expired" | "charge.failed" | "charge.dispute.created" | "charge.dispute.updated" | "charge.dispute.closed" | "charge.refunded" | "refund.created" | "refund.updated" | "refund.succeeded" | "refund.failed" | "balance.available" | "report_run.succeeded" | "report_run.failed" | "reconciliation.mismatch" | "account.updated" | "bank_account.created" | "payout.created" | "payout.updated" | "payout.paid" | "payout.failed" | "payout.canceled" | "meter_event.delivery_failed" | "test_helpers.test_clock.created" | "test_helpers.test_clock.advancing" | "test_helpers.test_clock.ready" | "test_helpers.test_clock.deleted" | "customer.subscription.created" | "customer.subscription.updated" | "customer.subscription.deleted" | "customer.subscription.trial_will_end" | "webhook_endpoint.disabled" | "product.created" | "product.updated" | "price.created" | "price.updated" | "coupon.created" | "coupon.updated" | "coupon.deleted" | "promotion_code.created" | "promotion_code.updated" | "tax_rate.created" | "tax_rate.updated" | "billing.credit_grant.created" | "billing.credit_grant.voided" | "billing.credit_grant.expired";
                 /** @description type is one of (comma-separated list). */
                 "filter[type][in]"?: string;
                 /** @description created equals. */
@@ -25092,6 +25795,598 @@ export interface operations {
                 };
             };
             /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    ReconciliationRunsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description provider equals. */
+                "filter[provider]"?: string;
+                /** @description provider ne. */
+                "filter[provider][ne]"?: string;
+                /** @description provider is one of (comma-separated list). */
+                "filter[provider][in]"?: string;
+                /** @description payout equals. */
+                "filter[payout]"?: string;
+                /** @description payout ne. */
+                "filter[payout][ne]"?: string;
+                /** @description payout is one of (comma-separated list). */
+                "filter[payout][in]"?: string;
+                /** @description trigger equals. */
+                "filter[trigger]"?: "scheduled" | "on_demand";
+                /** @description trigger ne. */
+                "filter[trigger][ne]"?: "scheduled" | "on_demand";
+                /** @description trigger is one of (comma-separated list). */
+                "filter[trigger][in]"?: string;
+                /** @description status equals. */
+                "filter[status]"?: "pending" | "succeeded" | "failed";
+                /** @description status ne. */
+                "filter[status][ne]"?: "pending" | "succeeded" | "failed";
+                /** @description status is one of (comma-separated list). */
+                "filter[status][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["ReconciliationRunDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    ReconciliationRunsController_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateReconciliationRunDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRunDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E7960 reconciliation_provider_unavailable: The provider has no settlements to reconcile in this mode (no keys, or a sandbox).
+             *
+             *     E7961 reconciliation_target_invalid: Give exactly one of payout and interval; an interval must end after it starts, and not in the future.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    ReconciliationRunsController_retrieve: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationRunDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    ReconciliationRunsController_items: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description outcome equals. */
+                "filter[outcome]"?: "matched" | "missing_in_ledger" | "missing_at_provider" | "amount_mismatch" | "fee_mismatch" | "duplicate";
+                /** @description outcome ne. */
+                "filter[outcome][ne]"?: "matched" | "missing_in_ledger" | "missing_at_provider" | "amount_mismatch" | "fee_mismatch" | "duplicate";
+                /** @description outcome is one of (comma-separated list). */
+                "filter[outcome][in]"?: string;
+                /** @description reference equals. */
+                "filter[reference]"?: string;
+                /** @description reference ne. */
+                "filter[reference][ne]"?: string;
+                /** @description reference is one of (comma-separated list). */
+                "filter[reference][in]"?: string;
+                /** @description type equals. */
+                "filter[type]"?: string;
+                /** @description type ne. */
+                "filter[type][ne]"?: string;
+                /** @description type is one of (comma-separated list). */
+                "filter[type][in]"?: string;
+                /** @description currency equals. */
+                "filter[currency]"?: string;
+                /** @description currency ne. */
+                "filter[currency][ne]"?: string;
+                /** @description currency is one of (comma-separated list). */
+                "filter[currency][in]"?: string;
+            };
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["ReconciliationItemDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -12,4 +12,6 @@ export class Event extends ModeRecord {
   @Column('jsonb') data: { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> };
   @Column('jsonb', { nullable: true }) request: EventRequest | null;
   @Column('timestamptz') created_at: Date;
+  /** W3C traceparent of the span that recorded it (tracing on), for its deliveries' span links; never in the API. */
+  @Column('text', { nullable: true }) traceparent: string | null;
 }

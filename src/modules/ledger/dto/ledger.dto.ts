@@ -60,6 +60,18 @@ export class BalanceTransactionDto {
   @ApiProperty({ example: 10000 }) amount: number;
   @ApiProperty({ example: 135000, description: 'available + hold of the balance right after this entry' })
   running_balance: number;
+  @ApiProperty({
+    example: 42,
+    description:
+      'Its place (from 1) in its balance\'s hash chain: the order a statement\'s verifier replays (docs/LEDGER.md, "Statements").',
+  })
+  chain_seq: number;
+  @ApiProperty({
+    example: '9f2c4e0b7d1a5f3e8c6b2a9d4e7f1c3b5a8d0e2f4c6b8a1d3e5f7a9c2b4d6e8f',
+    description:
+      'SHA-256 (hex) of the previous entry hash of the balance and this entry (docs/LEDGER.md, "Statements").',
+  })
+  entry_hash: string;
   @ApiProperty({ example: 100 }) scaling_factor: number;
   @ApiProperty({ example: null, nullable: true }) original_amount: number;
   @ApiProperty({ example: 0 }) fee: number;

@@ -23,6 +23,9 @@ export class BalanceTransaction extends ModeRecord {
   @Column('bigint') amount: number;
   /** The balance's `available + hold` right after this entry was applied. */
   @Column('bigint') running_balance: number;
+  /** Its place (from 1) in its balance's hash chain, and its hash (docs/LEDGER.md, "Statements"). */
+  @Column('bigint', { nullable: true, transformer: numeric }) chain_seq: number | null;
+  @Column('text', { nullable: true }) entry_hash: string | null;
   @Column('text') state: 'available' | 'hold';
   @Column('text', { nullable: true }) description: string | null;
   @Column('text', { nullable: true }) original_currency: string | null;
