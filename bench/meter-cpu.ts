@@ -2,7 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { BUILD_ROOT, printTable, processCpuMs, summarize } from './support.js';
+import { BUILD_ROOT, printTable, processCpuMs, summarize, writeResults } from './support.js';
 
 /**
  * `node dist/bench-build/bench/meter-cpu.js [ROOT_A ROOT_B ...]`: the service's CPU time per
@@ -14,8 +14,18 @@ import { BUILD_ROOT, printTable, processCpuMs, summarize } from './support.js';
  * Each ROOT is a `dist/bench-build` directory (default: this build only). Each gets its own database,
  * migrated by its own code, its own service process, and the `bench` tenant made with its own CLI.
  * Rounds alternate A B B A ... so drift in the machine's load hits every build alike.
+ *
+ * The ROOT `bare` is the bare reference server (bench/baseline-server.ts of this build: node:http and
+ * pg, one INSERT per request) measured as one more build: its own database on the same PostgreSQL,
+ * the same request body and headers, the same rounds. Each other build's CPU is then also printed as
+ * a ratio to it (per round, and the median of the per-round ratios).
+ *
+ * The service runs as the API pod runs in Kubernetes (deploy/kubernetes/base): LOG_LEVEL=info (one
+ * access line per request), RUN_JOBS=false (jobs in the worker), NODE_ENV=production, DB_POOL_SIZE
+ * (10 there) from the environment or 10.
  * Knobs: BENCH_REQUESTS (per round, 4000), BENCH_ROUNDS (6), BENCH_CONNECTIONS (16), BENCH_WARMUP,
- * BENCH_TAG and BENCH_PORT (two runs at once), BENCH_CALLGRIND, BENCH_LOG_LEVEL, BENCH_SERVER_NODE_ARGS.
+ * BENCH_TAG and BENCH_PORT (two runs at once), BENCH_CALLGRIND, BENCH_LOG_LEVEL (info), BENCH_RUN_JOBS
+ * (false), BENCH_SERVER_NODE_ARGS, BENCH_SAVE=1 (write bench/results/meter-cpu.json).
  */
 const run = promisify(execFile);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -29,6 +39,10 @@ const PORT = Number(process.env.BENCH_PORT ?? 3830);
 const GET = process.env.BENCH_GET;
 /** BENCH_CUSTOMERS: customers created before measuring (list pages to read with BENCH_GET). */
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1);
+/** The service's configuration: the API pod's (deploy/kubernetes/base) unless overridden. */
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+const RUN_JOBS = process.env.BENCH_RUN_JOBS ?? 'false';
+const BARE = 'bare';
 
 /** Instructions the service ran since the counters were last zeroed (callgrind), then zeroed again. */
 async function instructions(pid: number): Promise<number> {
@@ -66,7 +80,9 @@ interface Target {
 const cpuMs = processCpuMs;
 
 async function start(label: string, root: string, index: number): Promise<Target> {
-  const support = (await import(join(root, 'bench', 'support.js'))) as typeof import('./support.js');
+  const support = (await import(
+    join(root === BARE ? BUILD_ROOT : root, 'bench', 'support.js')
+  )) as typeof import('./support.js');
   // BENCH_TAG (lower-case letters) and BENCH_PORT keep two runs at once apart (databases and ports).
   const database = `wallet_bench_cpu${TAG}${'abcdefgh'[index]}_test`;
   const url = await support.createDatabase(database);
@@ -80,6 +96,58 @@ async function start(label: string, root: string, index: number): Promise<Target
   const prefix = CALLGRIND
     ? ['--tool=callgrind', `--callgrind-out-file=/tmp/meter-cpu-callgrind.${label}.%p`, process.execPath]
     : [];
+  const base = `http://127.0.0.1:${port}`;
+  const waitUntilServing = async (child: ChildProcess, ready: (res: Response) => boolean) => {
+    for (let i = 0; i < (CALLGRIND ? 12_000 : 600); i++) {
+      if (child.exitCode !== null) throw new Error(`${label}: server exited with ${child.exitCode}`);
+      try {
+        if (ready(await fetch(`${base}/readyz`))) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${label}: not serving on ${base}`);
+  };
+  const stopChild = async (child: ChildProcess) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+    }
+    await support.dropDatabase(database);
+  };
+  const headers = {
+    authorization: `Basic ${Buffer.from('sk_test_bench:').toString('base64')}`,
+    'x-test-mode': 'true',
+    'x-country': 'TH',
+  };
+  if (root === BARE) {
+    // The bare server of this build; it answers any path, and anything but a JSON body with a 400.
+    const bareArgs = [url, String(port)];
+    const child = spawn(command, [...prefix, join(BUILD_ROOT, 'bench', 'baseline-server.js'), ...bareArgs], {
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    await waitUntilServing(child, () => true);
+    const api = `${base}/api/v1/bench/platform/wallet`;
+    return {
+      label,
+      root,
+      database,
+      child,
+      api,
+      headers,
+      body: JSON.stringify({
+        event_name: 'api_call',
+        customer_id: '00000000-0000-7000-8000-000000000000',
+        payload: { calls: '1' },
+        identifier: `${label}-[<id>]`,
+      }),
+      stop: () => stopChild(child),
+    };
+  }
   const child = spawn(command, [...prefix, ...nodeArgs, join(root, 'src', 'main.js')], {
     env: {
       ...process.env,
@@ -88,22 +156,15 @@ async function start(label: string, root: string, index: number): Promise<Target
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       RATE_LIMIT: '0',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      RUN_JOBS: 'false',
+      LOG_LEVEL,
+      RUN_JOBS,
+      DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '10',
       NODE_ENV: 'production',
     },
-    stdio: ['ignore', process.env.BENCH_LOG_LEVEL ? 'ignore' : 'inherit', 'inherit'],
+    // The access log (LOG_LEVEL info) is written as in production, to a pipe nobody reads but /dev/null.
+    stdio: ['ignore', ['info', 'debug', 'trace'].includes(LOG_LEVEL) ? 'ignore' : 'inherit', 'inherit'],
   });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < (CALLGRIND ? 12_000 : 600); i++) {
-    if (child.exitCode !== null) throw new Error(`${label}: server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilServing(child, (res) => res.ok);
   const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error', RUN_JOBS: 'false' };
   const { stdout } = await run(
     process.execPath,
@@ -111,11 +172,7 @@ async function start(label: string, root: string, index: number): Promise<Target
     { env },
   );
   const key: string = JSON.parse(stdout).keys.test;
-  const headers = {
-    authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
-    'x-test-mode': 'true',
-    'x-country': 'TH',
-  };
+  headers.authorization = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
   const api = `${base}/api/v1/bench/platform/wallet`;
   const post = async (path: string, body: object) => {
     const res = await fetch(`${api}${path}`, {
@@ -147,15 +204,7 @@ async function start(label: string, root: string, index: number): Promise<Target
     api,
     headers,
     body,
-    stop: async () => {
-      if (child.exitCode === null) {
-        await new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        });
-      }
-      await support.dropDatabase(database);
-    },
+    stop: () => stopChild(child),
   };
 }
 
@@ -180,8 +229,19 @@ async function round(t: Target, requests: number): Promise<{ cpuPerRequest: numb
   return { cpuPerRequest: (after - before) / requests, rps: result.requests.average };
 }
 
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
 async function main(): Promise<void> {
   const roots = process.argv.length > 2 ? process.argv.slice(2) : [BUILD_ROOT];
+  if (GET !== undefined && roots.includes(BARE)) throw new Error('the bare server answers POST /meter_events only');
   const targets: Target[] = [];
   try {
     const started = await Promise.allSettled(roots.map((root, i) => start('ABCDEFGH'[i], root, i)));
@@ -211,7 +271,7 @@ async function main(): Promise<void> {
       const sorted = [...cpu.get(t.label)!].sort((a, b) => a - b);
       return {
         build: `${t.label} ${t.root}`,
-        per_request_median: Math.round(sorted[Math.floor(sorted.length / 2)]),
+        per_request_median: Math.round(median(sorted)),
         min: Math.round(sorted[0]),
         max: Math.round(c.max),
         rps_median: Math.round([...rps.get(t.label)!].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]),
@@ -229,6 +289,40 @@ async function main(): Promise<void> {
           .map((x) => Math.round(x))
           .join(' '),
       );
+    const bare = targets.find((t) => t.root === BARE);
+    const ratios: Record<string, { median: number; rounds: number[] }> = {};
+    if (bare) {
+      const bareCpu = cpu.get(bare.label)!;
+      for (const t of targets) {
+        if (t === bare) continue;
+        const perRound = cpu.get(t.label)!.map((x, r) => x / bareCpu[r]);
+        ratios[t.label] = { median: round2(median(perRound)), rounds: perRound.map(round2) };
+        console.log(
+          `${t.label}/bare: median ${ratios[t.label].median.toFixed(2)} (per round ${ratios[t.label].rounds.map((x) => x.toFixed(2)).join(' ')})`,
+        );
+      }
+    }
+    if (process.env.BENCH_SAVE === '1') {
+      const path = writeResults('meter-cpu.json', {
+        date: new Date().toISOString(),
+        unit: CALLGRIND ? 'instructions per request' : 'CPU µs per request (user + system, /proc)',
+        what: GET ? `GET ${GET}` : 'single-event POST /meter_events',
+        service_config: { LOG_LEVEL, RUN_JOBS, NODE_ENV: 'production', DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '10' },
+        rounds: ROUNDS,
+        requests_per_round: REQUESTS,
+        connections: CONNECTIONS,
+        load_average_at_end: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+        builds: targets.map((t) => ({
+          label: t.label,
+          build: t.root === BARE ? 'bare (bench/baseline-server.ts: node:http + pg, one INSERT)' : t.root,
+          median: round2(median(cpu.get(t.label)!)),
+          per_round: cpu.get(t.label)!.map(round2),
+          rps_per_round: rps.get(t.label)!.map(Math.round),
+          ...(ratios[t.label] ? { ratio_to_bare: ratios[t.label] } : {}),
+        })),
+      });
+      console.log(`results: ${path}`);
+    }
   } finally {
     for (const t of targets) await t.stop();
   }

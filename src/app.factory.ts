@@ -11,12 +11,14 @@ import { AppModule } from './app.module.js';
 import { declarePassportRequestFields } from './common/auth/passport-request-fields.js';
 import { requestContextMiddleware } from './common/context/request-store.js';
 import { answerClientErrors } from './common/http/client-error.js';
+import { etagOnlyForReads } from './common/http/etag.js';
 import { keepConnectionsOpen } from './common/http/keep-alive.js';
 import { cardDataGuardMiddleware, VAULT_PATH } from './common/http/card-data.js';
 import { contentTypeMiddleware } from './common/http/content-type.js';
 import { polishOpenApi } from './common/http/openapi-polish.js';
 import { requestIdMiddleware } from './common/http/request-id.js';
 import { requestGuardMiddleware } from './common/http/validation.js';
+import { accessLogMiddleware, logsEachRequest } from './common/observability/access-log.js';
 import { Metrics, metricsMiddleware } from './common/observability/metrics.js';
 import { loadAppConfig } from './config/app.config.js';
 import { describeEventPayloads, EVENT_PAYLOADS } from './event-payloads.js';
@@ -112,6 +114,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
   // the client's own words, and the throttles key on the address it names.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   app.disable('x-powered-by');
+  etagOnlyForReads(app);
   app.use(requestIdMiddleware);
   app.use(contentTypeMiddleware);
   app.use(
@@ -148,5 +151,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<NestExp
       tryItOutEnabled: true,
     },
   });
+  // At info and below, the access line (pino-http) and the request's logger binding: after the
+  // Swagger UI's routes and before the application's (Nest registers those when the app starts),
+  // where LoggerModule's module middleware ran.
+  if (logsEachRequest(config.logLevel)) app.use(...accessLogMiddleware(app));
   return app;
 }

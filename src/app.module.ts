@@ -10,13 +10,14 @@ import { CommonModule } from './common/common.module.js';
 import { DatabaseModule } from './common/database/database.module.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { redactUrl } from './common/http/redact-url.js';
+import { logsEachRequest } from './common/observability/access-log.js';
+import { stdoutLogDestination } from './common/observability/log-destination.js';
 import { traceLogFields, tracingOn } from './common/observability/trace-context.js';
 import { requestIdOf } from './common/http/request-id.js';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
 import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
 import { createValidationPipe } from './common/http/validation.js';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard.js';
-import { ModeInterceptor } from './common/tenancy/mode.interceptor.js';
 import { TenancyGuard } from './common/tenancy/tenancy.guard.js';
 import { type AllConfig, appConfig } from './config/app.config.js';
 import { AccountsModule } from './modules/accounts/index.js';
@@ -65,7 +66,7 @@ function requestBinding(): { req?: unknown } {
       useFactory: (config: ConfigService<AllConfig, true>) => {
         const level = config.get('app.logLevel', { infer: true });
         const logFile = config.get('app.logFile', { infer: true });
-        const perRequest = ['info', 'debug', 'trace'].includes(level);
+        const perRequest = logsEachRequest(level);
         const options = {
           level,
           autoLogging: perRequest,
@@ -95,13 +96,18 @@ function requestBinding(): { req?: unknown } {
               : { mixin: requestBinding }),
         };
         return {
-          // One line per request at info and below; above that, no per-request logging work at all:
-          // pino-http is mounted on no route (its child logger, request/response properties and
-          // async context cost ~10% of a request's CPU), and a line logged while a request runs
-          // takes the same `req` binding from the request context instead (the mixin above).
-          ...(perRequest ? {} : { forRoutes: [] }),
+          // Mounted on no route as module middleware: at info and below createApp mounts the same
+          // middleware with `app.use` (accessLogMiddleware says why). Above info, no per-request
+          // logging work at all: pino-http is not mounted (its child logger, request/response
+          // properties and async context cost ~10% of a request's CPU), and a line logged while a
+          // request runs takes the same `req` binding from the request context instead (the mixin above).
+          forRoutes: [],
           // LOG_FILE: appended synchronously, so a reader (the tests' secret scan) sees every line once the app is closed.
-          pinoHttp: logFile ? [options, pino.destination({ dest: logFile, sync: true, mkdir: true })] : options,
+          // Standard output: in batches (stdoutLogDestination says why and what a kill can lose).
+          pinoHttp: [
+            options,
+            logFile ? pino.destination({ dest: logFile, sync: true, mkdir: true }) : stdoutLogDestination(),
+          ],
         };
       },
     }),
@@ -145,7 +151,6 @@ function requestBinding(): { req?: unknown } {
     { provide: APP_GUARD, useClass: TenancyGuard },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
-    { provide: APP_INTERCEPTOR, useClass: ModeInterceptor },
     { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   ],
 })

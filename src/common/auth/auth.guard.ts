@@ -172,6 +172,10 @@ export class AuthGuard implements CanActivate {
         country: this.context.optionalCountry,
       };
       this.context.set('principal', principal);
+      // The schema ModeDb binds for the rest of the request. Set here, with the principal it comes
+      // from, rather than by an interceptor of its own: a global interceptor puts every request of
+      // every route through Nest's rxjs pipeline (defer, mergeAll, an AsyncResource per layer).
+      this.context.set('mode', mode);
     }
     return true;
   }

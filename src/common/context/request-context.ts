@@ -13,7 +13,7 @@ export interface WalletStore extends ClsStore {
   credential?: Credential;
   /** The identity of a wallet request, written once by the auth guard. */
   principal?: Principal;
-  /** The schema the work is bound to: the mode interceptor binds it from the principal, jobs with runInMode. */
+  /** The schema the work is bound to: the auth guard binds it with the principal, jobs with runInMode. */
   mode?: Mode;
   /** The `Idempotency-Key` the request holds while it runs (IdempotencyInterceptor). */
   idempotency?: HeldKey;
@@ -27,24 +27,34 @@ export interface WalletStore extends ClsStore {
 export class RequestContext {
   constructor(private readonly cls: ClsService<WalletStore>) {}
 
+  /**
+   * The current store, or undefined outside a context. Fields are read and written on it directly:
+   * ClsService's get(key)/set(key) split the key as a dotted path (an array and a reduce per call,
+   * a dozen calls per request), and no key here has a dot.
+   */
+  private get store(): WalletStore | undefined {
+    return this.cls.get();
+  }
+
   get active(): boolean {
     return this.cls.isActive();
   }
 
   get requestId(): string | undefined {
-    return this.cls.isActive() ? this.cls.get('requestId') : undefined;
+    return this.store?.requestId;
   }
 
   /** The Idempotency-Key header of the current request, if it had one. */
   get idempotencyKey(): string | null {
-    if (!this.cls.isActive()) return null;
-    const req = this.cls.get(CLS_REQ) as { headers?: Record<string, string | string[] | undefined> } | undefined;
+    const store = this.store;
+    if (!store) return null;
+    const req = store[CLS_REQ] as { headers?: Record<string, string | string[] | undefined> } | undefined;
     const key = req?.headers?.['idempotency-key'];
     return typeof key === 'string' && key !== '' ? key : null;
   }
 
   get heldKey(): HeldKey | undefined {
-    return this.cls.isActive() ? this.cls.get('idempotency') : undefined;
+    return this.store?.idempotency;
   }
 
   get application(): ApplicationRef {
@@ -52,7 +62,7 @@ export class RequestContext {
   }
 
   get optionalApplication(): ApplicationRef | undefined {
-    return this.cls.get('application');
+    return this.store?.application;
   }
 
   get principal(): Principal {
@@ -60,7 +70,7 @@ export class RequestContext {
   }
 
   get optionalPrincipal(): Principal | undefined {
-    return this.cls.isActive() ? this.cls.get('principal') : undefined;
+    return this.store?.principal;
   }
 
   get credential(): Credential {
@@ -77,7 +87,7 @@ export class RequestContext {
 
   /** The bound mode's livemode, or undefined outside a request or job that bound one. */
   get optionalLivemode(): boolean | undefined {
-    const mode = this.cls.isActive() ? this.cls.get('mode') : undefined;
+    const mode = this.store?.mode;
     return mode === undefined ? undefined : mode === 'live';
   }
 
@@ -86,15 +96,18 @@ export class RequestContext {
   }
 
   get optionalCountry(): string | undefined {
-    return this.cls.get('country');
+    return this.store?.country;
   }
 
   get requestedMode(): Mode | undefined {
-    return this.cls.get('requestedMode');
+    return this.store?.requestedMode;
   }
 
   set<K extends keyof WalletStore>(key: K, value: WalletStore[K]): void {
-    this.cls.set(key, value);
+    const store = this.store;
+    // No context: ClsService.set throws its own explanation.
+    if (!store) return this.cls.set(key, value);
+    store[key] = value;
   }
 
   /** Runs `fn` with its own context bound to `mode`: for jobs, the CLI and tests outside a request. */
@@ -107,7 +120,7 @@ export class RequestContext {
   }
 
   private required<K extends keyof WalletStore>(key: K): NonNullable<WalletStore[K]> {
-    const value = this.cls.isActive() ? this.cls.get(key) : undefined;
+    const value = this.store?.[key];
     if (value === undefined || value === null) {
       throw new Error(`request context has no ${String(key)}: the step that sets it did not run`);
     }

@@ -24,8 +24,8 @@ export interface FinishedRequest {
  */
 export function setUpRequestStore(cls: ClsService, req: Request, res: Response): void {
   const id = requestIdOf(req);
-  cls.set('requestId', id);
-  const store: ClsStore = cls.get();
+  const store: ClsStore & { requestId?: string } = cls.get();
+  store.requestId = id;
   res.once('close', () => {
     const finished: FinishedRequest = { id, method: req.method, url: req.originalUrl ?? req.url, headers: {} };
     store[CLS_REQ] = finished;

@@ -6,7 +6,7 @@ import { RequestContext } from '../context/request-context.js';
 
 /**
  * The per-mode database of the current request. The mode comes from the request context (bound by
- * the mode interceptor), never from a parameter, so a repository cannot reach the other schema.
+ * the auth guard, with the principal), never from a parameter, so a repository cannot reach the other schema.
  */
 @Injectable()
 export class ModeDb {

@@ -25,6 +25,20 @@ describe('foundation pipeline', () => {
     });
   });
 
+  it('tags the answer to a GET with an ETag (304 for If-None-Match) and the answer to a POST with none', async () => {
+    const first = await t.http.get(tenant.path('/errors/catalog')).set(tenant.as('test'));
+    expect(first.headers.etag).toMatch(/^W\/"/);
+    const again = await t.http
+      .get(tenant.path('/errors/catalog'))
+      .set({ ...tenant.as('test'), 'If-None-Match': first.headers.etag });
+    expect(again.status).toBe(304);
+    // A tenant of its own: the shared one's customer list is checked whole below.
+    const own = await createTenant(t);
+    const created = await t.http.post(own.path('/customers')).set(own.as('test')).send({ name: 'ETag' });
+    expect(created.status).toBe(200);
+    expect(created.headers.etag).toBeUndefined();
+  });
+
   it('refuses a request without credentials with E1213 and WWW-Authenticate', async () => {
     const res = await t.http.get(tenant.path('/errors/catalog'));
     expect(res.status).toBe(401);
