@@ -49,14 +49,15 @@ function setup(
   requestedMode?: 'test' | 'live',
   { failureLimit = 0, lookupDelay }: { failureLimit?: number; lookupDelay?: Promise<void> } = {},
 ) {
-  const store = new Map<string, unknown>([
-    ['application', APP],
-    ['requestedMode', requestedMode],
-  ]);
+  // The request's store as nestjs-cls keeps it: one object, which `get()` without a key answers.
+  const fields: Record<string, unknown> = { application: APP, requestedMode };
+  const store = { get: (key: string) => fields[key] };
   const cls = {
     isActive: () => true,
-    get: (key: string) => store.get(key),
-    set: (key: string, value: unknown) => store.set(key, value),
+    get: (key?: string) => (key === undefined ? fields : fields[key]),
+    set: (key: string, value: unknown) => {
+      fields[key] = value;
+    },
   } as unknown as ClsService<WalletStore>;
   const context = new RequestContext(cls);
   const verify = async (token: string) => {
