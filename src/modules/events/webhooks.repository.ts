@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ModeDb } from '../../common/database/mode-db.js';
+import { returnedRows } from '../../common/database/returned-rows.js';
 import { isUuid, newId } from '../../common/ids.js';
 import { Event } from './entities/event.entity.js';
 import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
@@ -178,8 +179,7 @@ export class WebhooksRepository {
         now,
       ],
     )) as Written[] | [Written[], number];
-    // PostgreSQL's driver answers an UPDATE as [rows, count], the embedded one as bare rows.
-    const written = Array.isArray(result[0]) ? (result[0] as Written[]) : (result as Written[]);
+    const written = returnedRows<Written>(result);
     return new Set(written.map((w) => `${w.endpoint_id}/${w.event_id}`));
   }
 

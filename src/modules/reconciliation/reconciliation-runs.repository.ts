@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { ModeDb } from '../../common/database/mode-db.js';
+import { returnedRows } from '../../common/database/returned-rows.js';
+import { claimOldestPendingSql } from '../../common/jobs/run-queue.sql.js';
 import { isUuid, newId } from '../../common/ids.js';
 import type { SettlementItem } from '../../providers/ports/settlement.port.js';
 import { ReconciliationItem } from './entities/reconciliation-item.entity.js';
@@ -8,10 +10,6 @@ import { ReconciliationRun } from './entities/reconciliation-run.entity.js';
 import { outcomeCounts, type Outcome } from './outcomes.js';
 import type { ReconciliationRunStatus } from './reconciliation-run.transitions.js';
 import { matchStatement, outcomeCountsStatement, stageLinesStatement } from './reconciliation.sql.js';
-
-/** node-postgres answers an UPDATE/INSERT ... RETURNING as [rows, count] through TypeORM; PGlite as rows. */
-const rowsOf = <T>(result: unknown): T[] =>
-  (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as T[];
 
 /** The only door to the reconciliation tables; every read is scoped to the application, the mode is the bound one. */
 @Injectable()
@@ -27,7 +25,7 @@ export class ReconciliationRunsRepository {
 
   /** A scheduled run for a payout, unless one exists (replicas discovering the same payout make one): whether it was made. */
   async insertScheduled(run: ReconciliationRun): Promise<boolean> {
-    const rows = rowsOf<{ id: string }>(
+    const rows = returnedRows<{ id: string }>(
       await this.db.manager.query(
         `INSERT INTO ${this.table('reconciliation_runs')}
            (id, application_id, provider, payout, trigger, status, created_at, updated_at)
@@ -88,16 +86,8 @@ export class ReconciliationRunsRepository {
     applicationIds: readonly string[] | null,
   ): Promise<ReconciliationRun | null> {
     const table = this.table('reconciliation_runs');
-    const claimed = rowsOf<{ id: string; application_id: string }>(
-      await this.db.manager.query(
-        `UPDATE ${table} SET claimed_until = $2
-          WHERE id = (SELECT id FROM ${table}
-                       WHERE status = 'pending' AND (claimed_until IS NULL OR claimed_until < $1)
-                         AND ($3::uuid[] IS NULL OR application_id = ANY($3::uuid[]))
-                       ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-          RETURNING id, application_id`,
-        [now, until, applicationIds],
-      ),
+    const claimed = returnedRows<{ id: string; application_id: string }>(
+      await this.db.manager.query(claimOldestPendingSql(table), [now, until, applicationIds]),
     );
     return claimed.length > 0 ? this.find(claimed[0].application_id, claimed[0].id) : null;
   }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { ModeDb } from '../../common/database/mode-db.js';
+import { returnedRows } from '../../common/database/returned-rows.js';
+import { claimOldestPendingSql } from '../../common/jobs/run-queue.sql.js';
 import { isUuid } from '../../common/ids.js';
 import { ReportRun } from './entities/report-run.entity.js';
 import type { ReportRunStatus } from './report-run.transitions.js';
@@ -38,17 +40,9 @@ export class ReportRunsRepository {
    */
   async claimPending(now: Date, until: Date, applicationIds: readonly string[] | null): Promise<ReportRun | null> {
     const table = this.db.table('report_runs');
-    const rows: Array<{ id: string; application_id: string }> = await this.db.manager.query(
-      `UPDATE ${table} SET claimed_until = $2
-        WHERE id = (SELECT id FROM ${table}
-                     WHERE status = 'pending' AND (claimed_until IS NULL OR claimed_until < $1)
-                       AND ($3::uuid[] IS NULL OR application_id = ANY($3::uuid[]))
-                     ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id, application_id`,
-      [now, until, applicationIds],
+    const claimed = returnedRows<{ id: string; application_id: string }>(
+      await this.db.manager.query(claimOldestPendingSql(table), [now, until, applicationIds]),
     );
-    // node-postgres answers an UPDATE ... RETURNING as [rows, count] through TypeORM.
-    const claimed = (Array.isArray(rows[0]) ? rows[0] : rows) as Array<{ id: string; application_id: string }>;
     return claimed.length > 0 ? this.find(claimed[0].application_id, claimed[0].id) : null;
   }
 

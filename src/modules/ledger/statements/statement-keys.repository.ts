@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { returnedRows } from '../../../common/database/returned-rows.js';
 
 export interface StoredSigningKey {
   kid: string;
@@ -45,11 +46,11 @@ export class StatementKeysRepository {
 
   /** Retires every key still signing; answers their kids (they stay published). */
   async retireAll(now: Date): Promise<string[]> {
-    const rows: Array<{ kid: string }> = await this.db.query(
-      `WITH retired AS (
-         UPDATE platform.statement_signing_keys SET retired_at = $1 WHERE retired_at IS NULL RETURNING kid
-       ) SELECT kid FROM retired`,
-      [now],
+    const rows = returnedRows<{ kid: string }>(
+      await this.db.query(
+        `UPDATE platform.statement_signing_keys SET retired_at = $1 WHERE retired_at IS NULL RETURNING kid`,
+        [now],
+      ),
     );
     return rows.map((r) => r.kid).sort();
   }
