@@ -47,12 +47,32 @@ export function currentTraceparent(): string | null {
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
-/** A span link to a stored `traceparent`, or none when it is absent or malformed. */
-function linkTo(traceparent: string | null | undefined): Link[] {
-  const m = traceparent ? TRACEPARENT.exec(traceparent) : null;
-  if (!m) return [];
-  const spanContext = { traceId: m[1], spanId: m[2], traceFlags: Number.parseInt(m[3], 16), isRemote: true };
-  return isSpanContextValid(spanContext) ? [{ context: spanContext }] : [];
+/** The most links one span takes (the SDK's default span limit): a batch of more causes links its first ones. */
+const MAX_LINKS = 128;
+
+/** Span links to stored `traceparent`s (one per distinct one), skipping absent or malformed ones. */
+function linksTo(traceparents: ReadonlyArray<string | null | undefined>): Link[] {
+  const links: Link[] = [];
+  const seen = new Set<string>();
+  for (const traceparent of traceparents) {
+    if (links.length === MAX_LINKS) break;
+    const m = traceparent && !seen.has(traceparent) ? TRACEPARENT.exec(traceparent) : null;
+    if (!m) continue;
+    seen.add(traceparent!);
+    const spanContext = { traceId: m[1], spanId: m[2], traceFlags: Number.parseInt(m[3], 16), isRemote: true };
+    if (isSpanContextValid(spanContext)) links.push({ context: spanContext });
+  }
+  return links;
+}
+
+/**
+ * Links the span under way (e.g. a provider webhook's request) to the trace that caused what it
+ * changes (the `traceparent` stored on the charge, refund or payout). Nothing with tracing off.
+ */
+export function linkActiveSpan(traceparent: string | null | undefined): void {
+  if (!on || !traceparent) return;
+  const span = trace.getActiveSpan();
+  if (span) for (const link of linksTo([traceparent])) span.addLink(link);
 }
 
 /** The fields every log line gets while tracing is on: the trace and span under way. */
@@ -75,19 +95,24 @@ async function inSpan<T>(span: Span, work: () => Promise<T>): Promise<T> {
 
 /**
  * Runs `work` in a new root span linked to the trace that caused it (the `traceparent` stored with
- * an event): a job's continuation of a request, found from the request's trace by its link.
- * With tracing off, just `work()`.
+ * an event or an outbox row; several for a batch that continues several requests): a job's
+ * continuation of a request, found from the request's trace by its link. With tracing off, just `work()`.
  */
 export function withLinkedSpan<T>(
   name: string,
-  traceparent: string | null | undefined,
+  traceparent: string | null | undefined | ReadonlyArray<string | null>,
   attributes: Record<string, string | number | boolean>,
   work: () => Promise<T>,
 ): Promise<T> {
   if (!on) return work();
   const span = tracer().startSpan(
     name,
-    { root: true, kind: SpanKind.CONSUMER, links: linkTo(traceparent), attributes },
+    {
+      root: true,
+      kind: SpanKind.CONSUMER,
+      links: linksTo(typeof traceparent === 'string' || traceparent == null ? [traceparent] : traceparent),
+      attributes,
+    },
     context.active(),
   );
   return inSpan(span, work);

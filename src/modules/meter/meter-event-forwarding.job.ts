@@ -1,3 +1,4 @@
+import { withLinkedSpan } from '../../common/observability/trace-context.js';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Mode } from '../../common/context/principal.js';
@@ -116,7 +117,13 @@ export class MeterEventForwardingJob extends PeriodicJob {
     const refused: Array<{ row: ClaimedEvent; error: string; permanent: boolean }> = [];
     await Promise.all(
       [...byProvider].map(async ([name, rows]) => {
-        const outcomes = await this.send(name, rows.map(toForwarded));
+        // Tracing on: the batch's provider call is a span linked to the requests that stored its events.
+        const outcomes = await withLinkedSpan(
+          'meter_events.forward',
+          rows.map((row) => row.traceparent),
+          { 'wallet.provider.name': name, 'wallet.meter_events.count': rows.length },
+          () => this.send(name, rows.map(toForwarded)),
+        );
         rows.forEach((row, i) => {
           const outcome = outcomes[i] ?? { ok: false, error: 'the provider gave no outcome for this event' };
           if (outcome.ok) accepted.push(row.event_id);

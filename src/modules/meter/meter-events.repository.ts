@@ -7,6 +7,7 @@ import { GroupCommit } from '../../common/database/group-commit.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { PreparedStatements } from '../../common/database/prepared-statements.js';
 import { Metrics } from '../../common/observability/metrics.js';
+import { tracingOn } from '../../common/observability/trace-context.js';
 import { storeEventsParams, storeEventsSql, type EventRow, type StoreRow } from './store-events.sql.js';
 
 export interface StoredEventRow {
@@ -36,6 +37,8 @@ export interface ClaimedEvent {
   payload: Record<string, string>;
   occurred_at: Date;
   provider: string;
+  /** The traceparent of the request that stored the event (tracing on), for the forwarder's span link. */
+  traceparent: string | null;
 }
 
 export type SummaryAggregation = 'sum' | 'count' | 'last' | 'max';
@@ -114,8 +117,8 @@ export class MeterEventsRepository {
       const inserted = await this.prepared.query<StoredEventRow>(
         manager,
         'meter_store',
-        storeEventsSql(tables),
-        storeEventsParams(rows),
+        storeEventsSql(tables, tracingOn()),
+        storeEventsParams(rows, tracingOn()),
       );
       const insertedById = new Map(inserted.map((r) => [r.id, r]));
       const fresh = rows.filter((r) => insertedById.has(r.id));
@@ -162,7 +165,7 @@ export class MeterEventsRepository {
       const manager = this.db.manager;
       const tables = { events: this.db.table('meter_events'), outbox: this.db.table('meter_event_outbox') };
       // The statement's text, built once per mode: the same string on every flush.
-      const sql = storeEventsSql(tables);
+      const sql = storeEventsSql(tables, tracingOn());
       const rowsOf = this.statementRows.labels({ mode });
       group = new GroupCommit({
         concurrency: GROUP_FLUSHES,
@@ -184,7 +187,12 @@ export class MeterEventsRepository {
     sql: string,
     rows: StoreRow[],
   ): Promise<Array<StoredEventRow | undefined>> {
-    const inserted = await this.prepared.query<StoredEventRow>(manager, 'meter_store', sql, storeEventsParams(rows));
+    const inserted = await this.prepared.query<StoredEventRow>(
+      manager,
+      'meter_store',
+      sql,
+      storeEventsParams(rows, tracingOn()),
+    );
     const key = (applicationId: string, identifier: string) => `${applicationId}:${identifier}`;
     const byKey = new Map(inserted.map((r) => [key(r.application_id, r.identifier), r]));
     const missing = rows.filter((r) => !byKey.has(key(r.applicationId, r.identifier)));
@@ -264,9 +272,9 @@ export class MeterEventsRepository {
          ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED
        ), leased AS (
          UPDATE ${outbox} o SET leased_until = $2 FROM due WHERE o.event_id = due.event_id
-         RETURNING o.event_id, o.application_id, o.attempts
+         RETURNING o.event_id, o.application_id, o.attempts, o.traceparent
        )
-       SELECT l.event_id, l.application_id, l.attempts, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
+       SELECT l.event_id, l.application_id, l.attempts, l.traceparent, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
        FROM leased l JOIN ${events} e ON e.id = l.event_id`,
         params,
       ),

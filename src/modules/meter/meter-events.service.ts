@@ -1,3 +1,4 @@
+import { currentTraceparent } from '../../common/observability/trace-context.js';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
@@ -178,6 +179,7 @@ export class MeterEventsService {
       value,
       occurredAt,
       provider,
+      traceparent: currentTraceparent(),
       ...(meter.enforce_credit ? { credit: { aggregation: meter.aggregation } } : {}),
     };
   }

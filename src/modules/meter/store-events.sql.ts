@@ -9,6 +9,8 @@ export interface EventRow {
   value: string;
   occurredAt: Date;
   provider: string;
+  /** W3C traceparent of the request's span (tracing on), kept on the outbox row for the forwarder's span link; else absent. */
+  traceparent?: string | null;
 }
 
 /** An event with the application it belongs to and when it was received: one row of the statement. */
@@ -25,25 +27,35 @@ export interface StoreRow extends EventRow {
  * pass {@link storeEventsParams} of each batch. Plain code with no Nest imports, so the meter
  * benchmark's bare baseline (b2) runs exactly what the service runs.
  */
-export function storeEventsSql(tables: { events: string; outbox: string }): string {
+export function storeEventsSql(tables: { events: string; outbox: string }, traced = false): string {
+  // Traced (tracing on, docs/OBSERVABILITY.md): the outbox row also keeps the request's traceparent,
+  // a 12th array joined back by id; with tracing off the text is the one the bare baseline runs.
+  const incoming = traced
+    ? `SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::jsonb[], $8::numeric[], $9::timestamptz[], $10::text[], $11::timestamptz[], $12::text[])
+         AS r(id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at, traceparent)`
+    : `SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::jsonb[], $8::numeric[], $9::timestamptz[], $10::text[], $11::timestamptz[])
+         AS r(id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)`;
+  const queued = traced
+    ? `INSERT INTO ${tables.outbox} (event_id, application_id, next_attempt_at, created_at, traceparent)
+       SELECT i.id, i.application_id, i.created_at, i.created_at, r.traceparent FROM inserted i JOIN incoming r ON r.id = i.id`
+    : `INSERT INTO ${tables.outbox} (event_id, application_id, next_attempt_at, created_at)
+       SELECT id, application_id, created_at, created_at FROM inserted`;
   return `WITH incoming AS (
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[], $7::jsonb[], $8::numeric[], $9::timestamptz[], $10::text[], $11::timestamptz[])
-         AS r(id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
+       ${incoming}
      ), inserted AS (
        INSERT INTO ${tables.events} (id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
        SELECT id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at FROM incoming
        ON CONFLICT (application_id, identifier) DO NOTHING
        RETURNING id, application_id, identifier, created_at, errors
      ), queued AS (
-       INSERT INTO ${tables.outbox} (event_id, application_id, next_attempt_at, created_at)
-       SELECT id, application_id, created_at, created_at FROM inserted
+       ${queued}
      )
      SELECT id, application_id, identifier, created_at, errors FROM inserted`;
 }
 
-/** The parameters of {@link storeEventsSql} for `rows`: one array per column. */
-export function storeEventsParams(rows: StoreRow[]): unknown[] {
-  return [
+/** The parameters of {@link storeEventsSql} for `rows`: one array per column (and the traceparents when `traced`). */
+export function storeEventsParams(rows: StoreRow[], traced = false): unknown[] {
+  const params: unknown[] = [
     rows.map((r) => r.id),
     rows.map((r) => r.applicationId),
     rows.map((r) => r.meterId),
@@ -56,4 +68,6 @@ export function storeEventsParams(rows: StoreRow[]): unknown[] {
     rows.map((r) => r.provider),
     rows.map((r) => r.createdAt),
   ];
+  if (traced) params.push(rows.map((r) => r.traceparent ?? null));
+  return params;
 }

@@ -1,3 +1,4 @@
+import { currentTraceparent } from '../../common/observability/trace-context.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
@@ -69,7 +70,7 @@ export class RefundsRepository {
 
   async insert(refund: Refund, manager: EntityManager): Promise<Refund> {
     const repo = this.db.repository(Refund, manager);
-    return repo.save(repo.create(refund));
+    return repo.save(repo.create({ traceparent: currentTraceparent(), ...refund }));
   }
 
   /** Writes facts other than the status: the type refuses `status`. */

@@ -1,3 +1,4 @@
+import { linkActiveSpan } from '../../common/observability/trace-context.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
@@ -150,6 +151,7 @@ export class RefundsService {
   async applyProviderOutcome(provider: string, answer: ProviderRefund, claim?: ClaimNotice): Promise<OutcomeResult> {
     const refund = await this.refunds.byProviderReference(provider, answer.reference);
     if (!refund) return 'unknown';
+    linkActiveSpan(refund.traceparent);
     let result = 'unchanged' as OutcomeResult;
     await this.apply(refund.application_id, refund.id, answer, async (manager, current) => {
       const claimed = await claimThenApply(manager, claim, async () => {

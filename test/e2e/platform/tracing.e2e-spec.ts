@@ -8,9 +8,12 @@ import { createTenant, startApp, type Tenant } from '../../support/harness.js';
 import { closeNow, freePort, listenOnLoopback, until } from '../../support/processes.js';
 import { WebhookReceiver } from '../../support/webhook-receiver.js';
 import { asSession } from '../../factories/checkout.js';
+import { fakeOpn, opnFixture, type FakeProvider } from '../../support/fake-provider.js';
 import type { Server } from 'node:http';
 
 const MAIN = join(process.cwd(), 'dist/src/main.js');
+const OPN_LIVE = { secret: 'skey_5fakeopnlivesecret000', public: 'pkey_5fakeopnlivepublic000' };
+const newTraceparent = (traceId: string) => `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
 
 interface OtlpSpan {
   traceId: string;
@@ -44,6 +47,8 @@ const attr = (span: OtlpSpan, key: string) => {
     let collectorPort: number;
     const spans: OtlpSpan[] = [];
     const receiver = new WebhookReceiver();
+    let opn: FakeProvider;
+    let base: string;
     const logDir = mkdtempSync(join(tmpdir(), 'tracing-'));
 
     beforeAll(async () => {
@@ -61,6 +66,7 @@ const attr = (span: OtlpSpan, key: string) => {
         });
       }));
       await receiver.start();
+      opn = await fakeOpn(OPN_LIVE.secret).start();
       databaseUrl = await createRunDatabase(process.env.DATABASE_URL!);
       await migrate(databaseUrl);
       const t = await startApp({ env: { DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
@@ -79,6 +85,7 @@ const attr = (span: OtlpSpan, key: string) => {
     afterAll(async () => {
       if (child && child.exitCode === null) child.kill('SIGKILL');
       await receiver.stop();
+      await opn?.stop();
       await closeNow(collector);
       if (databaseUrl) await dropRunDatabase(databaseUrl);
       rmSync(logDir, { recursive: true, force: true });
@@ -104,10 +111,15 @@ const attr = (span: OtlpSpan, key: string) => {
           OTEL_SERVICE_NAME: 'wallet-tracing-test',
           // The batch processor sends every 100 ms instead of every 5 s.
           OTEL_BSP_SCHEDULE_DELAY: '100',
+          // Live PromptPay at the fake Opn, whose webhook the service receives.
+          COLLECTION_PROVIDERS_LIVE: 'TH=opn',
+          OPN_SECRET_KEY_LIVE: OPN_LIVE.secret,
+          OPN_PUBLIC_KEY_LIVE: OPN_LIVE.public,
+          OPN_BASE_URL: opn.baseUrl,
         },
         stdio: 'ignore',
       });
-      const base = `http://127.0.0.1:${port}`;
+      base = `http://127.0.0.1:${port}`;
       await until('the traced service to answer /readyz', async () => {
         if (child?.exitCode !== null) throw new Error(`the service exited with ${child?.exitCode}`);
         return fetch(`${base}/readyz`).then(
@@ -194,6 +206,115 @@ const attr = (span: OtlpSpan, key: string) => {
         String((l.req as { url?: string } | undefined)?.url ?? '').includes('pay_promptpay'),
       );
       expect(paid).toMatchObject({ trace_id: traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    });
+
+    it("links the forwarder's provider call to the meter event's request, and a provider's webhook to the request that made its charge", async () => {
+      expect(base).toBeDefined(); // the service of the test above
+      const call = async (
+        traceId: string,
+        method: string,
+        path: string,
+        body?: object,
+        headers: Record<string, string> = tenant.as('test'),
+      ) => {
+        const res = await fetch(`${base}${tenant.path(path)}`, {
+          method,
+          headers: { ...headers, 'content-type': 'application/json', traceparent: newTraceparent(traceId) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+        const json = (await res.json()) as Record<string, unknown>;
+        if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+        return json as { id: string; session: string };
+      };
+      const linkedTo = (traceId: string) => (s: OtlpSpan) => s.links?.some((l) => l.traceId === traceId) === true;
+
+      // A meter event: stored by the request, forwarded later by the outbox job in a span linked to it.
+      const meterTrace = randomBytes(16).toString('hex');
+      const customer = await call(meterTrace, 'POST', '/customers', { name: 'Traced' });
+      await call(meterTrace, 'POST', '/meters', {
+        display_name: 'Traced calls',
+        event_name: 'traced_call',
+        value_settings: { event_payload_key: 'calls' },
+      });
+      const eventTrace = randomBytes(16).toString('hex');
+      await call(eventTrace, 'POST', '/meter_events', {
+        event_name: 'traced_call',
+        customer_id: customer.id,
+        payload: { calls: '2' },
+      });
+      await until(
+        'the forwarder span linked to the meter event',
+        () => spans.some((s) => s.name === 'meter_events.forward' && linkedTo(eventTrace)(s)),
+        () => `${spans.length} spans`,
+      );
+      const forward = spans.find((s) => s.name === 'meter_events.forward' && linkedTo(eventTrace)(s))!;
+      expect(forward.traceId).not.toBe(eventTrace);
+      const eventSpans = spans.filter((s) => s.traceId === eventTrace).map((s) => s.spanId);
+      expect(eventSpans).toContain(forward.links!.find((l) => l.traceId === eventTrace)!.spanId);
+      expect(attr(forward, 'wallet.meter_events.count')).toBeDefined();
+
+      // A live PromptPay charge made at (fake) Opn by the partner's confirm, paid by Opn's webhook later.
+      const payTrace = randomBytes(16).toString('hex');
+      const reference = `chrg_5trace${randomBytes(4).toString('hex')}`;
+      opn.on('POST /charges', {
+        status: 200,
+        fixture: 'charge_promptpay_pending',
+        patch: { id: reference, livemode: true },
+      });
+      const intent = await call(
+        payTrace,
+        'POST',
+        '/payment_intents',
+        { amount: 125000, currency: 'THB' },
+        tenant.as('live'),
+      );
+      const checkout = await call(
+        payTrace,
+        'POST',
+        '/checkouts',
+        { target_type: 'payment_intent', target_id: intent.id },
+        tenant.as('live'),
+      );
+      await call(
+        payTrace,
+        'POST',
+        `/checkouts/${checkout.id}/confirm`,
+        { payment_method_type: 'promptpay' },
+        asSession(checkout.session),
+      );
+      const event = `evnt_5trace${randomBytes(4).toString('hex')}`;
+      opn.on(`GET /events/${event}`, {
+        status: 200,
+        json: {
+          ...opnFixture('event_charge_complete'),
+          id: event,
+          livemode: true,
+          data: { ...opnFixture('charge_promptpay_paid'), id: reference, livemode: true },
+        },
+      });
+      const hook = await fetch(`${base}/provider_webhooks/opn`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ object: 'event', id: event, key: 'charge.complete' }),
+      });
+      expect({ status: hook.status, body: await hook.json() }).toMatchObject({
+        status: 200,
+        body: { result: 'applied' },
+      });
+      // The webhook's request is a trace of Opn's making (no traceparent here), linked to the partner's confirm.
+      const webhookTrace = () =>
+        spans.find(
+          (s) => s.kind === 2 && s.traceId !== payTrace && JSON.stringify(s.attributes).includes('provider_webhooks'),
+        )?.traceId;
+      const linkedSpan = () => spans.find((s) => s.traceId === webhookTrace() && linkedTo(payTrace)(s));
+      await until(
+        'the provider webhook span linked to the charge',
+        () => linkedSpan() !== undefined,
+        () =>
+          `${spans.length} spans; webhook trace ${webhookTrace()}; linked: ${JSON.stringify(spans.filter((s) => s.links?.length).map((s) => [s.name, s.traceId, s.links]))}`,
+      );
+      const paySpans = spans.filter((s) => s.traceId === payTrace).map((s) => s.spanId);
+      expect(paySpans).toContain(linkedSpan()!.links!.find((l) => l.traceId === payTrace)!.spanId);
     });
   },
 );

@@ -90,4 +90,6 @@ export class Charge extends ModeRecord {
   @Column('jsonb', { nullable: true }) installment: InstallmentDetails | null;
   @Column('timestamptz', { default: () => 'now()' }) created_at: Date;
   @Column('timestamptz', { default: () => 'now()' }) updated_at: Date;
+  /** W3C traceparent of the request that created it (tracing on): the provider's webhook about it links to that trace. Never in the API. */
+  @Column('text', { nullable: true }) traceparent?: string | null;
 }

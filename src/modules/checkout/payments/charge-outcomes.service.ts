@@ -1,3 +1,4 @@
+import { linkActiveSpan } from '../../../common/observability/trace-context.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { scopeOf } from '../../../common/context/principal.js';
 import { RequestContext } from '../../../common/context/request-context.js';
@@ -49,6 +50,7 @@ export class ChargeOutcomesService {
   async apply(provider: string, result: ProviderPayment, claim?: ClaimNotice): Promise<OutcomeResult> {
     const found = await this.charges.byProviderReference(provider, result.reference);
     if (!found) return 'unknown';
+    linkActiveSpan(found.traceparent);
     return this.applyTo(found, provider, result, claim);
   }
 

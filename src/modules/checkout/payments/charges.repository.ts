@@ -1,3 +1,4 @@
+import { currentTraceparent } from '../../../common/observability/trace-context.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
@@ -21,7 +22,7 @@ export class ChargesRepository {
 
   async insert(charge: Partial<Charge>, manager?: EntityManager): Promise<Charge> {
     const repo = this.db.repository(Charge, manager);
-    return repo.save(repo.create(charge));
+    return repo.save(repo.create({ traceparent: currentTraceparent(), ...charge }));
   }
 
   /** Writes facts of a charge other than its status (the type refuses `status`: see writeStatus). */

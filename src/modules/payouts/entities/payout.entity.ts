@@ -30,4 +30,6 @@ export class Payout extends ModeRecord {
   @Column('timestamptz', { nullable: true }) canceled_at: Date | null;
   @Column('timestamptz') created_at: Date;
   @Column('timestamptz') updated_at: Date;
+  /** W3C traceparent of the request that created it (tracing on): the provider's webhook about it links to that trace. Never in the API. */
+  @Column('text', { nullable: true }) traceparent?: string | null;
 }

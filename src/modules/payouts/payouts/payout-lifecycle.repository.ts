@@ -1,3 +1,4 @@
+import { currentTraceparent } from '../../../common/observability/trace-context.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
@@ -25,7 +26,7 @@ export class PayoutLifecycleRepository {
       .repository(Payout, manager)
       .createQueryBuilder()
       .insert()
-      .values(payout as QueryDeepPartialEntity<Payout>)
+      .values({ traceparent: currentTraceparent(), ...payout } as QueryDeepPartialEntity<Payout>)
       .orIgnore()
       .returning('id')
       .execute();

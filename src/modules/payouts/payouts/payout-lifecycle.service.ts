@@ -1,3 +1,4 @@
+import { linkActiveSpan } from '../../../common/observability/trace-context.js';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
@@ -109,6 +110,7 @@ export class PayoutLifecycleService {
   ): Promise<'applied' | 'unchanged' | 'duplicate' | 'unknown'> {
     const found = await this.payouts.byProviderReference(provider, transfer.reference);
     if (!found) return 'unknown';
+    linkActiveSpan(found.traceparent);
     let result = 'unchanged' as 'applied' | 'unchanged' | 'duplicate';
     let before: string | undefined;
     const after = await this.apply(found.application_id, found.id, transfer, async (manager, payout) => {

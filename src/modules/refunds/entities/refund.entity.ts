@@ -44,4 +44,6 @@ export class Refund extends ModeRecord {
   @Column('jsonb') metadata: Record<string, unknown>;
   @Column('timestamptz') created_at: Date;
   @Column('timestamptz') updated_at: Date;
+  /** W3C traceparent of the request that created it (tracing on): the provider's webhook about it links to that trace. Never in the API. */
+  @Column('text', { nullable: true }) traceparent?: string | null;
 }
