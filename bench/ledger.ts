@@ -14,8 +14,12 @@
  * drops the database (`BENCH_DATABASE` names it, default wallet_bench_ledger_test).
  */
 import 'reflect-metadata';
+import { loadavg } from 'node:os';
+import pg from 'pg';
 import type { EntityManager } from 'typeorm';
+import { newId } from '../src/common/ids.js';
 import type { PostingEntry } from '../src/modules/ledger/index.js';
+import { postingStatement } from '../src/modules/ledger/posting.sql.js';
 import { createDatabase, dropDatabase, printTable, summarize, writeResults } from './support.js';
 
 const DB = process.env.BENCH_DATABASE ?? 'wallet_bench_ledger_test';
@@ -95,6 +99,7 @@ async function main(): Promise<void> {
         meets_target: target === null ? 'n/a' : perSecond >= target,
         post_p50_ms: s.p50,
         post_p99_ms: s.p99,
+        load_avg_1m: Math.round(loadavg()[0] * 10) / 10,
       };
     };
     const entry = (balance_id: string, amount: number, extra: Partial<PostingEntry> = {}): PostingEntry => ({
@@ -119,21 +124,75 @@ async function main(): Promise<void> {
         return 1;
       });
     const random = () => Math.floor(Math.random() * BALANCES);
+    const randomPair = (): [string, string] => {
+      const a = random();
+      let b = random();
+      while (b === a) b = random();
+      return [ids[a], ids[b]];
+    };
+    const hotPair = (): [string, string] => {
+      const other = 1 + Math.floor(Math.random() * (BALANCES - 1));
+      return Math.random() < 0.5 ? [hot, ids[other]] : [ids[other], hot];
+    };
+    const db = app.get(ModeDb);
+    // The bare baseline, in the same run: node-pg alone (no Nest, no group commit) running the
+    // posting statement itself, one statement and so one row lock and one commit per journal.
+    const bare = new pg.Pool({ connectionString: url, max: CONCURRENCY });
+    const tables = {
+      balances: 'wallet_test.balances',
+      journals: 'wallet_test.journals',
+      entries: 'wallet_test.balance_transactions',
+      holdReleases: 'wallet_test.hold_releases',
+      entryHash: 'wallet_test.ledger_entry_hash',
+    };
+    const runBare = (name: string, pair: () => [string, string]) =>
+      measure(name, null, async () => {
+        const [from, to] = pair();
+        const amount = 1 + Math.floor(Math.random() * 100_000);
+        const { sql, params } = postingStatement(
+          tables,
+          {
+            id: newId(),
+            applicationId: application.id,
+            description: 'bench transfer',
+            eventType: 'bench',
+            eventId: null,
+            now: new Date(),
+          },
+          [
+            { ...entry(from, -amount), id: newId() },
+            { ...entry(to, amount), id: newId() },
+          ],
+        );
+        const { rows } = await bare.query({ name: 'bench_bare_post', text: sql, values: params });
+        if (!rows[0].ok) throw new Error('bare posting refused');
+        return 1;
+      });
+    // In a caller's transaction: the service's per-journal path (one lock per journal), for the A/B.
+    const inTransaction = (name: string, pair: () => [string, string]) =>
+      measure(name, null, async () => {
+        const [from, to] = pair();
+        const amount = 1 + Math.floor(Math.random() * 100_000);
+        await db.transaction((manager) =>
+          posting.post(
+            {
+              application_id: application.id,
+              description: 'bench transfer',
+              event_type: 'bench',
+              entries: [entry(from, -amount), entry(to, amount)],
+            },
+            manager,
+          ),
+        );
+        return 1;
+      });
     const results = [];
-    results.push(
-      await run('many balances (random pairs)', 2000, () => {
-        const a = random();
-        let b = random();
-        while (b === a) b = random();
-        return [ids[a], ids[b]];
-      }),
-    );
-    results.push(
-      await run('one hot balance on every journal', 500, () => {
-        const other = 1 + Math.floor(Math.random() * (BALANCES - 1));
-        return Math.random() < 0.5 ? [hot, ids[other]] : [ids[other], hot];
-      }),
-    );
+    results.push(await runBare('bare pg: many balances, statement per journal', randomPair));
+    results.push(await run('many balances (random pairs)', 2000, randomPair));
+    results.push(await runBare('bare pg: one hot balance, statement per journal', hotPair));
+    results.push(await inTransaction('one hot balance, in a caller transaction', hotPair));
+    results.push(await run('one hot balance on every journal', 5000, hotPair));
+    await bare.end();
 
     // The mix: every merchant starts with available funds, so payouts have something to pay out.
     const merchants = await inTest(async () => {
@@ -158,7 +217,6 @@ async function main(): Promise<void> {
       }
       return out;
     });
-    const db = app.get(ModeDb);
     const post = (event_type: string, entries: PostingEntry[], manager?: EntityManager) =>
       posting.post({ application_id: application.id, event_type, entries }, manager);
     const charge = async (m: (typeof merchants)[number]) => {
