@@ -204,11 +204,12 @@ describe('PostingService on a hot balance (group commit)', () => {
     );
     const codes = outcomes.map((o) => (o.status === 'fulfilled' ? 'ok' : codeOf(o.reason)));
     expect(codes).toEqual(['ok', 'E9003', 'ok', 'E9004', 'E9005', 'ok']);
-    const third = outcomes[2].status === 'fulfilled' ? outcomes[2].value : null;
+    const third = outcomes[2];
+    if (third.status !== 'fulfilled') throw new Error('the third posting was refused');
     // Two entries on the hot balance in one posting take consecutive places, each running balance after the one before.
-    const onHot = third!.entries.filter((e) => e.balance_id === hot);
+    const onHot = third.value.entries.filter((e) => e.balance_id === hot);
     expect(onHot.map((e) => e.running_balance)).toEqual([400, 0]);
-    expect(onHot[1].chain_seq).toBe(onHot[0].chain_seq + 1);
+    expect(onHot[1].chain_seq).toBe((onHot[0].chain_seq ?? 0) + 1);
     const [queued] = await ds.query(`SELECT count(*)::int AS n FROM wallet_test.hold_releases WHERE balance_id = $1`, [
       hot,
     ]);
