@@ -8,10 +8,16 @@
  * its own clearing, fees, refunds-pending and payouts-in-transit balances (as an application has):
  * charges (a held credit with a queued release), refunds (the balances locked, available first then
  * held funds, which shrinks the queued release; then the provider's settlement) and payouts
- * (available -> in transit -> paid out), picked at random by every worker. Afterwards it checks the
- * ledger (every journal sums to zero, every balance equals its entries, no hold below zero, no
- * queued release above its balance's hold), prints a table, writes bench/results/ledger.json and
- * drops the database (`BENCH_DATABASE` names it, default wallet_bench_ledger_test).
+ * (available -> in transit -> paid out), picked at random by every worker. Postings outside a
+ * caller's transaction are group-committed (docs/LEDGER.md, "Hot balances"); in the same run, for
+ * comparison: the bare baseline (node-pg alone running the posting statement, one statement, lock
+ * and commit per journal, no Nest) on random pairs and on the hot balance, the hot balance through
+ * the service inside a caller's transaction (the per-journal path), and the hot balance with
+ * HOT_WORKERS posters (a server's concurrent requests). Each case notes the 1-minute load average.
+ * Afterwards it checks the ledger (every journal sums to zero, every balance equals its entries, no
+ * hold below zero, no queued release above its balance's hold), prints a table, writes
+ * bench/results/ledger.json and drops the database (`BENCH_DATABASE` names it, default
+ * wallet_bench_ledger_test).
  */
 import 'reflect-metadata';
 import { loadavg } from 'node:os';
@@ -30,6 +36,8 @@ const DAY = 24 * 3600 * 1000;
 // 2026-11-24: 12 -> 1,604, 16 -> 1,706, 24 -> 1,326, 32 -> 1,190 journals/s across many balances).
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
+// Posters of the second hot-balance case (BENCH_HOT_WORKERS).
+const HOT_WORKERS = Number(process.env.BENCH_HOT_WORKERS ?? 64);
 // BENCH_ONLY=<text>: only the cases whose name contains it (e.g. an A/B of one case).
 const ONLY = process.env.BENCH_ONLY ?? '';
 
@@ -68,7 +76,7 @@ async function main(): Promise<void> {
     const hot = ids[0];
 
     /** CONCURRENCY workers repeat `op` (which answers how many journals it posted) for DURATION_MS. */
-    const measure = async (name: string, target: number | null, op: () => Promise<number>) => {
+    const measure = async (name: string, target: number | null, op: () => Promise<number>, workers = CONCURRENCY) => {
       if (ONLY && !name.includes(ONLY)) return null;
       console.log(`running: ${name}`);
       const latencies: number[] = [];
@@ -77,7 +85,7 @@ async function main(): Promise<void> {
       const deadline = started + DURATION_MS;
       await inTest(() =>
         Promise.all(
-          Array.from({ length: CONCURRENCY }, async () => {
+          Array.from({ length: workers }, async () => {
             while (performance.now() < deadline) {
               const t0 = performance.now();
               const posted = await op();
@@ -94,6 +102,7 @@ async function main(): Promise<void> {
         scenario: name,
         journals,
         seconds: Math.round(seconds * 10) / 10,
+        workers,
         journals_per_s: perSecond,
         target_per_s: target ?? 'none',
         meets_target: target === null ? 'n/a' : perSecond >= target,
@@ -111,18 +120,23 @@ async function main(): Promise<void> {
       source: 'bench',
       ...extra,
     });
-    const run = (name: string, target: number, pair: () => [string, string]) =>
-      measure(name, target, async () => {
-        const [from, to] = pair();
-        const amount = 1 + Math.floor(Math.random() * 100_000);
-        await posting.post({
-          application_id: application.id,
-          description: 'bench transfer',
-          event_type: 'bench',
-          entries: [entry(from, -amount), entry(to, amount)],
-        });
-        return 1;
-      });
+    const run = (name: string, target: number, pair: () => [string, string], workers?: number) =>
+      measure(
+        name,
+        target,
+        async () => {
+          const [from, to] = pair();
+          const amount = 1 + Math.floor(Math.random() * 100_000);
+          await posting.post({
+            application_id: application.id,
+            description: 'bench transfer',
+            event_type: 'bench',
+            entries: [entry(from, -amount), entry(to, amount)],
+          });
+          return 1;
+        },
+        workers,
+      );
     const random = () => Math.floor(Math.random() * BALANCES);
     const randomPair = (): [string, string] => {
       const a = random();
@@ -192,6 +206,7 @@ async function main(): Promise<void> {
     results.push(await runBare('bare pg: one hot balance, statement per journal', hotPair));
     results.push(await inTransaction('one hot balance, in a caller transaction', hotPair));
     results.push(await run('one hot balance on every journal', 5000, hotPair));
+    results.push(await run(`one hot balance, ${HOT_WORKERS} posters`, 5000, hotPair, HOT_WORKERS));
     await bare.end();
 
     // The mix: every merchant starts with available funds, so payouts have something to pay out.
@@ -297,6 +312,7 @@ async function main(): Promise<void> {
       database: 'PostgreSQL at ' + url.replace(/\/[^/]*$/, ''),
       balances: BALANCES,
       concurrency: CONCURRENCY,
+      hot_workers: HOT_WORKERS,
       duration_ms_per_scenario: DURATION_MS,
       consistent,
       results: results.filter((r) => r !== null),
