@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { Histogram } from 'prom-client';
 import type { EntityManager } from 'typeorm';
 import type { Mode } from '../../common/context/principal.js';
 import { GroupCommit } from '../../common/database/group-commit.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { PreparedStatements } from '../../common/database/prepared-statements.js';
+import { Metrics } from '../../common/observability/metrics.js';
 import { applyBatch, type BatchPosting, type LockedBalance } from './posting-batch.js';
 import { lockBalancesSql, writeBatchParams, writeBatchSql, type BatchTables } from './posting-batch.sql.js';
 import { postingStatement, type EntryInput, type PostingResult } from './posting.sql.js';
@@ -21,11 +23,22 @@ const BATCH_POSTINGS = 200;
 @Injectable()
 export class PostingsRepository {
   private readonly groups = new Map<Mode, GroupCommit<BatchPosting, PostingResult>>();
+  /** Postings per group-commit transaction: above 1, concurrent postings are sharing locks and commits. */
+  private readonly perBatch: Histogram<'mode'>;
 
   constructor(
     private readonly db: ModeDb,
     private readonly prepared: PreparedStatements,
-  ) {}
+    metrics: Metrics,
+  ) {
+    this.perBatch = new Histogram({
+      name: 'wallet_ledger_postings_per_batch',
+      help: 'Postings per group-commit transaction of the ledger (postings outside a caller transaction), by mode.',
+      labelNames: ['mode'] as const,
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200],
+      registers: [metrics.registry],
+    });
+  }
 
   /** Whether this request's postings go to the live ledger (the journal answers it before it is read back). */
   get livemode(): boolean {
@@ -79,10 +92,14 @@ export class PostingsRepository {
         holdReleases: this.db.table('hold_releases'),
       };
       const sql = { lock: lockBalancesSql(tables), write: writeBatchSql(tables) };
+      const perBatch = this.perBatch.labels({ mode });
       group = new GroupCommit({
         concurrency: BATCH_FLUSHES,
         maxRows: BATCH_POSTINGS,
-        flush: (postings) => source.transaction((manager) => this.flush(manager, sql, postings)),
+        flush: (postings) => {
+          perBatch.observe(postings.length);
+          return source.transaction((manager) => this.flush(manager, sql, postings));
+        },
       });
       this.groups.set(mode, group);
     }
