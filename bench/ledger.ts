@@ -8,14 +8,24 @@
  * its own clearing, fees, refunds-pending and payouts-in-transit balances (as an application has):
  * charges (a held credit with a queued release), refunds (the balances locked, available first then
  * held funds, which shrinks the queued release; then the provider's settlement) and payouts
- * (available -> in transit -> paid out), picked at random by every worker. Afterwards it checks the
- * ledger (every journal sums to zero, every balance equals its entries, no hold below zero, no
- * queued release above its balance's hold), prints a table, writes bench/results/ledger.json and
- * drops the database (`BENCH_DATABASE` names it, default wallet_bench_ledger_test).
+ * (available -> in transit -> paid out), picked at random by every worker. Postings outside a
+ * caller's transaction are group-committed (docs/LEDGER.md, "Hot balances"); in the same run, for
+ * comparison: the bare baseline (node-pg alone running the posting statement, one statement, lock
+ * and commit per journal, no Nest) on random pairs and on the hot balance, the hot balance through
+ * the service inside a caller's transaction (the per-journal path), and the hot balance with
+ * HOT_WORKERS posters (a server's concurrent requests). Each case notes the 1-minute load average.
+ * Afterwards it checks the ledger (every journal sums to zero, every balance equals its entries, no
+ * hold below zero, no queued release above its balance's hold), prints a table, writes
+ * bench/results/ledger.json and drops the database (`BENCH_DATABASE` names it, default
+ * wallet_bench_ledger_test).
  */
 import 'reflect-metadata';
+import { loadavg } from 'node:os';
+import pg from 'pg';
 import type { EntityManager } from 'typeorm';
+import { newId } from '../src/common/ids.js';
 import type { PostingEntry } from '../src/modules/ledger/index.js';
+import { postingStatement } from '../src/modules/ledger/posting.sql.js';
 import { createDatabase, dropDatabase, printTable, summarize, writeResults } from './support.js';
 
 const DB = process.env.BENCH_DATABASE ?? 'wallet_bench_ledger_test';
@@ -26,6 +36,8 @@ const DAY = 24 * 3600 * 1000;
 // 2026-11-24: 12 -> 1,604, 16 -> 1,706, 24 -> 1,326, 32 -> 1,190 journals/s across many balances).
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
+// Posters of the second hot-balance case (BENCH_HOT_WORKERS).
+const HOT_WORKERS = Number(process.env.BENCH_HOT_WORKERS ?? 64);
 // BENCH_ONLY=<text>: only the cases whose name contains it (e.g. an A/B of one case).
 const ONLY = process.env.BENCH_ONLY ?? '';
 
@@ -64,7 +76,7 @@ async function main(): Promise<void> {
     const hot = ids[0];
 
     /** CONCURRENCY workers repeat `op` (which answers how many journals it posted) for DURATION_MS. */
-    const measure = async (name: string, target: number | null, op: () => Promise<number>) => {
+    const measure = async (name: string, target: number | null, op: () => Promise<number>, workers = CONCURRENCY) => {
       if (ONLY && !name.includes(ONLY)) return null;
       console.log(`running: ${name}`);
       const latencies: number[] = [];
@@ -73,7 +85,7 @@ async function main(): Promise<void> {
       const deadline = started + DURATION_MS;
       await inTest(() =>
         Promise.all(
-          Array.from({ length: CONCURRENCY }, async () => {
+          Array.from({ length: workers }, async () => {
             while (performance.now() < deadline) {
               const t0 = performance.now();
               const posted = await op();
@@ -90,11 +102,13 @@ async function main(): Promise<void> {
         scenario: name,
         journals,
         seconds: Math.round(seconds * 10) / 10,
+        workers,
         journals_per_s: perSecond,
         target_per_s: target ?? 'none',
         meets_target: target === null ? 'n/a' : perSecond >= target,
         post_p50_ms: s.p50,
         post_p99_ms: s.p99,
+        load_avg_1m: Math.round(loadavg()[0] * 10) / 10,
       };
     };
     const entry = (balance_id: string, amount: number, extra: Partial<PostingEntry> = {}): PostingEntry => ({
@@ -106,34 +120,94 @@ async function main(): Promise<void> {
       source: 'bench',
       ...extra,
     });
-    const run = (name: string, target: number, pair: () => [string, string]) =>
-      measure(name, target, async () => {
+    const run = (name: string, target: number, pair: () => [string, string], workers?: number) =>
+      measure(
+        name,
+        target,
+        async () => {
+          const [from, to] = pair();
+          const amount = 1 + Math.floor(Math.random() * 100_000);
+          await posting.post({
+            application_id: application.id,
+            description: 'bench transfer',
+            event_type: 'bench',
+            entries: [entry(from, -amount), entry(to, amount)],
+          });
+          return 1;
+        },
+        workers,
+      );
+    const random = () => Math.floor(Math.random() * BALANCES);
+    const randomPair = (): [string, string] => {
+      const a = random();
+      let b = random();
+      while (b === a) b = random();
+      return [ids[a], ids[b]];
+    };
+    const hotPair = (): [string, string] => {
+      const other = 1 + Math.floor(Math.random() * (BALANCES - 1));
+      return Math.random() < 0.5 ? [hot, ids[other]] : [ids[other], hot];
+    };
+    const db = app.get(ModeDb);
+    // The bare baseline, in the same run: node-pg alone (no Nest, no group commit) running the
+    // posting statement itself, one statement and so one row lock and one commit per journal.
+    const bare = new pg.Pool({ connectionString: url, max: CONCURRENCY });
+    const tables = {
+      balances: 'wallet_test.balances',
+      journals: 'wallet_test.journals',
+      entries: 'wallet_test.balance_transactions',
+      holdReleases: 'wallet_test.hold_releases',
+      entryHash: 'wallet_test.ledger_entry_hash',
+    };
+    const runBare = (name: string, pair: () => [string, string]) =>
+      measure(name, null, async () => {
         const [from, to] = pair();
         const amount = 1 + Math.floor(Math.random() * 100_000);
-        await posting.post({
-          application_id: application.id,
-          description: 'bench transfer',
-          event_type: 'bench',
-          entries: [entry(from, -amount), entry(to, amount)],
-        });
+        const { sql, params } = postingStatement(
+          tables,
+          {
+            id: newId(),
+            applicationId: application.id,
+            description: 'bench transfer',
+            eventType: 'bench',
+            eventId: null,
+            now: new Date(),
+          },
+          [
+            { ...entry(from, -amount), id: newId() },
+            { ...entry(to, amount), id: newId() },
+          ],
+        );
+        const { rows } = await bare.query({ name: 'bench_bare_post', text: sql, values: params });
+        if (!rows[0].ok) throw new Error('bare posting refused');
         return 1;
       });
-    const random = () => Math.floor(Math.random() * BALANCES);
+    // In a caller's transaction: the service's per-journal path (one lock per journal), for the A/B.
+    const inTransaction = (name: string, pair: () => [string, string]) =>
+      measure(name, null, async () => {
+        const [from, to] = pair();
+        const amount = 1 + Math.floor(Math.random() * 100_000);
+        await db.transaction((manager) =>
+          posting.post(
+            {
+              application_id: application.id,
+              description: 'bench transfer',
+              event_type: 'bench',
+              entries: [entry(from, -amount), entry(to, amount)],
+            },
+            manager,
+          ),
+        );
+        return 1;
+      });
     const results = [];
-    results.push(
-      await run('many balances (random pairs)', 2000, () => {
-        const a = random();
-        let b = random();
-        while (b === a) b = random();
-        return [ids[a], ids[b]];
-      }),
-    );
-    results.push(
-      await run('one hot balance on every journal', 500, () => {
-        const other = 1 + Math.floor(Math.random() * (BALANCES - 1));
-        return Math.random() < 0.5 ? [hot, ids[other]] : [ids[other], hot];
-      }),
-    );
+    results.push(await runBare('bare pg: many balances, statement per journal', randomPair));
+    results.push(await run('many balances (random pairs)', 2000, randomPair));
+    results.push(await runBare('bare pg: one hot balance, statement per journal', hotPair));
+    results.push(await inTransaction('one hot balance, in a caller transaction', hotPair));
+    results.push(await run('one hot balance on every journal', 5000, hotPair));
+    results.push(await run(`one hot balance, ${HOT_WORKERS} posters`, 5000, hotPair, HOT_WORKERS));
+    await bare.end();
 
     // The mix: every merchant starts with available funds, so payouts have something to pay out.
     const merchants = await inTest(async () => {
@@ -158,7 +232,6 @@ async function main(): Promise<void> {
       }
       return out;
     });
-    const db = app.get(ModeDb);
     const post = (event_type: string, entries: PostingEntry[], manager?: EntityManager) =>
       posting.post({ application_id: application.id, event_type, entries }, manager);
     const charge = async (m: (typeof merchants)[number]) => {
@@ -239,6 +312,7 @@ async function main(): Promise<void> {
       database: 'PostgreSQL at ' + url.replace(/\/[^/]*$/, ''),
       balances: BALANCES,
       concurrency: CONCURRENCY,
+      hot_workers: HOT_WORKERS,
       duration_ms_per_scenario: DURATION_MS,
       consistent,
       results: results.filter((r) => r !== null),

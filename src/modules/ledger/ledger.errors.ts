@@ -22,4 +22,9 @@ export const LedgerErrors = defineErrors('ledger', {
     http_status: 422,
     message: 'A ledger entry is in a different currency from its balance.',
   },
+  E9005: {
+    key: 'balance_insufficient_available',
+    http_status: 422,
+    message: 'The posting would take a balance that may not go negative below zero available.',
+  },
 });

@@ -15,11 +15,21 @@
  *       category?, reporting_category?, transfer_id?, description?, fee?, fee_details?,
  *       original_currency?, original_amount?, exchange_rate?, parent_event_type?,
  *       parent_event_id?, forex_quote_id?, plane?
- *     }]
+ *     }],
+ *     non_negative_available?: [balance_id, …]   // balances this posting may not take below zero available
  *   }
  *
- * Rules: at least two entries, non-zero integer amounts, entries sum to zero per currency.
- * One SQL statement per posting: the touched balances are locked with SELECT ... FOR UPDATE in
+ * Rules: at least two entries, non-zero integer amounts, entries sum to zero per currency; a posting
+ * that would take a balance of `non_negative_available` below zero available is refused (E9005)
+ * against the balance as it is under the posting's lock, so concurrent postings cannot overdraw it.
+ *
+ * Without `manager` the posting is group-committed (docs/LEDGER.md, "Hot balances"): it goes to the
+ * database with the postings that arrive while earlier batches are in flight, in one transaction
+ * that locks their balances once and applies them one after the other in arrival order, each with
+ * its own journal, running balances and places in the chains, or its own error; it answers once that
+ * transaction has committed. So a hot balance (the platform's fees) takes one lock and one commit
+ * per batch, not per journal. A posting that takes held funds always goes alone.
+ * In a caller's transaction (with `manager`), one SQL statement per posting: the touched balances are locked with SELECT ... FOR UPDATE in
  * id order (one fixed order, so concurrent postings never deadlock), then the journal, its entries
  * (one multi-row INSERT) and the new `available`/`hold` of each balance are written atomically.
  * Pass `manager` to post inside a caller's transaction (its mode must be the request's). `fee` is informational: the fee is booked by its own entry; an entry's
@@ -46,6 +56,8 @@ export interface Posting {
   event_type: string;
   event_id?: string | null;
   entries: PostingEntry[];
+  /** Balances (among the entries') whose `available` this posting may not take below zero. */
+  non_negative_available?: string[];
 }
 
 export interface PostedJournal {
@@ -87,18 +99,21 @@ export class PostingService {
       livemode,
     });
     const entryIds = posting.entries.map(() => newId());
-    const result = await this.postings.post(
-      {
-        id: journal.id,
-        applicationId,
-        description: journal.description,
-        eventType: journal.event_type,
-        eventId: journal.event_id,
-        now,
-      },
-      posting.entries.map((e, i) => ({ ...e, id: entryIds[i] })),
-      manager,
-    );
+    const journalInput = {
+      id: journal.id,
+      applicationId,
+      description: journal.description,
+      eventType: journal.event_type,
+      eventId: journal.event_id,
+      now,
+    };
+    const inputs = posting.entries.map((e, i) => ({ ...e, id: entryIds[i] }));
+    const guarded = posting.non_negative_available ?? [];
+    const takesHeldFunds = posting.entries.some((e) => e.state === 'hold' && e.amount < 0);
+    const result =
+      manager || takesHeldFunds
+        ? await this.postings.post(journalInput, inputs, guarded, manager)
+        : await this.postings.postGrouped({ journal: journalInput, entries: inputs, nonNegativeAvailable: guarded });
     if (!result.ok) {
       const found = new Map(result.locked.map((b) => [b.id, b.currency]));
       for (const e of posting.entries) {
@@ -110,6 +125,13 @@ export class PostingService {
             `Balance "${e.balance_id}" is in ${currency}, the entry in ${e.currency}.`,
           );
         }
+      }
+      if (result.short) {
+        const { balance_id, available, change } = result.short;
+        throw new AppError(
+          LedgerErrors.E9005,
+          `Balance "${balance_id}" has ${available} available (minor units); the posting takes ${-change}.`,
+        );
       }
       throw new Error('posting refused by the database without a reason');
     }
@@ -181,6 +203,11 @@ function validate(posting: Posting): void {
       throw new AppError(LedgerErrors.E9002, `entries[${i}].fee must be an integer.`);
     }
     sums.set(e.currency, (sums.get(e.currency) ?? 0) + e.amount);
+  }
+  for (const id of posting.non_negative_available ?? []) {
+    if (!posting.entries.some((e) => e.balance_id === id)) {
+      throw new AppError(LedgerErrors.E9002, `non_negative_available names balance "${id}", which no entry moves.`);
+    }
   }
   for (const [currency, sum] of sums) {
     if (sum !== 0) throw new AppError(LedgerErrors.E9001, `The entries in ${currency} sum to ${sum}, not zero.`);

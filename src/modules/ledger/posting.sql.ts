@@ -67,10 +67,15 @@ const ENTRY_COLUMNS = [
 /** One entry as the statement takes it: the posting's entry with its new id. */
 export type EntryInput = PostingEntry & { id: string };
 
-/** What the statement answers: whether every balance was found in the entry's currency, and each entry's row. */
+/**
+ * What the statement answers: whether the posting was written (every balance found in the entry's
+ * currency, no guarded balance taken below zero available), and each entry's row.
+ */
 export interface PostingResult {
   ok: boolean;
   locked: Array<{ id: string; currency: string }>;
+  /** The guarded balance the posting would have taken below zero available (the posting was refused). */
+  short?: { balance_id: string; available: number; change: number } | null;
   rows: Array<{
     ord: number;
     running_balance: number;
@@ -112,6 +117,7 @@ export function postingStatement(
     now: Date;
   },
   entries: EntryInput[],
+  nonNegativeAvailable: string[] = [],
 ): { sql: string; params: unknown[] } {
   const ids = [...new Set(entries.map((e) => e.balance_id))].sort();
   const params: unknown[] = [
@@ -193,15 +199,27 @@ export function postingStatement(
           SELECT r.ord, r.balance_id, r.chain_seq, ${hash('h.entry_hash')}
             FROM hashed h JOIN rows r ON r.balance_id = h.h_balance AND r.chain_seq = h.h_seq + 1
 `;
+  // A guarded balance (no negative available) refuses the posting when it would take its available
+  // below zero; postings without a guard are prepared without this part.
+  const guard = nonNegativeAvailable.length
+    ? `), short AS MATERIALIZED (
+          SELECT l.id AS balance_id, l.available, sum(i.amount) AS change
+            FROM input i JOIN locked l ON l.id = i.balance_id
+           WHERE i.state = 'available' AND l.id = ANY(${p(nonNegativeAvailable, 'uuid[]')})
+           GROUP BY l.id, l.available
+          HAVING sum(i.amount) < 0 AND l.available + sum(i.amount) < 0
+           LIMIT 1
+`
+    : '';
   const sql = `WITH ${chained ? 'RECURSIVE ' : ''}locked AS MATERIALIZED (
           SELECT id, customer_id, account, currency, available, hold, scaling_factor, chain_head, chain_count
             FROM ${tables.balances}
            WHERE application_id = $2 AND id = ANY($7::uuid[]) ORDER BY id FOR UPDATE
         ), input (ord, id, balance_id, amount, state, currency, description, original_currency, original_amount,
                   exchange_rate, parent_event_type, parent_event_id, transfer_id, category, forex_quote_id, type, source,
-                  reporting_category, plane, fee, fee_details, available_on) AS (VALUES ${inputRows}),
-        checked AS MATERIALIZED (
-          SELECT count(*) = ${entries.length} AS ok
+                  reporting_category, plane, fee, fee_details, available_on) AS (VALUES ${inputRows}
+${guard}        ), checked AS MATERIALIZED (
+          SELECT count(*) = ${entries.length}${guard ? ' AND NOT EXISTS (SELECT 1 FROM short)' : ''} AS ok
             FROM input i JOIN locked l ON l.id = i.balance_id AND l.currency = i.currency
         ), rows AS MATERIALIZED (
           SELECT i.*, l.customer_id, l.account, l.scaling_factor,
@@ -239,7 +257,7 @@ ${chained ? recurse : ''}        ), j AS (
           SELECT id, $2, balance_id, amount, available_on FROM rows
            WHERE state = 'hold' AND amount > 0 AND available_on IS NOT NULL
 ${takesHeldFunds ? shrinkQueuedReleases : ''}        )
-        SELECT (SELECT ok FROM checked) AS ok,
+        SELECT (SELECT ok FROM checked) AS ok,${guard ? ' (SELECT row_to_json(short) FROM short) AS short,' : ''}
                (SELECT coalesce(json_agg(json_build_object('id', id, 'currency', currency)), '[]') FROM locked) AS locked,
                (SELECT coalesce(json_agg(json_build_object('ord', ord, 'running_balance', running_balance,
                          'customer_id', customer_id, 'account', account, 'scaling_factor', scaling_factor,
