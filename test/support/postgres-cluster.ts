@@ -120,7 +120,10 @@ export class PostgresServer {
       log_line_prefix: "'%m [%p] %a '",
     };
     const lines = Object.entries({ ...base, ...settings }).map(([k, v]) => `${k} = ${v}`);
-    appendFileSync(join(this.dataDir, 'postgresql.conf'), `\n# test/support/postgres-cluster.ts\n${lines.join('\n')}\n`);
+    appendFileSync(
+      join(this.dataDir, 'postgresql.conf'),
+      `\n# test/support/postgres-cluster.ts\n${lines.join('\n')}\n`,
+    );
   }
 
   /**
@@ -215,4 +218,3 @@ function userIds(user: string): { uid: number; gid: number } {
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }
-

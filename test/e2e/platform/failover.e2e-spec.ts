@@ -144,7 +144,11 @@ withServers('failover to a synchronous standby', () => {
     const writers = Promise.all([meterEvents(), payments()]);
     try {
       const detail = () => JSON.stringify({ acked: Object.fromEntries(tally.acked), outages: tally.outages });
-      await until('writes acknowledged by the primary', () => tally.count('meter_events') >= 20 && tally.count('charges') >= 3, detail);
+      await until(
+        'writes acknowledged by the primary',
+        () => tally.count('meter_events') >= 20 && tally.count('charges') >= 3,
+        detail,
+      );
 
       primary.kill();
       killedAt = Date.now();
