@@ -9,6 +9,8 @@ import { REPLICA_LAG_SQL } from './replica-lag.sql.js';
 
 /** How long one lag reading is trusted, at most (less when READ_REPLICA_MAX_LAG_MS is smaller). */
 const LAG_READING_TTL_MS = 250;
+/** How long a connection to the replica may take before the lag reading counts it unreachable. */
+const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 
 /**
  * The streaming replica of DATABASE_READ_URL, when one is configured: one DataSource per mode
@@ -52,6 +54,11 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
         // Reads only: no subscribers (they stamp inserts), no migrations.
         subscribers: [],
         migrationsRun: false,
+        // A replica that does not answer sends the reads to the primary after this, not never.
+        extra: {
+          ...(primary.options as { extra?: object }).extra,
+          connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
+        },
       } as typeof primary.options);
     const sources = { test: replicaOf(this.test), live: replicaOf(this.live) };
     // The pool connects on first use: a replica down at boot does not stop the service.

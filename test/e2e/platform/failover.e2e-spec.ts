@@ -38,9 +38,10 @@ class Tally {
     return this.acked.get(table)?.length ?? 0;
   }
 
-  /** Acknowledged writes whose request was sent at or after `ms`. */
-  sentSince(ms: number): number[] {
-    return [...this.acked.values()].flatMap((acks) => acks.filter((a) => a.sentAt >= ms).map((a) => a.sentAt));
+  /** When the acknowledged writes (of `table`, or all) whose request was sent at or after `ms` were sent. */
+  sentSince(ms: number, table?: string): number[] {
+    const tables = table ? [this.acked.get(table) ?? []] : [...this.acked.values()];
+    return tables.flatMap((acks) => acks.filter((a) => a.sentAt >= ms).map((a) => a.sentAt));
   }
 
   ids(table: string): string[] {
@@ -164,7 +165,11 @@ withServers('failover to a synchronous standby', () => {
       proxy.repoint(standby.url(DATABASE));
       const repointedAt = Date.now();
       // Recovery without a restart: the same service, its pools having dropped the dead connections.
-      await until('writes acknowledged by the new primary', () => tally.sentSince(repointedAt).length >= 20, detail);
+      await until(
+        'meter events and a card payment acknowledged by the new primary',
+        () => tally.sentSince(repointedAt).length >= 20 && tally.sentSince(repointedAt, 'charges').length >= 1,
+        detail,
+      );
       // The gap: from the kill to the first write sent after it that was acknowledged (a request in
       // flight at the kill may still be answered 200 after it, having committed before).
       const gapSeconds = (Math.min(...tally.sentSince(killedAt)) - killedAt) / 1000;
