@@ -51,8 +51,7 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
       new DataSource({
         ...primary.options,
         url: this.url,
-        // Reads only: no subscribers (they stamp inserts), no migrations.
-        subscribers: [],
+        // The same subscribers: they stamp `livemode` on what the DataSource loads.
         migrationsRun: false,
         // A replica that does not answer sends the reads to the primary after this, not never.
         extra: {

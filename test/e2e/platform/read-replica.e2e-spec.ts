@@ -72,19 +72,20 @@ withServers('read replica for lists that tolerate lag', () => {
       / DETAIL: {2}parameters: /.test(line) && line.includes(tenant.applicationId) ? [`${lines[i - 1]}\n${line}`] : [],
     );
   };
-  const taxRate = async (name: string) => {
+  const taxRate = async (name: string, mode: 'test' | 'live' = 'test') => {
     const res = await t.http
       .post(tenant.path('/tax_rates'))
-      .set(tenant.as('test'))
+      .set(tenant.as(mode))
       .send({ display_name: name, percentage: 7, inclusive: false, country: 'TH' });
     expect(res.status).toBe(200);
     return res.body.id as string;
   };
-  const eventObjects = async () => {
-    const res = await t.http.get(tenant.path('/events?limit=100')).set(tenant.as('test'));
+  const listEvents = async (mode: 'test' | 'live' = 'test') => {
+    const res = await t.http.get(tenant.path('/events?limit=100')).set(tenant.as(mode));
     expect(res.status).toBe(200);
-    return (res.body.data as Array<{ type: string; data: { object: { id: string } } }>).map((e) => e.data.object.id);
+    return res.body.data as Array<{ livemode: boolean; data: { object: { id: string; livemode: boolean } } }>;
   };
+  const eventObjects = async () => (await listEvents()).map((e) => e.data.object.id);
   // A lag reading is kept for up to 250 ms of the service's clock: move it past that, do not wait.
   const nextReading = () => t.clock.advance(1_000);
 
@@ -100,6 +101,18 @@ withServers('read replica for lists that tolerate lag', () => {
     expect(await eventObjects()).toContain(id);
     const events = replicaQueries().slice(before);
     expect(events.join('\n')).toMatch(/"wallet_test"\."events"/);
+
+    // Live mode reads the replica's live schema, and records say which mode they came from.
+    const liveId = await taxRate('Live, replicated', 'live');
+    await caughtUp();
+    nextReading();
+    const since = replicaQueries().length;
+    const [test, live] = [await listEvents('test'), await listEvents('live')];
+    expect(replicaQueries().slice(since).join('\n')).toMatch(/"wallet_live"\."events"/);
+    expect(live.map((e) => e.data.object.id)).toEqual([liveId]);
+    expect(live.every((e) => e.livemode === true && e.data.object.livemode === true)).toBe(true);
+    expect(test.map((e) => e.data.object.id)).not.toContain(liveId);
+    expect(test.every((e) => e.livemode === false)).toBe(true);
 
     for (const path of ['/balance_transactions', '/reporting/report_runs']) {
       const since = replicaQueries().length;
