@@ -26,6 +26,7 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
   private readonly maxLagMs: number;
   private readonly ttlMs: number;
   private sources: Record<Mode, DataSource> | undefined;
+  private started = false;
   private reading: { atMs: number; lagMs: number } | undefined;
   private pending: Promise<number> | undefined;
   private warnedAtMs = -Infinity;
@@ -51,7 +52,7 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
       new DataSource({
         ...primary.options,
         url: this.url,
-        // The same subscribers: they stamp `livemode` on what the DataSource loads.
+        // The primary's entities, schema and subscribers (they stamp `livemode` on what it loads).
         migrationsRun: false,
         // A replica that does not answer sends the reads to the primary after this, not never.
         extra: {
@@ -59,21 +60,27 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
           connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
         },
       } as typeof primary.options);
-    const sources = { test: replicaOf(this.test), live: replicaOf(this.live) };
-    // The pool connects on first use: a replica down at boot does not stop the service.
-    await Promise.all([sources.test.initialize(), sources.live.initialize()]);
-    this.sources = sources;
+    this.sources = { test: replicaOf(this.test), live: replicaOf(this.live) };
+    // TypeORM asks the server its version when a DataSource starts: a replica down at boot does not
+    // stop the service, the primary serves until a lag reading finds the replica and starts these.
+    await this.start().catch((error: Error) => this.warn(error));
+  }
+
+  private async start(): Promise<void> {
+    for (const source of Object.values(this.sources!)) if (!source.isInitialized) await source.initialize();
+    this.started = true;
   }
 
   async onApplicationShutdown(): Promise<void> {
     const sources = this.sources;
     this.sources = undefined;
+    this.started = false;
     await Promise.all(Object.values(sources ?? {}).map((s) => (s.isInitialized ? s.destroy() : undefined)));
   }
 
-  /** The replica's DataSource of `mode`. */
+  /** The replica's DataSource of `mode`, once started. */
   source(mode: Mode): DataSource | undefined {
-    return this.sources?.[mode];
+    return this.started ? this.sources?.[mode] : undefined;
   }
 
   /** Whether a lag-tolerant read may go to the replica now (configured, reachable, lag within the limit). */
@@ -90,15 +97,20 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
   /** The replica's lag in ms; Infinity when it cannot be asked (then the primary serves). */
   private async measure(): Promise<number> {
     try {
+      if (!this.started) await this.start();
       const [row] = (await this.sources!.test.query(REPLICA_LAG_SQL)) as Array<{ lag_ms: number }>;
       return Number(row.lag_ms);
     } catch (error) {
-      const now = this.clock.nowMs();
-      if (now - this.warnedAtMs >= 10_000) {
-        this.warnedAtMs = now;
-        this.logger.warn(`read replica unreachable, reading from the primary: ${(error as Error).message}`);
-      }
+      this.warn(error as Error);
       return Infinity;
     }
+  }
+
+  /** At most one warning every 10 s while the replica cannot be reached. */
+  private warn(error: Error): void {
+    const now = this.clock.nowMs();
+    if (now - this.warnedAtMs < 10_000) return;
+    this.warnedAtMs = now;
+    this.logger.warn(`read replica unreachable, reading from the primary: ${error.message}`);
   }
 }

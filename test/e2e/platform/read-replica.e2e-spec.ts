@@ -162,11 +162,27 @@ withServers('read replica for lists that tolerate lag', () => {
     expect(replicaQueries().length).toBeGreaterThan(before);
   });
 
-  it('reads from the primary while the replica cannot be reached', async () => {
+  it('reads from the primary while the replica cannot be reached, and boots without it', async () => {
     await caughtUp();
     replica.kill();
     nextReading();
     const id = await taxRate('Replica down');
     expect(await eventObjects()).toContain(id);
+
+    const second = await startApp({
+      rateLimit: false,
+      env: {
+        DATABASE_URL: primary.url(DATABASE),
+        DATABASE_READ_URL: replica.url(DATABASE),
+        READ_REPLICA_MAX_LAG_MS: String(MAX_LAG_MS),
+      },
+    });
+    try {
+      const res = await second.http.get(tenant.path('/events?limit=100')).set(tenant.as('test'));
+      expect(res.status).toBe(200);
+      expect((res.body.data as Array<{ data: { object: { id: string } } }>).map((e) => e.data.object.id)).toContain(id);
+    } finally {
+      await second.close();
+    }
   });
 });
