@@ -106,11 +106,17 @@ export class ReadReplica implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /** A read on the replica failed (`error`): the next tolerant read measures the lag again first. */
+  distrust(error: Error): void {
+    this.reading = undefined;
+    this.warn(error);
+  }
+
   /** At most one warning every 10 s while the replica cannot be reached. */
   private warn(error: Error): void {
     const now = this.clock.nowMs();
     if (now - this.warnedAtMs < 10_000) return;
     this.warnedAtMs = now;
-    this.logger.warn(`read replica unreachable, reading from the primary: ${error.message}`);
+    this.logger.warn(`read replica failed, reading from the primary: ${error.message}`);
   }
 }
