@@ -86,7 +86,7 @@ export function renderWithComponent(overlay: string, component: string, namespac
 type Validating = new (data: unknown) => { validate(): void };
 
 /** The CustomResourceDefinitions vendored from their operators' releases (test/fixtures/cloudnative-pg/README.md). */
-export const CRD_DIR = join(process.cwd(), 'test/fixtures/cloudnative-pg');
+const CRD_DIR = join(process.cwd(), 'test/fixtures/cloudnative-pg');
 
 type Schema = Record<string, unknown>;
 
