@@ -48,7 +48,16 @@ describe('configuration', () => {
     expect(loadAppConfig({ DATABASE_URL: 'postgresql://db/wallet' })).toMatchObject({
       migrateOnBoot: false,
       webhookAllowPrivateTargets: false,
+      databaseReadUrl: undefined,
+      readReplicaMaxLagMs: 1_000,
     });
+    expect(
+      loadAppConfig({
+        DATABASE_URL: 'postgresql://db-rw/wallet',
+        DATABASE_READ_URL: 'postgresql://db-ro/wallet',
+        READ_REPLICA_MAX_LAG_MS: '250',
+      }),
+    ).toMatchObject({ databaseReadUrl: 'postgresql://db-ro/wallet', readReplicaMaxLagMs: 250 });
   });
 
   it('reads the documented values', () => {
@@ -98,6 +107,11 @@ describe('configuration', () => {
     [{ DB_POOL_SIZE: '0' }, 'DB_POOL_SIZE must be between 1 and 200, got 0'],
     [{ DATABASE_URL: 'mysql://db/wallet' }, 'DATABASE_URL must use postgres: or postgresql:, got "mysql:"'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL must be a URL, got "not a url"'],
+    [{ DATABASE_READ_URL: 'postgresql://db-ro/wallet' }, 'DATABASE_READ_URL needs DATABASE_URL (the primary)'],
+    [
+      { DATABASE_URL: 'postgresql://db/wallet', DATABASE_READ_URL: 'mysql://db/wallet' },
+      'DATABASE_READ_URL must use postgres: or postgresql:, got "mysql:"',
+    ],
     [{ PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL must use'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
     [{ RUN_JOBS: 'yes' }, 'RUN_JOBS must be true or false, got "yes"'],

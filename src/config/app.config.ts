@@ -20,6 +20,13 @@ export interface AppConfig {
   /** Where the embedded database keeps its files; `memory://` keeps nothing. */
   dataDir: string;
   dbPoolSize: number;
+  /**
+   * Set: list endpoints marked `@ReadReplicaTolerant()` read from this PostgreSQL (a streaming
+   * replica of DATABASE_URL) while its replay lag stays within readReplicaMaxLagMs.
+   */
+  databaseReadUrl: string | undefined;
+  /** The replica lag past which tolerant reads go to the primary instead (READ_REPLICA_MAX_LAG_MS). */
+  readReplicaMaxLagMs: number;
   bodyLimitBytes: number;
   /** Apply pending migrations on boot (always on for the embedded database). */
   migrateOnBoot: boolean;
@@ -284,6 +291,10 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
   const databaseUrl = env.DATABASE_URL
     ? url('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'])
     : undefined;
+  const databaseReadUrl = env.DATABASE_READ_URL
+    ? url('DATABASE_READ_URL', env.DATABASE_READ_URL, ['postgres:', 'postgresql:'])
+    : undefined;
+  if (databaseReadUrl && !databaseUrl) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary)');
   const publicUrl = url('PUBLIC_URL', (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''), [
     'http:',
     'https:',
@@ -310,6 +321,8 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     logLevel,
     dataDir,
     dbPoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 200),
+    databaseReadUrl,
+    readReplicaMaxLagMs: integer(env, 'READ_REPLICA_MAX_LAG_MS', 1_000, 0, 3_600_000),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 50 * 1024 * 1024),
     migrateOnBoot: boolean(env, 'MIGRATE_ON_BOOT', databaseUrl === undefined),
     runJobs: boolean(env, 'RUN_JOBS', true),

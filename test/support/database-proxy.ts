@@ -2,14 +2,15 @@ import net from 'node:net';
 
 /**
  * A TCP proxy on loopback in front of the run's database, which the test can take down (every
- * connection cut, the port refusing) and bring back on the same port.
+ * connection cut, the port refusing) and bring back on the same port, or repoint at another
+ * server (the "rw service" of a failover: the promoted standby).
  */
 export class DatabaseProxy {
   private server?: net.Server;
   private readonly sockets = new Set<net.Socket>();
   port = 0;
 
-  private constructor(private readonly target: URL) {}
+  private constructor(private target: URL) {}
 
   /** A proxy, open, in front of the database at `databaseUrl`; `url` is the same database through it. */
   static async inFrontOf(databaseUrl: string): Promise<DatabaseProxy> {
@@ -24,6 +25,17 @@ export class DatabaseProxy {
     url.hostname = '127.0.0.1';
     url.port = String(this.port);
     return url.toString();
+  }
+
+  /**
+   * From now on new connections go to the server of `databaseUrl` (same database name); the open
+   * ones, to the old target, are cut, as a Kubernetes Service's endpoints change on failover.
+   */
+  repoint(databaseUrl: string): void {
+    const next = new URL(databaseUrl);
+    next.pathname = this.target.pathname;
+    this.target = next;
+    for (const socket of this.sockets) socket.destroy();
   }
 
   async open(): Promise<void> {

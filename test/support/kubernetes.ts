@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 
 /** A Kubernetes object as read from YAML. */
@@ -84,13 +85,69 @@ export function renderWithComponent(overlay: string, component: string, namespac
 
 type Validating = new (data: unknown) => { validate(): void };
 
+/** The CustomResourceDefinitions vendored from their operators' releases (test/fixtures/cloudnative-pg/README.md). */
+const CRD_DIR = join(process.cwd(), 'test/fixtures/cloudnative-pg');
+
+type Schema = Record<string, unknown>;
+
+/**
+ * `schema` as `kubectl apply` (strict field validation, the default) judges it: an object with
+ * `properties` refuses any other field unless it says `x-kubernetes-preserve-unknown-fields`, so a
+ * misspelt field is an error, not silently pruned.
+ */
+function strictFields(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(strictFields);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Schema = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, strictFields(v)]));
+  if (out.properties && out.additionalProperties === undefined && !out['x-kubernetes-preserve-unknown-fields']) {
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
+let crdValidators: Map<string, ValidateFunction> | undefined;
+
+/**
+ * The validator of `apiVersion` `kind` built from the vendored CRD's openAPIV3Schema (Ajv; formats
+ * and the CRDs' CEL rules, x-kubernetes-validations, are not checked), or undefined for a kind no
+ * vendored CRD defines.
+ */
+function crdValidator(apiVersion: string, kind: string): ValidateFunction | undefined {
+  if (!crdValidators) {
+    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+    crdValidators = new Map();
+    for (const file of readdirSync(CRD_DIR).filter((f) => f.endsWith('.yaml'))) {
+      for (const crd of parseManifests(readFileSync(join(CRD_DIR, file), 'utf8'), file)) {
+        const spec = crd.spec as {
+          group: string;
+          names: { kind: string };
+          versions: Array<{ name: string; schema: { openAPIV3Schema: Schema } }>;
+        };
+        for (const version of spec.versions) {
+          crdValidators.set(
+            `${spec.group}/${version.name} ${spec.names.kind}`,
+            ajv.compile(strictFields(version.schema.openAPIV3Schema) as Schema),
+          );
+        }
+      }
+    }
+  }
+  return crdValidators.get(`${apiVersion} ${kind}`);
+}
+
 /**
  * Checks `obj` against the Kubernetes OpenAPI schema of its apiVersion and kind (kubernetes-models,
- * generated from Kubernetes 1.3x): an error message, or undefined when it is valid. A kind the
- * package does not know is an error, so nothing passes unchecked.
+ * generated from Kubernetes 1.3x), or against its vendored CustomResourceDefinition (CloudNativePG's
+ * Cluster and ScheduledBackup, the Barman Cloud plugin's ObjectStore): an error message, or
+ * undefined when it is valid. A kind neither knows is an error, so nothing passes unchecked.
  */
 export async function schemaError(obj: K8sObject): Promise<string | undefined> {
   const where = `${obj.kind}/${obj.metadata?.name}`;
+  const custom = crdValidator(obj.apiVersion, obj.kind);
+  if (custom) {
+    if (custom(obj)) return undefined;
+    return `${where}: ${custom.errors!.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`;
+  }
   let model: Validating | undefined;
   try {
     const module = (await import(`kubernetes-models/${obj.apiVersion}/${obj.kind}`)) as Record<string, Validating>;

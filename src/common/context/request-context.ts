@@ -15,6 +15,8 @@ export interface WalletStore extends ClsStore {
   principal?: Principal;
   /** The schema the work is bound to: the auth guard binds it with the principal, jobs with runInMode. */
   mode?: Mode;
+  /** The handler tolerates lag and the read replica is within it: ModeDb reads from the replica. */
+  readReplica?: boolean;
   /** The `Idempotency-Key` the request holds while it runs (IdempotencyInterceptor). */
   idempotency?: HeldKey;
 }
@@ -89,6 +91,11 @@ export class RequestContext {
   get optionalLivemode(): boolean | undefined {
     const mode = this.store?.mode;
     return mode === undefined ? undefined : mode === 'live';
+  }
+
+  /** Whether this request's per-mode reads go to the read replica (ReadReplicaTolerant, lag within bounds). */
+  get readReplica(): boolean {
+    return this.store?.readReplica === true;
   }
 
   get country(): string {

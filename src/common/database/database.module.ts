@@ -11,6 +11,7 @@ import { MigrationsRepository } from './migrations.repository.js';
 import { LiveSubscriber, TestSubscriber } from './mode-record.js';
 import { ModeDb } from './mode-db.js';
 import { PreparedStatements } from './prepared-statements.js';
+import { ReadReplica } from './read-replica.js';
 
 export const PLATFORM_CONNECTION = 'platform';
 export const MODE_CONNECTIONS = { test: 'wallet_test', live: 'wallet_live' } as const;
@@ -77,13 +78,14 @@ export class DatabaseModule {
       ],
       providers: [
         ModeDb,
+        ReadReplica,
         PreparedStatements,
         MigrationsRepository,
         MigrationStatus,
         NotificationsRepository,
         CacheInvalidation,
       ],
-      exports: [ModeDb, PreparedStatements, MigrationStatus, DatabaseEndpointModule, CacheInvalidation],
+      exports: [ModeDb, ReadReplica, PreparedStatements, MigrationStatus, DatabaseEndpointModule, CacheInvalidation],
     };
   }
 

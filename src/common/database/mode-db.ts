@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import type { Mode } from '../context/principal.js';
 import { RequestContext } from '../context/request-context.js';
+import { ReadReplica } from './read-replica.js';
 
 /**
  * The per-mode database of the current request. The mode comes from the request context (bound by
@@ -16,6 +17,7 @@ export class ModeDb {
     @InjectDataSource('wallet_test') test: DataSource,
     @InjectDataSource('wallet_live') live: DataSource,
     private readonly context: RequestContext,
+    private readonly replica: ReadReplica,
   ) {
     this.sources = { test, live };
   }
@@ -25,8 +27,10 @@ export class ModeDb {
     return this.context.mode;
   }
 
+  /** The mode's DataSource: the read replica's in a request whose handler tolerates lag and got it (ReadReplicaTolerant). */
   get dataSource(): DataSource {
-    return this.sources[this.context.mode];
+    const mode = this.context.mode;
+    return (this.context.readReplica && this.replica.source(mode)) || this.sources[mode];
   }
 
   get manager(): EntityManager {

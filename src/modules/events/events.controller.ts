@@ -5,6 +5,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
 import { IdParam } from '../../common/http/id-param.pipe.js';
+import { ReadReplicaTolerant } from '../../common/http/read-replica-tolerant.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { EventDto } from './dto/event.dto.js';
 import { ResendEventDto, WebhookAttemptDto } from './dto/webhook-endpoint.dto.js';
@@ -23,6 +24,7 @@ export class EventsController {
   @ApiListQuery(EVENT_LIST)
   @ApiListResponse(EventDto)
   @ApiErrors(Errors.E2004)
+  @ReadReplicaTolerant()
   list(@CurrentPrincipal() principal: Principal, @ListQueryParams(EVENT_LIST) query: ListQuery) {
     return this.events.list(principal, query);
   }

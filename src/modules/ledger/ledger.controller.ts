@@ -4,6 +4,7 @@ import { Errors } from '../../common/errors/error-catalog.js';
 import type { Principal } from '../../common/context/principal.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
 import { IdOf } from '../../common/http/id-param.pipe.js';
+import { ReadReplicaTolerant } from '../../common/http/read-replica-tolerant.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { BALANCE_TRANSACTION_LIST, BalanceTransactionsService } from './balance-transactions.service.js';
 import { BALANCE_LIST, BalancesService } from './balances.service.js';
@@ -19,6 +20,7 @@ export class BalanceTransactionsController {
   @ApiListQuery(BALANCE_TRANSACTION_LIST)
   @ApiListResponse(BalanceTransactionDto)
   @ApiErrors(Errors.E2004)
+  @ReadReplicaTolerant()
   list(@CurrentPrincipal() principal: Principal, @ListQueryParams(BALANCE_TRANSACTION_LIST) query: ListQuery) {
     return this.entries.list(principal, query);
   }

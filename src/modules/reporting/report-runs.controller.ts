@@ -4,6 +4,7 @@ import type { Principal } from '../../common/context/principal.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
 import { IdOf } from '../../common/http/id-param.pipe.js';
+import { ReadReplicaTolerant } from '../../common/http/read-replica-tolerant.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { CreateReportRunDto, ReportRunDto } from './dto/report-run.dto.js';
 import { REPORT_RUN_LIST, ReportRunsService } from './report-runs.service.js';
@@ -36,6 +37,7 @@ export class ReportRunsController {
   @ApiListQuery(REPORT_RUN_LIST)
   @ApiListResponse(ReportRunDto)
   @ApiErrors(Errors.E2004)
+  @ReadReplicaTolerant()
   list(@CurrentPrincipal() principal: Principal, @ListQueryParams(REPORT_RUN_LIST) query: ListQuery) {
     return this.runs.list(principal, query);
   }

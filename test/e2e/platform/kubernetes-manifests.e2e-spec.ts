@@ -109,6 +109,31 @@ describe('Kubernetes manifests: files and policy', () => {
       'Widget/w: no schema for example.com/v1 Widget',
     );
   });
+
+  it('the vendored CloudNativePG schemas refuse a malformed Cluster, a misspelt field and a ScheduledBackup without its cluster', async () => {
+    const [cluster, store, backup] = parseManifests(
+      readFileSync(join(MANIFESTS, 'overlays/production/postgres-cluster.yaml'), 'utf8'),
+      'postgres-cluster.yaml',
+    );
+    expect([cluster.kind, store.kind, backup.kind]).toEqual(['Cluster', 'ObjectStore', 'ScheduledBackup']);
+    expect(await schemaErrors([cluster, store, backup])).toEqual([]);
+
+    const broken = structuredClone(cluster);
+    broken.spec.instances = 'three';
+    broken.spec.postgresql.synchronous.method = 'some';
+    expect(await schemaError(broken)).toMatch(/^Cluster\/wallet-db: .*\/spec\/instances must be integer/);
+    expect(await schemaError(broken)).toMatch(
+      /\/spec\/postgresql\/synchronous\/method must be equal to one of the allowed values/,
+    );
+    const misspelt = structuredClone(cluster);
+    misspelt.spec.postgresql.synchronus = misspelt.spec.postgresql.synchronous;
+    expect(await schemaError(misspelt)).toMatch(/\/spec\/postgresql must NOT have additional properties/);
+    const orphan = structuredClone(backup);
+    delete orphan.spec.cluster;
+    expect(await schemaError(orphan)).toMatch(
+      /^ScheduledBackup\/wallet-db-daily: .*must have required property 'cluster'/,
+    );
+  });
 });
 
 describe('Dockerfile', () => {
@@ -182,10 +207,12 @@ rendered.each(OVERLAYS)('Kubernetes overlay %s, rendered', (overlay) => {
       expect(container.image).toMatch(/(^|\/)wallet-payments-service:[\w.-]+$/);
       const env = container.env as EnvVar[];
       expect(env.find((e) => e.name === 'RUN_JOBS')?.value).toBe(runJobs);
-      expect(env.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
-        name: 'wallet-payments-secrets',
-        key: 'DATABASE_URL',
-      });
+      // Production: the -rw Service's URI in the Secret CloudNativePG makes; dev: the generated Secret.
+      expect(env.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual(
+        overlay === 'production'
+          ? { name: 'wallet-db-app', key: 'uri' }
+          : { name: 'wallet-payments-secrets', key: 'DATABASE_URL' },
+      );
       expect(container.envFrom).toEqual([{ configMapRef: { name: config.metadata.name } }]);
       expect(container.livenessProbe.httpGet.path).toBe('/healthz');
       expect(container.readinessProbe.httpGet.path).toBe('/readyz');
@@ -252,9 +279,76 @@ rendered.each(OVERLAYS)('Kubernetes overlay %s, rendered', (overlay) => {
   });
 
   if (overlay === 'production') {
-    it('commits no Secret: DATABASE_URL and REDIS_URL come from the one the operator creates', () => {
+    it('commits no Secret: DATABASE_URL comes from the one CloudNativePG makes, REDIS_URL from the operator', () => {
       expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
       expect(objects.some((o) => o.kind === 'StatefulSet')).toBe(false);
+    });
+
+    it('runs PostgreSQL with CloudNativePG: 3 instances on 3 nodes, a synchronous standby required, WAL and daily base backups to an object store', () => {
+      const cluster = byKindName(objects, 'Cluster', 'wallet-db');
+      expect(cluster.apiVersion).toBe('postgresql.cnpg.io/v1');
+      expect(cluster.metadata.namespace).toBe('wallet');
+      expect(cluster.spec.instances).toBe(3);
+      expect(cluster.spec.imageName).toMatch(/^ghcr\.io\/cloudnative-pg\/postgresql:\d+\.\d+/);
+      // An acknowledged commit is on a standby too: the operator sets synchronous_standby_names to
+      // ANY 1 (the other instances), and refuses to drop it when no standby is left (required).
+      expect(cluster.spec.postgresql.synchronous).toEqual({ method: 'any', number: 1, dataDurability: 'required' });
+      expect(cluster.spec.postgresql.parameters.synchronous_commit).toBe('on');
+      expect(cluster.spec.affinity).toMatchObject({ enablePodAntiAffinity: true, podAntiAffinityType: 'required' });
+      expect(cluster.spec.bootstrap.initdb).toEqual({ database: 'wallet', owner: 'wallet' });
+      // 12 API pods with 5 DataSources and 2 workers with 3, DB_POOL_SIZE each, fit in max_connections.
+      const config = objects.find(
+        (o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('wallet-payments-config'),
+      )!;
+      const pool = Number((config.data as Record<string, string>).DB_POOL_SIZE);
+      const maxApi = byKindName(objects, 'HorizontalPodAutoscaler', 'wallet-payments-api').spec.maxReplicas as number;
+      const workers = byKindName(objects, 'Deployment', 'wallet-payments-worker').spec.replicas as number;
+      const needed = maxApi * (5 * pool + 1) + workers * (3 * pool + 1) + 3 * pool + 10;
+      expect(Number(cluster.spec.postgresql.parameters.max_connections)).toBeGreaterThanOrEqual(needed);
+
+      // WAL archiving through the Barman Cloud plugin to the ObjectStore, base backups daily.
+      expect(cluster.spec.plugins).toEqual([
+        {
+          name: 'barman-cloud.cloudnative-pg.io',
+          isWALArchiver: true,
+          parameters: { barmanObjectName: 'wallet-db-backups' },
+        },
+      ]);
+      const store = byKindName(objects, 'ObjectStore', 'wallet-db-backups');
+      expect(store.spec.configuration.destinationPath).toMatch(/^s3:\/\//);
+      expect(store.spec.configuration.s3Credentials.accessKeyId.name).toBe('wallet-db-backup-credentials');
+      const backup = byKindName(objects, 'ScheduledBackup', 'wallet-db-daily');
+      expect(backup.spec).toMatchObject({
+        cluster: { name: 'wallet-db' },
+        method: 'plugin',
+        pluginConfiguration: { name: 'barman-cloud.cloudnative-pg.io' },
+      });
+      expect(backup.spec.schedule.split(' ')).toHaveLength(6);
+
+      // The API reads lists that tolerate lag from the standbys; the worker and the Job only the primary.
+      const envOf = (kind: string, name: string) =>
+        byKindName(objects, kind, name).spec.template.spec.containers[0].env as EnvVar[];
+      const api = envOf('Deployment', 'wallet-payments-api');
+      const names = api.map((e) => e.name);
+      expect(api.find((e) => e.name === 'DATABASE_READ_URL')?.value).toBe(
+        'postgresql://$(DB_USERNAME):$(DB_PASSWORD)@wallet-db-ro:5432/wallet',
+      );
+      // Kubernetes expands $(VAR) only from variables defined before.
+      expect(names.indexOf('DB_USERNAME')).toBeLessThan(names.indexOf('DATABASE_READ_URL'));
+      expect(names.indexOf('DB_PASSWORD')).toBeLessThan(names.indexOf('DATABASE_READ_URL'));
+      for (const env of [envOf('Deployment', 'wallet-payments-worker'), envOf('Job', 'wallet-payments-migrate')]) {
+        expect(env.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
+          name: 'wallet-db-app',
+          key: 'uri',
+        });
+        expect(env.some((e) => e.name === 'DATABASE_READ_URL')).toBe(false);
+      }
+      // The NetworkPolicy lets the service's pods reach PostgreSQL's port on the cluster's instances.
+      const egress = byKindName(objects, 'NetworkPolicy', 'wallet-payments').spec.egress as Array<{
+        to?: unknown[];
+        ports: Array<{ port: number }>;
+      }>;
+      expect(egress.some((r) => !r.to && r.ports.some((p) => p.port === 5432))).toBe(true);
     });
   } else {
     it('brings its own PostgreSQL (StatefulSet) and Redis, and a Secret pointing at them', () => {
