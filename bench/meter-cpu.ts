@@ -52,7 +52,7 @@ async function instructions(pid: number): Promise<number> {
   const previous = await newest();
   let output = '';
   // The dump request waits for the service to reach valgrind's scheduler; retry until a new dump file appears.
-  for (let attempt = 0; attempt < 20; attempt++) {
+  for (let attempt = 0; attempt < 180; attempt++) {
     output =
       (await run('callgrind_control', ['-d', String(pid)]).catch((err: { stdout?: string }) => err)).stdout ?? '';
     const file = await newest();
