@@ -12,11 +12,6 @@ export const AccessErrors = defineErrors('access', {
     http_status: 403,
     message: "The user's role in this application does not allow the request.",
   },
-  E1242: {
-    key: 'restricted_key_not_allowed',
-    http_status: 403,
-    message: 'Restricted keys cannot call this endpoint: it manages the account; use a secret key or a bearer token.',
-  },
   E1243: {
     key: 'secret_key_expired',
     http_status: 401,
