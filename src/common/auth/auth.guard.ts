@@ -220,10 +220,9 @@ function checkPermission(credential: Credential, requirement: RouteRequirement |
   const permission = `${group}:${access}`;
   if (credential.permissions) {
     if (!keyAllows(credential.permissions, group, access)) {
-      throw new AppError(
-        AccessErrors.E1240,
-        `This restricted key lacks the permission "${permission}".`,
-      ).with({ permission });
+      throw new AppError(AccessErrors.E1240, `This restricted key lacks the permission "${permission}".`).with({
+        permission,
+      });
     }
   }
   if (credential.role && !roleAllows(credential.role, group, access, mode)) {

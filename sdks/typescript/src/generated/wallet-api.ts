@@ -444,6 +444,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/restricted_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the application's restricted keys of the mode (never their secrets)
+         * @description List the application's restricted keys of the mode (never their secrets).
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["RestrictedKeysController_list"];
+        put?: never;
+        /**
+         * Create a restricted key; the answer carries the key, shown only here
+         * @description Create a restricted key; the answer carries the key, shown only here.
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["RestrictedKeysController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/restricted_keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a restricted key (without its secret)
+         * @description Retrieve a restricted key (without its secret).
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["RestrictedKeysController_retrieve"];
+        put?: never;
+        /**
+         * Update a restricted key's name or permissions (in effect on every replica at once)
+         * @description Update a restricted key's name or permissions (in effect on every replica at once).
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 409, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["RestrictedKeysController_update"];
+        /**
+         * Revoke a restricted key: refused everywhere before this answers
+         * @description Revoke a restricted key: refused everywhere before this answers.
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        delete: operations["RestrictedKeysController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/restricted_keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a restricted key by a new one (shown only here); the old one stops after expire_old_in_seconds
+         * @description Replace a restricted key by a new one (shown only here); the old one stops after expire_old_in_seconds.
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 409, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["RestrictedKeysController_roll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/payment_intents": {
         parameters: {
             query?: never;
@@ -2813,6 +2909,15 @@ export interface components {
              */
             param?: string;
             /**
+             * @description Named values the message speaks of, when the code has any: the permission a restricted key lacks (`permission`, E1240), the roles that may make the request (`allowed_roles`, E1241, E1244).
+             * @example {
+             *       "permission": "charges:write"
+             *     }
+             */
+            params?: {
+                [key: string]: string | string[];
+            };
+            /**
              * @description The public page of the code in the error catalog: `GET {PUBLIC_URL}/errors/{code}`, no credential.
              * @example http://localhost:3000/errors/E2000
              */
@@ -3633,6 +3738,126 @@ export interface components {
             timestamp: string;
             /** Format: date-time */
             created_at: string;
+        };
+        RestrictedKeyPermissionsDto: {
+            /** @enum {string} */
+            accounts?: "none" | "read" | "write";
+            /** @enum {string} */
+            balances?: "none" | "read" | "write";
+            /** @enum {string} */
+            bank_accounts?: "none" | "read" | "write";
+            /**
+             * @example read
+             * @enum {string}
+             */
+            charges?: "none" | "read" | "write";
+            /** @enum {string} */
+            checkouts?: "none" | "read" | "write";
+            /** @enum {string} */
+            coupons?: "none" | "read" | "write";
+            /** @enum {string} */
+            credit_grants?: "none" | "read" | "write";
+            /** @enum {string} */
+            customers?: "none" | "read" | "write";
+            /** @enum {string} */
+            disputes?: "none" | "read" | "write";
+            /** @enum {string} */
+            events?: "none" | "read" | "write";
+            /** @enum {string} */
+            files?: "none" | "read" | "write";
+            /** @enum {string} */
+            invoices?: "none" | "read" | "write";
+            /** @enum {string} */
+            meter_events?: "none" | "read" | "write";
+            /** @enum {string} */
+            meters?: "none" | "read" | "write";
+            /** @enum {string} */
+            payment_intents?: "none" | "read" | "write";
+            /** @enum {string} */
+            payment_links?: "none" | "read" | "write";
+            /** @enum {string} */
+            payouts?: "none" | "read" | "write";
+            /** @enum {string} */
+            prices?: "none" | "read" | "write";
+            /** @enum {string} */
+            products?: "none" | "read" | "write";
+            /** @enum {string} */
+            reconciliation?: "none" | "read" | "write";
+            /** @enum {string} */
+            refunds?: "none" | "read" | "write";
+            /** @enum {string} */
+            reports?: "none" | "read" | "write";
+            /** @enum {string} */
+            subscriptions?: "none" | "read" | "write";
+            /** @enum {string} */
+            tax_rates?: "none" | "read" | "write";
+            /** @enum {string} */
+            test_clocks?: "none" | "read" | "write";
+            /** @enum {string} */
+            webhook_endpoints?: "none" | "read" | "write";
+        };
+        CreateRestrictedKeyDto: {
+            /**
+             * @description A label for people; never part of the key.
+             * @example Reporting job
+             */
+            name?: string;
+            /** @description The level per resource group (`none`, `read` or `write`); a group not named is `none`. `write` includes `read`. See docs/SECURITY.md for what each group covers. */
+            permissions: components["schemas"]["RestrictedKeyPermissionsDto"];
+        };
+        RestrictedKeyDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example restricted_key */
+            object: string;
+            /** @example Reporting job */
+            name: string | null;
+            /** @example false */
+            livemode: boolean;
+            /**
+             * @description The key with all but its last 4 characters hidden.
+             * @example rk_live_********a1B2
+             */
+            redacted_key: string;
+            /** @description Every resource group with its level. */
+            permissions: components["schemas"]["RestrictedKeyPermissionsDto"];
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /**
+             * @description Set when the key was rolled: from then on it is refused (E1243).
+             * @example null
+             */
+            expires_at: string | null;
+            /** @example null */
+            revoked_at: string | null;
+            /**
+             * @description The key that replaced this one.
+             * @example null
+             */
+            replaced_by: string | null;
+            /**
+             * @description The key itself: only in the answers of creation and roll. Only its SHA-256 is stored.
+             * @example rk_live_0123456789ABCDEFGHIJKLMNOPQRSTUVabcdef
+             */
+            secret?: string;
+        };
+        UpdateRestrictedKeyDto: {
+            /** @example Reporting job */
+            name?: string;
+            /** @description Levels to change; groups not named keep theirs. Takes effect on every replica before the answer. */
+            permissions?: components["schemas"]["RestrictedKeyPermissionsDto"];
+        };
+        RollRestrictedKeyDto: {
+            /**
+             * @description How long the old key keeps working beside the new one, in seconds. Default 0: refused at once.
+             * @example 3600
+             */
+            expire_old_in_seconds?: number;
         };
         TransferDataDto: {
             /**
@@ -11459,6 +11684,846 @@ export interface operations {
              *     E3001 application_not_found: No application has this slug.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description status equals. */
+                "filter[status]"?: "active" | "revoked";
+                /** @description status ne. */
+                "filter[status][ne]"?: "active" | "revoked";
+                /** @description status is one of (comma-separated list). */
+                "filter[status][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["RestrictedKeyDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRestrictedKeyDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_retrieve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRestrictedKeyDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1246 key_not_active: The key is revoked or expired; it can no longer be changed or rolled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_revoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_roll: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollRestrictedKeyDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1246 key_not_active: The key is revoked or expired; it can no longer be changed or rolled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
