@@ -9,8 +9,8 @@ import { type ErrorDefinition, Errors } from '../errors/error-catalog.js';
 import { AUTH_PRIVILEGES, MODE_FROM_CREDENTIAL, PUBLIC_ROUTE, SESSION_PURPOSES } from '../http/decorators.js';
 import { AuthFailureThrottle } from '../rate-limit/auth-failure-throttle.js';
 import { AccessErrors } from './access.errors.js';
-import { keyAllows, roleAllows, rolesAllowed, type RouteRequirement } from './permissions.js';
-import { RoutePermissions } from './route-permissions.js';
+import { keyAllows } from './permissions.js';
+import { type ResolvedRequirement, RoutePermissions } from './route-permissions.js';
 
 type CredentialKind = 'basic' | 'bearer' | 'session';
 
@@ -37,7 +37,7 @@ interface RoutePolicy {
   sessionPurposes: string[] | undefined;
   modeFromCredential: boolean;
   /** The route's entry in permissions.ts (resolved at boot by RoutePermissions). */
-  requirement: RouteRequirement | undefined;
+  requirement: ResolvedRequirement | 'any' | 'session' | undefined;
 }
 
 /** Where `@nestjs/passport` leaves the strategy's result on the request; the guard moves it to the context. */
@@ -212,30 +212,29 @@ export class AuthGuard implements CanActivate {
 /**
  * A restricted key's levels and a member's role against the route's entry in permissions.ts. Secret
  * keys, superusers and one-time sessions are not limited here (their limits are the route's
- * `@Auth(...)` and the session's purpose).
+ * `@Auth(...)` and the session's purpose). Everything but the two reads is worked out at boot.
  */
-function checkPermission(credential: Credential, requirement: RouteRequirement | undefined, mode: Mode): void {
+function checkPermission(credential: Credential, requirement: RoutePolicy['requirement'], mode: Mode): void {
   if (requirement === undefined || typeof requirement === 'string') return;
-  const { group, access } = requirement;
-  const permission = `${group}:${access}`;
-  if (credential.permissions) {
-    if (!keyAllows(credential.permissions, group, access)) {
-      throw new AppError(AccessErrors.E1240, `This restricted key lacks the permission "${permission}".`).with({
-        permission,
-      });
-    }
+  if (credential.permissions && !keyAllows(credential.permissions, requirement.group, requirement.access)) {
+    const { permission } = requirement;
+    throw new AppError(AccessErrors.E1240, `This restricted key lacks the permission "${permission}".`).with({
+      permission,
+    });
   }
-  if (credential.role && !roleAllows(credential.role, group, access, mode)) {
-    const allowed = rolesAllowed(group, access, mode);
-    if (mode === 'live' && roleAllows(credential.role, group, access, 'test')) {
+  const role = credential.role;
+  if (role && !requirement.allowedRoles[mode].includes(role)) {
+    const { permission } = requirement;
+    const allowed = [...requirement.allowedRoles[mode]];
+    if (mode === 'live' && requirement.allowedRoles.test.includes(role)) {
       throw new AppError(
         AccessErrors.E1244,
-        `The role "${credential.role}" may do "${permission}" in test mode only; in live mode: ${allowed.join(', ')}.`,
-      ).with({ permission, role: credential.role, allowed_roles: allowed });
+        `The role "${role}" may do "${permission}" in test mode only; in live mode: ${allowed.join(', ')}.`,
+      ).with({ permission, role, allowed_roles: allowed });
     }
     throw new AppError(
       AccessErrors.E1241,
-      `The role "${credential.role}" does not allow "${permission}"; roles that do: ${allowed.join(', ')}.`,
-    ).with({ permission, role: credential.role, allowed_roles: allowed });
+      `The role "${role}" does not allow "${permission}"; roles that do: ${allowed.join(', ')}.`,
+    ).with({ permission, role, allowed_roles: allowed });
   }
 }

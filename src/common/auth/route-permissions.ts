@@ -3,7 +3,34 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import type { Privilege } from '../context/principal.js';
 import { AUTH_PRIVILEGES, PUBLIC_ROUTE } from '../http/decorators.js';
-import { requirementOf, type RouteRequirement } from './permissions.js';
+import {
+  type Access,
+  type PermissionGroup,
+  requirementOf,
+  type Role,
+  rolesAllowed,
+  type RouteRequirement,
+} from './permissions.js';
+
+/** A route's group and access with what the guard needs of them worked out at boot: the permission's name and the roles allowed per mode. */
+export interface ResolvedRequirement {
+  group: PermissionGroup;
+  access: Access;
+  /** `group:access`, as refusals name it. */
+  permission: string;
+  allowedRoles: Record<'test' | 'live', readonly Role[]>;
+}
+
+function resolve(requirement: RouteRequirement): ResolvedRequirement | 'any' | 'session' {
+  if (typeof requirement === 'string') return requirement;
+  const { group, access } = requirement;
+  return {
+    group,
+    access,
+    permission: `${group}:${access}`,
+    allowedRoles: { test: rolesAllowed(group, access, 'test'), live: rolesAllowed(group, access, 'live') },
+  };
+}
 
 const asList = (value: string | string[] | undefined): string[] =>
   value === undefined ? [''] : Array.isArray(value) ? value : [value];
@@ -24,7 +51,7 @@ export function openApiPath(controllerPath: string, handlerPath: string): string
  */
 @Injectable()
 export class RoutePermissions implements OnModuleInit {
-  private readonly byHandler = new Map<object, RouteRequirement>();
+  private readonly byHandler = new Map<object, ResolvedRequirement | 'any' | 'session'>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -52,7 +79,7 @@ export class RoutePermissions implements OnModuleInit {
             const route = `${verb} ${openApiPath(base, path)}`;
             const requirement = requirementOf(verb, openApiPath(base, path));
             if (requirement === undefined) missing.push(route);
-            else if (!this.byHandler.has(handler)) this.byHandler.set(handler, requirement);
+            else if (!this.byHandler.has(handler)) this.byHandler.set(handler, resolve(requirement));
           }
         }
       }
@@ -63,7 +90,7 @@ export class RoutePermissions implements OnModuleInit {
   }
 
   /** The requirement of the route `handler` serves; undefined for a route without `@Auth(...)`. */
-  of(handler: object): RouteRequirement | undefined {
+  of(handler: object): ResolvedRequirement | 'any' | 'session' | undefined {
     return this.byHandler.get(handler);
   }
 }

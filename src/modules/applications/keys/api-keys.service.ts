@@ -187,6 +187,7 @@ export class ApiKeysService {
   ): Promise<RestrictedKeyResponse> {
     const row = await this.repository.transaction(async (manager) => {
       const current = await this.lockActive(manager, applicationId, mode, id, 'restricted');
+      if (input.name === undefined && input.permissions === undefined) return current;
       return this.repository.update(manager, current.id, {
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(input.permissions === undefined

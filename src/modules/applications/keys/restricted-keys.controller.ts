@@ -15,7 +15,6 @@ import {
 } from './dto/restricted-key.dto.js';
 
 const KEY_ID = IdOf('restricted key');
-const ROLE_ERRORS = [AccessErrors.E1241, AccessErrors.E1244];
 
 /**
  * Restricted keys of the application, in the request's mode (X-Test-Mode), for its owners:
@@ -30,7 +29,7 @@ export class RestrictedKeysController {
   @Auth('user', 'superuser')
   @ApiOperation({ summary: 'Create a restricted key; the answer carries the key, shown only here' })
   @ApiOkResponse({ type: RestrictedKeyDto })
-  @ApiErrors(Errors.E2000, ...ROLE_ERRORS)
+  @ApiErrors(Errors.E2000)
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateRestrictedKeyDto) {
     return this.keys.createRestrictedKey(principal.application.id, principal.mode, dto);
   }
@@ -40,7 +39,7 @@ export class RestrictedKeysController {
   @ApiOperation({ summary: "List the application's restricted keys of the mode (never their secrets)" })
   @ApiListQuery(RESTRICTED_KEY_LIST)
   @ApiListResponse(RestrictedKeyDto)
-  @ApiErrors(Errors.E2004, ...ROLE_ERRORS)
+  @ApiErrors(Errors.E2004)
   list(@CurrentPrincipal() principal: Principal, @ListQueryParams(RESTRICTED_KEY_LIST) query: ListQuery) {
     return this.keys.list(principal.application.id, principal.mode, query);
   }
@@ -49,7 +48,7 @@ export class RestrictedKeysController {
   @Auth('user', 'superuser')
   @ApiOperation({ summary: 'Retrieve a restricted key (without its secret)' })
   @ApiOkResponse({ type: RestrictedKeyDto })
-  @ApiErrors(Errors.E4004, ...ROLE_ERRORS)
+  @ApiErrors(Errors.E4004)
   retrieve(@CurrentPrincipal() principal: Principal, @Param('id', KEY_ID) id: string) {
     return this.keys.retrieve(principal.application.id, principal.mode, id);
   }
@@ -59,7 +58,7 @@ export class RestrictedKeysController {
   @Auth('user', 'superuser')
   @ApiOperation({ summary: "Update a restricted key's name or permissions (in effect on every replica at once)" })
   @ApiOkResponse({ type: RestrictedKeyDto })
-  @ApiErrors(Errors.E2000, Errors.E4004, AccessErrors.E1246, ...ROLE_ERRORS)
+  @ApiErrors(Errors.E2000, Errors.E4004, AccessErrors.E1246)
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('id', KEY_ID) id: string,
@@ -75,7 +74,7 @@ export class RestrictedKeysController {
     summary: 'Replace a restricted key by a new one (shown only here); the old one stops after expire_old_in_seconds',
   })
   @ApiOkResponse({ type: RestrictedKeyDto })
-  @ApiErrors(Errors.E2000, Errors.E4004, AccessErrors.E1246, ...ROLE_ERRORS)
+  @ApiErrors(Errors.E2000, Errors.E4004, AccessErrors.E1246)
   roll(@CurrentPrincipal() principal: Principal, @Param('id', KEY_ID) id: string, @Body() dto: RollRestrictedKeyDto) {
     return this.keys.rollRestrictedKey(principal.application.id, principal.mode, id, dto.expire_old_in_seconds ?? 0);
   }
@@ -84,7 +83,7 @@ export class RestrictedKeysController {
   @Auth('user', 'superuser')
   @ApiOperation({ summary: 'Revoke a restricted key: refused everywhere before this answers' })
   @ApiOkResponse({ type: RestrictedKeyDto })
-  @ApiErrors(Errors.E4004, ...ROLE_ERRORS)
+  @ApiErrors(Errors.E4004)
   revoke(@CurrentPrincipal() principal: Principal, @Param('id', KEY_ID) id: string) {
     return this.keys.revokeRestrictedKey(principal.application.id, principal.mode, id);
   }
