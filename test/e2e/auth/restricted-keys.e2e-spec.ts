@@ -69,6 +69,21 @@ describe('restricted keys', () => {
     expect(JSON.stringify(rows)).not.toContain(created.secret);
   });
 
+  it('never stores the answer that carries a new key, even with an Idempotency-Key', async () => {
+    const send = () =>
+      t.http
+        .post(tenant.path('/restricted_keys'))
+        .set({ ...owner(), 'Idempotency-Key': `rk-${Date.now()}` })
+        .send({ permissions: { charges: 'read' } });
+    const first = await send();
+    recordSecret(first.body.secret);
+    expect(first.status).toBe(200);
+    const rows: unknown[] = await t.app
+      .get<DataSource>(getDataSourceToken('platform'))
+      .query(`SELECT 1 FROM platform.idempotency_keys WHERE response_body::text LIKE $1`, [`%${first.body.secret}%`]);
+    expect(rows).toEqual([]);
+  });
+
   it('allows what its permissions name and refuses the rest with E1240 naming the permission', async () => {
     const { secret } = await create({ customers: 'read' });
     expect((await t.http.get(tenant.path('/customers')).set(withKey(secret))).status).toBe(200);
