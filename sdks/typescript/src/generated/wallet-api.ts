@@ -8482,6 +8482,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -8494,7 +8496,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8613,6 +8623,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -8625,7 +8637,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8749,6 +8769,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -8761,7 +8783,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8876,6 +8906,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -8888,7 +8920,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9021,6 +9061,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9033,7 +9075,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9164,6 +9214,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9176,7 +9228,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9318,6 +9378,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9343,7 +9405,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9495,6 +9565,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9507,7 +9579,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9622,6 +9702,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9634,7 +9716,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9824,6 +9914,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9836,7 +9928,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9962,6 +10062,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9974,7 +10076,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10089,6 +10199,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10101,7 +10213,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10216,6 +10336,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10228,7 +10350,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10488,6 +10618,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10500,7 +10632,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10597,6 +10737,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10609,7 +10751,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10810,6 +10960,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10822,7 +10974,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10928,6 +11088,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10940,7 +11102,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11057,6 +11227,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11069,7 +11241,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11190,6 +11370,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11202,7 +11384,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11358,6 +11548,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11370,7 +11562,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11523,6 +11723,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11535,7 +11737,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11657,6 +11867,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11669,7 +11881,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12707,6 +12927,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -12719,7 +12941,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12861,6 +13091,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -12877,6 +13109,12 @@ export interface operations {
              * @description E1303 kyc_required: The customer must complete KYC verification first.
              *
              *     E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -13020,6 +13258,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -13032,7 +13272,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13155,6 +13403,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -13167,7 +13417,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13316,6 +13574,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -13328,7 +13588,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13567,6 +13835,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -13579,7 +13849,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13721,6 +13999,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -13737,6 +14017,12 @@ export interface operations {
              * @description E1303 kyc_required: The customer must complete KYC verification first.
              *
              *     E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -13860,6 +14146,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -13872,7 +14160,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13989,6 +14285,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14001,7 +14299,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14136,6 +14442,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14148,7 +14456,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14362,6 +14678,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14374,7 +14692,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14558,6 +14884,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14574,6 +14902,12 @@ export interface operations {
              * @description E1303 kyc_required: The customer must complete KYC verification first.
              *
              *     E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -14699,6 +15033,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14711,7 +15047,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15132,6 +15476,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15144,7 +15490,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15241,6 +15595,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15253,7 +15609,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15411,6 +15775,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15423,7 +15789,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15550,6 +15924,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15562,7 +15938,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15681,6 +16065,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15693,7 +16079,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15808,6 +16202,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15820,7 +16216,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15955,6 +16359,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15967,7 +16373,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16112,6 +16526,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1212 invalid_session: The one-time session is invalid, expired or already used.
@@ -16126,7 +16542,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16267,6 +16691,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -16279,7 +16705,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16422,6 +16856,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -16434,7 +16870,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16761,6 +17205,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -16773,7 +17219,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16890,6 +17344,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -16902,7 +17358,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17082,6 +17546,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17094,7 +17560,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17290,6 +17764,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17302,7 +17778,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17427,6 +17911,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17439,7 +17925,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17558,6 +18052,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17570,7 +18066,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17685,6 +18189,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17697,7 +18203,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17837,6 +18351,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17849,7 +18365,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18053,6 +18577,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18065,7 +18591,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18203,6 +18737,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18215,7 +18751,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18339,6 +18883,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18351,7 +18897,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18486,6 +19040,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18498,7 +19054,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18644,6 +19208,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18656,7 +19222,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18828,6 +19402,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18840,7 +19416,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18986,6 +19570,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18998,7 +19584,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19112,6 +19706,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19124,7 +19720,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19243,6 +19847,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19255,7 +19861,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19358,6 +19972,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19370,7 +19986,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19491,6 +20115,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19503,7 +20129,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19690,6 +20324,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19702,7 +20338,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19810,6 +20454,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19822,7 +20468,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19935,6 +20589,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19947,7 +20603,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20060,6 +20724,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20072,7 +20738,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20278,6 +20952,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20290,7 +20966,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20426,6 +21110,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20438,7 +21124,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20560,6 +21254,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20572,7 +21268,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20687,6 +21391,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20699,7 +21405,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20876,6 +21590,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20888,7 +21604,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21006,6 +21730,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21018,7 +21744,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21131,6 +21865,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21143,7 +21879,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21258,6 +22002,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21270,7 +22016,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21387,6 +22141,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21399,7 +22155,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21555,6 +22319,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21567,7 +22333,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21683,6 +22457,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21695,7 +22471,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21817,6 +22601,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21829,7 +22615,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21944,6 +22738,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21956,7 +22752,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22130,6 +22934,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22142,7 +22948,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22252,6 +23066,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22264,7 +23080,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22377,6 +23201,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22389,7 +23215,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22504,6 +23338,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22516,7 +23352,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22705,6 +23549,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22717,7 +23563,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22836,6 +23690,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22848,7 +23704,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22965,6 +23829,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22977,7 +23843,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23090,6 +23964,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23102,7 +23978,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23289,6 +24173,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23301,7 +24187,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23398,6 +24292,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23410,7 +24306,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23583,6 +24487,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23595,7 +24501,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23715,6 +24629,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23727,7 +24643,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23914,6 +24838,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23926,7 +24852,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24053,6 +24987,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -24065,7 +25001,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24201,6 +25145,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -24213,7 +25159,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24343,6 +25297,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -24355,7 +25311,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24495,6 +25459,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -24507,7 +25473,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24622,6 +25596,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -24634,7 +25610,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24825,6 +25809,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -24837,7 +25823,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24952,6 +25946,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -24964,7 +25960,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25659,7 +26663,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25765,7 +26775,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25859,6 +26875,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1212 invalid_session: The one-time session is invalid, expired or already used.
@@ -25873,7 +26891,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26078,6 +27104,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26090,7 +27118,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26206,6 +27242,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26218,7 +27256,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26339,6 +27385,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26351,7 +27399,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26448,6 +27504,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26460,7 +27518,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26616,6 +27682,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26628,7 +27696,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26746,6 +27822,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26758,7 +27836,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26873,6 +27959,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26885,7 +27973,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27049,6 +28145,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27061,7 +28159,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27175,6 +28281,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27187,7 +28295,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27302,6 +28418,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27314,7 +28432,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27465,6 +28591,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27477,7 +28605,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27753,6 +28889,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27765,7 +28903,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27862,6 +29008,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27874,7 +29022,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27989,6 +29145,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28001,7 +29159,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28156,6 +29322,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28168,7 +29336,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28331,6 +29507,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28343,7 +29521,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28500,6 +29686,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28512,7 +29700,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28656,6 +29852,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28668,7 +29866,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28907,6 +30113,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28919,7 +30127,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -29041,6 +30257,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29053,7 +30271,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -29200,6 +30426,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29212,7 +30440,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -29327,6 +30563,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29339,7 +30577,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -29564,6 +30810,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29576,7 +30824,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -29714,6 +30970,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1212 invalid_session: The one-time session is invalid, expired or already used.
@@ -29730,6 +30988,12 @@ export interface operations {
             };
             /**
              * @description E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -29856,6 +31120,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29868,7 +31134,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -29998,6 +31272,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -30012,6 +31288,12 @@ export interface operations {
             };
             /**
              * @description E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -30129,6 +31411,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -30141,7 +31425,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -30353,6 +31645,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -30365,7 +31659,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -30497,6 +31799,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -30511,6 +31815,12 @@ export interface operations {
             };
             /**
              * @description E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -30628,6 +31938,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -30640,7 +31952,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -30755,6 +32075,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -30767,7 +32089,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -30930,6 +32260,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -30944,6 +32276,12 @@ export interface operations {
             };
             /**
              * @description E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -31065,6 +32403,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -31077,7 +32417,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -31188,6 +32536,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -31200,7 +32550,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -31344,6 +32702,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -31356,7 +32716,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
