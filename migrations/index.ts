@@ -37,6 +37,7 @@ import { FileContentParts1764501400000 } from './1764501400000-FileContentParts.
 import { BalanceStatements1764501500000 } from './1764501500000-BalanceStatements.js';
 import { ReconciliationRuns1764501600000 } from './1764501600000-ReconciliationRuns.js';
 import { EventTraceparent1764501700000 } from './1764501700000-EventTraceparent.js';
+import { RestrictedKeysAndRoles1764501800000 } from './1764501800000-RestrictedKeysAndRoles.js';
 import { TraceLinks1764502100000 } from './1764502100000-TraceLinks.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
@@ -80,5 +81,6 @@ export const MIGRATIONS = [
   BalanceStatements1764501500000,
   ReconciliationRuns1764501600000,
   EventTraceparent1764501700000,
+  RestrictedKeysAndRoles1764501800000,
   TraceLinks1764502100000,
 ];

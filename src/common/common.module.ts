@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { DiscoveryModule } from '@nestjs/core';
+import { RoutePermissions } from './auth/route-permissions.js';
 import type { AllConfig } from '../config/app.config.js';
 import { Clock } from './clock.js';
 import { RequestContext } from './context/request-context.js';
@@ -13,6 +15,7 @@ import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store.js';
 
 @Global()
 @Module({
+  imports: [DiscoveryModule],
   controllers: [MetricsController],
   providers: [
     RequestContext,
@@ -33,7 +36,8 @@ import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store.js';
       },
     },
     AuthFailureThrottle,
+    RoutePermissions,
   ],
-  exports: [RequestContext, Clock, Metrics, Draining, RateLimitStore, AuthFailureThrottle],
+  exports: [RequestContext, Clock, Metrics, Draining, RateLimitStore, AuthFailureThrottle, RoutePermissions],
 })
 export class CommonModule {}

@@ -3,7 +3,8 @@ import { checkLogsForSecrets } from './secret-scan.mjs';
 
 export default async function globalTeardown() {
   await globalThis.__WALLET_TEST_CLEANUP__?.();
-  if (process.env.WALLET_TEST_OPENAPI_DIR) rmSync(process.env.WALLET_TEST_OPENAPI_DIR, { recursive: true, force: true });
+  if (process.env.WALLET_TEST_OPENAPI_DIR)
+    rmSync(process.env.WALLET_TEST_OPENAPI_DIR, { recursive: true, force: true });
   const dir = process.env.WALLET_TEST_LOG_DIR;
   if (dir) {
     const { secrets, bytes } = checkLogsForSecrets(dir);

@@ -172,10 +172,11 @@ export async function createTenant(
 
 /**
  * Every error response is the spec's flat error object with a request id, the page of its code
- * (`doc_url`) and, when one parameter is at fault, its name (`param`).
+ * (`doc_url`), when one parameter is at fault, its name (`param`), and for some codes `params`.
  */
 export function expectErrorObject(body: unknown, code: string): void {
   const hasParam = !!body && typeof body === 'object' && 'param' in body;
+  const hasParams = !!body && typeof body === 'object' && 'params' in body;
   expect(body).toEqual({
     object: 'error',
     code,
@@ -184,6 +185,8 @@ export function expectErrorObject(body: unknown, code: string): void {
     message: expect.any(String),
     // The parameter as the caller named it (a query parameter may hold anything, spaces included).
     ...(hasParam ? { param: expect.stringMatching(/^\S(.*\S)?$/s) } : {}),
+    // Named values the message speaks of (the permission a restricted key lacks, the roles allowed).
+    ...(hasParams ? { params: expect.any(Object) } : {}),
     doc_url: expect.stringMatching(new RegExp(`/errors/${code}$`)),
     request_id: expect.stringMatching(/^\S{8,}$/),
   });

@@ -48,7 +48,7 @@ const SECRET_FIELDS = new Set([
   'phone_number',
   'primary_identify_id',
 ]);
-const KEY = /^sk_(test|live)_/;
+const KEY = /^[sr]k_(test|live)_/;
 
 function collectFrom(value: unknown, depth = 0, cards = false): void {
   if (depth > 8 || value === null || typeof value !== 'object') return;

@@ -8,6 +8,9 @@ import { AppError } from '../errors/app-error.js';
 import { type ErrorDefinition, Errors } from '../errors/error-catalog.js';
 import { AUTH_PRIVILEGES, MODE_FROM_CREDENTIAL, PUBLIC_ROUTE, SESSION_PURPOSES } from '../http/decorators.js';
 import { AuthFailureThrottle } from '../rate-limit/auth-failure-throttle.js';
+import { AccessErrors } from './access.errors.js';
+import { keyAllows } from './permissions.js';
+import { type ResolvedRequirement, RoutePermissions } from './route-permissions.js';
 
 type CredentialKind = 'basic' | 'bearer' | 'session';
 
@@ -33,6 +36,8 @@ interface RoutePolicy {
   kinds: Set<CredentialKind>;
   sessionPurposes: string[] | undefined;
   modeFromCredential: boolean;
+  /** The route's entry in permissions.ts (resolved at boot by RoutePermissions). */
+  requirement: ResolvedRequirement | 'any' | 'session' | undefined;
 }
 
 /** Where `@nestjs/passport` leaves the strategy's result on the request; the guard moves it to the context. */
@@ -106,6 +111,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly context: RequestContext,
     private readonly failures: AuthFailureThrottle,
+    private readonly permissions: RoutePermissions,
   ) {}
 
   /** Each route's policy, read from its decorators on its first request (handler, then controller class). */
@@ -126,6 +132,7 @@ export class AuthGuard implements CanActivate {
         kinds: new Set(privileges.map((p) => KIND_OF_PRIVILEGE[p])),
         sessionPurposes: this.reflector.getAllAndOverride<string[]>(SESSION_PURPOSES, targets),
         modeFromCredential: this.reflector.getAllAndOverride<boolean>(MODE_FROM_CREDENTIAL, targets) === true,
+        requirement: this.permissions.of(handler),
       };
       byClass.set(controller, policy);
     }
@@ -162,6 +169,8 @@ export class AuthGuard implements CanActivate {
       throw new AppError(Errors.E1300, `A ${credential.mode} credential cannot be used on ${mode} data.`);
     }
 
+    checkPermission(credential, policy.requirement, mode);
+
     this.context.set('credential', credential);
     if (application) {
       const principal: Principal = {
@@ -197,5 +206,35 @@ export class AuthGuard implements CanActivate {
     const credential = req[CREDENTIAL_PROPERTY] as Credential;
     req[CREDENTIAL_PROPERTY] = undefined;
     return { credential, kind };
+  }
+}
+
+/**
+ * A restricted key's levels and a member's role against the route's entry in permissions.ts. Secret
+ * keys, superusers and one-time sessions are not limited here (their limits are the route's
+ * `@Auth(...)` and the session's purpose). Everything but the two reads is worked out at boot.
+ */
+function checkPermission(credential: Credential, requirement: RoutePolicy['requirement'], mode: Mode): void {
+  if (requirement === undefined || typeof requirement === 'string') return;
+  if (credential.permissions && !keyAllows(credential.permissions, requirement.group, requirement.access)) {
+    const { permission } = requirement;
+    throw new AppError(AccessErrors.E1240, `This restricted key lacks the permission "${permission}".`).with({
+      permission,
+    });
+  }
+  const role = credential.role;
+  if (role && !requirement.allowedRoles[mode].includes(role)) {
+    const { permission } = requirement;
+    const allowed = [...requirement.allowedRoles[mode]];
+    if (mode === 'live' && requirement.allowedRoles.test.includes(role)) {
+      throw new AppError(
+        AccessErrors.E1244,
+        `The role "${role}" may do "${permission}" in test mode only; in live mode: ${allowed.join(', ')}.`,
+      ).with({ permission, role, allowed_roles: allowed });
+    }
+    throw new AppError(
+      AccessErrors.E1241,
+      `The role "${role}" does not allow "${permission}"; roles that do: ${allowed.join(', ')}.`,
+    ).with({ permission, role, allowed_roles: allowed });
   }
 }

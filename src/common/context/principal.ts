@@ -1,3 +1,5 @@
+import type { RestrictedPermissions, Role } from '../auth/permissions.js';
+
 export type Mode = 'test' | 'live';
 
 /** Who may call an endpoint: `machine` (secret key), `user`/`superuser` (bearer), `none` (one-time session). */
@@ -15,6 +17,10 @@ export interface Credential {
   method: AuthMethod;
   /** Key id, user id or session id. */
   subject: string;
+  /** For a restricted key (`rk_…`): its level per resource group, checked against permissions.ts on every route. */
+  permissions?: RestrictedPermissions;
+  /** For a bearer token of a member: the member's role in the application, checked against permissions.ts. */
+  role?: Role;
   /** For one-time sessions: what the session may be used for. */
   session?: { purpose: string; targetId: string };
 }

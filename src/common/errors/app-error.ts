@@ -12,6 +12,8 @@ const NAMED_PARAMETER = /^Invalid (?:query )?parameter "([^"]+)"/;
  */
 export class AppError extends Error {
   private explicitParam?: string;
+  /** Named values the message speaks of (e.g. `{ permission: 'charges:write' }`), for clients to act on. */
+  params?: Record<string, string | string[]>;
 
   constructor(
     readonly definition: ErrorDefinition,
@@ -34,6 +36,12 @@ export class AppError extends Error {
   /** Names the request parameter at fault: `throw new AppError(E7014, 'No customer …').on('customer_id')`. */
   on(param: string): this {
     this.explicitParam = param;
+    return this;
+  }
+
+  /** Adds named values to the error object's `params`: `throw new AppError(E1240, …).with({ permission })`. */
+  with(params: Record<string, string | string[]>): this {
+    this.params = { ...this.params, ...params };
     return this;
   }
 }

@@ -17,6 +17,8 @@ export interface ErrorBody {
   message: string;
   /** The one request parameter at fault (`amount`, `line_items[0].price`), when there is one. */
   param?: string;
+  /** Named values the message speaks of (e.g. the permission a restricted key lacks), when the code has any. */
+  params?: Record<string, string | string[]>;
   /** The public page documenting the code (`GET /errors/{code}`). */
   doc_url: string;
   request_id: string;
@@ -63,6 +65,7 @@ export function errorBody(error: AppError, requestId: string, publicUrl: string)
     i18n_key: error.definition.i18n_key,
     message: error.message,
     ...(param === undefined ? {} : { param }),
+    ...(error.params === undefined ? {} : { params: error.params }),
     doc_url: errorDocUrl(publicUrl, error.definition.code),
     request_id: requestId,
   };

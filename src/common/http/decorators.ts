@@ -2,6 +2,7 @@ import { applyDecorators, Controller, createParamDecorator, type ExecutionContex
 import { ApiExtraModels, ApiHeader, ApiParam, ApiResponse, ApiSecurity, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { ClsServiceManager } from 'nestjs-cls';
 import type { Credential, Principal, Privilege } from '../context/principal.js';
+import { AccessErrors } from '../auth/access.errors.js';
 import type { ErrorDefinition } from '../errors/error-catalog.js';
 import { Errors } from '../errors/error-catalog.js';
 import { ErrorObjectDto } from './error-object.dto.js';
@@ -87,8 +88,8 @@ export function Auth(...privileges: Privilege[]) {
     }),
     ApiErrors(
       Errors.E1200,
-      ...(schemes.includes('secret_key') ? [Errors.E1211] : []),
-      ...(schemes.includes('bearer') ? [Errors.E1210] : []),
+      ...(schemes.includes('secret_key') ? [Errors.E1211, AccessErrors.E1243, AccessErrors.E1240] : []),
+      ...(schemes.includes('bearer') ? [Errors.E1210, AccessErrors.E1241, AccessErrors.E1244] : []),
       ...(schemes.includes('session') ? [Errors.E1212] : []),
       Errors.E1213,
       Errors.E1300,

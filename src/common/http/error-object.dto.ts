@@ -25,6 +25,16 @@ export class ErrorObjectDto {
   })
   param?: string;
 
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+    example: { permission: 'charges:write' },
+    description:
+      'Named values the message speaks of, when the code has any: the permission a restricted key lacks ' +
+      '(`permission`, E1240), the roles that may make the request (`allowed_roles`, E1241, E1244).',
+  })
+  params?: Record<string, string | string[]>;
+
   @ApiProperty({
     example: 'http://localhost:3000/errors/E2000',
     description: 'The public page of the code in the error catalog: `GET {PUBLIC_URL}/errors/{code}`, no credential.',

@@ -11,6 +11,9 @@ import { VAULT_PATH } from '../http/card-data.js';
 import { IdempotencyRepository, type KeyRef } from './idempotency.repository.js';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** The routes whose answer carries a new API key (docs/SECURITY.md): their answers are never stored. */
+const KEY_ANSWER_PATH = /\/platform\/wallet\/restricted_keys(\/[^/]+\/roll)?\/?$/;
+
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** How long a running request holds its key without a heartbeat: what a lost attempt blocks its resend for. */
 export const LEASE_MS = 10_000;
@@ -38,7 +41,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const req = ctx.switchToHttp().getRequest<Request>();
     const header = req.headers['idempotency-key'];
     // The card vault's body is card data: it is never hashed or stored (a token is made anew each time).
-    if (req.method !== 'POST' || header === undefined || VAULT_PATH.test(req.path)) return next.handle();
+    // A new API key is in the answer of its creation or roll: never stored, so no key is kept at rest.
+    if (req.method !== 'POST' || header === undefined || VAULT_PATH.test(req.path) || KEY_ANSWER_PATH.test(req.path))
+      return next.handle();
     const principal = this.context.optionalPrincipal;
     if (!principal) return next.handle();
     if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {

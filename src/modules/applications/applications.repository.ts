@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import type { Mode } from '../../common/context/principal.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { Application } from './entities/application.entity.js';
 
@@ -53,28 +52,5 @@ export class ApplicationsRepository {
 
   insertKey(manager: EntityManager, key: Partial<ApiKey>): Promise<ApiKey> {
     return manager.getRepository(ApiKey).save(manager.getRepository(ApiKey).create(key));
-  }
-
-  findKeyByPrefix(prefix: string): Promise<ApiKey | null> {
-    return this.db.getRepository(ApiKey).findOneBy({ prefix });
-  }
-
-  listKeys(applicationId: string, mode?: Mode): Promise<ApiKey[]> {
-    return this.db.getRepository(ApiKey).find({
-      where: mode ? { application_id: applicationId, mode } : { application_id: applicationId },
-      order: { created_at: 'ASC' },
-    });
-  }
-
-  async revokeKey(prefix: string): Promise<ApiKey | null> {
-    const result = await this.db
-      .createQueryBuilder()
-      .update(ApiKey)
-      .set({ status: 'revoked', revoked_at: () => 'now()' })
-      .where('prefix = :prefix AND status = :status', { prefix, status: 'active' })
-      .returning('*')
-      .execute();
-    const row = (result.raw as ApiKey[])[0];
-    return row ?? null;
   }
 }

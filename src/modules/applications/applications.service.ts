@@ -1,61 +1,36 @@
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
-import { CacheInvalidation } from '../../common/cache/invalidation.js';
-import { Clock } from '../../common/clock.js';
 import type { ApplicationRef, Mode } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
 import { newId } from '../../common/ids.js';
 import { ApplicationResolver } from '../../common/tenancy/application-resolver.js';
-import type { AllConfig } from '../../config/app.config.js';
 import { ApplicationsRepository } from './applications.repository.js';
 import { ApplicationHooks } from './application-hooks.js';
-import { generateSecretKey, parseSecretKey, sameHash } from './secret-key.js';
+import { ApiKeysService } from './keys/api-keys.service.js';
+import { generateSecretKey, parseSecretKey } from './secret-key.js';
 
 export interface CreatedApplication {
   application: ApplicationRef;
   keys: Record<Mode, string>;
 }
 
-export interface VerifiedKey {
-  keyId: string;
-  applicationId: string;
-  mode: Mode;
-}
-
 const SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
 const COUNTRY = /^[A-Z]{2}$/;
 const CACHE_MS = 5_000;
-const API_KEY_CHANNEL = 'api_key';
-/** A key that is unknown, revoked or of the other mode: not kept, so a new key works at once. */
-const NOT_VERIFIED = new Error('key not verified');
 
 @Injectable()
 export class ApplicationsService extends ApplicationResolver {
   /** Applications by slug (an unknown slug too), for CACHE_MS: every request resolves its slug. */
   private readonly cache = new TtlCache<ApplicationRef | null>(CACHE_MS, 10_000);
 
-  /**
-   * Verified keys by hash, for API_KEY_CACHE_MS (5 s by default). A revocation (here, through the API or the CLI, on any
-   * replica) empties this cache on every replica through {@link CacheInvalidation}, so a revoked key
-   * is refused everywhere within milliseconds; API_KEY_CACHE_MS bounds it only when no message arrives.
-   */
-  private readonly verified: TtlCache<VerifiedKey>;
-
   constructor(
     private readonly repository: ApplicationsRepository,
     private readonly hooks: ApplicationHooks,
-    clock: Clock,
-    private readonly invalidation: CacheInvalidation,
-    config: ConfigService<AllConfig, true>,
+    private readonly keys: ApiKeysService,
   ) {
     super();
-    this.verified = new TtlCache(config.get('app.apiKeyCacheMs', { infer: true }), 10_000, () => clock.nowMs());
-    // Revocations are rare: forgetting every verified key (one lookup each on its next use) keeps
-    // the message free of anything derived from a secret.
-    invalidation.subscribe(API_KEY_CHANNEL, () => this.verified.clear());
   }
 
   /** Application lookups are cached for a few seconds: every request resolves its slug. */
@@ -114,6 +89,7 @@ export class ApplicationsService extends ApplicationResolver {
           id: newId(),
           application_id: app.id,
           mode,
+          kind: 'secret',
           prefix: key.prefix,
           secret_hash: key.hash,
           last4: key.last4,
@@ -131,47 +107,16 @@ export class ApplicationsService extends ApplicationResolver {
   async createKey(slug: string, mode: Mode): Promise<{ key: string; prefix: string }> {
     const application = await this.repository.findBySlug(slug);
     if (!application) throw new AppError(Errors.E3001, `No application has the slug "${slug}".`);
-    const generated = generateSecretKey(mode);
-    await this.repository.transaction((manager) =>
-      this.repository.insertKey(manager, {
-        id: newId(),
-        application_id: application.id,
-        mode,
-        prefix: generated.prefix,
-        secret_hash: generated.hash,
-        last4: generated.last4,
-        status: 'active',
-      }),
-    );
-    return { key: generated.key, prefix: generated.prefix };
+    const { key, row } = await this.keys.createSecretKey(application.id, mode);
+    return { key, prefix: row.prefix };
   }
 
-  /** Revokes by the key itself or by its public prefix. */
+  /** Revokes a secret or restricted key, by the key itself or by its public prefix (the CLI's way). */
   async revokeKey(keyOrPrefix: string): Promise<{ prefix: string; revoked: boolean }> {
-    const prefix = parseSecretKey(keyOrPrefix)?.prefix ?? keyOrPrefix;
-    const revoked = await this.repository.revokeKey(prefix);
-    if (revoked) await this.invalidation.publish(API_KEY_CHANNEL, revoked.id);
-    return { prefix, revoked: revoked !== null };
-  }
-
-  /**
-   * Every request verifies its key, so a verified key is remembered for API_KEY_CACHE_MS (keyed by its
-   * hash, never the key); unknown or revoked keys are not cached, so a new key works at once.
-   */
-  async verifyKey(key: string): Promise<VerifiedKey | null> {
-    const parsed = parseSecretKey(key);
-    if (!parsed) return null;
-    try {
-      return await this.verified.getOrLoad(parsed.hash.toString('base64'), async () => {
-        const row = await this.repository.findKeyByPrefix(parsed.prefix);
-        if (!row || row.status !== 'active' || row.mode !== parsed.mode || !sameHash(row.secret_hash, parsed.hash)) {
-          throw NOT_VERIFIED;
-        }
-        return { keyId: row.id, applicationId: row.application_id, mode: row.mode };
-      });
-    } catch (err) {
-      if (err === NOT_VERIFIED) return null;
-      throw err;
-    }
+    const row = await this.keys.findByKeyOrPrefix(keyOrPrefix);
+    const prefix = row?.prefix ?? parseSecretKey(keyOrPrefix)?.prefix ?? keyOrPrefix;
+    if (!row || row.status !== 'active') return { prefix, revoked: false };
+    await this.keys.revokeKey(row.application_id, row.mode, row.id);
+    return { prefix, revoked: true };
   }
 }

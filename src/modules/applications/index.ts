@@ -1,3 +1,4 @@
 export { ApplicationsModule } from './applications.module.js';
-export { ApplicationsService, type CreatedApplication, type VerifiedKey } from './applications.service.js';
+export { ApplicationsService, type CreatedApplication } from './applications.service.js';
+export { ApiKeysService, MAX_EXPIRE_OLD_SECONDS, type VerifiedKey } from './keys/api-keys.service.js';
 export { ApplicationHooks } from './application-hooks.js';

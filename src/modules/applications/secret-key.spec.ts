@@ -11,6 +11,23 @@ describe('secret keys', () => {
     expect(sameHash(parsed!.hash, generated.hash)).toBe(true);
   });
 
+  it('generates restricted keys that parse as restricted, with a prefix of their own kind', () => {
+    const generated = generateSecretKey('live', 'rk');
+    expect(generated.key).toMatch(/^rk_live_[0-9A-Za-z]{38}$/);
+    expect(generated.prefix).toMatch(/^rk_live_/);
+    const parsed = parseSecretKey(generated.key);
+    expect({ kind: parsed?.kind, mode: parsed?.mode, prefix: parsed?.prefix }).toEqual({
+      kind: 'rk',
+      mode: 'live',
+      prefix: generated.prefix,
+    });
+  });
+
+  it('refuses a restricted key whose kind was changed to a secret key (the checksum covers it)', () => {
+    const { key } = generateSecretKey('test', 'rk');
+    expect(parseSecretKey('sk' + key.slice(2))).toBeNull();
+  });
+
   it('refuses a key with one character changed', () => {
     const { key } = generateSecretKey('live');
     const i = 12;

@@ -5,7 +5,10 @@ import type { Mode } from '../../common/context/principal.js';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_CHARS = 32; // 32 base62 characters: ~190 random bits
 const PREFIX_CHARS = 12;
-const KEY_PATTERN = /^sk_(test|live)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+const KEY_PATTERN = /^(sk|rk)_(test|live)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+
+/** `sk`: a secret key (every permission); `rk`: a restricted key (the permissions it was given). */
+export type KeyKind = 'sk' | 'rk';
 
 function base62(value: number, width: number): string {
   let out = '';
@@ -26,20 +29,26 @@ export interface GeneratedKey {
 }
 
 /**
- * Secret keys look like `sk_test_<32 random base62><6 checksum>`. The checksum (CRC-32 of the
+ * Secret keys look like `sk_test_<32 random base62><6 checksum>`, restricted keys `rk_test_…` alike. The checksum (CRC-32 of the
  * rest) lets a typo be refused without a database read; the first 12 random characters are the
  * public lookup prefix; only a SHA-256 of the whole key is stored (the key has far more entropy
  * than a password, so a slow hash buys nothing) and compared in constant time.
  */
-export function generateSecretKey(mode: Mode): GeneratedKey {
+export function generateSecretKey(mode: Mode, kind: KeyKind = 'sk'): GeneratedKey {
   let random = '';
   for (let i = 0; i < RANDOM_CHARS; i++) random += ALPHABET[randomInt(62)];
-  const body = `sk_${mode}_${random}`;
+  const body = `${kind}_${mode}_${random}`;
   const key = body + checksumOf(body);
-  return { key, prefix: `sk_${mode}_${random.slice(0, PREFIX_CHARS)}`, hash: hashSecretKey(key), last4: key.slice(-4) };
+  return {
+    key,
+    prefix: `${kind}_${mode}_${random.slice(0, PREFIX_CHARS)}`,
+    hash: hashSecretKey(key),
+    last4: key.slice(-4),
+  };
 }
 
 export interface ParsedKey {
+  kind: KeyKind;
   mode: Mode;
   prefix: string;
   hash: Buffer;
@@ -49,9 +58,14 @@ export interface ParsedKey {
 export function parseSecretKey(key: string): ParsedKey | null {
   const match = KEY_PATTERN.exec(key);
   if (!match) return null;
-  const [, mode, random, checksum] = match;
-  if (checksumOf(`sk_${mode}_${random}`) !== checksum) return null;
-  return { mode: mode as Mode, prefix: `sk_${mode}_${random.slice(0, PREFIX_CHARS)}`, hash: hashSecretKey(key) };
+  const [, kind, mode, random, checksum] = match;
+  if (checksumOf(`${kind}_${mode}_${random}`) !== checksum) return null;
+  return {
+    kind: kind as KeyKind,
+    mode: mode as Mode,
+    prefix: `${kind}_${mode}_${random.slice(0, PREFIX_CHARS)}`,
+    hash: hashSecretKey(key),
+  };
 }
 
 export function hashSecretKey(key: string): Buffer {

@@ -1,7 +1,7 @@
 import type { Mode } from '../../../src/common/context/principal.js';
 import { findError } from '../../../src/common/errors/error-catalog.js';
-import { createTenant, expectErrorObject, startApp, type TestApp } from '../../support/harness.js';
-import { createUser, issueSession, tokensFor } from '../../factories/auth.js';
+import { expectErrorObject, startApp, type TestApp } from '../../support/harness.js';
+import { matrixFixtures } from '../../factories/matrix/fixtures.js';
 import {
   CREDENTIALS,
   ENDPOINTS,
@@ -62,31 +62,9 @@ describe('endpoint × credential matrix', () => {
     // Hundreds of deliberately rejected credentials from one address: the failed-authentication
     // throttle (tested in rate-limit.e2e-spec.ts) would answer them 429 before the matrix's codes.
     t = await startApp({ env: { AUTH_FAILURE_RATE_LIMIT: '0' }, liveDoubles: true });
-    f.tenant = await createTenant(t);
-    f.other = await createTenant(t);
-    const [member, nonMember, superuser] = await Promise.all([
-      createUser(t, { member: f.tenant }),
-      createUser(t, { member: f.other }),
-      createUser(t, { superuser: true }),
-    ]);
-    f.bearer = {
-      member: (await tokensFor(t, member)).access_token,
-      nonMember: (await tokensFor(t, nonMember)).access_token,
-      superuser: (await tokensFor(t, superuser)).access_token,
-    };
-    f.targetId = 'target-right';
-    f.sessions = {
-      right: (await issueSession(t, f.tenant, { targetId: f.targetId, ttlSeconds: 3600 })).token,
-      otherTarget: (await issueSession(t, f.tenant, { targetId: 'target-other', ttlSeconds: 3600 })).token,
-      otherApp: (await issueSession(t, f.other, { targetId: f.targetId, ttlSeconds: 3600 })).token,
-      expired: (await issueSession(t, f.tenant, { targetId: f.targetId, ttlSeconds: 60 })).token,
-    };
-    f.customers = {
-      test: (await t.http.post(f.tenant.path('/customers')).set(f.tenant.as('test')).send({ name: 'T' })).body.id,
-      live: (await t.http.post(f.tenant.path('/customers')).set(f.tenant.as('live')).send({ name: 'L' })).body.id,
-    };
-    for (const endpoint of ENDPOINTS)
-      rows.set(endpoint.name, endpoint.setup ? await endpoint.setup(t, f) : { ids: {} });
+    const prepared = await matrixFixtures(t);
+    Object.assign(f, prepared.f);
+    for (const [name, row] of prepared.rows) rows.set(name, row);
     // Expire the 60-second session by moving the clock, not by waiting (it worked until then).
     const before = await t.http
       .get(f.tenant.path('/errors/catalog'))

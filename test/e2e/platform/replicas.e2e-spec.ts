@@ -8,6 +8,8 @@ import type { DataSource } from 'typeorm';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { BalancesService, PostingService } from '../../../src/modules/ledger/index.js';
 import { parseSecretKey } from '../../../src/modules/applications/secret-key.js';
+import { ApiKeysService } from '../../../src/modules/applications/index.js';
+import { recordSecret } from '../../support/secrets.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { createRunDatabase, dropRunDatabase, migrate } from '../../support/test-database.js';
 import { KBANK, ownAccount } from '../../factories/payouts.js';
@@ -263,6 +265,36 @@ const stamp = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
         // Refused once, refused for good: no request after it is served (the cache is not refilled).
         expect(lastSuccess[i]).toBeLessThan(firstRefusal[i]);
         expect((await on(i).get(path).set(headers)).status).toBe(401);
+      }
+    }, 180_000);
+
+    it("(b2) narrows a restricted key's permissions on all 3 when another process changes them, told by the same message", async () => {
+      const tenant = await createTenant(setup);
+      const keys = setup.app.get(ApiKeysService);
+      const created = await keys.createRestrictedKey(tenant.applicationId, 'test', {
+        permissions: { customers: 'read' },
+      });
+      recordSecret(created.secret);
+      const path = tenant.path('/customers?limit=1');
+      const headers = tenant.as('test', {
+        Authorization: `Basic ${Buffer.from(`${created.secret}:`).toString('base64')}`,
+      });
+      // Verified (and cached for KEY_CACHE_MS) with customers:read on every replica.
+      for (let i = 0; i < REPLICAS; i++) expect((await on(i).get(path).set(headers)).status).toBe(200);
+      await keys.updateRestrictedKey(tenant.applicationId, 'test', created.id, { permissions: { customers: 'none' } });
+      for (let i = 0; i < REPLICAS; i++) {
+        let last: { status: number; code?: string } = { status: 0 };
+        await until(
+          `replica ${i} to refuse the narrowed key`,
+          async () => {
+            const res = await on(i).get(path).set(headers);
+            last = { status: res.status, code: res.body.code };
+            return res.status === 403;
+          },
+          () => JSON.stringify(last),
+          { timeoutMs: REFUSAL_LIMIT_MS },
+        );
+        expect(last).toEqual({ status: 403, code: 'E1240' });
       }
     }, 180_000);
 

@@ -11,6 +11,8 @@ import { MATRIX_WEBHOOK_URL, eventRecords } from '../../factories/matrix/events.
 import { ledgerRecords } from '../../factories/matrix/ledger.js';
 import { payoutLifecycleRecords } from '../../factories/matrix/payouts.js';
 import { SubscriptionsJob } from '../../../src/modules/billing/subscriptions/index.js';
+import { ApiKeysService } from '../../../src/modules/applications/index.js';
+import { recordSecret } from '../../support/secrets.js';
 
 /**
  * "Try it out" on every operation of the Swagger UI at /docs, in Debian's Chromium, as a partner
@@ -121,6 +123,8 @@ const OVERRIDES: Record<string, Override> = {
   'GET /meters/{id}/event_summaries': { params: { customer_id: '=customers' } },
   'POST /payment_methods/{id}/detach': { id: 'payment_method_to_detach' },
   'DELETE /coupons/{id}': { id: 'coupon_to_delete' },
+  'POST /restricted_keys/{id}/roll': { id: 'restricted_key_to_roll' },
+  'DELETE /restricted_keys/{id}': { id: 'restricted_key_to_revoke' },
   'POST /test_helpers/test_clocks/{id}/advance': { id: 'clock_to_advance' },
   'DELETE /test_helpers/test_clocks/{id}': { id: 'clock_to_delete' },
   'POST /subscriptions/{id}': { body: { id: 'subscription_items' } },
@@ -467,6 +471,17 @@ describe('Swagger UI: Try it out on every operation', () => {
     credentials.bearer = (await tokensFor(t, user, client)).access_token;
     for (let n = 0; n < 6; n++) refreshTokens.push((await tokensFor(t, user, client)).refresh_token);
     credentials.secret_key = tenant.keys.test;
+    // Restricted keys are managed with a bearer token: made through the service the API uses.
+    const restrictedKey = async () => {
+      const created = await t.app
+        .get(ApiKeysService)
+        .createRestrictedKey(tenant.applicationId, 'test', { name: 'Walk', permissions: { charges: 'read' } });
+      recordSecret(created.secret);
+      return created.id;
+    };
+    ids.restricted_keys = await restrictedKey();
+    ids.restricted_key_to_roll = await restrictedKey();
+    ids.restricted_key_to_revoke = await restrictedKey();
     // The service's clock stands still from here: the walk takes minutes (half an hour at load 25),
     // and a fixture with a lifetime (the pending PromptPay charge's 15-minute QR) must still be
     // what it was when the walk reaches its operation.

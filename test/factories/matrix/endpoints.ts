@@ -1,5 +1,7 @@
 import type { Mode } from '../../../src/common/context/principal.js';
+import { ApiKeysService } from '../../../src/modules/applications/index.js';
 import type { Tenant, TestApp } from '../../support/harness.js';
+import { recordSecret } from '../../support/secrets.js';
 import { subscriptionEndpoints } from './subscriptions.js';
 import { billingEndpoints } from './billing.js';
 import { checkoutSessions, checkoutSessionsWithToken, collectionRecords } from './checkout.js';
@@ -88,6 +90,24 @@ const KEY_OR_USER: Record<Credential, Outcome> = {
   'session, other app': 'E1200',
   'session, expired': 'E1200',
 };
+
+/** An endpoint for bearer tokens only: keys (secret, restricted) and sessions are E1200. */
+const BEARER_ONLY: Record<Credential, Outcome> = {
+  ...KEY_OR_USER,
+  'bad Basic': 'E1200',
+  'test key': 'E1200',
+  'live key': 'E1200',
+  "other app's key": 'E1200',
+};
+
+/** A test-mode restricted key of `tenant` (made through the service the API and CLI use): its id. */
+async function restrictedKeyOf(t: TestApp, tenant: Tenant): Promise<string> {
+  const created = await t.app
+    .get(ApiKeysService)
+    .createRestrictedKey(tenant.applicationId, 'test', { name: 'Matrix', permissions: { charges: 'read' } });
+  recordSecret(created.secret);
+  return created.id;
+}
 
 let metersCreated = 0;
 
@@ -742,6 +762,43 @@ export const ENDPOINTS: EndpointCase[] = [
         ? { object: 'event', id: 'evnt_test_5matrix00000000000' }
         : { id: 'evt_matrix', object: 'event', type: 'payment_intent.succeeded', livemode: false, data: {} },
     expect: NO_CREDENTIAL_READ,
+  })),
+  // Restricted keys: bearer tokens only (a key cannot manage keys); the member is a developer, who
+  // manages keys in test mode (docs/SECURITY.md, "Roles"), and the matrix runs in test mode.
+  {
+    name: 'POST /restricted_keys',
+    method: 'post',
+    path: (f) => f.tenant.path('/restricted_keys'),
+    body: { name: 'Matrix', permissions: { charges: 'read' } },
+    expect: BEARER_ONLY,
+  },
+  { name: 'GET /restricted_keys', method: 'get', path: (f) => f.tenant.path('/restricted_keys'), expect: BEARER_ONLY },
+  {
+    name: 'GET /restricted_keys/:id',
+    method: 'get',
+    setup: async (t, f) => ({ ids: { key: await restrictedKeyOf(t, f.tenant) } }),
+    path: (f, _mode, row) => f.tenant.path(`/restricted_keys/${row.ids.key}`),
+    expect: BEARER_ONLY,
+  },
+  {
+    name: 'POST /restricted_keys/:id',
+    method: 'post',
+    setup: async (t, f) => ({ ids: { key: await restrictedKeyOf(t, f.tenant) } }),
+    path: (f, _mode, row) => f.tenant.path(`/restricted_keys/${row.ids.key}`),
+    body: { permissions: { customers: 'write' } },
+    expect: BEARER_ONLY,
+  },
+  // Rolling and revoking change the key: an unknown id, so every allowed caller gets the same E4004.
+  ...(
+    [
+      ['POST /restricted_keys/:id/roll', 'post'],
+      ['DELETE /restricted_keys/:id', 'delete'],
+    ] as const
+  ).map(([name, method]): EndpointCase => ({
+    name,
+    method,
+    path: (f) => f.tenant.path(`/restricted_keys/${UNKNOWN_ID}${name.endsWith('/roll') ? '/roll' : ''}`),
+    expect: { ...BEARER_ONLY, 'user member': 'E4004', superuser: 'E4004' },
   })),
   ...subscriptionEndpoints(KEY_OR_USER, UNKNOWN_ID),
   ...billingEndpoints(KEY_OR_USER, UNKNOWN_ID),

@@ -444,6 +444,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/restricted_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the application's restricted keys of the mode (never their secrets)
+         * @description List the application's restricted keys of the mode (never their secrets).
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["RestrictedKeysController_list"];
+        put?: never;
+        /**
+         * Create a restricted key; the answer carries the key, shown only here
+         * @description Create a restricted key; the answer carries the key, shown only here.
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["RestrictedKeysController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/restricted_keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a restricted key (without its secret)
+         * @description Retrieve a restricted key (without its secret).
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        get: operations["RestrictedKeysController_retrieve"];
+        put?: never;
+        /**
+         * Update a restricted key's name or permissions (in effect on every replica at once)
+         * @description Update a restricted key's name or permissions (in effect on every replica at once).
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 409, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["RestrictedKeysController_update"];
+        /**
+         * Revoke a restricted key: refused everywhere before this answers
+         * @description Revoke a restricted key: refused everywhere before this answers.
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 429, 431, 500, 503.
+         */
+        delete: operations["RestrictedKeysController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/restricted_keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a restricted key by a new one (shown only here); the old one stops after expire_old_in_seconds
+         * @description Replace a restricted key by a new one (shown only here); the old one stops after expire_old_in_seconds.
+         *
+         *     Credentials: an OAuth access token (privilege user or superuser).
+         *
+         *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 409, 413, 415, 429, 431, 500, 503.
+         */
+        post: operations["RestrictedKeysController_roll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/payment_intents": {
         parameters: {
             query?: never;
@@ -2813,6 +2909,15 @@ export interface components {
              */
             param?: string;
             /**
+             * @description Named values the message speaks of, when the code has any: the permission a restricted key lacks (`permission`, E1240), the roles that may make the request (`allowed_roles`, E1241, E1244).
+             * @example {
+             *       "permission": "charges:write"
+             *     }
+             */
+            params?: {
+                [key: string]: string | string[];
+            };
+            /**
              * @description The public page of the code in the error catalog: `GET {PUBLIC_URL}/errors/{code}`, no credential.
              * @example http://localhost:3000/errors/E2000
              */
@@ -3633,6 +3738,126 @@ export interface components {
             timestamp: string;
             /** Format: date-time */
             created_at: string;
+        };
+        RestrictedKeyPermissionsDto: {
+            /** @enum {string} */
+            accounts?: "none" | "read" | "write";
+            /** @enum {string} */
+            balances?: "none" | "read" | "write";
+            /** @enum {string} */
+            bank_accounts?: "none" | "read" | "write";
+            /**
+             * @example read
+             * @enum {string}
+             */
+            charges?: "none" | "read" | "write";
+            /** @enum {string} */
+            checkouts?: "none" | "read" | "write";
+            /** @enum {string} */
+            coupons?: "none" | "read" | "write";
+            /** @enum {string} */
+            credit_grants?: "none" | "read" | "write";
+            /** @enum {string} */
+            customers?: "none" | "read" | "write";
+            /** @enum {string} */
+            disputes?: "none" | "read" | "write";
+            /** @enum {string} */
+            events?: "none" | "read" | "write";
+            /** @enum {string} */
+            files?: "none" | "read" | "write";
+            /** @enum {string} */
+            invoices?: "none" | "read" | "write";
+            /** @enum {string} */
+            meter_events?: "none" | "read" | "write";
+            /** @enum {string} */
+            meters?: "none" | "read" | "write";
+            /** @enum {string} */
+            payment_intents?: "none" | "read" | "write";
+            /** @enum {string} */
+            payment_links?: "none" | "read" | "write";
+            /** @enum {string} */
+            payouts?: "none" | "read" | "write";
+            /** @enum {string} */
+            prices?: "none" | "read" | "write";
+            /** @enum {string} */
+            products?: "none" | "read" | "write";
+            /** @enum {string} */
+            reconciliation?: "none" | "read" | "write";
+            /** @enum {string} */
+            refunds?: "none" | "read" | "write";
+            /** @enum {string} */
+            reports?: "none" | "read" | "write";
+            /** @enum {string} */
+            subscriptions?: "none" | "read" | "write";
+            /** @enum {string} */
+            tax_rates?: "none" | "read" | "write";
+            /** @enum {string} */
+            test_clocks?: "none" | "read" | "write";
+            /** @enum {string} */
+            webhook_endpoints?: "none" | "read" | "write";
+        };
+        CreateRestrictedKeyDto: {
+            /**
+             * @description A label for people; never part of the key.
+             * @example Reporting job
+             */
+            name?: string;
+            /** @description The level per resource group (`none`, `read` or `write`); a group not named is `none`. `write` includes `read`. See docs/SECURITY.md for what each group covers. */
+            permissions: components["schemas"]["RestrictedKeyPermissionsDto"];
+        };
+        RestrictedKeyDto: {
+            /** @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b */
+            id: string;
+            /** @example restricted_key */
+            object: string;
+            /** @example Reporting job */
+            name: string | null;
+            /** @example false */
+            livemode: boolean;
+            /**
+             * @description The key with all but its last 4 characters hidden.
+             * @example rk_live_********a1B2
+             */
+            redacted_key: string;
+            /** @description Every resource group with its level. */
+            permissions: components["schemas"]["RestrictedKeyPermissionsDto"];
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            /** @example 2026-11-22T16:30:30.583Z */
+            created_at: string;
+            /**
+             * @description Set when the key was rolled: from then on it is refused (E1243).
+             * @example null
+             */
+            expires_at: string | null;
+            /** @example null */
+            revoked_at: string | null;
+            /**
+             * @description The key that replaced this one.
+             * @example null
+             */
+            replaced_by: string | null;
+            /**
+             * @description The key itself: only in the answers of creation and roll. Only its SHA-256 is stored.
+             * @example rk_live_0123456789ABCDEFGHIJKLMNOPQRSTUVabcdef
+             */
+            secret?: string;
+        };
+        UpdateRestrictedKeyDto: {
+            /** @example Reporting job */
+            name?: string;
+            /** @description Levels to change; groups not named keep theirs. Takes effect on every replica before the answer. */
+            permissions?: components["schemas"]["RestrictedKeyPermissionsDto"];
+        };
+        RollRestrictedKeyDto: {
+            /**
+             * @description How long the old key keeps working beside the new one, in seconds. Default 0: refused at once.
+             * @example 3600
+             */
+            expire_old_in_seconds?: number;
         };
         TransferDataDto: {
             /**
@@ -8257,6 +8482,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -8269,7 +8496,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8388,6 +8623,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -8400,7 +8637,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8524,6 +8769,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -8536,7 +8783,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8651,6 +8906,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -8663,7 +8920,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8796,6 +9061,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -8808,7 +9075,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8939,6 +9214,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -8951,7 +9228,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9093,6 +9378,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9118,7 +9405,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9270,6 +9565,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9282,7 +9579,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9397,6 +9702,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9409,7 +9716,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9599,6 +9914,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9611,7 +9928,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9737,6 +10062,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9749,7 +10076,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9864,6 +10199,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -9876,7 +10213,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9991,6 +10336,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10003,7 +10350,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10263,6 +10618,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10275,7 +10632,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10372,6 +10737,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10384,7 +10751,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10585,6 +10960,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10597,7 +10974,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10703,6 +11088,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10715,7 +11102,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10832,6 +11227,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10844,7 +11241,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10965,6 +11370,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -10977,7 +11384,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11133,6 +11548,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11145,7 +11562,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11298,6 +11723,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11310,7 +11737,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11432,6 +11867,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11444,7 +11881,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11459,6 +11904,846 @@ export interface operations {
              *     E3001 application_not_found: No application has this slug.
              */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description status equals. */
+                "filter[status]"?: "active" | "revoked";
+                /** @description status ne. */
+                "filter[status][ne]"?: "active" | "revoked";
+                /** @description status is one of (comma-separated list). */
+                "filter[status][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["RestrictedKeyDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRestrictedKeyDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_retrieve: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRestrictedKeyDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1246 key_not_active: The key is revoked or expired; it can no longer be changed or rolled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_revoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyDto"];
+                };
+            };
+            /** @description E3004 invalid_test_mode: X-Test-Mode must be "true" or "false". */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    RestrictedKeysController_roll: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollRestrictedKeyDto"];
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestrictedKeyDto"];
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E1246 key_not_active: The key is revoked or expired; it can no longer be changed or rolled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11642,6 +12927,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11654,7 +12941,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11796,6 +13091,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11812,6 +13109,12 @@ export interface operations {
              * @description E1303 kyc_required: The customer must complete KYC verification first.
              *
              *     E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -11955,6 +13258,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -11967,7 +13272,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12090,6 +13403,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -12102,7 +13417,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12251,6 +13574,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -12263,7 +13588,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12502,6 +13835,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -12514,7 +13849,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12656,6 +13999,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -12672,6 +14017,12 @@ export interface operations {
              * @description E1303 kyc_required: The customer must complete KYC verification first.
              *
              *     E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -12795,6 +14146,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -12807,7 +14160,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12924,6 +14285,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -12936,7 +14299,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13071,6 +14442,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -13083,7 +14456,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13297,6 +14678,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -13309,7 +14692,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13493,6 +14884,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -13509,6 +14902,12 @@ export interface operations {
              * @description E1303 kyc_required: The customer must complete KYC verification first.
              *
              *     E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -13634,6 +15033,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -13646,7 +15047,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14067,6 +15476,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14079,7 +15490,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14176,6 +15595,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14188,7 +15609,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14346,6 +15775,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14358,7 +15789,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14485,6 +15924,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14497,7 +15938,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14616,6 +16065,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14628,7 +16079,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14743,6 +16202,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14755,7 +16216,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14890,6 +16359,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -14902,7 +16373,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15047,6 +16526,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1212 invalid_session: The one-time session is invalid, expired or already used.
@@ -15061,7 +16542,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15202,6 +16691,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15214,7 +16705,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15357,6 +16856,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15369,7 +16870,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15696,6 +17205,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15708,7 +17219,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15825,6 +17344,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -15837,7 +17358,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16017,6 +17546,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -16029,7 +17560,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16225,6 +17764,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -16237,7 +17778,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16362,6 +17911,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -16374,7 +17925,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16493,6 +18052,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -16505,7 +18066,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16620,6 +18189,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -16632,7 +18203,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16772,6 +18351,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -16784,7 +18365,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16988,6 +18577,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17000,7 +18591,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17138,6 +18737,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17150,7 +18751,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17274,6 +18883,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17286,7 +18897,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17421,6 +19040,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17433,7 +19054,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17579,6 +19208,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17591,7 +19222,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17763,6 +19402,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17775,7 +19416,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17921,6 +19570,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -17933,7 +19584,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18047,6 +19706,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18059,7 +19720,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18178,6 +19847,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18190,7 +19861,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18293,6 +19972,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18305,7 +19986,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18426,6 +20115,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18438,7 +20129,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18625,6 +20324,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18637,7 +20338,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18745,6 +20454,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18757,7 +20468,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18870,6 +20589,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -18882,7 +20603,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18995,6 +20724,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19007,7 +20738,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19213,6 +20952,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19225,7 +20966,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19361,6 +21110,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19373,7 +21124,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19495,6 +21254,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19507,7 +21268,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19622,6 +21391,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19634,7 +21405,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19811,6 +21590,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19823,7 +21604,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19941,6 +21730,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -19953,7 +21744,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20066,6 +21865,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20078,7 +21879,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20193,6 +22002,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20205,7 +22016,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20322,6 +22141,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20334,7 +22155,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20490,6 +22319,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20502,7 +22333,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20618,6 +22457,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20630,7 +22471,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20752,6 +22601,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20764,7 +22615,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20879,6 +22738,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -20891,7 +22752,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21065,6 +22934,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21077,7 +22948,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21187,6 +23066,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21199,7 +23080,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21312,6 +23201,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21324,7 +23215,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21439,6 +23338,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21451,7 +23352,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21640,6 +23549,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21652,7 +23563,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21771,6 +23690,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21783,7 +23704,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21900,6 +23829,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -21912,7 +23843,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22025,6 +23964,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22037,7 +23978,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22224,6 +24173,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22236,7 +24187,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22333,6 +24292,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22345,7 +24306,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22518,6 +24487,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22530,7 +24501,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22650,6 +24629,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22662,7 +24643,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22849,6 +24838,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -22861,7 +24852,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22988,6 +24987,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23000,7 +25001,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23136,6 +25145,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23148,7 +25159,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23278,6 +25297,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23290,7 +25311,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23430,6 +25459,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23442,7 +25473,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23557,6 +25596,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23569,7 +25610,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23760,6 +25809,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23772,7 +25823,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23887,6 +25946,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -23899,7 +25960,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24594,7 +26663,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24700,7 +26775,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24794,6 +26875,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1212 invalid_session: The one-time session is invalid, expired or already used.
@@ -24808,7 +26891,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25013,6 +27104,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -25025,7 +27118,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25141,6 +27242,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -25153,7 +27256,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25274,6 +27385,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -25286,7 +27399,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25383,6 +27504,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -25395,7 +27518,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25551,6 +27682,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -25563,7 +27696,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25681,6 +27822,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -25693,7 +27836,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25808,6 +27959,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -25820,7 +27973,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -25984,6 +28145,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -25996,7 +28159,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26110,6 +28281,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26122,7 +28295,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26237,6 +28418,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26249,7 +28432,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26400,6 +28591,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26412,7 +28605,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26688,6 +28889,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26700,7 +28903,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26797,6 +29008,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26809,7 +29022,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26924,6 +29145,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -26936,7 +29159,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27091,6 +29322,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27103,7 +29336,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27266,6 +29507,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27278,7 +29521,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27435,6 +29686,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27447,7 +29700,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27591,6 +29852,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27603,7 +29866,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27842,6 +30113,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27854,7 +30127,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27976,6 +30257,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -27988,7 +30271,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28135,6 +30426,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28147,7 +30440,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28262,6 +30563,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28274,7 +30577,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28499,6 +30810,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28511,7 +30824,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28649,6 +30970,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1212 invalid_session: The one-time session is invalid, expired or already used.
@@ -28665,6 +30988,12 @@ export interface operations {
             };
             /**
              * @description E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -28791,6 +31120,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28803,7 +31134,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28933,6 +31272,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -28947,6 +31288,12 @@ export interface operations {
             };
             /**
              * @description E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -29064,6 +31411,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29076,7 +31425,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -29288,6 +31645,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29300,7 +31659,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -29432,6 +31799,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29446,6 +31815,12 @@ export interface operations {
             };
             /**
              * @description E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -29563,6 +31938,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29575,7 +31952,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -29690,6 +32075,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29702,7 +32089,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -29865,6 +32260,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -29879,6 +32276,12 @@ export interface operations {
             };
             /**
              * @description E1304 kyb_required: The connected account must complete KYB verification first.
+             *
+             *     E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -30000,6 +32403,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -30012,7 +32417,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -30123,6 +32536,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -30135,7 +32550,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -30279,6 +32702,8 @@ export interface operations {
              *
              *     E1211 invalid_secret_key: The secret key is invalid or inactive.
              *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
              *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
              *
              *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
@@ -30291,7 +32716,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorObjectDto"];
                 };
             };
-            /** @description E1300 insufficient_permissions: The credential may not perform this request. */
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
             403: {
                 headers: {
                     [name: string]: unknown;

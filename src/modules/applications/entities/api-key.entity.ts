@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import type { RestrictedPermissions } from '../../../common/auth/permissions.js';
 import type { Mode } from '../../../common/context/principal.js';
 
 @Entity({ name: 'api_keys', schema: 'platform' })
@@ -8,6 +9,17 @@ export class ApiKey {
 
   @Column('uuid')
   application_id: string;
+
+  /** `secret` (`sk_…`, every permission) or `restricted` (`rk_…`, the levels in `permissions`). */
+  @Column('text')
+  kind: 'secret' | 'restricted';
+
+  @Column('text', { nullable: true })
+  name: string | null;
+
+  /** A restricted key's level per resource group; null for a secret key. */
+  @Column('jsonb', { nullable: true })
+  permissions: RestrictedPermissions | null;
 
   @Column('text')
   mode: Mode;
@@ -31,4 +43,12 @@ export class ApiKey {
 
   @Column('timestamptz', { nullable: true })
   revoked_at: Date | null;
+
+  /** Set on the old key when it is rolled: the key is refused from then on (E1243). */
+  @Column('timestamptz', { nullable: true })
+  expires_at: Date | null;
+
+  /** The key that replaced this one when it was rolled. */
+  @Column('uuid', { nullable: true })
+  replaced_by: string | null;
 }

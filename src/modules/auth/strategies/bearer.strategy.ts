@@ -9,7 +9,8 @@ import { OAuthService } from '../oauth/oauth.service.js';
 /**
  * OAuth 2.0 access token (`Authorization: Bearer`). A superuser gets `superuser` on every
  * application; anyone else gets `user`, bound to the application in the path when they are a
- * member of it (the guard refuses a non-member with E1300). Invalid, expired or revoked: E1210.
+ * member of it (the guard refuses a non-member with E1300), with the member's role (which the guard
+ * checks against permissions.ts). Invalid, expired or revoked: E1210.
  */
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
@@ -30,6 +31,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     if (user.is_superuser) return { ...base, applicationId: null, privilege: 'superuser' };
     const application = this.context.active ? this.context.optionalApplication : undefined;
     const role = application ? await this.users.roleIn(user.id, application.id) : null;
-    return { ...base, applicationId: role && application ? application.id : null, privilege: 'user' };
+    if (!role || !application) return { ...base, applicationId: null, privilege: 'user' };
+    return { ...base, applicationId: application.id, privilege: 'user', role };
   }
 }

@@ -5,7 +5,8 @@ import { BasicStrategy } from 'passport-http';
 import type { Credential } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
-import { ApplicationsService } from '../../applications/index.js';
+import { AccessErrors } from '../../../common/auth/access.errors.js';
+import { ApiKeysService } from '../../applications/index.js';
 
 /** What Passport adds to a strategy while it authenticates a request. */
 interface PassportOutcomes {
@@ -16,7 +17,7 @@ interface PassportOutcomes {
 }
 
 /**
- * HTTP Basic with the secret key as the username and an empty password (`base64("<key>:")`); a
+ * HTTP Basic with the secret or restricted key as the username and an empty password (`base64("<key>:")`); a
  * non-empty password is E1214.
  * passport-http's parser refuses an empty password (and decodes with the deprecated Buffer
  * constructor on every request), so authenticate() reads the header itself and keeps the
@@ -24,7 +25,7 @@ interface PassportOutcomes {
  */
 @Injectable()
 export class SecretKeyStrategy extends PassportStrategy(BasicStrategy, 'secret-key') {
-  constructor(private readonly applications: ApplicationsService) {
+  constructor(private readonly keys: ApiKeysService) {
     super({ realm: 'wallet' });
   }
 
@@ -44,14 +45,16 @@ export class SecretKeyStrategy extends PassportStrategy(BasicStrategy, 'secret-k
   }
 
   async validate(username: string): Promise<Credential> {
-    const verified = await this.applications.verifyKey(username);
+    const verified = await this.keys.verify(username);
     if (!verified) throw new AppError(Errors.E1211);
+    if (verified === 'expired') throw new AppError(AccessErrors.E1243);
     return {
       applicationId: verified.applicationId,
       mode: verified.mode,
       privilege: 'machine',
       method: 'secret_key',
       subject: verified.keyId,
+      ...(verified.permissions ? { permissions: verified.permissions } : {}),
     };
   }
 }

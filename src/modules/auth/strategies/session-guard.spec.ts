@@ -9,6 +9,7 @@ import type { ApplicationRef, Principal } from '../../../common/context/principa
 import { RequestContext, type WalletStore } from '../../../common/context/request-context.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Auth, SessionPurposes } from '../../../common/http/decorators.js';
+import type { RoutePermissions } from '../../../common/auth/route-permissions.js';
 import { AuthGuard } from '../../../common/auth/auth.guard.js';
 import type { ConfigService } from '@nestjs/config';
 import { Clock } from '../../../common/clock.js';
@@ -76,7 +77,10 @@ function setup(
     new Clock(),
     new InMemoryRateLimitStore(),
   );
-  const guard = new AuthGuard(new Reflector(), context, failures);
+  // Session-only endpoints: permissions.ts limits keys and roles, not sessions, so no route table is needed here.
+  const guard = new AuthGuard(new Reflector(), context, failures, {
+    of: () => undefined,
+  } as unknown as RoutePermissions);
   const call = async (handler: keyof Endpoints, headers: Record<string, string>) => {
     const req = { headers, query: {}, params: {}, ip: '192.0.2.1' } as { headers: Record<string, string> };
     const ctx = {

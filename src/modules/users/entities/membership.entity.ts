@@ -1,9 +1,10 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
-export const ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role } from '../../../common/auth/permissions.js';
 
-/** A user's role in one application; any role gives privilege `user` on that application. */
+export { ROLES, type Role } from '../../../common/auth/permissions.js';
+
+/** A user's role in one application; any role gives privilege `user` on that application, limited by ROLE_RULES. */
 @Entity({ name: 'memberships', schema: 'platform' })
 export class Membership {
   @PrimaryColumn('uuid') id: string;
