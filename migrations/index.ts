@@ -37,6 +37,7 @@ import { FileContentParts1764501400000 } from './1764501400000-FileContentParts.
 import { BalanceStatements1764501500000 } from './1764501500000-BalanceStatements.js';
 import { ReconciliationRuns1764501600000 } from './1764501600000-ReconciliationRuns.js';
 import { EventTraceparent1764501700000 } from './1764501700000-EventTraceparent.js';
+import { AuditLog1764501900000 } from './1764501900000-AuditLog.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   BalanceStatements1764501500000,
   ReconciliationRuns1764501600000,
   EventTraceparent1764501700000,
+  AuditLog1764501900000,
 ];

@@ -66,8 +66,8 @@ export class ApplicationsRepository {
     });
   }
 
-  async revokeKey(prefix: string): Promise<ApiKey | null> {
-    const result = await this.db
+  async revokeKey(manager: EntityManager, prefix: string): Promise<ApiKey | null> {
+    const result = await manager
       .createQueryBuilder()
       .update(ApiKey)
       .set({ status: 'revoked', revoked_at: () => 'now()' })

@@ -2,6 +2,7 @@ import { TtlCache } from '../../common/cache/ttl-cache.js';
 import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import { Clock } from '../../common/clock.js';
 import type { ApplicationRef, Mode } from '../../common/context/principal.js';
@@ -12,6 +13,7 @@ import { ApplicationResolver } from '../../common/tenancy/application-resolver.j
 import type { AllConfig } from '../../config/app.config.js';
 import { ApplicationsRepository } from './applications.repository.js';
 import { ApplicationHooks } from './application-hooks.js';
+import type { ApiKey } from './entities/api-key.entity.js';
 import { generateSecretKey, parseSecretKey, sameHash } from './secret-key.js';
 
 export interface CreatedApplication {
@@ -50,6 +52,7 @@ export class ApplicationsService extends ApplicationResolver {
     clock: Clock,
     private readonly invalidation: CacheInvalidation,
     config: ConfigService<AllConfig, true>,
+    private readonly audit: AuditRecorder,
   ) {
     super();
     this.verified = new TtlCache(config.get('app.apiKeyCacheMs', { infer: true }), 10_000, () => clock.nowMs());
@@ -110,7 +113,7 @@ export class ApplicationsService extends ApplicationResolver {
         ['test', test],
         ['live', live],
       ] as const) {
-        await this.repository.insertKey(manager, {
+        const inserted = await this.repository.insertKey(manager, {
           id: newId(),
           application_id: app.id,
           mode,
@@ -119,7 +122,15 @@ export class ApplicationsService extends ApplicationResolver {
           last4: key.last4,
           status: 'active',
         });
+        await this.auditKey(manager, 'api_key.created', inserted);
       }
+      await this.audit.record(manager, {
+        applicationId: app.id,
+        livemode: null,
+        action: 'application.created',
+        target: { type: 'application', id: app.id },
+        after: { slug, name: app.name, countries },
+      });
       return app;
     });
     const ref: ApplicationRef = { id: application.id, slug, name: application.name, countries };
@@ -132,8 +143,8 @@ export class ApplicationsService extends ApplicationResolver {
     const application = await this.repository.findBySlug(slug);
     if (!application) throw new AppError(Errors.E3001, `No application has the slug "${slug}".`);
     const generated = generateSecretKey(mode);
-    await this.repository.transaction((manager) =>
-      this.repository.insertKey(manager, {
+    await this.repository.transaction(async (manager) => {
+      const inserted = await this.repository.insertKey(manager, {
         id: newId(),
         application_id: application.id,
         mode,
@@ -141,17 +152,33 @@ export class ApplicationsService extends ApplicationResolver {
         secret_hash: generated.hash,
         last4: generated.last4,
         status: 'active',
-      }),
-    );
+      });
+      await this.auditKey(manager, 'api_key.created', inserted);
+    });
     return { key: generated.key, prefix: generated.prefix };
   }
 
   /** Revokes by the key itself or by its public prefix. */
   async revokeKey(keyOrPrefix: string): Promise<{ prefix: string; revoked: boolean }> {
     const prefix = parseSecretKey(keyOrPrefix)?.prefix ?? keyOrPrefix;
-    const revoked = await this.repository.revokeKey(prefix);
+    const revoked = await this.repository.transaction(async (manager) => {
+      const row = await this.repository.revokeKey(manager, prefix);
+      if (row) await this.auditKey(manager, 'api_key.revoked', row);
+      return row;
+    });
     if (revoked) await this.invalidation.publish(API_KEY_CHANNEL, revoked.id);
     return { prefix, revoked: revoked !== null };
+  }
+
+  /** A key's audit row: its public prefix and last four characters, never the key or its hash. */
+  private auditKey(manager: EntityManager, action: string, key: ApiKey): Promise<void> {
+    return this.audit.record(manager, {
+      applicationId: key.application_id,
+      livemode: key.mode === 'live',
+      action,
+      target: { type: 'api_key', id: key.id },
+      after: { prefix: key.prefix, last4: key.last4, mode: key.mode, status: key.status },
+    });
   }
 
   /**

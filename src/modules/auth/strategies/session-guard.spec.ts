@@ -1,3 +1,4 @@
+import type { AuditRecorder, AuthFailure } from '../../../common/audit/audit-recorder.js';
 import 'reflect-metadata';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -9,7 +10,8 @@ import type { ApplicationRef, Principal } from '../../../common/context/principa
 import { RequestContext, type WalletStore } from '../../../common/context/request-context.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { Auth, SessionPurposes } from '../../../common/http/decorators.js';
-import { AuthGuard } from '../../../common/auth/auth.guard.js';
+import { AuthGuard, presentedCredential } from '../../../common/auth/auth.guard.js';
+import type { Request } from 'express';
 import type { ConfigService } from '@nestjs/config';
 import { Clock } from '../../../common/clock.js';
 import { AuthFailureThrottle } from '../../../common/rate-limit/auth-failure-throttle.js';
@@ -76,7 +78,14 @@ function setup(
     new Clock(),
     new InMemoryRateLimitStore(),
   );
-  const guard = new AuthGuard(new Reflector(), context, failures);
+  const audit = {
+    noted: [] as AuthFailure[],
+    record: async () => undefined,
+    noteAuthFailure(failure: AuthFailure) {
+      this.noted.push(failure);
+    },
+  };
+  const guard = new AuthGuard(new Reflector(), context, failures, audit as unknown as AuditRecorder);
   const call = async (handler: keyof Endpoints, headers: Record<string, string>) => {
     const req = { headers, query: {}, params: {}, ip: '192.0.2.1' } as { headers: Record<string, string> };
     const ctx = {
@@ -88,7 +97,7 @@ function setup(
     await guard.canActivate(ctx);
     return req;
   };
-  return { call, store };
+  return { call, store, audit };
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
@@ -138,6 +147,28 @@ describe('AuthGuard with one-time sessions', () => {
     expect(
       await codeOf(setup().call('anyCaller', { authorization: 'Digest x', 'x-session-token': 'wss-checkout' })),
     ).toBe('E1200');
+  });
+
+  it('notes each failed authentication for the audit log by the scheme tried', async () => {
+    const { call, audit } = setup();
+    expect(await codeOf(call('anyCaller', { authorization: 'Digest x' }))).toBe('E1200');
+    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' }))).toBe('E1212');
+    expect(audit.noted).toEqual([
+      { applicationId: null, clientAddress: '192.0.2.1', credential: 'digest' },
+      { applicationId: null, clientAddress: '192.0.2.1', credential: 'session' },
+    ]);
+  });
+
+  it('names a presented secret key by its public prefix only, never the key', () => {
+    const key = 'sk_test_ABCDEFGHIJKLmnopqrstuvwxyz0123456789';
+    const basic = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+    expect(presentedCredential({ headers: { authorization: basic } } as unknown as Request)).toBe(
+      'sk_test_ABCDEFGHIJKL',
+    );
+    expect(presentedCredential({ headers: { authorization: 'Bearer wat_secret' } } as unknown as Request)).toBe(
+      'bearer',
+    );
+    expect(presentedCredential({ headers: {} } as unknown as Request)).toBe('none');
   });
 });
 
