@@ -6,12 +6,12 @@ import { Errors } from '../../common/errors/error-catalog.js';
 import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../common/http/decorators.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
 import { AuditErrors } from './audit.errors.js';
-import { AUDIT_EVENT_LIST, AuditService } from './audit.service.js';
+import { AUDIT_EVENT_LIST, AuditReader } from './audit-reader.service.js';
 import { AuditEventDto, AuditExportQueryDto } from './dto/audit-event.dto.js';
 
 @WalletController('audit_events', { country: false })
 export class AuditController {
-  constructor(private readonly audit: AuditService) {}
+  constructor(private readonly audit: AuditReader) {}
 
   @Get()
   @Auth('user', 'superuser')

@@ -6,6 +6,7 @@ import { UsersModule } from '../users/index.js';
 import { AuditChainKeeper } from './audit-chain-keeper.js';
 import { AuditController } from './audit.controller.js';
 import { AuditBurstJob, AuditRetentionJob } from './audit.jobs.js';
+import { AuditReader } from './audit-reader.service.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuditService } from './audit.service.js';
 import { AuthFailureBursts } from './auth-failure-bursts.js';
@@ -22,6 +23,7 @@ import { AuditEvent } from './entities/audit-event.entity.js';
   providers: [
     AuditRepository,
     AuditService,
+    AuditReader,
     { provide: AuditRecorder, useExisting: AuditService },
     AuthFailureBursts,
     AuditChainKeeper,

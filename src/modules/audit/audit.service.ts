@@ -7,42 +7,16 @@ import {
   type AuthFailure,
 } from '../../common/audit/audit-recorder.js';
 import { Clock } from '../../common/clock.js';
-import type { Principal } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
-import { AppError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids.js';
-import { FilterPatterns, runList, type ListEnvelope, type ListQuery, type ListSpec } from '../../common/list/index.js';
-import { UsersService } from '../users/index.js';
 import { auditHash, PLATFORM_CHAIN } from './audit-chain.js';
-import { AuditErrors } from './audit.errors.js';
 import { AuditRepository, type NewAuditRow } from './audit.repository.js';
 import { withoutSecrets } from './audit-redaction.js';
 import { AuthFailureBursts } from './auth-failure-bursts.js';
-import { toAuditEventResponse, type AuditEventResponse } from './audit.responses.js';
-
-export const AUDIT_EVENT_LIST: ListSpec = {
-  filters: {
-    id: { type: 'uuid' },
-    actor_type: { type: 'text', values: ['secret_key', 'user', 'session', 'cli', 'system', 'anonymous'] },
-    actor_id: { type: 'text', pattern: FilterPatterns.word },
-    action: { type: 'text', pattern: FilterPatterns.word },
-    target_type: { type: 'text', pattern: FilterPatterns.word },
-    target_id: { type: 'text', pattern: FilterPatterns.word },
-    request_id: { type: 'text', pattern: FilterPatterns.word },
-    livemode: { type: 'boolean' },
-    created_at: { type: 'timestamp' },
-  },
-  sortable: ['created_at'],
-  search: ['action', 'target_id', 'actor_id'],
-};
-
-const READER_ROLES = new Set(['owner', 'admin']);
-const EXPORT_PAGE = 500;
 
 /**
- * The audit log: `record` appends a row to the application's hash chain in the caller's
- * transaction (the AuditRecorder port every module uses); `list` and `export` read it for owners
- * and admins.
+ * The audit log's writer: `record` appends a row to the application's hash chain in the caller's
+ * transaction (the AuditRecorder port every module uses). Reading is AuditReader's.
  */
 @Injectable()
 export class AuditService extends AuditRecorder {
@@ -50,7 +24,6 @@ export class AuditService extends AuditRecorder {
     private readonly repository: AuditRepository,
     private readonly context: RequestContext,
     private readonly clock: Clock,
-    private readonly users: UsersService,
     private readonly bursts: AuthFailureBursts,
   ) {
     super();
@@ -89,44 +62,6 @@ export class AuditService extends AuditRecorder {
 
   noteAuthFailure(failure: AuthFailure): void {
     this.bursts.note(failure, this.clock.nowMs());
-  }
-
-  async list(principal: Principal, query: ListQuery): Promise<ListEnvelope<AuditEventResponse>> {
-    await this.assertReader(principal);
-    return runList(this.repository.query(principal.application.id), AUDIT_EVENT_LIST, query, toAuditEventResponse);
-  }
-
-  /**
-   * The application's rows created in [from, to), oldest first (chain order), read a page at a time
-   * as the consumer takes them. The reader is checked before the first byte.
-   */
-  async export(
-    principal: Principal,
-    window: { from: Date | null; to: Date | null },
-  ): Promise<AsyncGenerator<AuditEventResponse>> {
-    await this.assertReader(principal);
-    const repository = this.repository;
-    const applicationId = principal.application.id;
-    return (async function* pages() {
-      let after = 0;
-      for (;;) {
-        const rows = await repository.exportPage(applicationId, window, after, EXPORT_PAGE);
-        for (const row of rows) yield toAuditEventResponse(row);
-        if (rows.length < EXPORT_PAGE) return;
-        after = Number(rows[rows.length - 1].chain_seq);
-      }
-    })();
-  }
-
-  /** Owners and admins of the application, and superusers (until the permission table lands, issue 37 part 1). */
-  private async assertReader(principal: Principal): Promise<void> {
-    const credential = principal.credential;
-    if (credential.privilege === 'superuser') return;
-    if (credential.method === 'bearer') {
-      const role = await this.users.roleIn(credential.subject, principal.application.id);
-      if (role && READER_ROLES.has(role)) return;
-    }
-    throw new AppError(AuditErrors.E1270);
   }
 
   private actorOfRequest(): AuditActor {

@@ -1,5 +1,6 @@
 export { AuditModule } from './audit.module.js';
-export { AuditService, AUDIT_EVENT_LIST } from './audit.service.js';
+export { AuditService } from './audit.service.js';
+export { AuditReader, AUDIT_EVENT_LIST } from './audit-reader.service.js';
 export { AuditChainKeeper, type ChainVerification } from './audit-chain-keeper.js';
 export { AuditBurstJob, AuditRetentionJob } from './audit.jobs.js';
 export { AuditErrors } from './audit.errors.js';
