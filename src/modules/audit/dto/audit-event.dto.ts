@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
+import { Matches } from 'class-validator';
+import { Optional } from '../../../common/http/fields.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -52,12 +53,12 @@ export class AuditExportQueryDto {
     description: 'Rows created at or after this instant (RFC 3339).',
     example: '2026-11-01T00:00:00Z',
   })
-  @IsOptional()
+  @Optional()
   @Matches(RFC3339, { message: 'from must be an RFC 3339 timestamp' })
   from?: string;
 
   @ApiPropertyOptional({ description: 'Rows created before this instant (RFC 3339).', example: '2026-12-01T00:00:00Z' })
-  @IsOptional()
+  @Optional()
   @Matches(RFC3339, { message: 'to must be an RFC 3339 timestamp' })
   to?: string;
 }

@@ -154,8 +154,8 @@ describe('AuthGuard with one-time sessions', () => {
     expect(await codeOf(call('anyCaller', { authorization: 'Digest x' }))).toBe('E1200');
     expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' }))).toBe('E1212');
     expect(audit.noted).toEqual([
-      { applicationId: null, clientAddress: '192.0.2.1', credential: 'digest' },
-      { applicationId: null, clientAddress: '192.0.2.1', credential: 'session' },
+      { applicationId: 'app-1', clientAddress: '192.0.2.1', credential: 'digest' },
+      { applicationId: 'app-1', clientAddress: '192.0.2.1', credential: 'session' },
     ]);
   });
 
