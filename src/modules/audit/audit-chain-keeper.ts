@@ -95,7 +95,10 @@ export class AuditChainKeeper {
     return removed;
   }
 
-  private removeBatch(chainId: string, cutoff: Date): Promise<number> {
+  private async removeBatch(chainId: string, cutoff: Date): Promise<number> {
+    if ((await this.repository.lastPlaceBefore(null, chainId, cutoff, 1)) === 0) return 0;
+    // The key before the transaction: making one writes its public half on a connection of its own.
+    const { kid, key } = await this.keys.active();
     return this.repository.transaction(async (manager) => {
       if (!(await this.repository.lockHead(manager, chainId))) return 0;
       const through = await this.repository.lastPlaceBefore(manager, chainId, cutoff, RETENTION_BATCH);
@@ -126,7 +129,6 @@ export class AuditChainKeeper {
         chain_version: AUDIT_CHAIN_VERSION,
         issued_at: now.toISOString(),
       };
-      const { kid, key } = await this.keys.active();
       const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
         .setProtectedHeader({ alg: 'EdDSA', kid, typ: CHECKPOINT_JWS_TYPE })
         .sign(key);

@@ -162,8 +162,8 @@ export class AuditRepository {
   }
 
   /** The last place of `chainId` written before `cutoff` (0 when none): retention removes up to it. */
-  async lastPlaceBefore(manager: EntityManager, chainId: string, cutoff: Date, limit: number): Promise<number> {
-    const [row] = (await manager.query(
+  async lastPlaceBefore(manager: EntityManager | null, chainId: string, cutoff: Date, limit: number): Promise<number> {
+    const [row] = (await (manager ?? this.db.manager).query(
       `SELECT max(chain_seq)::text AS seq FROM (
          SELECT chain_seq FROM platform.audit_events WHERE chain_id = $1 AND created_at < $2
           ORDER BY chain_seq LIMIT $3) due`,
