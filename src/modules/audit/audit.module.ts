@@ -4,6 +4,7 @@ import { DatabaseModule } from '../../common/database/database.module.js';
 import { LedgerModule } from '../ledger/index.js';
 import { UsersModule } from '../users/index.js';
 import { AuditChainKeeper } from './audit-chain-keeper.js';
+import { AuditOnCommit } from './audit-on-commit.js';
 import { AuditController } from './audit.controller.js';
 import { AuditBurstJob, AuditRetentionJob } from './audit.jobs.js';
 import { AuditReader } from './audit-reader.service.js';
@@ -26,6 +27,7 @@ import { AuditEvent } from './entities/audit-event.entity.js';
     AuditReader,
     { provide: AuditRecorder, useExisting: AuditService },
     AuthFailureBursts,
+    AuditOnCommit,
     AuditChainKeeper,
     AuditBurstJob,
     AuditRetentionJob,

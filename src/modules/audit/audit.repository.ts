@@ -65,10 +65,8 @@ export class AuditRepository {
     row: NewAuditRow,
     hash: (previous: string, seq: number) => string,
   ): Promise<void> {
-    // Outside a transaction the head's lock would end with its statement and two writers could
-    // take the same place: such a caller gets a transaction of its own for the two statements.
     if (!manager.queryRunner?.isTransactionActive) {
-      return manager.transaction((tx) => this.append(tx, row, hash));
+      throw new Error('an audit row is appended inside a transaction: the head lock must last until the commit');
     }
     const [head] = (await manager.query(
       `INSERT INTO platform.audit_chain_heads (chain_id, seq, hash) VALUES ($1, 0, $2)

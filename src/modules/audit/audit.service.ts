@@ -9,8 +9,9 @@ import {
 import { Clock } from '../../common/clock.js';
 import { RequestContext } from '../../common/context/request-context.js';
 import { newId } from '../../common/ids.js';
-import { auditHash, PLATFORM_CHAIN } from './audit-chain.js';
-import { AuditRepository, type NewAuditRow } from './audit.repository.js';
+import { PLATFORM_CHAIN } from './audit-chain.js';
+import { AuditOnCommit } from './audit-on-commit.js';
+import type { NewAuditRow } from './audit.repository.js';
 import { withoutSecrets } from './audit-redaction.js';
 import { AuthFailureBursts } from './auth-failure-bursts.js';
 
@@ -21,7 +22,7 @@ import { AuthFailureBursts } from './auth-failure-bursts.js';
 @Injectable()
 export class AuditService extends AuditRecorder {
   constructor(
-    private readonly repository: AuditRepository,
+    private readonly onCommit: AuditOnCommit,
     private readonly context: RequestContext,
     private readonly clock: Clock,
     private readonly bursts: AuthFailureBursts,
@@ -57,7 +58,7 @@ export class AuditService extends AuditRecorder {
       metadata,
       created_at: this.clock.now(),
     };
-    await this.repository.append(manager, row, (previous, seq) => auditHash(previous, { ...row, chain_seq: seq }));
+    await this.onCommit.defer(manager, row);
   }
 
   noteAuthFailure(failure: AuthFailure): void {

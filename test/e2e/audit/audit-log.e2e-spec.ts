@@ -7,6 +7,7 @@ import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ApplicationsService } from '../../../src/modules/applications/index.js';
 import {
   AuditBurstJob,
+  AuditService,
   AuditRetentionJob,
   verifyCheckpoint,
   type CheckpointPayload,
@@ -411,5 +412,75 @@ describe('audit log', () => {
     await expect(
       platform.query(`DELETE FROM platform.audit_checkpoints WHERE chain_id = $1`, [tenant.applicationId]),
     ).rejects.toThrow(/append-only/);
+  });
+
+  it('writes at commit: a rolled-back change leaves no row, and the head lock takes part in no deadlock', async () => {
+    const tenant = await createTenant(t);
+    const audit = t.app.get(AuditService);
+    const entry = (action: string) => ({
+      applicationId: tenant.applicationId,
+      action,
+      target: { type: 'test', id: action },
+      actor: { type: 'system' as const, id: 'test' },
+    });
+    const head = async () =>
+      (
+        (await platform.query(`SELECT seq::int AS seq, hash FROM platform.audit_chain_heads WHERE chain_id = $1`, [
+          tenant.applicationId,
+        ])) as Array<{ seq: number; hash: string }>
+      )[0];
+    const before = await head();
+    await expect(
+      platform.transaction(async (manager) => {
+        await audit.record(manager, entry('rolled.back'));
+        throw new Error('the change fails');
+      }),
+    ).rejects.toThrow('the change fails');
+    // A savepoint rolled back drops its row; the enclosing transaction's row stays.
+    await platform.transaction(async (manager) => {
+      await audit.record(manager, entry('kept'));
+      await manager
+        .transaction(async (inner) => {
+          await audit.record(inner, entry('savepoint.rolled.back'));
+          throw new Error('inner fails');
+        })
+        .catch(() => undefined);
+    });
+    const actionsAfter = async () =>
+      (
+        (await platform.query(`SELECT action FROM platform.audit_events WHERE chain_id = $1 ORDER BY chain_seq`, [
+          tenant.applicationId,
+        ])) as Array<{ action: string }>
+      ).map((r) => r.action);
+    expect((await actionsAfter()).slice(-1)).toEqual(['kept']);
+    expect((await head()).seq).toBe(before.seq + 1);
+
+    // T1 records, then needs a row T2 holds; T2 holds it and records: with the head taken at
+    // record time this is a deadlock; taken at commit, both commit.
+    const locked = (() => {
+      let open!: () => void;
+      return { promise: new Promise<void>((r) => (open = r)), open: () => open() };
+    })();
+    const recorded = (() => {
+      let open!: () => void;
+      return { promise: new Promise<void>((r) => (open = r)), open: () => open() };
+    })();
+    const lockApp = (manager: import('typeorm').EntityManager) =>
+      manager.query(`SELECT id FROM platform.applications WHERE id = $1 FOR UPDATE`, [tenant.applicationId]);
+    const t2 = platform.transaction(async (manager) => {
+      await lockApp(manager);
+      locked.open();
+      await recorded.promise;
+      await audit.record(manager, entry('t2'));
+    });
+    const t1 = platform.transaction(async (manager) => {
+      await locked.promise;
+      await audit.record(manager, entry('t1'));
+      recorded.open();
+      await lockApp(manager);
+    });
+    await Promise.all([t1, t2]);
+    expect((await actionsAfter()).slice(-2)).toEqual(['t2', 't1']);
+    expect((await cli('audit:verify', { app: tenant.applicationId })).failed).toBe(false);
   });
 });
