@@ -1,7 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type {
-  DataSource,
   EntityManager,
   EntitySubscriberInterface,
   QueryRunner,
@@ -32,17 +30,10 @@ const depthOf = (runner: QueryRunner): number => (runner as unknown as { transac
 export class AuditOnCommit implements EntitySubscriberInterface, OnModuleInit {
   private readonly pending = new WeakMap<QueryRunner, Deferred[]>();
 
-  constructor(
-    private readonly repository: AuditRepository,
-    @InjectDataSource('platform') private readonly platform: DataSource,
-    @InjectDataSource('wallet_test') private readonly test: DataSource,
-    @InjectDataSource('wallet_live') private readonly live: DataSource,
-  ) {}
+  constructor(private readonly repository: AuditRepository) {}
 
   onModuleInit(): void {
-    for (const source of [this.platform, this.test, this.live]) {
-      if (!source.subscribers.includes(this)) source.subscribers.push(this);
-    }
+    this.repository.subscribeToCommits(this);
   }
 
   /** Holds `row` for the commit of `manager`'s transaction; outside a transaction, writes it in one of its own. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { DataSource, EntityManager, EntitySubscriberInterface, SelectQueryBuilder } from 'typeorm';
 import { AUDIT_GENESIS, type ChainedAuditRow } from './audit-chain.js';
 import { AuditEvent } from './entities/audit-event.entity.js';
 
@@ -48,7 +48,18 @@ const COLUMNS = [
 /** platform.audit_events, its chain heads and retention checkpoints. Only this file and the migration know the SQL. */
 @Injectable()
 export class AuditRepository {
-  constructor(@InjectDataSource('platform') private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource('platform') private readonly db: DataSource,
+    @InjectDataSource('wallet_test') private readonly test: DataSource,
+    @InjectDataSource('wallet_live') private readonly live: DataSource,
+  ) {}
+
+  /** Registers `subscriber` on the three DataSources, so every transaction's commit reaches it (AuditOnCommit). */
+  subscribeToCommits(subscriber: EntitySubscriberInterface): void {
+    for (const source of [this.db, this.test, this.live]) {
+      if (!source.subscribers.includes(subscriber)) source.subscribers.push(subscriber);
+    }
+  }
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(work);

@@ -414,7 +414,7 @@ describe('audit log', () => {
     ).rejects.toThrow(/append-only/);
   });
 
-  it('writes at commit: a rolled-back change leaves no row, and the head lock takes part in no deadlock', async () => {
+  it('writes at commit: a change rolled back (or its savepoint) leaves no row and the head untouched', async () => {
     const tenant = await createTenant(t);
     const audit = t.app.get(AuditService);
     const entry = (action: string) => ({
@@ -455,32 +455,54 @@ describe('audit log', () => {
     expect((await actionsAfter()).slice(-1)).toEqual(['kept']);
     expect((await head()).seq).toBe(before.seq + 1);
 
-    // T1 records, then needs a row T2 holds; T2 holds it and records: with the head taken at
-    // record time this is a deadlock; taken at commit, both commit.
-    const locked = (() => {
-      let open!: () => void;
-      return { promise: new Promise<void>((r) => (open = r)), open: () => open() };
-    })();
-    const recorded = (() => {
-      let open!: () => void;
-      return { promise: new Promise<void>((r) => (open = r)), open: () => open() };
-    })();
-    const lockApp = (manager: import('typeorm').EntityManager) =>
-      manager.query(`SELECT id FROM platform.applications WHERE id = $1 FOR UPDATE`, [tenant.applicationId]);
-    const t2 = platform.transaction(async (manager) => {
-      await lockApp(manager);
-      locked.open();
-      await recorded.promise;
-      await audit.record(manager, entry('t2'));
-    });
-    const t1 = platform.transaction(async (manager) => {
-      await locked.promise;
-      await audit.record(manager, entry('t1'));
-      recorded.open();
-      await lockApp(manager);
-    });
-    await Promise.all([t1, t2]);
-    expect((await actionsAfter()).slice(-2)).toEqual(['t2', 't1']);
     expect((await cli('audit:verify', { app: tenant.applicationId })).failed).toBe(false);
   });
+
+  // PostgreSQL only: the embedded PGlite is one backend session (one transaction at a time), so no two can wait on each other.
+  (process.env.WALLET_TEST_DATABASE === 'postgresql' ? it : it.skip)(
+    'takes the chain head last: two writers that would deadlock on it at record time both commit',
+    async () => {
+      const tenant = await createTenant(t);
+      const audit = t.app.get(AuditService);
+      const entry = (action: string) => ({
+        applicationId: tenant.applicationId,
+        action,
+        target: { type: 'test', id: action },
+        actor: { type: 'system' as const, id: 'test' },
+      });
+      const actionsAfter = async () =>
+        (
+          (await platform.query(`SELECT action FROM platform.audit_events WHERE chain_id = $1 ORDER BY chain_seq`, [
+            tenant.applicationId,
+          ])) as Array<{ action: string }>
+        ).map((r) => r.action);
+      // T1 records, then needs a row T2 holds; T2 holds it and records: with the head taken at
+      // record time this is a deadlock; taken at commit, both commit.
+      const locked = (() => {
+        let open!: () => void;
+        return { promise: new Promise<void>((r) => (open = r)), open: () => open() };
+      })();
+      const recorded = (() => {
+        let open!: () => void;
+        return { promise: new Promise<void>((r) => (open = r)), open: () => open() };
+      })();
+      const lockApp = (manager: import('typeorm').EntityManager) =>
+        manager.query(`SELECT id FROM platform.applications WHERE id = $1 FOR UPDATE`, [tenant.applicationId]);
+      const t2 = platform.transaction(async (manager) => {
+        await lockApp(manager);
+        locked.open();
+        await recorded.promise;
+        await audit.record(manager, entry('t2'));
+      });
+      const t1 = platform.transaction(async (manager) => {
+        await locked.promise;
+        await audit.record(manager, entry('t1'));
+        recorded.open();
+        await lockApp(manager);
+      });
+      await Promise.all([t1, t2]);
+      expect((await actionsAfter()).slice(-2)).toEqual(['t2', 't1']);
+      expect((await cli('audit:verify', { app: tenant.applicationId })).failed).toBe(false);
+    },
+  );
 });
