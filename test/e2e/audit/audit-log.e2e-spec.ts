@@ -8,12 +8,13 @@ import { ApplicationsService } from '../../../src/modules/applications/index.js'
 import {
   AuditBurstJob,
   AuditService,
+  PLATFORM_CHAIN,
   AuditRetentionJob,
   verifyCheckpoint,
   type CheckpointPayload,
 } from '../../../src/modules/audit/index.js';
 import { StatementKeys } from '../../../src/modules/ledger/index.js';
-import { createUser, tokensFor, type TestUser } from '../../factories/auth.js';
+import { createClient, createUser, tokensFor, type TestUser } from '../../factories/auth.js';
 import { chargeOffSession, customerWithCard } from '../../factories/payment-methods.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
@@ -505,4 +506,31 @@ describe('audit log', () => {
       expect((await cli('audit:verify', { app: tenant.applicationId })).failed).toBe(false);
     },
   );
+
+  it('records sign-ins and a refresh token presented again on the platform chain, with the user as actor', async () => {
+    const tenant = await createTenant(t);
+    const user = await createUser(t, { member: tenant });
+    const client = await createClient(t, 'public');
+    const tokens = await tokensFor(t, user, client);
+    const refresh = () =>
+      t.http
+        .post('/oauth/token/refresh')
+        .type('form')
+        .send({ refresh_token: tokens.refresh_token, client_id: client.client_id });
+    expect((await refresh()).status).toBe(200);
+    expect((await refresh()).body.error).toBe('invalid_grant');
+    const rows: Array<{ action: string; actor_type: string; target_type: string; metadata: { reason?: string } }> =
+      await platform.query(
+        `SELECT action, actor_type, target_type, metadata FROM platform.audit_events
+          WHERE chain_id = $1 AND actor_id = $2 ORDER BY chain_seq`,
+        [PLATFORM_CHAIN, user.id],
+      );
+    expect(rows.map((r) => [r.action, r.actor_type, r.target_type])).toEqual([
+      ['user.login', 'user', 'user'],
+      ['oauth.refresh_token_reuse', 'user', 'oauth_token_family'],
+    ]);
+    expect(rows[1].metadata.reason).toBe('rotated refresh token presented again');
+    expect(JSON.stringify(rows)).not.toContain(tokens.refresh_token);
+    expect((await cli('audit:verify', { app: PLATFORM_CHAIN })).failed).toBe(false);
+  });
 });
