@@ -166,12 +166,13 @@ export class WebhookEndpointsService {
         },
         manager,
       );
-      // Which secret is never written: only that it changed, and until when the old one signs.
+      // Which secret is never written: only that it changed, and until when the old one signs
+      // (`overlap_until`: a key naming "secret" would be removed as one).
       await this.audit.record(manager, {
         applicationId: principal.application.id,
         action: 'webhook_endpoint.secret_rotated',
         target: { type: 'webhook_endpoint', id },
-        metadata: { previous_secret_expires_at: new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString() },
+        metadata: { overlap_until: new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString() },
       });
     });
     return toWebhookEndpointResponse(await this.get(principal, id), secret);

@@ -225,6 +225,7 @@ describe('audit log', () => {
       user_agent: 'audit-day/1.0',
       livemode: false,
       changes: null,
+      metadata: { overlap_until: expect.any(String) },
     });
     const change = rows.find((r) => r.action === 'webhook_endpoint.updated')!;
     expect(change.changes).toEqual({ before: { description: null }, after: { description: 'ledger sync' } });
