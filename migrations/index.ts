@@ -38,6 +38,7 @@ import { BalanceStatements1764501500000 } from './1764501500000-BalanceStatement
 import { ReconciliationRuns1764501600000 } from './1764501600000-ReconciliationRuns.js';
 import { EventTraceparent1764501700000 } from './1764501700000-EventTraceparent.js';
 import { RestrictedKeysAndRoles1764501800000 } from './1764501800000-RestrictedKeysAndRoles.js';
+import { AuditLog1764501900000 } from './1764501900000-AuditLog.js';
 import { TraceLinks1764502100000 } from './1764502100000-TraceLinks.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
@@ -82,5 +83,6 @@ export const MIGRATIONS = [
   ReconciliationRuns1764501600000,
   EventTraceparent1764501700000,
   RestrictedKeysAndRoles1764501800000,
+  AuditLog1764501900000,
   TraceLinks1764502100000,
 ];

@@ -23,6 +23,7 @@ const TABLES_WITHOUT_ENTITY = {
     'billing_sandbox_settings',
   ],
   auth: ['oauth_token_families'],
+  audit: ['audit_chain_heads', 'audit_checkpoints'],
   billing: ['credit_usage', 'credit_usage_buckets'],
   ledger: ['hold_releases', 'balance_statements', 'statement_signing_keys'],
   files: ['file_content_parts'],

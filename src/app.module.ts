@@ -22,6 +22,7 @@ import { TenancyGuard } from './common/tenancy/tenancy.guard.js';
 import { type AllConfig, appConfig } from './config/app.config.js';
 import { AccountsModule } from './modules/accounts/index.js';
 import { ApplicationsModule } from './modules/applications/index.js';
+import { AuditModule } from './modules/audit/index.js';
 import { AuthModule } from './modules/auth/index.js';
 import { CheckoutModule } from './modules/checkout/index.js';
 import { CustomersModule } from './modules/customers/index.js';
@@ -124,6 +125,7 @@ function requestBinding(): { req?: unknown } {
     // must be tried before the invoice resource's GET /invoices/{id}.
     InvoicingModule,
     EventsModule,
+    AuditModule,
     ApplicationsModule,
     AccountsModule,
     AuthModule,

@@ -1,10 +1,14 @@
 import 'reflect-metadata';
+import { userInfo } from 'node:os';
+import { ClsService } from 'nestjs-cls';
 import { NestFactory } from '@nestjs/core';
 import { AppError } from '../common/errors/app-error.js';
 import { DatabaseEndpoint } from '../common/database/database-endpoint.js';
+import { RequestContext } from '../common/context/request-context.js';
 import { ConfigError, loadAppConfig } from '../config/app.config.js';
 import { type CliArgs, type CliCommand, CliUsageError, type RemoteCommand } from './command.js';
 import { applicationCommands } from './commands/applications.js';
+import { auditCommands } from './commands/audit.js';
 import { authCommands } from './commands/auth.js';
 import { BillingDifferencesFound, billingCommands } from './commands/billing.js';
 import { eventCommands } from './commands/events.js';
@@ -12,6 +16,7 @@ import { statementCommands, statementVerifyCommands, VerificationFailed } from '
 
 const COMMANDS: Record<string, CliCommand> = {
   ...applicationCommands,
+  ...auditCommands,
   ...authCommands,
   ...billingCommands,
   ...statementCommands,
@@ -91,15 +96,28 @@ async function main(argv: string[]): Promise<number> {
   const { AppModule } = await import('../app.module.js');
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
   try {
-    await command.run({
-      app,
-      args,
-      json,
-      print: (value, text) => console.log(json ? JSON.stringify(value) : text),
+    // The operator is the audit log's actor for what the command changes (docs/AUDIT.md).
+    await app.get(ClsService).run(() => {
+      app.get(RequestContext).set('operator', operatorName());
+      return command.run({
+        app,
+        args,
+        json,
+        print: (value, text) => console.log(json ? JSON.stringify(value) : text),
+      });
     });
     return 0;
   } finally {
     await app.close();
+  }
+}
+
+/** The OS account running the command. */
+function operatorName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
   }
 }
 

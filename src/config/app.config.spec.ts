@@ -41,6 +41,7 @@ describe('configuration', () => {
       shutdownListenMs: 1_000,
       httpKeepAliveTimeoutMs: 65_000,
       eventRetentionDays: 30,
+      auditRetentionDays: 365,
       webhookAllowPrivateTargets: true,
       webhookEndpointConcurrency: 32,
     });
@@ -93,6 +94,7 @@ describe('configuration', () => {
       shutdownListenMs: 5_000,
       httpKeepAliveTimeoutMs: 350_000,
       eventRetentionDays: 90,
+      auditRetentionDays: 365,
       redisUrl: 'redis://cache:6379/2',
       redisKeyPrefix: 'wallet-eu:',
       trustedProxies: ['10.244.0.0/16', '::1', '192.0.2.7'],

@@ -95,6 +95,8 @@ export interface AppConfig {
   webhookEndpointConcurrency: number;
   /** Events (and their deliveries and attempts) are purged this many days after they happened; at least 30. */
   eventRetentionDays: number;
+  /** Audit rows are removed (behind a signed checkpoint) this many days after they were written; at least 365. */
+  auditRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
   shutdownGraceMs: number;
   /**
@@ -354,6 +356,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     shutdownListenMs,
     httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 900_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 365, 36500),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', databaseUrl === undefined),
     webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 32, 1, 64),
     fileStorage: loadFileStorageConfig(env, (message) => new ConfigError(message)),

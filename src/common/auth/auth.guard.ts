@@ -7,6 +7,7 @@ import { RequestContext } from '../context/request-context.js';
 import { AppError } from '../errors/app-error.js';
 import { type ErrorDefinition, Errors } from '../errors/error-catalog.js';
 import { AUTH_PRIVILEGES, MODE_FROM_CREDENTIAL, PUBLIC_ROUTE, SESSION_PURPOSES } from '../http/decorators.js';
+import { AuditRecorder } from '../audit/audit-recorder.js';
 import { AuthFailureThrottle } from '../rate-limit/auth-failure-throttle.js';
 import { AccessErrors } from './access.errors.js';
 import { keyAllows } from './permissions.js';
@@ -112,6 +113,7 @@ export class AuthGuard implements CanActivate {
     private readonly context: RequestContext,
     private readonly failures: AuthFailureThrottle,
     private readonly permissions: RoutePermissions,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /** Each route's policy, read from its decorators on its first request (handler, then controller class). */
@@ -146,7 +148,14 @@ export class AuthGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<Request & { [CREDENTIAL_PROPERTY]?: Credential }>();
 
     const { credential, kind } = await this.authenticate(ctx, req, policy).catch(async (err: unknown) => {
-      if (err instanceof AppError && err.status === 401) throw (await this.failures.recordFailure(req)) ?? err;
+      if (err instanceof AppError && err.status === 401) {
+        this.audit.noteAuthFailure({
+          applicationId: this.context.optionalApplication?.id ?? null,
+          clientAddress: req.ip ?? 'unknown',
+          credential: presentedCredential(req),
+        });
+        throw (await this.failures.recordFailure(req)) ?? err;
+      }
       throw err;
     });
 
@@ -237,4 +246,21 @@ function checkPermission(credential: Credential, requirement: RoutePolicy['requi
       `The role "${role}" does not allow "${permission}"; roles that do: ${allowed.join(', ')}.`,
     ).with({ permission, role, allowed_roles: allowed });
   }
+}
+
+/**
+ * What a failed request presented, for the audit log's burst rows: a secret key's public prefix
+ * (`sk_test_` or `rk_test_` and the lookup characters, never more), else only the scheme tried.
+ */
+export function presentedCredential(req: Request): string {
+  const authorization = req.headers.authorization ?? '';
+  const basic = /^basic\s+(\S+)/i.exec(authorization);
+  if (basic) {
+    const username = Buffer.from(basic[1], 'base64').toString('utf8').split(':', 1)[0];
+    const prefix = /^[sr]k_(test|live)_[A-Za-z0-9]{0,12}/.exec(username);
+    return prefix ? prefix[0] : 'basic';
+  }
+  const scheme = /^(\S+)\s/.exec(authorization)?.[1]?.toLowerCase();
+  if (scheme) return scheme.slice(0, 20);
+  return req.headers['x-session-token'] !== undefined ? 'session' : 'none';
 }

@@ -37,8 +37,11 @@ export const RESOURCE_GROUPS = [
 ] as const;
 export type ResourceGroup = (typeof RESOURCE_GROUPS)[number];
 
-/** Account management: keys themselves. Never grantable to a restricted key; only roles reach it. */
-export const ACCOUNT_GROUPS = ['api_keys'] as const;
+/**
+ * Account management: keys themselves, and the audit log (owners and admins only). Never grantable
+ * to a restricted key; only roles reach them.
+ */
+export const ACCOUNT_GROUPS = ['api_keys', 'audit_events'] as const;
 export type AccountGroup = (typeof ACCOUNT_GROUPS)[number];
 
 export type PermissionGroup = ResourceGroup | AccountGroup;
@@ -226,6 +229,9 @@ export const WALLET_ROUTES: Record<string, RouteRequirement> = {
   'DELETE /test_helpers/test_clocks/{id}': w('test_clocks'),
   'POST /test_helpers/test_clocks/{id}/advance': w('test_clocks'),
 
+  'GET /audit_events': r('audit_events'),
+  'GET /audit_events/export': r('audit_events'),
+
   'POST /webhook_endpoints': w('webhook_endpoints'),
   'GET /webhook_endpoints': r('webhook_endpoints'),
   'GET /webhook_endpoints/{id}': r('webhook_endpoints'),
@@ -268,16 +274,18 @@ export const ROLE_RULES: Record<Role, RoleRule> = {
   owner: { read: 'all', write: 'all', testOnlyWrite: [], summary: 'everything, both modes' },
   admin: { read: 'all', write: 'all', testOnlyWrite: [], summary: 'everything, both modes' },
   developer: {
-    read: 'all',
+    read: [...EVERY_RESOURCE, 'api_keys'],
     write: EVERY_RESOURCE.filter((g) => g !== 'webhook_endpoints'),
     testOnlyWrite: ['api_keys', 'webhook_endpoints'],
-    summary: 'reads everything; writes resources; manages keys and webhook endpoints in test mode only',
+    summary:
+      'reads everything but the audit log; writes resources; manages keys and webhook endpoints in test mode only',
   },
   analyst: {
-    read: 'all',
+    read: [...EVERY_RESOURCE, 'api_keys'],
     write: ['reports', 'reconciliation'],
     testOnlyWrite: [],
-    summary: 'reads everything (money included), runs reports and reconciliations, writes nothing else',
+    summary:
+      'reads everything but the audit log (money included), runs reports and reconciliations, writes nothing else',
   },
   viewer: {
     read: EVERY_RESOURCE,

@@ -19,6 +19,8 @@ export interface WalletStore extends ClsStore {
   readReplica?: boolean;
   /** The `Idempotency-Key` the request holds while it runs (IdempotencyInterceptor). */
   idempotency?: HeldKey;
+  /** The operator running a CLI command (the audit log's actor outside a request). */
+  operator?: string;
 }
 
 /**
@@ -53,6 +55,26 @@ export class RequestContext {
     const req = store[CLS_REQ] as { headers?: Record<string, string | string[] | undefined> } | undefined;
     const key = req?.headers?.['idempotency-key'];
     return typeof key === 'string' && key !== '' ? key : null;
+  }
+
+  /** The client address of the current request (Express `req.ip`: X-Forwarded-For only through TRUSTED_PROXIES). */
+  get clientAddress(): string | null {
+    return this.request?.ip ?? null;
+  }
+
+  /** The User-Agent of the current request, cut to 512 characters. */
+  get userAgent(): string | null {
+    const agent = this.request?.headers?.['user-agent'];
+    return typeof agent === 'string' && agent !== '' ? agent.slice(0, 512) : null;
+  }
+
+  private get request(): { ip?: string; headers?: Record<string, string | string[] | undefined> } | undefined {
+    return this.store?.[CLS_REQ] as
+      { ip?: string; headers?: Record<string, string | string[] | undefined> } | undefined;
+  }
+
+  get operator(): string | undefined {
+    return this.store?.operator;
   }
 
   get heldKey(): HeldKey | undefined {

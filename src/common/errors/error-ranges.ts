@@ -11,6 +11,7 @@
  * | auth       | 1220-1225                          | auth                          |
  * | users      | 1226-1239                          | auth                          |
  * | access     | 1240-1269 (restricted keys, roles) | auth                          |
+ * | audit      | 1270-1289 (the audit log)          | auth                          |
  * | webhooks   | 5100-5199 (events module: webhook endpoints) | dependency failures   |
  * | provider-events | 5200-5299 (inbound provider webhooks) | dependency failures |
  * | files      | 5300-5349 (uploads; the group's number only) | dependency failures |
@@ -24,7 +25,7 @@
  * | meter      | 8000-8099                          | metering                      |
  * | ledger     | 9000-9099                          | ledger                        |
  * | disputes   | 9500-9599                          | ledger and disputes           |
- * Free for modules not listed: 1270-1299, 5350-5999, 6400-6999 (but 6422), 7950-7959, 7980-7999,
+ * Free for modules not listed: 1290-1299, 5350-5999, 6400-6999 (but 6422), 7950-7959, 7980-7999,
  * 8100-8999, 9100-9499, 9600-9999.
  */
 export const ERROR_RANGES: Record<string, Array<[number, number]>> = {
@@ -40,6 +41,7 @@ export const ERROR_RANGES: Record<string, Array<[number, number]>> = {
   auth: [[1220, 1225]],
   users: [[1226, 1239]],
   access: [[1240, 1269]],
+  audit: [[1270, 1289]],
   webhooks: [[5100, 5199]],
   'provider-events': [[5200, 5299]],
   files: [[5300, 5349]],

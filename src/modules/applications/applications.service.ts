@@ -1,6 +1,7 @@
 import { TtlCache } from '../../common/cache/ttl-cache.js';
 import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import type { ApplicationRef, Mode } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
@@ -9,6 +10,7 @@ import { ApplicationResolver } from '../../common/tenancy/application-resolver.j
 import { ApplicationsRepository } from './applications.repository.js';
 import { ApplicationHooks } from './application-hooks.js';
 import { ApiKeysService } from './keys/api-keys.service.js';
+import type { ApiKey } from './entities/api-key.entity.js';
 import { generateSecretKey, parseSecretKey } from './secret-key.js';
 
 export interface CreatedApplication {
@@ -29,6 +31,7 @@ export class ApplicationsService extends ApplicationResolver {
     private readonly repository: ApplicationsRepository,
     private readonly hooks: ApplicationHooks,
     private readonly keys: ApiKeysService,
+    private readonly audit: AuditRecorder,
   ) {
     super();
   }
@@ -85,7 +88,7 @@ export class ApplicationsService extends ApplicationResolver {
         ['test', test],
         ['live', live],
       ] as const) {
-        await this.repository.insertKey(manager, {
+        const inserted = await this.repository.insertKey(manager, {
           id: newId(),
           application_id: app.id,
           mode,
@@ -95,7 +98,15 @@ export class ApplicationsService extends ApplicationResolver {
           last4: key.last4,
           status: 'active',
         });
+        await this.auditKey(manager, 'api_key.created', inserted);
       }
+      await this.audit.record(manager, {
+        applicationId: app.id,
+        livemode: null,
+        action: 'application.created',
+        target: { type: 'application', id: app.id },
+        after: { slug, name: app.name, countries },
+      });
       return app;
     });
     const ref: ApplicationRef = { id: application.id, slug, name: application.name, countries };
@@ -118,5 +129,16 @@ export class ApplicationsService extends ApplicationResolver {
     if (!row || row.status !== 'active') return { prefix, revoked: false };
     await this.keys.revokeKey(row.application_id, row.mode, row.id);
     return { prefix, revoked: true };
+  }
+
+  /** A key's audit row (`apps:create`): its public prefix and last four characters, never the key or its hash. */
+  private auditKey(manager: EntityManager, action: string, key: ApiKey): Promise<void> {
+    return this.audit.record(manager, {
+      applicationId: key.application_id,
+      livemode: key.mode === 'live',
+      action,
+      target: { type: 'api_key', id: key.id },
+      after: { prefix: key.prefix, last4: key.last4, mode: key.mode, status: key.status },
+    });
   }
 }

@@ -4,6 +4,8 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import type { Principal } from '../../common/context/principal.js';
 import { RequestContext } from '../../common/context/request-context.js';
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
+import { auditOfEvent } from '../../common/audit/audit-of-event.js';
 import { EventRecorder, type RecordEvent } from '../../common/events/event-recorder.js';
 import { EVENT_TYPES } from '../../common/events/event-types.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -58,6 +60,7 @@ export class EventsService extends EventRecorder {
     private readonly webhooks: WebhooksRepository,
     private readonly context: RequestContext,
     private readonly clock: Clock,
+    private readonly audit: AuditRecorder,
   ) {
     super();
   }
@@ -86,6 +89,9 @@ export class EventsService extends EventRecorder {
       },
       manager,
     );
+    // A change made by a request is audited in its transaction too (docs/AUDIT.md): the one hook
+    // every state change with an event passes. A job's changes (no request) are not audited.
+    if (requestId) await this.audit.record(manager, auditOfEvent(input));
   }
 
   list(principal: Principal, query: ListQuery): Promise<ListEnvelope<EventResponse>> {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import { Clock } from '../../common/clock.js';
 import type { Mode, Principal } from '../../common/context/principal.js';
 import { isEventType } from '../../common/events/event-types.js';
@@ -47,6 +48,7 @@ export class WebhookEndpointsService {
     private readonly events: EventsService,
     private readonly clock: Clock,
     private readonly config: ConfigService<AllConfig, true>,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /** Which addresses endpoints of `mode` may target, at registration and at every delivery. */
@@ -58,25 +60,33 @@ export class WebhookEndpointsService {
     const url = await assertWebhookUrl(dto.url, principal.mode, this.policy(principal.mode));
     const now = this.clock.now();
     const secret = newWebhookSecret();
-    const endpoint = await this.webhooks.insertEndpoint(
-      Object.assign(new WebhookEndpoint(), {
-        id: newId(),
-        application_id: principal.application.id,
-        url: url.toString(),
-        description: dto.description ?? null,
-        enabled_events: enabledEvents(dto.enabled_events),
-        status: 'enabled',
-        disabled_reason: null,
-        disabled_at: null,
-        secret,
-        previous_secret: null,
-        previous_secret_expires_at: null,
-        metadata: dto.metadata ?? {},
-        created_at: now,
-        updated_at: now,
-      }),
-    );
-    return toWebhookEndpointResponse(endpoint, secret);
+    const endpoint = Object.assign(new WebhookEndpoint(), {
+      id: newId(),
+      application_id: principal.application.id,
+      url: url.toString(),
+      description: dto.description ?? null,
+      enabled_events: enabledEvents(dto.enabled_events),
+      status: 'enabled',
+      disabled_reason: null,
+      disabled_at: null,
+      secret,
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      metadata: dto.metadata ?? {},
+      created_at: now,
+      updated_at: now,
+    });
+    const saved = await this.webhooks.transaction(async (manager) => {
+      const inserted = await this.webhooks.insertEndpoint(endpoint, manager);
+      await this.audit.record(manager, {
+        applicationId: principal.application.id,
+        action: 'webhook_endpoint.created',
+        target: { type: 'webhook_endpoint', id: inserted.id },
+        after: configurationOf(inserted),
+      });
+      return inserted;
+    });
+    return toWebhookEndpointResponse(saved, secret);
   }
 
   list(principal: Principal, query: ListQuery): Promise<ListEnvelope<WebhookEndpointResponse>> {
@@ -111,13 +121,31 @@ export class WebhookEndpointsService {
         Object.assign(changes, { status: 'enabled', disabled_at: null, disabled_reason: null });
       }
       await this.webhooks.updateEndpoint(applicationId, id, changes, manager);
+      const before = configurationOf(endpoint);
+      const after = configurationOf(Object.assign(new WebhookEndpoint(), endpoint, changes));
+      const changed = Object.keys(after).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+      await this.audit.record(manager, {
+        applicationId,
+        action: 'webhook_endpoint.updated',
+        target: { type: 'webhook_endpoint', id },
+        before: Object.fromEntries(changed.map((k) => [k, before[k]])),
+        after: Object.fromEntries(changed.map((k) => [k, after[k]])),
+      });
     });
     return this.retrieve(principal, id);
   }
 
   async remove(principal: Principal, id: string): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
-    await this.get(principal, id);
-    await this.webhooks.deleteEndpoint(principal.application.id, id);
+    await this.webhooks.transaction(async (manager) => {
+      const endpoint = await this.lock(principal, id, manager);
+      await this.webhooks.deleteEndpoint(principal.application.id, id, manager);
+      await this.audit.record(manager, {
+        applicationId: principal.application.id,
+        action: 'webhook_endpoint.deleted',
+        target: { type: 'webhook_endpoint', id },
+        before: configurationOf(endpoint),
+      });
+    });
     return { id, object: 'webhook_endpoint', deleted: true };
   }
 
@@ -138,6 +166,14 @@ export class WebhookEndpointsService {
         },
         manager,
       );
+      // Which secret is never written: only that it changed, and until when the old one signs
+      // (`overlap_until`: a key naming "secret" would be removed as one).
+      await this.audit.record(manager, {
+        applicationId: principal.application.id,
+        action: 'webhook_endpoint.secret_rotated',
+        target: { type: 'webhook_endpoint', id },
+        metadata: { overlap_until: new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString() },
+      });
     });
     return toWebhookEndpointResponse(await this.get(principal, id), secret);
   }
@@ -218,4 +254,15 @@ function enabledEvents(requested: string[]): string[] {
     );
   }
   return requested.includes('*') ? ['*'] : [...new Set(requested)];
+}
+
+/** An endpoint's configuration as the audit log keeps it: its settings, never its secrets. */
+function configurationOf(endpoint: WebhookEndpoint): Record<string, unknown> {
+  return {
+    url: endpoint.url,
+    description: endpoint.description,
+    enabled_events: endpoint.enabled_events,
+    status: endpoint.status,
+    metadata: endpoint.metadata,
+  };
 }

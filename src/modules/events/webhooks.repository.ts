@@ -76,8 +76,8 @@ export class WebhooksRepository {
     return this.db.repository(WebhookEndpoint).countBy({ application_id: applicationId });
   }
 
-  async insertEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {
-    const repo = this.db.repository(WebhookEndpoint);
+  async insertEndpoint(endpoint: WebhookEndpoint, manager?: EntityManager): Promise<WebhookEndpoint> {
+    const repo = this.db.repository(WebhookEndpoint, manager);
     return repo.save(repo.create(endpoint));
   }
 
@@ -92,8 +92,8 @@ export class WebhooksRepository {
       .update({ application_id: applicationId, id }, changes as QueryDeepPartialEntity<WebhookEndpoint>);
   }
 
-  async deleteEndpoint(applicationId: string, id: string): Promise<void> {
-    await this.db.repository(WebhookEndpoint).delete({ application_id: applicationId, id });
+  async deleteEndpoint(applicationId: string, id: string, manager?: EntityManager): Promise<void> {
+    await this.db.repository(WebhookEndpoint, manager).delete({ application_id: applicationId, id });
   }
 
   // Deliveries

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { Membership, type Role } from './entities/membership.entity.js';
 import { User } from './entities/user.entity.js';
 
@@ -59,15 +59,28 @@ export class UsersRepository {
     );
   }
 
-  async upsertMembership(membership: Omit<Membership, 'created_at' | 'updated_at'>): Promise<Membership> {
-    await this.db.query(
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  /** Sets the user's role in the application; answers the role it had (null: it was no member). */
+  async upsertMembership(
+    membership: Omit<Membership, 'created_at' | 'updated_at'>,
+    manager: EntityManager = this.db.manager,
+  ): Promise<{ membership: Membership; previousRole: string | null }> {
+    const [previous] = (await manager.query(
+      `SELECT role FROM platform.memberships WHERE user_id = $1 AND application_id = $2 FOR UPDATE`,
+      [membership.user_id, membership.application_id],
+    )) as Array<{ role: string }>;
+    await manager.query(
       `INSERT INTO platform.memberships (id, user_id, application_id, role) VALUES ($1, $2, $3, $4)
        ON CONFLICT (user_id, application_id) DO UPDATE SET role = EXCLUDED.role, updated_at = now()`,
       [membership.id, membership.user_id, membership.application_id, membership.role],
     );
-    return (await this.db
+    const saved = (await manager
       .getRepository(Membership)
       .findOneBy({ user_id: membership.user_id, application_id: membership.application_id }))!;
+    return { membership: saved, previousRole: previous?.role ?? null };
   }
 
   findMembership(userId: string, applicationId: string): Promise<Membership | null> {

@@ -1,3 +1,4 @@
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -44,6 +45,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly applications: ApplicationsService,
     private readonly clock: Clock,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async create(input: { email: string; name?: string; password: string; superuser?: boolean }): Promise<UserResponse> {
@@ -79,11 +81,20 @@ export class UsersService {
     const user = await this.byEmail(input.email);
     const application = await this.applications.bySlug(input.app);
     if (!application) throw new AppError(Errors.E3001, `No application has the slug "${input.app}".`);
-    await this.users.upsertMembership({
-      id: newId(),
-      user_id: user.id,
-      application_id: application.id,
-      role: input.role as Role,
+    await this.users.transaction(async (manager) => {
+      const { previousRole } = await this.users.upsertMembership(
+        { id: newId(), user_id: user.id, application_id: application.id, role: input.role as Role },
+        manager,
+      );
+      if (previousRole === input.role) return;
+      await this.audit.record(manager, {
+        applicationId: application.id,
+        livemode: null,
+        action: previousRole === null ? 'membership.created' : 'membership.role_changed',
+        target: { type: 'user', id: user.id },
+        before: previousRole === null ? null : { role: previousRole },
+        after: { role: input.role },
+      });
     });
     return this.profile(user.id);
   }

@@ -23,12 +23,19 @@ const ROLES_TABLE: Record<Role, (group: PermissionGroup, access: Access, mode: M
   owner: () => 'allowed',
   admin: () => 'allowed',
   developer: (group, access, mode) =>
-    access === 'write' && mode === 'live' && (group === 'api_keys' || group === 'webhook_endpoints')
-      ? 'E1244'
-      : 'allowed',
+    group === 'audit_events'
+      ? 'E1241'
+      : access === 'write' && mode === 'live' && (group === 'api_keys' || group === 'webhook_endpoints')
+        ? 'E1244'
+        : 'allowed',
   analyst: (group, access) =>
-    access === 'read' || group === 'reports' || group === 'reconciliation' ? 'allowed' : 'E1241',
-  viewer: (group, access) => (access === 'read' && group !== 'api_keys' ? 'allowed' : 'E1241'),
+    group === 'audit_events'
+      ? 'E1241'
+      : access === 'read' || group === 'reports' || group === 'reconciliation'
+        ? 'allowed'
+        : 'E1241',
+  viewer: (group, access) =>
+    access === 'read' && group !== 'api_keys' && group !== 'audit_events' ? 'allowed' : 'E1241',
 };
 
 /** The routes that stand for each group and access: the first read and the first write row of each group. */
@@ -68,12 +75,12 @@ describe('roles × representative routes (docs/SECURITY.md, "Roles")', () => {
 
   it('covers every resource group and the account group, reading and writing', () => {
     const covered = new Set(ROUTES.map((r) => `${r.group}:${r.access}`));
-    const groups = [...RESOURCE_GROUPS, 'api_keys'];
+    const groups = [...RESOURCE_GROUPS, 'api_keys', 'audit_events'];
     // Groups without a route of one kind (charges are read-only) are listed, so a new route there shows up here.
     const missing = groups
       .flatMap((g) => (['read', 'write'] as const).map((a) => `${g}:${a}`))
       .filter((k) => !covered.has(k));
-    expect(missing).toEqual(['charges:write']);
+    expect(missing).toEqual(['charges:write', 'audit_events:write']);
   });
 
   const cases = ROLES.flatMap((role) => [

@@ -465,7 +465,8 @@ describe('Swagger UI: Try it out on every operation', () => {
     ids.connected_account = await connectedAccount(t, tenant, 'verified');
     ids.pending_account = await connectedAccount(t, tenant, 'pending');
     ids.account_to_reject = await connectedAccount(t, tenant, 'pending');
-    const user = await createUser(t, { member: tenant });
+    // An owner: the audit log (GET /audit_events) answers owners and admins only.
+    const user = await createUser(t, { member: tenant, role: 'owner' });
     const client = await createClient(t, 'public');
     ids.oauth_client = client.client_id;
     credentials.bearer = (await tokensFor(t, user, client)).access_token;

@@ -750,6 +750,21 @@ export const ENDPOINTS: EndpointCase[] = [
       "other app's key": 'E1200',
     },
   },
+  // The audit log (docs/AUDIT.md): people only, owners and admins of the application (the matrix
+  // member is a developer: E1241, the roles table) and superusers.
+  ...(['GET /audit_events', 'GET /audit_events/export'] as const).map((name): EndpointCase => ({
+    name,
+    method: 'get',
+    path: (f) => f.tenant.path(name.slice('GET '.length)),
+    expect: {
+      ...KEY_OR_USER,
+      'bad Basic': 'E1200',
+      'test key': 'E1200',
+      'live key': 'E1200',
+      "other app's key": 'E1200',
+      'user member': 'E1241',
+    },
+  })),
   // Provider webhooks: no credential is read (the provider's event is verified instead); this
   // service has no Opn or Stripe keys, so every caller gets E5203 before anything else.
   ...(['opn', 'stripe'] as const).map((provider): EndpointCase => ({

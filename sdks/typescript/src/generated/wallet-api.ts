@@ -2000,6 +2000,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/audit_events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit events
+         * @description The application's audit log, both modes (`livemode` says which; null for what has no mode), newest first. Owners and admins (bearer tokens) and superusers only. docs/AUDIT.md.
+         */
+        get: operations["AuditController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/audit_events/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export audit events
+         * @description Every audit event of the application created in [from, to), oldest first, one JSON object per line (the list’s records), streamed. Owners and admins (bearer tokens) and superusers only.
+         */
+        get: operations["AuditController_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/oauth-authorization-server": {
         parameters: {
             query?: never;
@@ -6140,6 +6180,65 @@ export interface components {
             object: string;
             /** @example true */
             deleted: boolean;
+        };
+        AuditActorDto: {
+            /** @enum {string} */
+            type: "secret_key" | "user" | "session" | "cli" | "system" | "anonymous";
+            /**
+             * @description Key id, user id, session id, operator or job.
+             * @example 0192f3a0-7c1e-7d2a-9b1f-3c4d5e6f7a8b
+             */
+            id: string | null;
+        };
+        AuditTargetDto: {
+            /** @example webhook_endpoint */
+            type: string;
+            /** @example 0192f3a0-7c1e-7d2a-9b1f-3c4d5e6f7a8b */
+            id: string | null;
+        };
+        AuditChainLinkDto: {
+            /**
+             * @description The row's place in its application's chain, from 1.
+             * @example 42
+             */
+            seq: number;
+            /** @example 0000000000000000000000000000000000000000000000000000000000000000 */
+            prev_hash: string;
+            /** @example 9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c */
+            entry_hash: string;
+        };
+        AuditEventDto: {
+            /** @example 0192f3a0-7c1e-7d2a-9b1f-3c4d5e6f7a8b */
+            id: string;
+            /** @example audit_event */
+            object: string;
+            /** @description The mode of the change; null when it has none (a role, a login). */
+            livemode: boolean | null;
+            actor: components["schemas"]["AuditActorDto"];
+            /** @example webhook_endpoint.secret_rotated */
+            action: string;
+            target: components["schemas"]["AuditTargetDto"];
+            /** @example req_01J9Z3 */
+            request_id: string | null;
+            /** @example 203.0.113.7 */
+            client_address: string | null;
+            /** @example wallet-sdk/1.4 */
+            user_agent: string | null;
+            /** @description Configuration objects only; secrets never. */
+            changes: {
+                before: {
+                    [key: string]: unknown;
+                } | null;
+                after: {
+                    [key: string]: unknown;
+                } | null;
+            } | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** @example 2026-11-29T02:00:00.000Z */
+            created_at: string;
+            chain: components["schemas"]["AuditChainLinkDto"];
         };
         OAuthErrorDto: {
             /**
@@ -26012,6 +26111,313 @@ export interface operations {
             };
             /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    AuditController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+                "use-cursor"?: boolean;
+                /** @description Cursor: id of the last record of the previous page. */
+                starting_after?: unknown;
+                /** @description Cursor: id of the first record of the next page. */
+                ending_before?: unknown;
+                /** @description field:asc|desc; fields: created_at */
+                sort?: unknown;
+                /** @description Case-insensitive search over ids, descriptions and references. */
+                q?: unknown;
+                /** @description id equals. */
+                "filter[id]"?: string;
+                /** @description id ne. */
+                "filter[id][ne]"?: string;
+                /** @description id is one of (comma-separated list). */
+                "filter[id][in]"?: string;
+                /** @description actor_type equals. */
+                "filter[actor_type]"?: "secret_key" | "user" | "session" | "cli" | "system" | "anonymous";
+                /** @description actor_type ne. */
+                "filter[actor_type][ne]"?: "secret_key" | "user" | "session" | "cli" | "system" | "anonymous";
+                /** @description actor_type is one of (comma-separated list). */
+                "filter[actor_type][in]"?: string;
+                /** @description actor_id equals. */
+                "filter[actor_id]"?: string;
+                /** @description actor_id ne. */
+                "filter[actor_id][ne]"?: string;
+                /** @description actor_id is one of (comma-separated list). */
+                "filter[actor_id][in]"?: string;
+                /** @description action equals. */
+                "filter[action]"?: string;
+                /** @description action ne. */
+                "filter[action][ne]"?: string;
+                /** @description action is one of (comma-separated list). */
+                "filter[action][in]"?: string;
+                /** @description target_type equals. */
+                "filter[target_type]"?: string;
+                /** @description target_type ne. */
+                "filter[target_type][ne]"?: string;
+                /** @description target_type is one of (comma-separated list). */
+                "filter[target_type][in]"?: string;
+                /** @description target_id equals. */
+                "filter[target_id]"?: string;
+                /** @description target_id ne. */
+                "filter[target_id][ne]"?: string;
+                /** @description target_id is one of (comma-separated list). */
+                "filter[target_id][in]"?: string;
+                /** @description request_id equals. */
+                "filter[request_id]"?: string;
+                /** @description request_id ne. */
+                "filter[request_id][ne]"?: string;
+                /** @description request_id is one of (comma-separated list). */
+                "filter[request_id][in]"?: string;
+                /** @description livemode equals. */
+                "filter[livemode]"?: boolean;
+                /** @description livemode ne. */
+                "filter[livemode][ne]"?: boolean;
+                /** @description livemode is one of (comma-separated list). */
+                "filter[livemode][in]"?: string;
+                /** @description created_at equals. */
+                "filter[created_at]"?: string;
+                /** @description created_at ne. */
+                "filter[created_at][ne]"?: string;
+                /** @description created_at gt. */
+                "filter[created_at][gt]"?: string;
+                /** @description created_at gte. */
+                "filter[created_at][gte]"?: string;
+                /** @description created_at lt. */
+                "filter[created_at][lt]"?: string;
+                /** @description created_at lte. */
+                "filter[created_at][lte]"?: string;
+                /** @description created_at is one of (comma-separated list). */
+                "filter[created_at][in]"?: string;
+            };
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEnvelopeDto"] & {
+                        data: components["schemas"]["AuditEventDto"][];
+                    };
+                };
+            };
+            /**
+             * @description E2004 invalid_query_parameter: A query parameter is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1270 audit_role_required: Only owners and admins of the application (and superusers) may read its audit log.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    AuditController_export: {
+        parameters: {
+            query?: {
+                /** @description Rows created at or after this instant (RFC 3339). */
+                from?: string;
+                /** @description Rows created before this instant (RFC 3339). */
+                to?: string;
+            };
+            header?: {
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+            };
+            path: {
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON lines, one audit event each. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2004 invalid_query_parameter: A query parameter is invalid.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1270 audit_role_required: Only owners and admins of the application (and superusers) may read its audit log.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E3001 application_not_found: No application has this slug. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import { AccessErrors } from '../../../common/auth/access.errors.js';
 import {
   PERMISSION_LEVELS,
@@ -86,6 +87,7 @@ export class ApiKeysService {
     private readonly clock: Clock,
     private readonly invalidation: CacheInvalidation,
     config: ConfigService<AllConfig, true>,
+    private readonly audit: AuditRecorder,
   ) {
     this.verified = new TtlCache(config.get('app.apiKeyCacheMs', { infer: true }), 10_000, () => clock.nowMs());
     // Changes are rare: forgetting every verified key (one lookup each on its next use) keeps
@@ -126,8 +128,8 @@ export class ApiKeysService {
   /** A new secret key (`sk_…`, every permission) of `mode`; the key is in the answer only. */
   async createSecretKey(applicationId: string, mode: Mode): Promise<{ key: string; row: ApiKey }> {
     const generated = generateSecretKey(mode, 'sk');
-    const row = await this.repository.transaction((manager) =>
-      this.repository.insert(manager, {
+    const row = await this.repository.transaction(async (manager) => {
+      const inserted = await this.repository.insert(manager, {
         id: newId(),
         application_id: applicationId,
         kind: 'secret',
@@ -136,8 +138,10 @@ export class ApiKeysService {
         secret_hash: generated.hash,
         last4: generated.last4,
         status: 'active',
-      }),
-    );
+      });
+      await this.auditKey(manager, 'created', inserted, null, inserted);
+      return inserted;
+    });
     return { key: generated.key, row };
   }
 
@@ -149,8 +153,8 @@ export class ApiKeysService {
   ): Promise<RestrictedKeyResponse> {
     const permissions = normalizePermissions(input.permissions, {});
     const generated = generateSecretKey(mode, 'rk');
-    const row = await this.repository.transaction((manager) =>
-      this.repository.insert(manager, {
+    const row = await this.repository.transaction(async (manager) => {
+      const inserted = await this.repository.insert(manager, {
         id: newId(),
         application_id: applicationId,
         kind: 'restricted',
@@ -161,8 +165,10 @@ export class ApiKeysService {
         secret_hash: generated.hash,
         last4: generated.last4,
         status: 'active',
-      }),
-    );
+      });
+      await this.auditKey(manager, 'created', inserted, null, inserted);
+      return inserted;
+    });
     return { ...this.toResponse(row), secret: generated.key };
   }
 
@@ -188,12 +194,14 @@ export class ApiKeysService {
     const row = await this.repository.transaction(async (manager) => {
       const current = await this.lockActive(manager, applicationId, mode, id, 'restricted');
       if (input.name === undefined && input.permissions === undefined) return current;
-      return this.repository.update(manager, current.id, {
+      const updated = await this.repository.update(manager, current.id, {
         ...(input.name === undefined ? {} : { name: input.name }),
         ...(input.permissions === undefined
           ? {}
           : { permissions: normalizePermissions(input.permissions, current.permissions ?? {}) }),
       });
+      await this.auditKey(manager, 'updated', updated, current, updated);
+      return updated;
     });
     await this.invalidation.publish(API_KEY_CHANNEL, row.id);
     return this.toResponse(row);
@@ -231,7 +239,9 @@ export class ApiKeysService {
         status: 'active',
       });
       const oldExpiresAt = new Date(this.clock.nowMs() + expireOldInSeconds * 1000);
-      await this.repository.update(manager, old.id, { expires_at: oldExpiresAt, replaced_by: row.id });
+      const rolled = await this.repository.update(manager, old.id, { expires_at: oldExpiresAt, replaced_by: row.id });
+      await this.auditKey(manager, 'rolled', old, old, rolled, { replaced_by: row.id, new_prefix: row.prefix });
+      await this.auditKey(manager, 'created', row, null, row, { replaces: old.id });
       return { key: fresh.key, row, oldExpiresAt };
     });
     await this.invalidation.publish(API_KEY_CHANNEL, id);
@@ -255,7 +265,12 @@ export class ApiKeysService {
       const current = await this.repository.find(applicationId, mode, id, kind, manager);
       if (!current) throw notFound(id);
       if (current.status === 'revoked') return current;
-      return this.repository.update(manager, current.id, { status: 'revoked', revoked_at: this.clock.now() });
+      const revoked = await this.repository.update(manager, current.id, {
+        status: 'revoked',
+        revoked_at: this.clock.now(),
+      });
+      await this.auditKey(manager, 'revoked', revoked, current, revoked);
+      return revoked;
     });
     await this.invalidation.publish(API_KEY_CHANNEL, row.id);
     return row;
@@ -290,6 +305,39 @@ export class ApiKeysService {
       revoked_at: row.revoked_at?.toISOString() ?? null,
       replaced_by: row.replaced_by,
     };
+  }
+
+  /**
+   * A key change's audit row, in its transaction (docs/AUDIT.md): `api_key.<change>` for a secret
+   * key, `restricted_key.<change>` for a restricted one, with what an auditor needs to tell keys
+   * apart (public prefix, last four, name, permissions, status, expiry), never the key or its hash.
+   */
+  private auditKey(
+    manager: EntityManager,
+    change: 'created' | 'updated' | 'rolled' | 'revoked',
+    key: ApiKey,
+    before: ApiKey | null,
+    after: ApiKey,
+    metadata?: Record<string, unknown>,
+  ): Promise<void> {
+    const kind = key.kind === 'restricted' ? 'restricted_key' : 'api_key';
+    const visible = (k: ApiKey) => ({
+      prefix: k.prefix,
+      last4: k.last4,
+      mode: k.mode,
+      status: k.status,
+      expires_at: k.expires_at?.toISOString() ?? null,
+      ...(k.kind === 'restricted' ? { name: k.name, permissions: k.permissions } : {}),
+    });
+    return this.audit.record(manager, {
+      applicationId: key.application_id,
+      livemode: key.mode === 'live',
+      action: `${kind}.${change}`,
+      target: { type: kind, id: key.id },
+      ...(before ? { before: visible(before) } : {}),
+      after: visible(after),
+      ...(metadata ? { metadata } : {}),
+    });
   }
 
   private async lockActive(

@@ -1,3 +1,4 @@
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import { Injectable, Logger } from '@nestjs/common';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { Clock } from '../../../common/clock.js';
@@ -35,6 +36,7 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel, OAuth2Se
   constructor(
     private readonly repository: OAuthRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /**
@@ -105,7 +107,7 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel, OAuth2Se
     const row = await this.repository.findCode(hashSecret(authorizationCode));
     if (!row) return false;
     if (row.used_at) {
-      await this.revokeFamily(row.id, 'authorization code used twice');
+      await this.revokeFamily(row.id, 'authorization code used twice', row.user_id);
       return false;
     }
     if (row.expires_at.getTime() <= this.clock.nowMs()) return false;
@@ -125,7 +127,7 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel, OAuth2Se
   async revokeAuthorizationCode(code: OAuth2Server.AuthorizationCode): Promise<boolean> {
     const codeId = (code.user as ModelUser).codeId!;
     if (await this.repository.useCode(codeId, this.clock.now())) return true;
-    await this.revokeFamily(codeId, 'authorization code used twice');
+    await this.revokeFamily(codeId, 'authorization code used twice', (code.user as ModelUser).id);
     return false;
   }
 
@@ -161,7 +163,7 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel, OAuth2Se
     const row = await this.repository.findByRefreshHash(hashSecret(refreshToken));
     if (!row || row.family_revoked_at || !row.refresh_expires_at) return false;
     if (row.rotated_at) {
-      await this.revokeFamily(row.family_id, 'rotated refresh token presented again');
+      await this.revokeFamily(row.family_id, 'rotated refresh token presented again', row.user_id);
       return false;
     }
     if (row.refresh_expires_at.getTime() <= this.clock.nowMs()) return false;
@@ -179,7 +181,7 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel, OAuth2Se
     const u = token.user as ModelUser;
     if (await this.repository.rotate(u.tokenId!, this.clock.now())) return true;
     // Lost a race with another exchange of the same refresh token: that is a reuse too.
-    await this.revokeFamily(u.familyId!, 'rotated refresh token presented again');
+    await this.revokeFamily(u.familyId!, 'rotated refresh token presented again', u.id);
     return false;
   }
 
@@ -188,8 +190,19 @@ export class OAuthModel implements OAuth2Server.AuthorizationCodeModel, OAuth2Se
     return false;
   }
 
-  private async revokeFamily(familyId: string, reason: string): Promise<void> {
-    await this.repository.revokeFamily(familyId, this.clock.now());
+  /** Revokes the family and audits the reuse (platform chain: a user belongs to no one application) in one transaction. */
+  private async revokeFamily(familyId: string, reason: string, userId: string): Promise<void> {
+    await this.repository.transaction(async (manager) => {
+      await this.repository.revokeFamily(familyId, this.clock.now(), manager);
+      await this.audit.record(manager, {
+        applicationId: null,
+        livemode: null,
+        actor: { type: 'user', id: userId },
+        action: reason.startsWith('authorization code') ? 'oauth.code_reuse' : 'oauth.refresh_token_reuse',
+        target: { type: 'oauth_token_family', id: familyId },
+        metadata: { reason, family_revoked: true },
+      });
+    });
     this.logger.warn({ family_id: familyId }, `revoked a token family: ${reason}`);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { OAuthClient } from '../entities/oauth-client.entity.js';
 import { OAuthCode } from '../entities/oauth-code.entity.js';
 import { OAuthToken } from '../entities/oauth-token.entity.js';
@@ -74,8 +74,12 @@ export class OAuthRepository {
    * Revokes the family, creating its row if the first exchange has not written it yet, so tokens
    * that exchange is about to insert are born revoked.
    */
-  async revokeFamily(familyId: string, at: Date): Promise<void> {
-    await this.db.query(
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  async revokeFamily(familyId: string, at: Date, manager: EntityManager = this.db.manager): Promise<void> {
+    await manager.query(
       `INSERT INTO platform.oauth_token_families (id, revoked_at) VALUES ($1, $2)
        ON CONFLICT (id) DO UPDATE SET revoked_at = COALESCE(platform.oauth_token_families.revoked_at, EXCLUDED.revoked_at)`,
       [familyId, at],

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import OAuth2Server from '@node-oauth/oauth2-server';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import { Clock } from '../../../common/clock.js';
 import { RequestContext } from '../../../common/context/request-context.js';
 import type { AllConfig } from '../../../config/app.config.js';
@@ -77,6 +78,7 @@ export class OAuthService {
     private readonly context: RequestContext,
     private readonly clock: Clock,
     private readonly config: ConfigService<AllConfig, true>,
+    private readonly audit: AuditRecorder,
   ) {
     this.server = new OAuth2Server({
       model,
@@ -138,6 +140,17 @@ export class OAuthService {
       });
       return { status: err.status, headers: PAGE_HEADERS, html };
     }
+    // A security event, not a change: its own transaction on the platform chain (docs/AUDIT.md).
+    await this.repository.transaction((manager) =>
+      this.audit.record(manager, {
+        applicationId: null,
+        livemode: null,
+        actor: { type: 'user', id: userId },
+        action: 'user.login',
+        target: { type: 'user', id: userId },
+        metadata: { client_id: params.client_id ?? null },
+      }),
+    );
     const request = new OAuth2Server.Request({ method: 'POST', headers: {}, query: params, body: {} });
     const response = new OAuth2Server.Response({ headers: {} });
     try {

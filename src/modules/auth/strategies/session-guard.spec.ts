@@ -1,3 +1,4 @@
+import type { AuditRecorder, AuthFailure } from '../../../common/audit/audit-recorder.js';
 import 'reflect-metadata';
 import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -10,7 +11,8 @@ import { RequestContext, type WalletStore } from '../../../common/context/reques
 import { AppError } from '../../../common/errors/app-error.js';
 import { Auth, SessionPurposes } from '../../../common/http/decorators.js';
 import type { RoutePermissions } from '../../../common/auth/route-permissions.js';
-import { AuthGuard } from '../../../common/auth/auth.guard.js';
+import { AuthGuard, presentedCredential } from '../../../common/auth/auth.guard.js';
+import type { Request } from 'express';
 import type { ConfigService } from '@nestjs/config';
 import { Clock } from '../../../common/clock.js';
 import { AuthFailureThrottle } from '../../../common/rate-limit/auth-failure-throttle.js';
@@ -77,10 +79,21 @@ function setup(
     new Clock(),
     new InMemoryRateLimitStore(),
   );
+  const audit = {
+    noted: [] as AuthFailure[],
+    record: async () => undefined,
+    noteAuthFailure(failure: AuthFailure) {
+      this.noted.push(failure);
+    },
+  };
   // Session-only endpoints: permissions.ts limits keys and roles, not sessions, so no route table is needed here.
-  const guard = new AuthGuard(new Reflector(), context, failures, {
-    of: () => undefined,
-  } as unknown as RoutePermissions);
+  const guard = new AuthGuard(
+    new Reflector(),
+    context,
+    failures,
+    { of: () => undefined } as unknown as RoutePermissions,
+    audit as unknown as AuditRecorder,
+  );
   const call = async (handler: keyof Endpoints, headers: Record<string, string>) => {
     const req = { headers, query: {}, params: {}, ip: '192.0.2.1' } as { headers: Record<string, string> };
     const ctx = {
@@ -92,7 +105,7 @@ function setup(
     await guard.canActivate(ctx);
     return req;
   };
-  return { call, store };
+  return { call, store, audit };
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
@@ -142,6 +155,28 @@ describe('AuthGuard with one-time sessions', () => {
     expect(
       await codeOf(setup().call('anyCaller', { authorization: 'Digest x', 'x-session-token': 'wss-checkout' })),
     ).toBe('E1200');
+  });
+
+  it('notes each failed authentication for the audit log by the scheme tried', async () => {
+    const { call, audit } = setup();
+    expect(await codeOf(call('anyCaller', { authorization: 'Digest x' }))).toBe('E1200');
+    expect(await codeOf(call('checkoutOnly', { 'x-session-token': 'wss-nope' }))).toBe('E1212');
+    expect(audit.noted).toEqual([
+      { applicationId: 'app-1', clientAddress: '192.0.2.1', credential: 'digest' },
+      { applicationId: 'app-1', clientAddress: '192.0.2.1', credential: 'session' },
+    ]);
+  });
+
+  it('names a presented secret key by its public prefix only, never the key', () => {
+    const key = 'sk_test_ABCDEFGHIJKLmnopqrstuvwxyz0123456789';
+    const basic = `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+    expect(presentedCredential({ headers: { authorization: basic } } as unknown as Request)).toBe(
+      'sk_test_ABCDEFGHIJKL',
+    );
+    expect(presentedCredential({ headers: { authorization: 'Bearer wat_secret' } } as unknown as Request)).toBe(
+      'bearer',
+    );
+    expect(presentedCredential({ headers: {} } as unknown as Request)).toBe('none');
   });
 });
 
