@@ -26287,7 +26287,9 @@ export interface operations {
                 };
             };
             /**
-             * @description E1270 audit_role_required: Only owners and admins of the application (and superusers) may read its audit log.
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
@@ -26404,7 +26406,9 @@ export interface operations {
                 };
             };
             /**
-             * @description E1270 audit_role_required: Only owners and admins of the application (and superusers) may read its audit log.
+             * @description E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
              *
              *     E1300 insufficient_permissions: The credential may not perform this request.
              */
