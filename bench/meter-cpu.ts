@@ -45,7 +45,7 @@ const RUN_JOBS = process.env.BENCH_RUN_JOBS ?? 'false';
 const BARE = 'bare';
 
 /** Instructions the service ran since the counters were last zeroed (callgrind), then zeroed again. */
-async function instructions(pid: number): Promise<number> {
+async function instructions(pid: number, wake: () => Promise<unknown>): Promise<number> {
   const pattern = `/tmp/meter-cpu-callgrind.*.${pid}.*`;
   const newest = async () =>
     (await run('sh', ['-c', `ls -v ${pattern} 2>/dev/null | tail -1`]).catch(() => ({ stdout: '' }))).stdout.trim();
@@ -53,8 +53,10 @@ async function instructions(pid: number): Promise<number> {
   let output = '';
   // The dump request waits for the service to reach valgrind's scheduler; retry until a new dump file appears.
   for (let attempt = 0; attempt < 180; attempt++) {
-    output =
-      (await run('callgrind_control', ['-d', String(pid)]).catch((err: { stdout?: string }) => err)).stdout ?? '';
+    // An idle service sleeps in epoll_wait, where valgrind cannot hear the request: a probe wakes it.
+    const asked = run('callgrind_control', ['-d', String(pid)]).catch((err: { stdout?: string }) => err);
+    await wake().catch(() => undefined);
+    output = (await asked).stdout ?? '';
     const file = await newest();
     if (file && file !== previous) {
       const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(file, 'utf8'));
@@ -233,7 +235,9 @@ async function round(t: Target, requests: number): Promise<{ cpuPerRequest: numb
   if (CALLGRIND) await run('callgrind_control', ['-z', String(t.child.pid!)]);
   const before = cpuMs(t.child.pid!);
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
-  const after = CALLGRIND ? before + (await instructions(t.child.pid!)) / 1000 : cpuMs(t.child.pid!);
+  const after = CALLGRIND
+    ? before + (await instructions(t.child.pid!, () => fetch(`${new URL(t.api).origin}/healthz`))) / 1000
+    : cpuMs(t.child.pid!);
   const result = JSON.parse(stdout.trim().split('\n').pop()!);
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${t.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
