@@ -105,7 +105,15 @@ async function start(label: string, root: string, index: number): Promise<Target
       ]
     : [];
   const instrument = async (child: ChildProcess) => {
-    if (CALLGRIND) await run('callgrind_control', ['-i', 'on', String(child.pid!)]);
+    if (!CALLGRIND) return;
+    // The served service idles in epoll_wait, where valgrind does not hear the command: probes wake it.
+    let done = false;
+    const asked = run('callgrind_control', ['-i', 'on', String(child.pid!)]).finally(() => (done = true));
+    while (!done) {
+      await fetch(`${base}/healthz`).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await asked;
   };
   const base = `http://127.0.0.1:${port}`;
   const waitUntilServing = async (child: ChildProcess, ready: (res: Response) => boolean) => {
