@@ -38,6 +38,7 @@ import { BalanceStatements1764501500000 } from './1764501500000-BalanceStatement
 import { ReconciliationRuns1764501600000 } from './1764501600000-ReconciliationRuns.js';
 import { EventTraceparent1764501700000 } from './1764501700000-EventTraceparent.js';
 import { TraceLinks1764502100000 } from './1764502100000-TraceLinks.js';
+import { MeterEventPartitions1764502200000 } from './1764502200000-MeterEventPartitions.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   ReconciliationRuns1764501600000,
   EventTraceparent1764501700000,
   TraceLinks1764502100000,
+  MeterEventPartitions1764502200000,
 ];

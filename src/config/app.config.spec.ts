@@ -41,6 +41,7 @@ describe('configuration', () => {
       shutdownListenMs: 1_000,
       httpKeepAliveTimeoutMs: 65_000,
       eventRetentionDays: 30,
+      meterEventRetentionDays: 431,
       webhookAllowPrivateTargets: true,
       webhookEndpointConcurrency: 32,
     });
@@ -65,6 +66,7 @@ describe('configuration', () => {
       SHUTDOWN_LISTEN_MS: '5000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '350000',
       EVENT_RETENTION_DAYS: '90',
+      METER_EVENT_RETENTION_DAYS: '731',
       REDIS_URL: 'redis://cache:6379/2',
       REDIS_KEY_PREFIX: 'wallet-eu:',
       TRUSTED_PROXIES: '10.244.0.0/16, ::1,192.0.2.7',
@@ -84,6 +86,7 @@ describe('configuration', () => {
       shutdownListenMs: 5_000,
       httpKeepAliveTimeoutMs: 350_000,
       eventRetentionDays: 90,
+      meterEventRetentionDays: 731,
       redisUrl: 'redis://cache:6379/2',
       redisKeyPrefix: 'wallet-eu:',
       trustedProxies: ['10.244.0.0/16', '::1', '192.0.2.7'],

@@ -8,6 +8,12 @@ import { ModeDb } from '../../common/database/mode-db.js';
 import { PreparedStatements } from '../../common/database/prepared-statements.js';
 import { Metrics } from '../../common/observability/metrics.js';
 import { tracingOn } from '../../common/observability/trace-context.js';
+import {
+  ensureMonthPartitions,
+  IDENTIFIER_WINDOW_MS,
+  isMissingPartition,
+  monthStart,
+} from './meter-event-partitions.js';
 import { storeEventsParams, storeEventsSql, type EventRow, type StoreRow } from './store-events.sql.js';
 
 export interface StoredEventRow {
@@ -63,6 +69,14 @@ const GROUP_FLUSHES = 2;
 /** The most events one storage statement carries (five batch requests of 100). */
 const GROUP_ROWS = 500;
 
+/**
+ * The earliest time a repeat of `rows` can find its original at: the identifier window before the
+ * earliest of them (older events with the same identifier are no longer its original).
+ */
+function windowStart(rows: StoreRow[]): Date {
+  return new Date(Math.min(...rows.map((r) => r.createdAt.getTime())) - IDENTIFIER_WINDOW_MS);
+}
+
 /** Meter events and their delivery outbox, in the request's (or job's) mode. */
 @Injectable()
 export class MeterEventsRepository {
@@ -113,48 +127,77 @@ export class MeterEventsRepository {
     admit: (fresh: Row[], manager: EntityManager) => Promise<Array<Refusal | null>>,
   ): Promise<Array<StoredEventRow | Refusal>> {
     const tables = { events: this.db.table('meter_events'), outbox: this.db.table('meter_event_outbox') };
-    return this.db.transaction(async (manager) => {
-      const inserted = await this.prepared.query<StoredEventRow>(
-        manager,
-        'meter_store',
-        storeEventsSql(tables, tracingOn()),
-        storeEventsParams(rows, tracingOn()),
-      );
-      const insertedById = new Map(inserted.map((r) => [r.id, r]));
-      const fresh = rows.filter((r) => insertedById.has(r.id));
-      const outcomes = fresh.length ? await admit(fresh, manager) : [];
-      const byIdentifier = new Map<string, StoredEventRow | Refusal>();
-      const refused: string[] = [];
-      fresh.forEach((row, i) => {
-        const refusal = outcomes[i];
-        if (refusal === null) byIdentifier.set(row.identifier, insertedById.get(row.id)!);
-        else {
-          byIdentifier.set(row.identifier, refusal);
-          refused.push(row.id);
-        }
-      });
-      if (refused.length) {
-        await manager.query(
-          `WITH queued AS (DELETE FROM ${tables.outbox} WHERE event_id = ANY($1::uuid[]))
-           DELETE FROM ${tables.events} WHERE id = ANY($1::uuid[])`,
-          [refused],
+    return this.withPartitions(this.db.manager, this.db.schema, rows, () =>
+      this.db.transaction(async (manager) => {
+        const inserted = await this.prepared.query<StoredEventRow>(
+          manager,
+          'meter_store',
+          storeEventsSql(tables, tracingOn()),
+          storeEventsParams(rows, tracingOn()),
         );
-      }
-      const repeats = rows.filter((r) => !byIdentifier.has(r.identifier)).map((r) => r.identifier);
-      if (repeats.length) {
-        const originals = (await manager.query(
-          `SELECT id, application_id, identifier, created_at, errors FROM ${tables.events}
-            WHERE application_id = $1 AND identifier = ANY($2::text[])`,
-          [rows[0].applicationId, repeats],
-        )) as StoredEventRow[];
-        for (const original of originals) byIdentifier.set(original.identifier, original);
-      }
-      return rows.map((r) => {
-        const answer = byIdentifier.get(r.identifier);
-        if (answer === undefined) throw new Error(`meter event ${r.identifier} neither stored nor found`);
-        return answer;
-      });
-    });
+        const insertedById = new Map(inserted.map((r) => [r.id, r]));
+        const fresh = rows.filter((r) => insertedById.has(r.id));
+        const outcomes = fresh.length ? await admit(fresh, manager) : [];
+        const byIdentifier = new Map<string, StoredEventRow | Refusal>();
+        const refused: string[] = [];
+        fresh.forEach((row, i) => {
+          const refusal = outcomes[i];
+          if (refusal === null) byIdentifier.set(row.identifier, insertedById.get(row.id)!);
+          else {
+            byIdentifier.set(row.identifier, refusal);
+            refused.push(row.id);
+          }
+        });
+        if (refused.length) {
+          await manager.query(
+            `WITH queued AS (DELETE FROM ${tables.outbox} WHERE event_id = ANY($1::uuid[]))
+           DELETE FROM ${tables.events} WHERE id = ANY($1::uuid[])`,
+            [refused],
+          );
+        }
+        const repeats = rows.filter((r) => !byIdentifier.has(r.identifier)).map((r) => r.identifier);
+        if (repeats.length) {
+          const originals = (await manager.query(
+            `SELECT id, application_id, identifier, created_at, errors FROM ${tables.events}
+            WHERE application_id = $1 AND identifier = ANY($2::text[]) AND created_at >= $3
+            ORDER BY created_at`,
+            [rows[0].applicationId, repeats, windowStart(rows)],
+          )) as StoredEventRow[];
+          for (const original of originals) byIdentifier.set(original.identifier, original);
+        }
+        return rows.map((r) => {
+          const answer = byIdentifier.get(r.identifier);
+          if (answer === undefined) throw new Error(`meter event ${r.identifier} neither stored nor found`);
+          return answer;
+        });
+      }),
+    );
+  }
+
+  /**
+   * Runs `store` (which writes `rows`); when a row's month has no partition yet (the partition job
+   * makes them ahead, but a clock moved forward can outrun it), makes the partitions of the rows'
+   * months and runs it once more.
+   */
+  private async withPartitions<T>(
+    manager: EntityManager,
+    schema: string,
+    rows: StoreRow[],
+    store: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await store();
+    } catch (error) {
+      if (!isMissingPartition(error)) throw error;
+      const times = rows.map((r) => r.createdAt.getTime());
+      await ensureMonthPartitions(
+        manager,
+        schema,
+        monthStart(new Date(Math.min(...times))),
+        new Date(Math.max(...times)),
+      );
+      return store();
+    }
   }
 
   /** The current mode's group commit; its flush is bound to that mode's tables and connections. */
@@ -163,6 +206,7 @@ export class MeterEventsRepository {
     let group = this.groups.get(mode);
     if (!group) {
       const manager = this.db.manager;
+      const schema = this.db.schema;
       const tables = { events: this.db.table('meter_events'), outbox: this.db.table('meter_event_outbox') };
       // The statement's text, built once per mode: the same string on every flush.
       const sql = storeEventsSql(tables, tracingOn());
@@ -172,7 +216,7 @@ export class MeterEventsRepository {
         maxRows: GROUP_ROWS,
         flush: (rows) => {
           rowsOf.observe(rows.length);
-          return this.flush(manager, tables, sql, rows);
+          return this.flush(manager, schema, tables, sql, rows);
         },
       });
       this.groups.set(mode, group);
@@ -183,15 +227,13 @@ export class MeterEventsRepository {
   /** One statement for the rows of one or more requests; each row answered with its stored event (the original for a repeat). */
   private async flush(
     manager: EntityManager,
+    schema: string,
     tables: { events: string; outbox: string },
     sql: string,
     rows: StoreRow[],
   ): Promise<Array<StoredEventRow | undefined>> {
-    const inserted = await this.prepared.query<StoredEventRow>(
-      manager,
-      'meter_store',
-      sql,
-      storeEventsParams(rows, tracingOn()),
+    const inserted = await this.withPartitions(manager, schema, rows, () =>
+      this.prepared.query<StoredEventRow>(manager, 'meter_store', sql, storeEventsParams(rows, tracingOn())),
     );
     const key = (applicationId: string, identifier: string) => `${applicationId}:${identifier}`;
     const byKey = new Map(inserted.map((r) => [key(r.application_id, r.identifier), r]));
@@ -201,8 +243,10 @@ export class MeterEventsRepository {
         `SELECT e.id, e.application_id, e.identifier, e.created_at, e.errors
          FROM ${tables.events} e
          JOIN unnest($1::uuid[], $2::text[]) AS m(application_id, identifier)
-           ON e.application_id = m.application_id AND e.identifier = m.identifier`,
-        [missing.map((r) => r.applicationId), missing.map((r) => r.identifier)],
+           ON e.application_id = m.application_id AND e.identifier = m.identifier
+         WHERE e.created_at >= $3
+         ORDER BY e.created_at`,
+        [missing.map((r) => r.applicationId), missing.map((r) => r.identifier), windowStart(missing)],
       );
       for (const row of originals) byKey.set(key(row.application_id, row.identifier), row);
     }
@@ -272,10 +316,10 @@ export class MeterEventsRepository {
          ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED
        ), leased AS (
          UPDATE ${outbox} o SET leased_until = $2 FROM due WHERE o.event_id = due.event_id
-         RETURNING o.event_id, o.application_id, o.attempts, o.traceparent
+         RETURNING o.event_id, o.application_id, o.attempts, o.traceparent, o.created_at
        )
        SELECT l.event_id, l.application_id, l.attempts, l.traceparent, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
-       FROM leased l JOIN ${events} e ON e.id = l.event_id`,
+       FROM leased l JOIN ${events} e ON e.id = l.event_id AND e.created_at = l.created_at`,
         params,
       ),
     );
