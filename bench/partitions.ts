@@ -16,7 +16,7 @@ import { createDatabase, dropDatabase, printTable, summarize, writeResults } fro
  *      into the partitioned table, and (BENCH_AB=1, the default) the same rows into the table as it
  *      was before (one heap, the identifier unique over all of it, fillfactor 45);
  *   2. A/B of the service's own storage statement (100 events, new identifiers, this month) and the
- *      forwarder's delivered mark, alternated A B B A: each statement's latency and the backend's
+ *      forwarder's delivered mark (by id, since the earliest receipt of the batch), alternated A B B A: each statement's latency and the backend's
  *      CPU time per statement (/proc of the PostgreSQL backend, so only the database's work);
  *   3. retention of the oldest month: DETACH + DROP of its partition, timed, then the dead tuples of
  *      the table (pg_stat_user_tables, after vacuum stats flush); with BENCH_AB the same month
@@ -61,11 +61,14 @@ async function seed(ds: DataSource, table: string, from: Date, to: Date): Promis
 
 async function storeRound(ds: DataSource, table: string, round: number) {
   const runner = ds.createQueryRunner();
-  await runner.connect();
+  // The storage statement runs as a named prepared statement, as the service runs it (PreparedStatements).
+  const client = (await runner.connect()) as {
+    query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Array<{ id: string }> }>;
+  };
   try {
     const [{ pid }] = (await runner.query('SELECT pg_backend_pid() AS pid')) as Array<{ pid: number }>;
     const sql = storeEventsSql({ events: table, outbox: 'wallet_test.meter_event_outbox' });
-    const mark = `UPDATE ${table} SET delivery_status = 'delivered', delivered_at = $2, errors = '[]' WHERE id = ANY($1::uuid[])`;
+    const mark = `UPDATE ${table} SET delivery_status = 'delivered', delivered_at = $2, errors = '[]' WHERE id = ANY($1::uuid[]) AND created_at >= $3::timestamptz`;
     const store: number[] = [];
     const marks: number[] = [];
     const cpuBefore = backendCpuMs(pid);
@@ -85,11 +88,12 @@ async function storeRound(ds: DataSource, table: string, round: number) {
         createdAt: now,
       }));
       let t0 = performance.now();
-      const inserted = (await runner.query(sql, storeEventsParams(rows))) as Array<{ id: string }>;
+      const inserted = (await client.query({ name: `store_${round}`, text: sql, values: storeEventsParams(rows) }))
+        .rows;
       store.push(performance.now() - t0);
       if (inserted.length !== BATCH) throw new Error(`${table}: ${inserted.length} of ${BATCH} stored`);
       t0 = performance.now();
-      await runner.query(mark, [inserted.map((r) => r.id), now]);
+      await runner.query(mark, [inserted.map((r) => r.id), now, now]);
       marks.push(performance.now() - t0);
     }
     const cpu = backendCpuMs(pid) - cpuBefore;

@@ -45,6 +45,18 @@ export interface ClaimedEvent {
   provider: string;
   /** The traceparent of the request that stored the event (tracing on), for the forwarder's span link. */
   traceparent: string | null;
+  /** When the event was received (its partition's key; the outbox row keeps it). */
+  created_at: Date;
+}
+
+/**
+ * Events delivered, to be marked so: their ids, when, and the earliest of their receipt times, which
+ * confines the mark to the partitions of the months since (rather than probing every month's).
+ */
+export interface DeliveredMark {
+  ids: string[];
+  at: Date;
+  since: Date;
 }
 
 export type SummaryAggregation = 'sum' | 'count' | 'last' | 'max';
@@ -296,13 +308,15 @@ export class MeterEventsRepository {
     now: Date,
     leaseUntil: Date,
     limit: number,
-    delivered: { ids: string[]; at: Date } = { ids: [], at: now },
+    delivered: DeliveredMark = { ids: [], at: now, since: now },
     scope: JobScope = {},
   ): Promise<ClaimedEvent[]> {
     const outbox = this.db.table('meter_event_outbox');
     const events = this.db.table('meter_events');
-    const params: unknown[] = delivered.ids.length ? [now, leaseUntil, delivered.ids, delivered.at] : [now, leaseUntil];
-    const mark = delivered.ids.length ? `${this.deliveredMark('$3', '$4')}, ` : '';
+    const params: unknown[] = delivered.ids.length
+      ? [now, leaseUntil, delivered.ids, delivered.at, delivered.since]
+      : [now, leaseUntil];
+    const mark = delivered.ids.length ? `${this.deliveredMark('$3', '$4', '$5')}, ` : '';
     let scoped = '';
     if (scope.applicationIds) {
       params.push(scope.applicationIds);
@@ -318,7 +332,7 @@ export class MeterEventsRepository {
          UPDATE ${outbox} o SET leased_until = $2 FROM due WHERE o.event_id = due.event_id
          RETURNING o.event_id, o.application_id, o.attempts, o.traceparent, o.created_at
        )
-       SELECT l.event_id, l.application_id, l.attempts, l.traceparent, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
+       SELECT l.event_id, l.application_id, l.attempts, l.traceparent, l.created_at, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
        FROM leased l JOIN ${events} e ON e.id = l.event_id AND e.created_at = l.created_at`,
         params,
       ),
@@ -329,10 +343,14 @@ export class MeterEventsRepository {
    * Delivered (the provider accepted them): the events say so and their outbox rows are gone, in one
    * statement, committed without waiting for the WAL flush as {@link claimDue}'s mark is.
    */
-  async markDelivered(eventIds: string[], deliveredAt: Date): Promise<void> {
-    if (!eventIds.length) return;
+  async markDelivered(delivered: DeliveredMark): Promise<void> {
+    if (!delivered.ids.length) return;
     await this.db.asyncCommit((manager) =>
-      manager.query(`WITH ${this.deliveredMark('$1', '$2')} SELECT 1`, [eventIds, deliveredAt]),
+      manager.query(`WITH ${this.deliveredMark('$1', '$2', '$3')} SELECT 1`, [
+        delivered.ids,
+        delivered.at,
+        delivered.since,
+      ]),
     );
   }
 
@@ -341,10 +359,10 @@ export class MeterEventsRepository {
    * (parameter `ids`, a uuid array) say so at `at`, and their outbox rows go. It writes no indexed
    * column, so it is a heap-only update (migration MeterForwardingHotUpdates).
    */
-  private deliveredMark(ids: string, at: string): string {
+  private deliveredMark(ids: string, at: string, since: string): string {
     return `marked AS (
            UPDATE ${this.db.table('meter_events')} SET delivery_status = 'delivered', delivered_at = ${at}, errors = '[]'
-           WHERE id = ANY(${ids}::uuid[])
+           WHERE id = ANY(${ids}::uuid[]) AND created_at >= ${since}::timestamptz
          ), removed AS (
            DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = ANY(${ids}::uuid[])
          )`;
