@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Mode } from '../../common/context/principal.js';
-import { ModeDb } from '../../common/database/mode-db.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
 import type { AllConfig } from '../../config/app.config.js';
-import { dropPartitionsBefore, ensureMonthPartitions, monthStart } from './meter-event-partitions.js';
+import { monthStart } from './meter-event-partitions.sql.js';
+import { MeterEventsRepository } from './meter-events.repository.js';
 
 /** How often each replica makes partitions ahead and drops expired ones; cheap when nothing is due. */
 export const PARTITIONS_INTERVAL_MS = 60 * 60_000;
@@ -26,7 +26,7 @@ export class MeterEventPartitionsJob extends PeriodicJob {
   private readonly retentionMs: number;
 
   constructor(
-    private readonly db: ModeDb,
+    private readonly events: MeterEventsRepository,
     config: ConfigService<AllConfig, true>,
   ) {
     super(PARTITIONS_INTERVAL_MS);
@@ -41,16 +41,14 @@ export class MeterEventPartitionsJob extends PeriodicJob {
   /** Makes the partitions of `now`'s month and the MONTHS_AHEAD after it where missing; answers those made per mode. */
   ensureAhead(now: Date, modes?: Mode[]): Promise<string[][]> {
     return this.eachScopedMode({ modes }, () =>
-      ensureMonthPartitions(this.db.manager, this.db.schema, monthStart(now), monthStart(now, MONTHS_AHEAD)),
+      this.events.ensurePartitions(monthStart(now), monthStart(now, MONTHS_AHEAD)),
     );
   }
 
   /** Drops the months wholly received before `now` minus the retention; answers those dropped per mode. */
   async retire(now: Date, modes?: Mode[]): Promise<string[][]> {
     const cutoff = new Date(now.getTime() - this.retentionMs);
-    const dropped = await this.eachScopedMode({ modes }, () =>
-      dropPartitionsBefore(this.db.manager, this.db.schema, cutoff),
-    );
+    const dropped = await this.eachScopedMode({ modes }, () => this.events.dropPartitionsBefore(cutoff));
     const names = dropped.flat();
     if (names.length)
       this.logger.log(`dropped meter event partition(s) ${names.join(', ')} (received before ${cutoff.toISOString()})`);

@@ -1,4 +1,4 @@
-import { IDENTIFIER_WINDOW_DAYS } from './meter-event-partitions.js';
+import { IDENTIFIER_WINDOW_DAYS } from './meter-event-partitions.sql.js';
 
 /** One meter event as the storage statement takes it. */
 export interface EventRow {
