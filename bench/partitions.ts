@@ -5,7 +5,7 @@ import {
   dropPartitionsBefore,
   ensureMonthPartitions,
   monthStart,
-} from '../src/modules/meter/meter-event-partitions.js';
+} from '../src/modules/meter/meter-event-partitions.sql.js';
 import { storeEventsParams, storeEventsSql, type StoreRow } from '../src/modules/meter/store-events.sql.js';
 import { createDatabase, dropDatabase, printTable, summarize, writeResults } from './support.js';
 

@@ -7,7 +7,7 @@ import {
   listPartitions,
   monthStart,
   partitionName,
-} from '../../../src/modules/meter/meter-event-partitions.js';
+} from '../../../src/modules/meter/meter-event-partitions.sql.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 const DAY = 86_400_000;
