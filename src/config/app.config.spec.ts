@@ -42,6 +42,7 @@ describe('configuration', () => {
       httpKeepAliveTimeoutMs: 65_000,
       eventRetentionDays: 30,
       auditRetentionDays: 365,
+      meterEventRetentionDays: 431,
       webhookAllowPrivateTargets: true,
       webhookEndpointConcurrency: 32,
     });
@@ -75,6 +76,7 @@ describe('configuration', () => {
       SHUTDOWN_LISTEN_MS: '5000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '350000',
       EVENT_RETENTION_DAYS: '90',
+      METER_EVENT_RETENTION_DAYS: '731',
       REDIS_URL: 'redis://cache:6379/2',
       REDIS_KEY_PREFIX: 'wallet-eu:',
       TRUSTED_PROXIES: '10.244.0.0/16, ::1,192.0.2.7',
@@ -95,6 +97,7 @@ describe('configuration', () => {
       httpKeepAliveTimeoutMs: 350_000,
       eventRetentionDays: 90,
       auditRetentionDays: 365,
+      meterEventRetentionDays: 731,
       redisUrl: 'redis://cache:6379/2',
       redisKeyPrefix: 'wallet-eu:',
       trustedProxies: ['10.244.0.0/16', '::1', '192.0.2.7'],

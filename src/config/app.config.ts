@@ -97,6 +97,11 @@ export interface AppConfig {
   eventRetentionDays: number;
   /** Audit rows are removed (behind a signed checkpoint) this many days after they were written; at least 365. */
   auditRetentionDays: number;
+  /**
+   * Meter events are kept this many days after they were received, then dropped a whole month at a
+   * time; at least 431 (a yearly period of 366 days, the longest grace of 30 and 35 days of back-dating).
+   */
+  meterEventRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
   shutdownGraceMs: number;
   /**
@@ -357,6 +362,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     httpKeepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 900_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 365, 36500),
+    meterEventRetentionDays: integer(env, 'METER_EVENT_RETENTION_DAYS', 431, 431, 3650),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', databaseUrl === undefined),
     webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 32, 1, 64),
     fileStorage: loadFileStorageConfig(env, (message) => new ConfigError(message)),

@@ -82,24 +82,26 @@ export class MeterEventForwardingJob extends PeriodicJob {
   private async claimLoop(scope: JobScope): Promise<number> {
     let delivered = 0;
     let accepted: string[] = [];
+    let since = this.clock.now();
     for (;;) {
       const now = this.clock.now();
       if (this.stopping) {
-        await this.events.markDelivered(accepted, now);
+        await this.events.markDelivered({ ids: accepted, at: now, since });
         return delivered + accepted.length;
       }
       const claimed = await this.events.claimDue(
         now,
         new Date(now.getTime() + LEASE_MS),
         this.batch,
-        { ids: accepted, at: now },
+        { ids: accepted, at: now, since },
         scope,
       );
       delivered += accepted.length;
       if (claimed.length === 0) return delivered;
+      since = new Date(Math.min(...claimed.map((c) => new Date(c.created_at).getTime())));
       accepted = await this.deliver(claimed);
       if (claimed.length < this.batch) {
-        await this.events.markDelivered(accepted, this.clock.now());
+        await this.events.markDelivered({ ids: accepted, at: this.clock.now(), since });
         return delivered + accepted.length;
       }
     }

@@ -8,6 +8,12 @@ import { ModeDb } from '../../common/database/mode-db.js';
 import { PreparedStatements } from '../../common/database/prepared-statements.js';
 import { Metrics } from '../../common/observability/metrics.js';
 import { tracingOn } from '../../common/observability/trace-context.js';
+import {
+  dropPartitionsBefore,
+  ensureMonthPartitions,
+  isMissingPartition,
+  monthStart,
+} from './meter-event-partitions.sql.js';
 import { storeEventsParams, storeEventsSql, type EventRow, type StoreRow } from './store-events.sql.js';
 
 export interface StoredEventRow {
@@ -39,6 +45,18 @@ export interface ClaimedEvent {
   provider: string;
   /** The traceparent of the request that stored the event (tracing on), for the forwarder's span link. */
   traceparent: string | null;
+  /** When the event was received (its partition's key; the outbox row keeps it). */
+  created_at: Date;
+}
+
+/**
+ * Events delivered, to be marked so: their ids, when, and the earliest of their receipt times, which
+ * confines the mark to the partitions of the months since (rather than probing every month's).
+ */
+export interface DeliveredMark {
+  ids: string[];
+  at: Date;
+  since: Date;
 }
 
 export type SummaryAggregation = 'sum' | 'count' | 'last' | 'max';
@@ -113,48 +131,87 @@ export class MeterEventsRepository {
     admit: (fresh: Row[], manager: EntityManager) => Promise<Array<Refusal | null>>,
   ): Promise<Array<StoredEventRow | Refusal>> {
     const tables = { events: this.db.table('meter_events'), outbox: this.db.table('meter_event_outbox') };
-    return this.db.transaction(async (manager) => {
-      const inserted = await this.prepared.query<StoredEventRow>(
-        manager,
-        'meter_store',
-        storeEventsSql(tables, tracingOn()),
-        storeEventsParams(rows, tracingOn()),
-      );
-      const insertedById = new Map(inserted.map((r) => [r.id, r]));
-      const fresh = rows.filter((r) => insertedById.has(r.id));
-      const outcomes = fresh.length ? await admit(fresh, manager) : [];
-      const byIdentifier = new Map<string, StoredEventRow | Refusal>();
-      const refused: string[] = [];
-      fresh.forEach((row, i) => {
-        const refusal = outcomes[i];
-        if (refusal === null) byIdentifier.set(row.identifier, insertedById.get(row.id)!);
-        else {
-          byIdentifier.set(row.identifier, refusal);
-          refused.push(row.id);
-        }
-      });
-      if (refused.length) {
-        await manager.query(
-          `WITH queued AS (DELETE FROM ${tables.outbox} WHERE event_id = ANY($1::uuid[]))
-           DELETE FROM ${tables.events} WHERE id = ANY($1::uuid[])`,
-          [refused],
+    return this.withPartitions(this.db.manager, this.db.schema, rows, () =>
+      this.db.transaction(async (manager) => {
+        const inserted = await this.prepared.query<StoredEventRow>(
+          manager,
+          'meter_store',
+          storeEventsSql(tables, tracingOn()),
+          storeEventsParams(rows, tracingOn()),
         );
-      }
-      const repeats = rows.filter((r) => !byIdentifier.has(r.identifier)).map((r) => r.identifier);
-      if (repeats.length) {
-        const originals = (await manager.query(
-          `SELECT id, application_id, identifier, created_at, errors FROM ${tables.events}
-            WHERE application_id = $1 AND identifier = ANY($2::text[])`,
-          [rows[0].applicationId, repeats],
-        )) as StoredEventRow[];
-        for (const original of originals) byIdentifier.set(original.identifier, original);
-      }
-      return rows.map((r) => {
-        const answer = byIdentifier.get(r.identifier);
-        if (answer === undefined) throw new Error(`meter event ${r.identifier} neither stored nor found`);
-        return answer;
-      });
-    });
+        const insertedById = new Map(inserted.map((r) => [r.id, r]));
+        const fresh = rows.filter((r) => insertedById.has(r.id));
+        const outcomes = fresh.length ? await admit(fresh, manager) : [];
+        const byIdentifier = new Map<string, StoredEventRow | Refusal>();
+        const refused: string[] = [];
+        fresh.forEach((row, i) => {
+          const refusal = outcomes[i];
+          if (refusal === null) byIdentifier.set(row.identifier, insertedById.get(row.id)!);
+          else {
+            byIdentifier.set(row.identifier, refusal);
+            refused.push(row.id);
+          }
+        });
+        if (refused.length) {
+          await manager.query(
+            `WITH queued AS (DELETE FROM ${tables.outbox} WHERE event_id = ANY($1::uuid[]))
+           DELETE FROM ${tables.events} WHERE id = ANY($1::uuid[])`,
+            [refused],
+          );
+        }
+        const repeats = rows.filter((r) => !byIdentifier.has(r.identifier)).map((r) => r.identifier);
+        if (repeats.length) {
+          const originals = (await manager.query(
+            `SELECT id, application_id, identifier, created_at, errors FROM ${tables.events}
+            WHERE application_id = $1 AND identifier = ANY($2::text[])
+            ORDER BY created_at`,
+            [rows[0].applicationId, repeats],
+          )) as StoredEventRow[];
+          for (const original of originals) byIdentifier.set(original.identifier, original);
+        }
+        return rows.map((r) => {
+          const answer = byIdentifier.get(r.identifier);
+          if (answer === undefined) throw new Error(`meter event ${r.identifier} neither stored nor found`);
+          return answer;
+        });
+      }),
+    );
+  }
+
+  /** Makes the current mode's monthly partitions from `from`'s month to `to`'s where missing; answers those made. */
+  ensurePartitions(from: Date, to: Date): Promise<string[]> {
+    return ensureMonthPartitions(this.db.manager, this.db.schema, from, to);
+  }
+
+  /** Drops the current mode's monthly partitions wholly received before `cutoff`; answers those dropped. */
+  dropPartitionsBefore(cutoff: Date): Promise<string[]> {
+    return dropPartitionsBefore(this.db.manager, this.db.schema, cutoff);
+  }
+
+  /**
+   * Runs `store` (which writes `rows`); when a row's month has no partition yet (the partition job
+   * makes them ahead, but a clock moved forward can outrun it), makes the partitions of the rows'
+   * months and runs it once more.
+   */
+  private async withPartitions<T>(
+    manager: EntityManager,
+    schema: string,
+    rows: StoreRow[],
+    store: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await store();
+    } catch (error) {
+      if (!isMissingPartition(error)) throw error;
+      const times = rows.map((r) => r.createdAt.getTime());
+      await ensureMonthPartitions(
+        manager,
+        schema,
+        monthStart(new Date(Math.min(...times))),
+        new Date(Math.max(...times)),
+      );
+      return store();
+    }
   }
 
   /** The current mode's group commit; its flush is bound to that mode's tables and connections. */
@@ -163,6 +220,7 @@ export class MeterEventsRepository {
     let group = this.groups.get(mode);
     if (!group) {
       const manager = this.db.manager;
+      const schema = this.db.schema;
       const tables = { events: this.db.table('meter_events'), outbox: this.db.table('meter_event_outbox') };
       // The statement's text, built once per mode: the same string on every flush.
       const sql = storeEventsSql(tables, tracingOn());
@@ -172,7 +230,7 @@ export class MeterEventsRepository {
         maxRows: GROUP_ROWS,
         flush: (rows) => {
           rowsOf.observe(rows.length);
-          return this.flush(manager, tables, sql, rows);
+          return this.flush(manager, schema, tables, sql, rows);
         },
       });
       this.groups.set(mode, group);
@@ -183,15 +241,13 @@ export class MeterEventsRepository {
   /** One statement for the rows of one or more requests; each row answered with its stored event (the original for a repeat). */
   private async flush(
     manager: EntityManager,
+    schema: string,
     tables: { events: string; outbox: string },
     sql: string,
     rows: StoreRow[],
   ): Promise<Array<StoredEventRow | undefined>> {
-    const inserted = await this.prepared.query<StoredEventRow>(
-      manager,
-      'meter_store',
-      sql,
-      storeEventsParams(rows, tracingOn()),
+    const inserted = await this.withPartitions(manager, schema, rows, () =>
+      this.prepared.query<StoredEventRow>(manager, 'meter_store', sql, storeEventsParams(rows, tracingOn())),
     );
     const key = (applicationId: string, identifier: string) => `${applicationId}:${identifier}`;
     const byKey = new Map(inserted.map((r) => [key(r.application_id, r.identifier), r]));
@@ -201,7 +257,8 @@ export class MeterEventsRepository {
         `SELECT e.id, e.application_id, e.identifier, e.created_at, e.errors
          FROM ${tables.events} e
          JOIN unnest($1::uuid[], $2::text[]) AS m(application_id, identifier)
-           ON e.application_id = m.application_id AND e.identifier = m.identifier`,
+           ON e.application_id = m.application_id AND e.identifier = m.identifier
+         ORDER BY e.created_at`,
         [missing.map((r) => r.applicationId), missing.map((r) => r.identifier)],
       );
       for (const row of originals) byKey.set(key(row.application_id, row.identifier), row);
@@ -252,13 +309,15 @@ export class MeterEventsRepository {
     now: Date,
     leaseUntil: Date,
     limit: number,
-    delivered: { ids: string[]; at: Date } = { ids: [], at: now },
+    delivered: DeliveredMark = { ids: [], at: now, since: now },
     scope: JobScope = {},
   ): Promise<ClaimedEvent[]> {
     const outbox = this.db.table('meter_event_outbox');
     const events = this.db.table('meter_events');
-    const params: unknown[] = delivered.ids.length ? [now, leaseUntil, delivered.ids, delivered.at] : [now, leaseUntil];
-    const mark = delivered.ids.length ? `${this.deliveredMark('$3', '$4')}, ` : '';
+    const params: unknown[] = delivered.ids.length
+      ? [now, leaseUntil, delivered.ids, delivered.at, delivered.since]
+      : [now, leaseUntil];
+    const mark = delivered.ids.length ? `${this.deliveredMark('$3', '$4', '$5')}, ` : '';
     let scoped = '';
     if (scope.applicationIds) {
       params.push(scope.applicationIds);
@@ -272,10 +331,10 @@ export class MeterEventsRepository {
          ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED
        ), leased AS (
          UPDATE ${outbox} o SET leased_until = $2 FROM due WHERE o.event_id = due.event_id
-         RETURNING o.event_id, o.application_id, o.attempts, o.traceparent
+         RETURNING o.event_id, o.application_id, o.attempts, o.traceparent, o.created_at
        )
-       SELECT l.event_id, l.application_id, l.attempts, l.traceparent, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
-       FROM leased l JOIN ${events} e ON e.id = l.event_id`,
+       SELECT l.event_id, l.application_id, l.attempts, l.traceparent, l.created_at, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
+       FROM leased l JOIN ${events} e ON e.id = l.event_id AND e.created_at = l.created_at`,
         params,
       ),
     );
@@ -285,10 +344,14 @@ export class MeterEventsRepository {
    * Delivered (the provider accepted them): the events say so and their outbox rows are gone, in one
    * statement, committed without waiting for the WAL flush as {@link claimDue}'s mark is.
    */
-  async markDelivered(eventIds: string[], deliveredAt: Date): Promise<void> {
-    if (!eventIds.length) return;
+  async markDelivered(delivered: DeliveredMark): Promise<void> {
+    if (!delivered.ids.length) return;
     await this.db.asyncCommit((manager) =>
-      manager.query(`WITH ${this.deliveredMark('$1', '$2')} SELECT 1`, [eventIds, deliveredAt]),
+      manager.query(`WITH ${this.deliveredMark('$1', '$2', '$3')} SELECT 1`, [
+        delivered.ids,
+        delivered.at,
+        delivered.since,
+      ]),
     );
   }
 
@@ -297,10 +360,10 @@ export class MeterEventsRepository {
    * (parameter `ids`, a uuid array) say so at `at`, and their outbox rows go. It writes no indexed
    * column, so it is a heap-only update (migration MeterForwardingHotUpdates).
    */
-  private deliveredMark(ids: string, at: string): string {
+  private deliveredMark(ids: string, at: string, since: string): string {
     return `marked AS (
            UPDATE ${this.db.table('meter_events')} SET delivery_status = 'delivered', delivered_at = ${at}, errors = '[]'
-           WHERE id = ANY(${ids}::uuid[])
+           WHERE id = ANY(${ids}::uuid[]) AND created_at >= ${since}::timestamptz
          ), removed AS (
            DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = ANY(${ids}::uuid[])
          )`;

@@ -21,7 +21,12 @@ export interface StoreRow extends EventRow {
 
 /**
  * The one statement that stores meter events with their outbox rows (identifiers already taken
- * insert nothing and come back missing). The rows go as one array per column, so the text is the
+ * insert nothing and come back missing). `meter_events` is partitioned by month of `created_at`
+ * (docs/METERING.md "Partitions"): the identifier's unique index is per partition, so a repeat in
+ * the month of arrival is caught by `ON CONFLICT DO NOTHING` (which waits for a concurrent insert of
+ * the same identifier), and one stored in any earlier month still kept by the `NOT EXISTS` (each
+ * partition's unique index answers it): an identifier stays taken as long as its event is kept
+ * (decisions.md: a repeat answers the original). The rows go as one array per column, so the text is the
  * same for one row or five hundred (a prepared statement plans it once per connection) and the rows
  * of several applications can go together: callers build it once per pair of tables (per mode) and
  * pass {@link storeEventsParams} of each batch. Plain code with no Nest imports, so the meter
@@ -44,8 +49,12 @@ export function storeEventsSql(tables: { events: string; outbox: string }, trace
        ${incoming}
      ), inserted AS (
        INSERT INTO ${tables.events} (id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
-       SELECT id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at FROM incoming
-       ON CONFLICT (application_id, identifier) DO NOTHING
+       SELECT id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at FROM incoming r
+       WHERE NOT EXISTS (
+         SELECT 1 FROM ${tables.events} e
+         WHERE e.application_id = r.application_id AND e.identifier = r.identifier
+           AND e.created_at < date_trunc('month', r.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')
+       ON CONFLICT DO NOTHING
        RETURNING id, application_id, identifier, created_at, errors
      ), queued AS (
        ${queued}

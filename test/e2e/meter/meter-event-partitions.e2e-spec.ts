@@ -1,0 +1,174 @@
+import { RequestContext } from '../../../src/common/context/request-context.js';
+import { ModeDb } from '../../../src/common/database/mode-db.js';
+import { newId } from '../../../src/common/ids.js';
+import { MeterEventPartitionsJob } from '../../../src/modules/meter/meter-event-partitions.job.js';
+import {
+  ensureMonthPartitions,
+  listPartitions,
+  monthStart,
+  partitionName,
+} from '../../../src/modules/meter/meter-event-partitions.sql.js';
+import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
+
+const DAY = 86_400_000;
+
+/**
+ * docs/METERING.md "Partitions": meter events go to the partition of the month they are received
+ * in (on the service's clock), a month with no partition yet is made when its first event comes, the
+ * identifier still dedupes across a month boundary, the job makes months ahead (two replicas at once
+ * without failing) and drops whole months past the retention, leaving no dead rows. A database of
+ * its own: dropping partitions must not touch other files' events.
+ */
+describe('meter events: monthly partitions', () => {
+  let t: TestApp;
+  let tenant: Tenant;
+  let customerId: string;
+
+  const db = () => t.app.get(ModeDb);
+  const inTest = <T>(fn: () => Promise<T>) => t.app.get(RequestContext).runInMode('test', fn);
+  const job = () => t.app.get(MeterEventPartitionsJob);
+  const sendEvent = (body: object) => t.http.post(tenant.path('/meter_events')).set(tenant.as('test')).send(body);
+  const partitionOf = async (id: string): Promise<string> => {
+    const rows = (await inTest(() =>
+      db().manager.query(`SELECT tableoid::regclass::text AS partition FROM wallet_test.meter_events WHERE id = $1`, [
+        id,
+      ]),
+    )) as Array<{ partition: string }>;
+    expect(rows).toHaveLength(1);
+    return rows[0].partition;
+  };
+
+  beforeAll(async () => {
+    t = await startApp({ rateLimit: false, ownDatabase: true });
+    tenant = await createTenant(t);
+    const customer = await t.http.post(tenant.path('/customers')).set(tenant.as('test')).send({ name: 'Partitioned' });
+    customerId = customer.body.id;
+    const meter = await t.http
+      .post(tenant.path('/meters'))
+      .set(tenant.as('test'))
+      .send({ display_name: 'Calls', event_name: 'part_call', value_settings: { event_payload_key: 'calls' } });
+    expect(meter.status).toBe(200);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('stores events in the partition of the month they are received in, across a month boundary on the clock', async () => {
+    t.clock.freeze();
+    // Two months ahead: the migration made this month's and next month's partitions, so the event
+    // after the boundary lands in a month the storage statement has to make.
+    const boundary = monthStart(t.clock.now(), 2);
+    t.clock.advance(boundary.getTime() - 1000 - t.clock.nowMs());
+    const identifier = `before-${newId()}`;
+    const before = await sendEvent({
+      event_name: 'part_call',
+      identifier,
+      customer_id: customerId,
+      payload: { calls: '2' },
+    });
+    expect(before.status).toBe(200);
+    t.clock.advance(2000);
+    const after = await sendEvent({
+      event_name: 'part_call',
+      identifier: `after-${newId()}`,
+      customer_id: customerId,
+      payload: { calls: '3' },
+    });
+    expect(after.status).toBe(200);
+    expect(await partitionOf(before.body.id)).toBe(`wallet_test.${partitionName(monthStart(boundary, -1))}`);
+    expect(await partitionOf(after.body.id)).toBe(`wallet_test.${partitionName(boundary)}`);
+
+    // A repeat of the first identifier in the new month answers the stored original (the identifier
+    // window spans partitions) and stores nothing.
+    const repeat = await sendEvent({
+      event_name: 'part_call',
+      identifier,
+      customer_id: customerId,
+      payload: { calls: '9' },
+    });
+    expect(repeat.status).toBe(200);
+    expect(repeat.body.id).toBe(before.body.id);
+    const [{ n }] = (await inTest(() =>
+      db().manager.query(`SELECT count(*)::int AS n FROM wallet_test.meter_events WHERE identifier = $1`, [identifier]),
+    )) as Array<{ n: number }>;
+    expect(n).toBe(1);
+    t.clock.reset();
+  });
+
+  it('makes the current and two next months ahead in both modes, and two replicas making the same months both succeed', async () => {
+    const at = new Date('2091-03-15T12:00:00Z');
+    const [test, live] = await job().ensureAhead(at);
+    expect(test).toEqual(['meter_events_y2091m03', 'meter_events_y2091m04', 'meter_events_y2091m05']);
+    expect(live).toEqual(test);
+    expect(await job().ensureAhead(at)).toEqual([[], []]);
+
+    const made = await Promise.all(
+      [1, 2, 3].map(() =>
+        t.app
+          .get(RequestContext)
+          .runInMode('live', () =>
+            ensureMonthPartitions(
+              db().manager,
+              'wallet_live',
+              new Date('2092-01-01T00:00:00Z'),
+              new Date('2092-06-01T00:00:00Z'),
+            ),
+          ),
+      ),
+    );
+    expect(made.flat().sort()).toEqual(['01', '02', '03', '04', '05', '06'].map((m) => `meter_events_y2092m${m}`));
+  });
+
+  it('drops the oldest month whole past the retention: the other months keep every row and no dead tuple', async () => {
+    // Three months received long ago (so the months of the other tests are far from the cutoff).
+    const months = [
+      new Date('2001-01-01T00:00:00Z'),
+      new Date('2001-02-01T00:00:00Z'),
+      new Date('2001-03-01T00:00:00Z'),
+    ];
+    await inTest(() => ensureMonthPartitions(db().manager, 'wallet_test', months[0], months[2]));
+    const perMonth = 200;
+    for (const month of months) {
+      await inTest(() =>
+        db().manager.query(
+          `INSERT INTO wallet_test.meter_events (id, application_id, meter_id, event_name, customer_id, identifier, payload, value, occurred_at, provider, created_at)
+           SELECT gen_random_uuid(), $1, gen_random_uuid(), 'part_call', $2, 'old-' || $3::text || '-' || g, '{}', 1, $3::timestamptz + g * interval '1 minute', 'sandbox', $3::timestamptz + g * interval '1 minute'
+           FROM generate_series(1, ${perMonth}) g`,
+          [tenant.applicationId, customerId, month.toISOString()],
+        ),
+      );
+    }
+    const count = async (from: Date, to: Date) =>
+      (
+        (await inTest(() =>
+          db().manager.query(
+            `SELECT count(*)::int AS n FROM wallet_test.meter_events WHERE created_at >= $1 AND created_at < $2`,
+            [from, to],
+          ),
+        )) as Array<{ n: number }>
+      )[0].n;
+    expect(await count(months[0], monthStart(months[2], 1))).toBe(3 * perMonth);
+
+    // The cutoff (retention before "now") falls just after January ends, inside February.
+    const retentionDays = t.app.get(MeterEventPartitionsJob)['retentionMs'] / DAY;
+    expect(retentionDays).toBe(431);
+    const now = new Date(months[1].getTime() + 10 * DAY + retentionDays * DAY);
+    const [dropped] = await job().retire(now, ['test']);
+    expect(dropped).toEqual(['meter_events_y2001m01']);
+
+    expect(await count(months[0], months[1])).toBe(0);
+    expect(await count(months[1], monthStart(months[2], 1))).toBe(2 * perMonth);
+    const left = await inTest(() => listPartitions(db().manager, 'wallet_test'));
+    expect(left.map((p) => p.name)).not.toContain('meter_events_y2001m01');
+    expect(left.map((p) => p.name)).toEqual(expect.arrayContaining(['meter_events_y2001m02', 'meter_events_y2001m03']));
+    const dead = (await inTest(() =>
+      db().manager.query(
+        `SELECT coalesce(sum(n_dead_tup), 0)::int AS dead FROM pg_stat_user_tables
+          WHERE schemaname = 'wallet_test' AND relname IN ('meter_events_y2001m02', 'meter_events_y2001m03')`,
+      ),
+    )) as Array<{ dead: number }>;
+    expect(dead[0].dead).toBe(0);
+    // A second run (another replica) finds nothing more to drop.
+    expect(await job().retire(now, ['test'])).toEqual([[]]);
+  });
+});
