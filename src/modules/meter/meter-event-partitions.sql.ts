@@ -6,7 +6,6 @@ import type { EntityManager } from 'typeorm';
  * partitions benchmark all make and drop partitions through it.
  */
 
-
 /** The first instant (UTC) of `at`'s month, moved by `months`. */
 export function monthStart(at: Date, months = 0): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + months, 1));
@@ -121,4 +120,3 @@ export function isMissingPartition(error: unknown): boolean {
   const code = e?.code ?? e?.driverError?.code;
   return code === '23514' && /no partition of relation/.test(e?.message ?? '');
 }
-
