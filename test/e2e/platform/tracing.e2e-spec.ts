@@ -120,11 +120,24 @@ const attr = (span: OtlpSpan, key: string) => {
         stdio: 'ignore',
       });
       base = `http://127.0.0.1:${port}`;
+      // Ready when this child says it listens on the port (its log) and answers /readyz: the port was
+      // free when chosen, but another process of the run may take it first, and then its /readyz
+      // would answer for a service that is not this one.
+      const listening = () => {
+        try {
+          return readFileSync(logFile, 'utf8').includes(`listening on ${base} `);
+        } catch {
+          return false;
+        }
+      };
       await until('the traced service to answer /readyz', async () => {
         if (child?.exitCode !== null) throw new Error(`the service exited with ${child?.exitCode}`);
-        return fetch(`${base}/readyz`).then(
-          (r) => r.ok,
-          () => false,
+        return (
+          listening() &&
+          fetch(`${base}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          )
         );
       });
 
