@@ -37,7 +37,7 @@ function monthPartition(schema: string, month: Date): string[] {
  * statement (this migration runs in its own transaction: nothing is lost or doubled if it fails),
  * their count checked, and the old table dropped. The primary key becomes `(id, created_at)` (a
  * partitioned table's unique keys must contain its partition key); `(application_id, identifier)`
- * stays unique within each month's partition, and the storage statement checks the 36 days before
+ * stays unique within each month's partition, and the storage statement checks every earlier month
  * (src/modules/meter/store-events.sql.ts). The outbox stays one plain table: it is a queue whose
  * rows go when delivered, so it stays small.
  */
@@ -126,7 +126,7 @@ export class MeterEventPartitions1764502200000 implements MigrationInterface {
           UNIQUE (application_id, identifier)
         ) WITH (fillfactor = 45)`,
         `CREATE INDEX meter_events_summary_idx ON ${s}.meter_events (application_id, meter_id, customer_id, occurred_at)`,
-        // Identifiers repeated in different months (after the dedupe window) keep their newest event.
+        // Identifiers repeated in different months (the race across a month's first second) keep their newest event.
         `INSERT INTO ${s}.meter_events (${COLUMNS})
            SELECT DISTINCT ON (application_id, identifier) ${COLUMNS} FROM ${s}.meter_events_partitioned
            ORDER BY application_id, identifier, created_at DESC`,
