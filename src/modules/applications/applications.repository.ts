@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { ApiKey } from './entities/api-key.entity.js';
 import { Application } from './entities/application.entity.js';
 
 @Injectable()
@@ -48,9 +47,5 @@ export class ApplicationsRepository {
 
   insertApplication(manager: EntityManager, application: Partial<Application>): Promise<Application> {
     return manager.getRepository(Application).save(manager.getRepository(Application).create(application));
-  }
-
-  insertKey(manager: EntityManager, key: Partial<ApiKey>): Promise<ApiKey> {
-    return manager.getRepository(ApiKey).save(manager.getRepository(ApiKey).create(key));
   }
 }

@@ -10,8 +10,7 @@ import { ApplicationResolver } from '../../common/tenancy/application-resolver.j
 import { ApplicationsRepository } from './applications.repository.js';
 import { ApplicationHooks } from './application-hooks.js';
 import { ApiKeysService } from './keys/api-keys.service.js';
-import type { ApiKey } from './entities/api-key.entity.js';
-import { generateSecretKey, parseSecretKey } from './secret-key.js';
+import { parseSecretKey } from './secret-key.js';
 
 export interface CreatedApplication {
   application: ApplicationRef;
@@ -75,31 +74,15 @@ export class ApplicationsService extends ApplicationResolver {
     if (await this.repository.findBySlug(slug))
       throw new AppError(Errors.E4090, `An application with slug "${slug}" exists.`);
 
-    const test = generateSecretKey('test');
-    const live = generateSecretKey('live');
-    const application = await this.repository.transaction(async (manager) => {
+    const { application, keys } = await this.repository.transaction(async (manager) => {
       const app = await this.repository.insertApplication(manager, {
         id: newId(),
         slug,
         name: input.name ?? slug,
         countries,
       });
-      for (const [mode, key] of [
-        ['test', test],
-        ['live', live],
-      ] as const) {
-        const inserted = await this.repository.insertKey(manager, {
-          id: newId(),
-          application_id: app.id,
-          mode,
-          kind: 'secret',
-          prefix: key.prefix,
-          secret_hash: key.hash,
-          last4: key.last4,
-          status: 'active',
-        });
-        await this.auditKey(manager, 'api_key.created', inserted);
-      }
+      const test = await this.keys.insertSecretKey(manager, app.id, 'test');
+      const live = await this.keys.insertSecretKey(manager, app.id, 'live');
       await this.audit.record(manager, {
         applicationId: app.id,
         livemode: null,
@@ -107,12 +90,12 @@ export class ApplicationsService extends ApplicationResolver {
         target: { type: 'application', id: app.id },
         after: { slug, name: app.name, countries },
       });
-      return app;
+      return { application: app, keys: { test: test.key, live: live.key } };
     });
     const ref: ApplicationRef = { id: application.id, slug, name: application.name, countries };
     await this.hooks.created.emit(ref);
     this.cache.delete(slug);
-    return { application: ref, keys: { test: test.key, live: live.key } };
+    return { application: ref, keys };
   }
 
   async createKey(slug: string, mode: Mode): Promise<{ key: string; prefix: string }> {
@@ -129,16 +112,5 @@ export class ApplicationsService extends ApplicationResolver {
     if (!row || row.status !== 'active') return { prefix, revoked: false };
     await this.keys.revokeKey(row.application_id, row.mode, row.id);
     return { prefix, revoked: true };
-  }
-
-  /** A key's audit row (`apps:create`): its public prefix and last four characters, never the key or its hash. */
-  private auditKey(manager: EntityManager, action: string, key: ApiKey): Promise<void> {
-    return this.audit.record(manager, {
-      applicationId: key.application_id,
-      livemode: key.mode === 'live',
-      action,
-      target: { type: 'api_key', id: key.id },
-      after: { prefix: key.prefix, last4: key.last4, mode: key.mode, status: key.status },
-    });
   }
 }

@@ -126,23 +126,22 @@ export class ApiKeysService {
   }
 
   /** A new secret key (`sk_…`, every permission) of `mode`; the key is in the answer only. */
-  async createSecretKey(applicationId: string, mode: Mode): Promise<{ key: string; row: ApiKey }> {
-    const generated = generateSecretKey(mode, 'sk');
-    const row = await this.repository.transaction(async (manager) => {
-      const inserted = await this.repository.insert(manager, {
-        id: newId(),
-        application_id: applicationId,
-        kind: 'secret',
-        mode,
-        prefix: generated.prefix,
-        secret_hash: generated.hash,
-        last4: generated.last4,
-        status: 'active',
-      });
-      await this.auditKey(manager, 'created', inserted, null, inserted);
-      return inserted;
-    });
-    return { key: generated.key, row };
+  createSecretKey(applicationId: string, mode: Mode): Promise<{ key: string; row: ApiKey }> {
+    return this.repository.transaction((manager) => this.insertSecretKey(manager, applicationId, mode));
+  }
+
+  /**
+   * A new secret key stored in the caller's transaction (`manager`) with its audit row: how
+   * `apps:create` makes an application's two keys with it.
+   */
+  async insertSecretKey(
+    manager: EntityManager,
+    applicationId: string,
+    mode: Mode,
+  ): Promise<{ key: string; row: ApiKey }> {
+    const made = await this.insertNew(manager, applicationId, mode, 'secret');
+    await this.auditKey(manager, 'created', made.row, null, made.row);
+    return made;
   }
 
   /** A new restricted key (`rk_…`) with `permissions` (every group not named: none). */
@@ -152,24 +151,15 @@ export class ApiKeysService {
     input: { name?: string | null; permissions: Record<string, unknown> },
   ): Promise<RestrictedKeyResponse> {
     const permissions = normalizePermissions(input.permissions, {});
-    const generated = generateSecretKey(mode, 'rk');
-    const row = await this.repository.transaction(async (manager) => {
-      const inserted = await this.repository.insert(manager, {
-        id: newId(),
-        application_id: applicationId,
-        kind: 'restricted',
+    const { key, row } = await this.repository.transaction(async (manager) => {
+      const made = await this.insertNew(manager, applicationId, mode, 'restricted', {
         name: input.name ?? null,
         permissions,
-        mode,
-        prefix: generated.prefix,
-        secret_hash: generated.hash,
-        last4: generated.last4,
-        status: 'active',
       });
-      await this.auditKey(manager, 'created', inserted, null, inserted);
-      return inserted;
+      await this.auditKey(manager, 'created', made.row, null, made.row);
+      return made;
     });
-    return { ...this.toResponse(row), secret: generated.key };
+    return { ...this.toResponse(row), secret: key };
   }
 
   list(applicationId: string, mode: Mode, query: ListQuery): Promise<ListEnvelope<RestrictedKeyResponse>> {
@@ -225,19 +215,11 @@ export class ApiKeysService {
       );
     const result = await this.repository.transaction(async (manager) => {
       const old = await this.lockActive(manager, applicationId, mode, id, kind);
-      const fresh = generateSecretKey(mode, old.kind === 'restricted' ? 'rk' : 'sk');
-      const row = await this.repository.insert(manager, {
-        id: newId(),
-        application_id: applicationId,
-        kind: old.kind,
+      const fresh = await this.insertNew(manager, applicationId, mode, old.kind, {
         name: old.name,
         permissions: old.permissions,
-        mode,
-        prefix: fresh.prefix,
-        secret_hash: fresh.hash,
-        last4: fresh.last4,
-        status: 'active',
       });
+      const row = fresh.row;
       const oldExpiresAt = new Date(this.clock.nowMs() + expireOldInSeconds * 1000);
       const rolled = await this.repository.update(manager, old.id, { expires_at: oldExpiresAt, replaced_by: row.id });
       await this.auditKey(manager, 'rolled', old, old, rolled, { replaced_by: row.id, new_prefix: row.prefix });
@@ -305,6 +287,29 @@ export class ApiKeysService {
       revoked_at: row.revoked_at?.toISOString() ?? null,
       replaced_by: row.replaced_by,
     };
+  }
+
+  /** A new key of `kind` (its secret made here, only its hash stored) in `manager`'s transaction; not audited here. */
+  private async insertNew(
+    manager: EntityManager,
+    applicationId: string,
+    mode: Mode,
+    kind: ApiKey['kind'],
+    fields: Pick<Partial<ApiKey>, 'name' | 'permissions'> = {},
+  ): Promise<{ key: string; row: ApiKey }> {
+    const generated = generateSecretKey(mode, kind === 'restricted' ? 'rk' : 'sk');
+    const row = await this.repository.insert(manager, {
+      id: newId(),
+      application_id: applicationId,
+      kind,
+      ...fields,
+      mode,
+      prefix: generated.prefix,
+      secret_hash: generated.hash,
+      last4: generated.last4,
+      status: 'active',
+    });
+    return { key: generated.key, row };
   }
 
   /**
