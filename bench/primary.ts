@@ -1,9 +1,9 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { PostgresServer, postgresBinaries } from '../test/support/postgres-cluster.js';
 
 /**
  * `npm run bench:primary`: what one PostgreSQL primary pays per operation of the service, the
@@ -30,96 +30,46 @@ const run = promisify(execFile);
 const EVENTS = Number(process.env.BENCH_PRIMARY_EVENTS ?? 12000);
 const PAYMENTS = Number(process.env.BENCH_PRIMARY_PAYMENTS ?? 300);
 const READS = Number(process.env.BENCH_PRIMARY_READS ?? 6000);
-const PG_PORT = Number(process.env.BENCH_PRIMARY_PG_PORT ?? 5499);
 const PORT = Number(process.env.BENCH_PORT ?? 3890);
 const IDLE_MS = Number(process.env.BENCH_PRIMARY_IDLE_MS ?? 8_000);
 
-function pgBin(): string {
-  const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
-  if (!versions.length) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql');
-  return join('/usr/lib/postgresql', versions[0], 'bin');
-}
-
-/** `postgres` refuses to run as root: as root the cluster is made and run by the `postgres` user. */
-function asPostgres(command: string, args: string[]): { command: string; args: string[] } {
-  return process.getuid?.() === 0
-    ? { command: 'runuser', args: ['-u', 'postgres', '--', command, ...args] }
-    : { command, args };
-}
-
-function sh(command: string, args: string[]): void {
-  const wrapped = asPostgres(command, args);
-  const result = spawnSync(wrapped.command, wrapped.args, { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr || result.stdout}`);
-}
-
-interface Cluster {
-  url: string;
-  cpuMs(): number;
-  stop(): void;
-}
-
-function startCluster(): Cluster {
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-primary-'));
-  spawnSync('chown', ['postgres', dir]);
-  const data = join(dir, 'data');
-  const bin = pgBin();
-  sh(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-instructions']);
-  // Production-like durability: every commit waits for its WAL flush (synchronous_commit on, the
-  // default). Autovacuum is off so that its runs do not fall into one window and not another.
-  sh(join(bin, 'pg_ctl'), [
-    '-D',
-    data,
-    '-w',
-    '-l',
-    join(dir, 'log'),
-    '-o',
-    `-p ${PG_PORT} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c max_connections=200 -c shared_buffers=512MB -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c autovacuum=off`,
-    'start',
-  ]);
-  const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  /** utime + stime, and with `reaped` also cutime + cstime: the CPU of children it has waited for. */
-  const cpuOf = (pid: number, reaped = false): number => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0);
-    } catch {
-      return 0; // exited meanwhile
-    }
-  };
-  const parentOf = (pid: number): number => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    } catch {
-      return -1;
-    }
-  };
-  const msPerTick = 1000 / 100; // USER_HZ
-  return {
-    url: `postgresql://postgres@127.0.0.1:${PG_PORT}`,
-    cpuMs: () => {
-      // The postmaster's own, its exited children's (a backend whose connection closed), the living children's.
-      let ticks = cpuOf(postmaster, true);
-      for (const entry of readdirSync('/proc')) {
-        const pid = Number(entry);
-        if (pid && parentOf(pid) === postmaster) ticks += cpuOf(pid);
-      }
-      return ticks * msPerTick;
-    },
-    stop: () => {
-      sh(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/**
+ * The cluster for the run: this machine's binaries, production's durability (every commit waits
+ * for its WAL flush: fsync, full-page writes, synchronous_commit on), and autovacuum off so that
+ * its runs do not fall into one operation's window and not another's.
+ */
+async function startCluster(): Promise<PostgresServer> {
+  const bin = postgresBinaries();
+  if (!bin) throw new Error('no PostgreSQL server binaries (initdb, pg_ctl) on this machine; set PG_BIN');
+  return PostgresServer.alone(bin, {
+    fsync: 'on',
+    full_page_writes: 'on',
+    max_connections: '200',
+    shared_buffers: "'512MB'",
+    shared_preload_libraries: "'pg_stat_statements'",
+    'pg_stat_statements.track': 'all',
+    autovacuum: 'off',
+  });
 }
 
 async function main(): Promise<void> {
-  const cluster = startCluster();
-  process.env.BENCH_DATABASE_SERVER = cluster.url;
+  const cluster = await startCluster();
+  process.env.BENCH_DATABASE_SERVER = cluster.url('').replace(/\/$/, '');
+  // Imported once the cluster is known: support.ts reads BENCH_DATABASE_SERVER when it loads.
   const support = await import('./support.js');
-  const admin = new pg.Client({ connectionString: `${cluster.url}/postgres` });
+  /** The cluster's CPU so far: the postmaster's own, its exited children's (a closed connection's backend), the living children's. */
+  const clusterCpuMs = () => {
+    let ms = support.processCpuMs(cluster.pid, { reaped: true });
+    for (const pid of cluster.children()) {
+      try {
+        ms += support.processCpuMs(pid);
+      } catch {
+        // Exited meanwhile: its time is the postmaster's reaped children's from now on.
+      }
+    }
+    return ms;
+  };
+  const admin = new pg.Client({ connectionString: cluster.url() });
   let server: Awaited<ReturnType<typeof support.startServer>> | undefined;
   try {
     await admin.connect();
@@ -139,12 +89,12 @@ async function main(): Promise<void> {
     const idle = { pg: 0, service: 0 };
     const measureIdle = async () => {
       await admin.query('CHECKPOINT');
-      const pg0 = cluster.cpuMs();
+      const pg0 = clusterCpuMs();
       const svc0 = server!.cpuMs();
       const t0 = performance.now();
       await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
       const seconds = (performance.now() - t0) / 1000;
-      idle.pg = (cluster.cpuMs() - pg0) / seconds;
+      idle.pg = (clusterCpuMs() - pg0) / seconds;
       idle.service = (server!.cpuMs() - svc0) / seconds;
     };
     // The statements that cost the cluster most per operation (pg_stat_statements, this database's).
@@ -171,14 +121,14 @@ async function main(): Promise<void> {
       await statements.query('SELECT pg_stat_statements_reset()');
       await admin.query('CHECKPOINT'); // a checkpoint's full-page images count against the next writes alike
       const wal0 = await walLsn();
-      const pg0 = cluster.cpuMs();
+      const pg0 = clusterCpuMs();
       const svc0 = server!.cpuMs();
       const t0 = performance.now();
       await drive();
       const seconds = (performance.now() - t0) / 1000;
       const wal = Number((await walLsn()) - wal0);
       idleRates.push({ postgres: Math.round(idle.pg), service: Math.round(idle.service) });
-      const pgMs = Math.max(0, cluster.cpuMs() - pg0 - idle.pg * seconds);
+      const pgMs = Math.max(0, clusterCpuMs() - pg0 - idle.pg * seconds);
       const serviceMs = Math.max(0, server!.cpuMs() - svc0 - idle.service * seconds);
       return {
         operation: name,
@@ -288,7 +238,7 @@ async function main(): Promise<void> {
   } finally {
     await server?.stop();
     await admin.end().catch(() => undefined);
-    cluster.stop();
+    cluster.destroy();
   }
 }
 

@@ -83,11 +83,15 @@ export function writeResults(file: string, data: unknown): string {
 /** The real service (compiled main.js) in its own process: the load generator never shares its event loop. */
 const TICKS_PER_MS = 100 / 1000; // Linux USER_HZ
 
-/** A process's CPU time so far (user + system, from /proc), ms, in 10 ms ticks. */
-export function processCpuMs(pid: number): number {
+/**
+ * A process's CPU time so far (user + system, from /proc), ms, in 10 ms ticks; with `reaped`, also
+ * that of its children that have exited and been waited for (cutime + cstime).
+ */
+export function processCpuMs(pid: number, { reaped = false } = {}): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
+  const ticks = Number(fields[11]) + Number(fields[12]) + (reaped ? Number(fields[13]) + Number(fields[14]) : 0);
+  return ticks / TICKS_PER_MS;
 }
 
 export async function startServer(

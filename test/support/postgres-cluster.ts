@@ -80,6 +80,18 @@ export class PostgresServer {
   }
 
   /**
+   * A server on its own (no standby), `settings` over this file's defaults: e.g. `fsync = on` for a
+   * benchmark that counts what durable commits cost (bench/primary.ts).
+   */
+  static async alone(bin: string, settings: Record<string, string> = {}): Promise<PostgresServer> {
+    const server = await PostgresServer.place(bin, 'alone');
+    run(bin, 'initdb', ['-D', server.dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+    server.configure(settings);
+    server.start();
+    return server;
+  }
+
+  /**
    * A streaming hot standby of `primary` (pg_basebackup -R), reporting as `name` (its cluster_name,
    * which the WAL receiver sends as application_name). It names no synchronous standby of its own,
    * so once promoted it commits alone.
@@ -156,18 +168,21 @@ export class PostgresServer {
    * all at once, as when the node is lost. Nothing is flushed or said goodbye to.
    */
   kill(): void {
-    const postmaster = this.pid;
-    const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
-      .stdout.split('\n')
-      .map((s) => Number(s.trim()))
-      .filter((pid) => pid > 0);
-    for (const pid of [postmaster, ...children]) {
+    for (const pid of [this.pid, ...this.children()]) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
         // Already gone.
       }
     }
+  }
+
+  /** The processes the postmaster started and that run now (backends, WAL writer, checkpointer, …). */
+  children(): number[] {
+    return spawnSync('ps', ['-o', 'pid=', '--ppid', String(this.pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .map((s) => Number(s.trim()))
+      .filter((pid) => pid > 0);
   }
 
   /** Ends a standby's recovery: it becomes a primary that takes writes (pg_ctl promote, waiting for it). */
