@@ -203,10 +203,13 @@ async function main(): Promise<void> {
         cannon(READS, 16, [...headerArgs, `${tenant.api}/balance_transactions?limit=10`]),
       ),
     ];
-    // What a meter event keeps on disk (heap, TOAST and indexes; the outbox rows are gone once forwarded).
+    // What a meter event keeps on disk (heap, TOAST and indexes of the table and of its monthly
+    // partitions; the outbox rows are gone once forwarded).
     const [stored] = (
       await statements.query<{ bytes: string; n: string }>(
-        `SELECT pg_total_relation_size('wallet_test.meter_events')::text AS bytes, (SELECT count(*) FROM wallet_test.meter_events)::text AS n`,
+        `SELECT (pg_total_relation_size('wallet_test.meter_events') + COALESCE((SELECT sum(pg_total_relation_size(inhrelid))
+                   FROM pg_inherits WHERE inhparent = 'wallet_test.meter_events'::regclass), 0))::text AS bytes,
+                (SELECT count(*) FROM wallet_test.meter_events)::text AS n`,
       )
     ).rows;
     const meterEventBytes = Math.round(Number(stored.bytes) / Number(stored.n));
