@@ -44,8 +44,22 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const RUN_JOBS = process.env.BENCH_RUN_JOBS ?? 'false';
 const BARE = 'bare';
 
+/**
+ * `callgrind_control <args> <pid>`, probing the service at `origin` meanwhile: a served service idles
+ * in epoll_wait, where valgrind does not hear the command until something wakes the process.
+ */
+async function callgrindControl(pid: number, args: string[], origin: string): Promise<{ stdout: string }> {
+  let done = false;
+  const asked = run('callgrind_control', [...args, String(pid)]).finally(() => (done = true));
+  while (!done) {
+    await fetch(`${origin}/healthz`).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return asked;
+}
+
 /** Instructions the service ran since the counters were last zeroed (callgrind), then zeroed again. */
-async function instructions(pid: number, wake: () => Promise<unknown>): Promise<number> {
+async function instructions(pid: number, origin: string): Promise<number> {
   const pattern = `/tmp/meter-cpu-callgrind.*.${pid}.*`;
   const newest = async () =>
     (await run('sh', ['-c', `ls -v ${pattern} 2>/dev/null | tail -1`]).catch(() => ({ stdout: '' }))).stdout.trim();
@@ -53,14 +67,11 @@ async function instructions(pid: number, wake: () => Promise<unknown>): Promise<
   let output = '';
   // The dump request waits for the service to reach valgrind's scheduler; retry until a new dump file appears.
   for (let attempt = 0; attempt < 180; attempt++) {
-    // An idle service sleeps in epoll_wait, where valgrind cannot hear the request: a probe wakes it.
-    const asked = run('callgrind_control', ['-d', String(pid)]).catch((err: { stdout?: string }) => err);
-    await wake().catch(() => undefined);
-    output = (await asked).stdout ?? '';
+    output = (await callgrindControl(pid, ['-d'], origin).catch((err: { stdout?: string }) => err)).stdout ?? '';
     const file = await newest();
     if (file && file !== previous) {
       const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(file, 'utf8'));
-      await run('callgrind_control', ['-z', String(pid)]);
+      await callgrindControl(pid, ['-z'], origin);
       return Number(totals?.[1] ?? NaN);
     }
     await new Promise((r) => setTimeout(r, 1000));
@@ -105,15 +116,7 @@ async function start(label: string, root: string, index: number): Promise<Target
       ]
     : [];
   const instrument = async (child: ChildProcess) => {
-    if (!CALLGRIND) return;
-    // The served service idles in epoll_wait, where valgrind does not hear the command: probes wake it.
-    let done = false;
-    const asked = run('callgrind_control', ['-i', 'on', String(child.pid!)]).finally(() => (done = true));
-    while (!done) {
-      await fetch(`${base}/healthz`).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    await asked;
+    if (CALLGRIND) await callgrindControl(child.pid!, ['-i', 'on'], base);
   };
   const base = `http://127.0.0.1:${port}`;
   const waitUntilServing = async (child: ChildProcess, ready: (res: Response) => boolean) => {
@@ -240,12 +243,11 @@ async function round(t: Target, requests: number): Promise<{ cpuPerRequest: numb
     for (const [k, v] of Object.entries(t.headers)) args.push('-H', `${k}=${v}`);
     args.push(`${t.api}${GET}`);
   }
-  if (CALLGRIND) await run('callgrind_control', ['-z', String(t.child.pid!)]);
+  const origin = new URL(t.api).origin;
+  if (CALLGRIND) await callgrindControl(t.child.pid!, ['-z'], origin);
   const before = cpuMs(t.child.pid!);
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
-  const after = CALLGRIND
-    ? before + (await instructions(t.child.pid!, () => fetch(`${new URL(t.api).origin}/healthz`))) / 1000
-    : cpuMs(t.child.pid!);
+  const after = CALLGRIND ? before + (await instructions(t.child.pid!, origin)) / 1000 : cpuMs(t.child.pid!);
   const result = JSON.parse(stdout.trim().split('\n').pop()!);
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${t.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
