@@ -50,13 +50,20 @@ const BARE = 'bare';
  */
 async function callgrindControl(pid: number, args: string[], origin: string): Promise<{ stdout: string }> {
   let done = false;
-  const asked = run('callgrind_control', [...args, String(pid)]).finally(() => (done = true));
+  // vgdb (which callgrind_control speaks through) finds the process by files named after $HOST: the
+  // service's HOST (its listen address) must be the one vgdb sees, or every command answers "OK" and
+  // is never delivered.
+  const env = { ...process.env, HOST: vgdbHost.get(pid) ?? '' };
+  const asked = run('callgrind_control', [...args, String(pid)], { env }).finally(() => (done = true));
   while (!done) {
     await fetch(`${origin}/healthz`).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 200));
   }
   return asked;
 }
+
+/** The HOST each process under valgrind was started with (vgdb's file names carry it). */
+const vgdbHost = new Map<number, string>();
 
 /** Instructions the service ran since the counters were last zeroed (callgrind), then zeroed again. */
 async function instructions(pid: number, origin: string): Promise<number> {
@@ -115,7 +122,8 @@ async function start(label: string, root: string, index: number): Promise<Target
         process.execPath,
       ]
     : [];
-  const instrument = async (child: ChildProcess) => {
+  const instrument = async (child: ChildProcess, host: string) => {
+    vgdbHost.set(child.pid!, host);
     if (CALLGRIND) await callgrindControl(child.pid!, ['-i', 'on'], base);
   };
   const base = `http://127.0.0.1:${port}`;
@@ -153,7 +161,7 @@ async function start(label: string, root: string, index: number): Promise<Target
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     await waitUntilServing(child, () => true);
-    await instrument(child);
+    await instrument(child, process.env.HOST ?? '');
     const api = `${base}/api/v1/bench/platform/wallet`;
     return {
       label,
@@ -188,7 +196,7 @@ async function start(label: string, root: string, index: number): Promise<Target
     stdio: ['ignore', ['info', 'debug', 'trace'].includes(LOG_LEVEL) ? 'ignore' : 'inherit', 'inherit'],
   });
   await waitUntilServing(child, (res) => res.ok);
-  await instrument(child);
+  await instrument(child, '127.0.0.1');
   const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error', RUN_JOBS: 'false' };
   const { stdout } = await run(
     process.execPath,
