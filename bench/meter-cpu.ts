@@ -8,8 +8,8 @@ import { BUILD_ROOT, printTable, processCpuMs, summarize, writeResults } from '.
  * `node dist/bench-build/bench/meter-cpu.js [ROOT_A ROOT_B ...]`: the service's CPU time per
  * single-event `POST /meter_events`, A/B across builds, counted from /proc (user + system time of the
  * service process) over a fixed number of requests. CPU per request is what a busy, shared machine
- * changes least, so builds compare fairly in one run even under other load; throughput is printed
- * for the record only.
+ * changes least, so builds compare fairly in one run even under other load; throughput and
+ * autocannon's p99 latency per round (ms, the closed loop of BENCH_CONNECTIONS) are printed beside it.
  *
  * Each ROOT is a `dist/bench-build` directory (default: this build only). Each gets its own database,
  * migrated by its own code, its own service process, and the `bench` tenant made with its own CLI.
@@ -240,7 +240,7 @@ async function start(label: string, root: string, index: number): Promise<Target
   };
 }
 
-async function round(t: Target, requests: number): Promise<{ cpuPerRequest: number; rps: number }> {
+async function round(t: Target, requests: number): Promise<{ cpuPerRequest: number; rps: number; p99: number }> {
   const args = [AUTOCANNON, '-c', String(CONNECTIONS), '-a', String(requests), '-I', '-j'];
   if (GET === undefined) {
     args.push('-m', 'POST', '-b', t.body);
@@ -259,7 +259,7 @@ async function round(t: Target, requests: number): Promise<{ cpuPerRequest: numb
   const result = JSON.parse(stdout.trim().split('\n').pop()!);
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${t.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { cpuPerRequest: (after - before) / requests, rps: result.requests.average };
+  return { cpuPerRequest: (after - before) / requests, rps: result.requests.average, p99: result.latency.p99 };
 }
 
 function median(xs: number[]): number {
@@ -284,12 +284,13 @@ async function main(): Promise<void> {
     await Promise.all(targets.map((t) => round(t, Number(process.env.BENCH_WARMUP ?? Math.max(2000, REQUESTS)))));
     const cpu = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     const rps = new Map<string, number[]>(targets.map((t) => [t.label, []]));
+    const p99 = new Map<string, number[]>(targets.map((t) => [t.label, []]));
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? targets : [...targets].reverse();
       // Under callgrind the counts do not depend on what else runs, so all builds run at once.
       const measured = CALLGRIND
         ? await Promise.all(order.map((t) => round(t, REQUESTS)))
-        : await order.reduce<Promise<Array<{ cpuPerRequest: number; rps: number }>>>(
+        : await order.reduce<Promise<Array<{ cpuPerRequest: number; rps: number; p99: number }>>>(
             async (done, t) => [...(await done), await round(t, REQUESTS)],
             Promise.resolve([]),
           );
@@ -297,6 +298,7 @@ async function main(): Promise<void> {
         const m = measured[i];
         cpu.get(t.label)!.push(m.cpuPerRequest * 1000);
         rps.get(t.label)!.push(m.rps);
+        p99.get(t.label)!.push(m.p99);
       }
     }
     const rows = targets.map((t) => {
@@ -308,6 +310,9 @@ async function main(): Promise<void> {
         min: Math.round(sorted[0]),
         max: Math.round(c.max),
         rps_median: Math.round([...rps.get(t.label)!].sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]),
+        // Latency under the closed loop of BENCH_CONNECTIONS (autocannon's p99 per round, ms).
+        p99_ms_median: median(p99.get(t.label)!),
+        p99_ms_rounds: p99.get(t.label)!.join(' '),
       };
     });
     printTable(rows);

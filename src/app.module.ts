@@ -16,6 +16,7 @@ import { traceLogFields, tracingOn } from './common/observability/trace-context.
 import { requestIdOf } from './common/http/request-id.js';
 import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
 import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
+import { PartitionsModule } from './common/database/partitions/partitions.module.js';
 import { createValidationPipe } from './common/http/validation.js';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard.js';
 import { TenancyGuard } from './common/tenancy/tenancy.guard.js';
@@ -117,6 +118,7 @@ function requestBinding(): { req?: unknown } {
     CommonModule,
     DatabaseModule.forRoot(),
     IdempotencyModule,
+    PartitionsModule,
     // First among the feature modules: routes are registered in this order and Express tries a
     // request against each earlier route in turn, so the hottest path (single meter events) is
     // matched before the other modules' routes (docs/ARCHITECTURE.md, "The hot path").

@@ -5,7 +5,6 @@ import { Event } from './entities/event.entity.js';
 import { WebhookAttempt } from './entities/webhook-attempt.entity.js';
 import { WebhookDelivery } from './entities/webhook-delivery.entity.js';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity.js';
-import { EventRetentionJob } from './event-retention.job.js';
 import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
 import { EventsService } from './events.service.js';
@@ -33,8 +32,7 @@ import { WebhooksRepository } from './webhooks.repository.js';
     WebhookEndpointsService,
     WebhookDeliveryJob,
     WebhookMetrics,
-    EventRetentionJob,
   ],
-  exports: [EventRecorder, EventsService, WebhookDeliveryJob, EventRetentionJob],
+  exports: [EventRecorder, EventsService, WebhookDeliveryJob],
 })
 export class EventsModule {}

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { ModeDb } from '../../common/database/mode-db.js';
+import { EVENTS } from '../../common/database/partitions/partitioned-tables.js';
+import { PartitionCoverage } from '../../common/database/partitions/partitions.sql.js';
 import type { EventRequest } from '../../common/events/event-recorder.js';
 import { isUuid } from '../../common/ids.js';
 import { Event } from './entities/event.entity.js';
@@ -18,21 +20,26 @@ export interface NewEvent {
 
 @Injectable()
 export class EventsRepository {
+  /** The months of `events`, its deliveries and attempts seen present (migration EventPartitions). */
+  private readonly coverage = new PartitionCoverage(EVENTS);
+
   constructor(private readonly db: ModeDb) {}
 
   /**
    * The event and its deliveries in one statement, in the caller's transaction: one delivery per
-   * enabled endpoint of the application whose `enabled_events` name the type or `*`, due now.
+   * enabled endpoint of the application whose `enabled_events` name the type or `*`, due now. The
+   * deliveries carry the event's `created_at` as their partition key, in the event's month.
    */
   async insertWithDeliveries(event: NewEvent, manager: EntityManager): Promise<void> {
+    await this.coverage.ensure(manager, this.db.schema, event.created_at);
     await manager.query(
       `WITH e AS (
          INSERT INTO ${this.db.table('events')} (id, application_id, type, api_version, data, request, created_at, traceparent)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id)
        INSERT INTO ${this.db.table('webhook_deliveries')}
          (endpoint_id, event_id, application_id, event_type, status, attempts, next_attempt_at, retry_window_from,
-          created_at, updated_at)
-       SELECT w.id, e.id, $2, $3, 'pending', 0, $7, $7, $7, $7
+          created_at, updated_at, event_created_at)
+       SELECT w.id, e.id, $2, $3, 'pending', 0, $7, $7, $7, $7, $7
          FROM ${this.db.table('webhook_endpoints')} w, e
         WHERE w.application_id = $2 AND w.status = 'enabled' AND w.enabled_events && ARRAY['*', $3]::text[]`,
       [
@@ -89,25 +96,5 @@ export class EventsRepository {
       `SELECT min(created_at) AS oldest FROM ${this.db.table('webhook_deliveries')} WHERE status = 'pending'`,
     )) as Array<{ oldest: Date | string | null }>;
     return row?.oldest ? Math.max(0, now.getTime() - new Date(row.oldest).getTime()) : 0;
-  }
-
-  /**
-   * Deletes up to `limit` events created before `cutoff` (oldest first; rows another replica is
-   * deleting are skipped), with their deliveries and attempts (ON DELETE CASCADE); `applicationIds`
-   * narrows it (tests share one database). Returns how many events went.
-   */
-  async purgeBefore(cutoff: Date, limit: number, applicationIds: readonly string[] | null): Promise<number> {
-    const scoped = applicationIds ? 'AND application_id IN (:...applicationIds)' : '';
-    const result = await this.db.manager
-      .createQueryBuilder()
-      .delete()
-      .from(Event)
-      .where(
-        `id IN (SELECT id FROM ${this.db.table('events')} WHERE created_at < :cutoff ${scoped}
-                 ORDER BY created_at, id LIMIT :limit FOR UPDATE SKIP LOCKED)`,
-        { cutoff, limit, applicationIds: applicationIds ?? [] },
-      )
-      .execute();
-    return result.affected ?? 0;
   }
 }

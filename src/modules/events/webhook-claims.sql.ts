@@ -11,7 +11,8 @@ export const INTERRUPTED = 'no answer recorded: the process sending this attempt
  * `sending` (so the log holds every request a receiver may see before it is sent), and each claimed
  * row comes back with its event and endpoint (null when gone), so one round trip claims and loads; a delivery
  * claimed again after its lease ran out has its earlier `sending` attempt closed as failed (the
- * receiver may have seen it). Rows another replica holds are skipped.
+ * receiver may have seen it). Rows another replica holds are skipped. A delivery's and its attempts'
+ * `event_created_at` (their partition key, migration EventPartitions) confine the joins to one month.
  *
  * $1 now, $2 lease end, $3 slots per endpoint, $4/$5 endpoints with attempts in flight and how
  * many, $6 endpoints to skip, $7 application ids or null (tests), $8 ids for the attempt rows (as
@@ -27,11 +28,11 @@ export const claimDueSql = (deliveries: string, attempts: string, events: string
         FROM owed WHERE owed.endpoint_id IS NOT NULL
   ),
   due AS (
-    SELECT next.endpoint_id, next.event_id
+    SELECT next.endpoint_id, next.event_id, next.event_created_at
       FROM owed
       LEFT JOIN unnest($4::uuid[], $5::int[]) AS busy(endpoint_id, in_flight) USING (endpoint_id)
       CROSS JOIN LATERAL (
-        SELECT d.endpoint_id, d.event_id FROM ${deliveries} d
+        SELECT d.endpoint_id, d.event_id, d.event_created_at FROM ${deliveries} d
          WHERE d.endpoint_id = owed.endpoint_id AND d.status = 'pending' AND d.next_attempt_at <= $1
            AND ($7::uuid[] IS NULL OR d.application_id = ANY($7::uuid[]))
          ORDER BY d.next_attempt_at, d.event_id
@@ -42,8 +43,9 @@ export const claimDueSql = (deliveries: string, attempts: string, events: string
   ),
   claimed AS (
     UPDATE ${deliveries} d SET next_attempt_at = $2, attempts = d.attempts + 1, updated_at = $1
-      FROM due WHERE d.endpoint_id = due.endpoint_id AND d.event_id = due.event_id
-    RETURNING d.endpoint_id, d.event_id, d.application_id, d.event_type, d.attempts, d.retry_window_from
+      FROM due
+     WHERE d.endpoint_id = due.endpoint_id AND d.event_id = due.event_id AND d.event_created_at = due.event_created_at
+    RETURNING d.endpoint_id, d.event_id, d.application_id, d.event_type, d.attempts, d.retry_window_from, d.event_created_at
   ),
   numbered AS (
     SELECT c.*, ids.id AS attempt_id
@@ -54,16 +56,18 @@ export const claimDueSql = (deliveries: string, attempts: string, events: string
     UPDATE ${attempts} a SET outcome = 'failed', error = $9
       FROM numbered c
      WHERE c.attempts > 1 AND a.event_id = c.event_id AND a.endpoint_id = c.endpoint_id AND a.outcome = 'sending'
+       AND a.event_created_at = c.event_created_at
   ),
   logged AS (
     INSERT INTO ${attempts}
-      (id, application_id, endpoint_id, event_id, event_type, attempt, outcome, duration_ms, created_at)
-    SELECT attempt_id, application_id, endpoint_id, event_id, event_type, attempts, 'sending', 0, $1 FROM numbered
+      (id, application_id, endpoint_id, event_id, event_type, attempt, outcome, duration_ms, created_at, event_created_at)
+    SELECT attempt_id, application_id, endpoint_id, event_id, event_type, attempts, 'sending', 0, $1, event_created_at FROM numbered
   )
   SELECT n.endpoint_id, n.event_id, n.application_id, n.event_type, n.attempts, n.retry_window_from, n.attempt_id,
+         n.event_created_at,
          to_jsonb(e) AS event, to_jsonb(w) AS endpoint
     FROM numbered n
-    LEFT JOIN ${events} e ON e.id = n.event_id
+    LEFT JOIN ${events} e ON e.id = n.event_id AND e.created_at = n.event_created_at
     LEFT JOIN ${endpoints} w ON w.id = n.endpoint_id`;
 
 /**

@@ -186,18 +186,20 @@ export class WebhooksRepository {
   /** Owes the event to the endpoint again, due now, with a fresh 3-day retry window. */
   async resend(
     endpoint: WebhookEndpoint,
-    event: { id: string; type: string },
+    event: { id: string; type: string; created_at: Date },
     now: Date,
     manager?: EntityManager,
   ): Promise<void> {
+    // Partitioned by the event's created_at (migration EventPartitions): an event has one, so the
+    // conflict target names the delivery exactly as (endpoint_id, event_id) did.
     await (manager ?? this.db.manager).query(
       `INSERT INTO ${this.db.table('webhook_deliveries')}
          (endpoint_id, event_id, application_id, event_type, status, attempts, next_attempt_at, retry_window_from,
-          created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5, $5, $5)
-       ON CONFLICT (endpoint_id, event_id) DO UPDATE
+          created_at, updated_at, event_created_at)
+       VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5, $5, $5, $6)
+       ON CONFLICT (endpoint_id, event_id, event_created_at) DO UPDATE
          SET status = 'pending', next_attempt_at = $5, retry_window_from = $5, updated_at = $5`,
-      [endpoint.id, event.id, endpoint.application_id, event.type, now],
+      [endpoint.id, event.id, endpoint.application_id, event.type, now, event.created_at],
     );
   }
 

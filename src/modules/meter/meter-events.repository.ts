@@ -8,12 +8,7 @@ import { ModeDb } from '../../common/database/mode-db.js';
 import { PreparedStatements } from '../../common/database/prepared-statements.js';
 import { Metrics } from '../../common/observability/metrics.js';
 import { tracingOn } from '../../common/observability/trace-context.js';
-import {
-  dropPartitionsBefore,
-  ensureMonthPartitions,
-  isMissingPartition,
-  monthStart,
-} from './meter-event-partitions.sql.js';
+import { ensureMonthPartitions, isMissingPartition, monthStart } from './meter-event-partitions.sql.js';
 import { storeEventsParams, storeEventsSql, type EventRow, type StoreRow } from './store-events.sql.js';
 
 export interface StoredEventRow {
@@ -176,16 +171,6 @@ export class MeterEventsRepository {
         });
       }),
     );
-  }
-
-  /** Makes the current mode's monthly partitions from `from`'s month to `to`'s where missing; answers those made. */
-  ensurePartitions(from: Date, to: Date): Promise<string[]> {
-    return ensureMonthPartitions(this.db.manager, this.db.schema, from, to);
-  }
-
-  /** Drops the current mode's monthly partitions wholly received before `cutoff`; answers those dropped. */
-  dropPartitionsBefore(cutoff: Date): Promise<string[]> {
-    return dropPartitionsBefore(this.db.manager, this.db.schema, cutoff);
   }
 
   /**

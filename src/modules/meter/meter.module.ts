@@ -5,7 +5,6 @@ import { BillingProviders } from './providers/billing-provider.js';
 import { BillingProviderError } from '../../providers/ports/billing.port.js';
 import { SandboxBillingProvider } from './providers/sandbox-billing.provider.js';
 import { MeterEventForwardingJob } from './meter-event-forwarding.job.js';
-import { MeterEventPartitionsJob } from './meter-event-partitions.job.js';
 import { MeterEventsService } from './meter-events.service.js';
 import { CreditGate } from './credit-gate.js';
 import { EnforcedEvents } from './enforced-events.js';
@@ -36,7 +35,6 @@ import { MetersService } from './meters.service.js';
     MeterUsageReports,
     MeterUsageReportsRepository,
     MeterEventForwardingJob,
-    MeterEventPartitionsJob,
     MeterOutboxMetrics,
     BillingProviders,
     SandboxBillingProvider,

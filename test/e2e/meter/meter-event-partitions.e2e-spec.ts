@@ -1,7 +1,8 @@
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { newId } from '../../../src/common/ids.js';
-import { MeterEventPartitionsJob } from '../../../src/modules/meter/meter-event-partitions.job.js';
+import { PartitionMaintenanceJob } from '../../../src/common/database/partitions/partition-maintenance.job.js';
+import { METER_EVENTS } from '../../../src/common/database/partitions/partitioned-tables.js';
 import {
   ensureMonthPartitions,
   listPartitions,
@@ -26,7 +27,7 @@ describe('meter events: monthly partitions', () => {
 
   const db = () => t.app.get(ModeDb);
   const inTest = <T>(fn: () => Promise<T>) => t.app.get(RequestContext).runInMode('test', fn);
-  const job = () => t.app.get(MeterEventPartitionsJob);
+  const job = () => t.app.get(PartitionMaintenanceJob);
   const sendEvent = (body: object) => t.http.post(tenant.path('/meter_events')).set(tenant.as('test')).send(body);
   const partitionOf = async (id: string): Promise<string> => {
     const rows = (await inTest(() =>
@@ -97,10 +98,10 @@ describe('meter events: monthly partitions', () => {
 
   it('makes the current and two next months ahead in both modes, and two replicas making the same months both succeed', async () => {
     const at = new Date('2091-03-15T12:00:00Z');
-    const [test, live] = await job().ensureAhead(at);
+    const [test, live] = (await job().ensureAhead(at, undefined, [METER_EVENTS])).meter_events;
     expect(test).toEqual(['meter_events_y2091m03', 'meter_events_y2091m04', 'meter_events_y2091m05']);
     expect(live).toEqual(test);
-    expect(await job().ensureAhead(at)).toEqual([[], []]);
+    expect(await job().ensureAhead(at, undefined, [METER_EVENTS])).toEqual({ meter_events: [[], []] });
 
     const made = await Promise.all(
       [1, 2, 3].map(() =>
@@ -150,10 +151,10 @@ describe('meter events: monthly partitions', () => {
     expect(await count(months[0], monthStart(months[2], 1))).toBe(3 * perMonth);
 
     // The cutoff (retention before "now") falls just after January ends, inside February.
-    const retentionDays = t.app.get(MeterEventPartitionsJob)['retentionMs'] / DAY;
+    const retentionDays = job().retentionMs(METER_EVENTS) / DAY;
     expect(retentionDays).toBe(431);
     const now = new Date(months[1].getTime() + 10 * DAY + retentionDays * DAY);
-    const [dropped] = await job().retire(now, ['test']);
+    const [dropped] = (await job().retire(now, ['test'], [METER_EVENTS])).meter_events;
     expect(dropped).toEqual(['meter_events_y2001m01']);
 
     expect(await count(months[0], months[1])).toBe(0);
@@ -169,6 +170,6 @@ describe('meter events: monthly partitions', () => {
     )) as Array<{ dead: number }>;
     expect(dead[0].dead).toBe(0);
     // A second run (another replica) finds nothing more to drop.
-    expect(await job().retire(now, ['test'])).toEqual([[]]);
+    expect(await job().retire(now, ['test'], [METER_EVENTS])).toEqual({ meter_events: [[]] });
   });
 });

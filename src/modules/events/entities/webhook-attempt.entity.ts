@@ -20,4 +20,6 @@ export class WebhookAttempt extends ModeRecord {
   @Column('text', { nullable: true }) error: string | null;
   @Column('timestamptz', { nullable: true }) next_retry_at: Date | null;
   @Column('timestamptz') created_at: Date;
+  /** The event's `created_at`: the partition key, so an attempt sits in its event's month (migration EventPartitions). */
+  @Column('timestamptz') event_created_at: Date;
 }

@@ -21,4 +21,6 @@ export class WebhookDelivery extends ModeRecord {
   @Column('timestamptz', { nullable: true }) delivered_at: Date | null;
   @Column('timestamptz') created_at: Date;
   @Column('timestamptz') updated_at: Date;
+  /** The event's `created_at`: the partition key, so a delivery sits in its event's month (migration EventPartitions). */
+  @PrimaryColumn('timestamptz') event_created_at: Date;
 }

@@ -1,0 +1,77 @@
+import type { AppConfig } from '../../../config/app.config.js';
+
+/** A partition per UTC month, or per UTC day where one day's rows are many and kept only days. */
+export type PartitionGranularity = 'month' | 'day';
+
+/** One partitioned table of a family. */
+export interface PartitionedTable {
+  table: string;
+  /** Storage parameters of each partition (`fillfactor = 45`). */
+  storage?: string;
+  /**
+   * Indexes each partition gets beyond the parent's (which every partition inherits): a unique key
+   * without the partition key can only be unique per partition. `qualified` is the partition's
+   * schema-qualified name, `name` its bare one (for index names).
+   */
+  partitionIndexes?: (qualified: string, name: string) => string[];
+}
+
+/**
+ * Tables partitioned on the same key into the same periods, made ahead together and dropped
+ * together, period by period, in the order listed (rows that name another table's row first).
+ */
+export interface PartitionFamily {
+  /** Names the family in logs and in its advisory lock. */
+  name: string;
+  /** `mode`: a copy in `wallet_test` and in `wallet_live`; `platform`: the one in `platform`. */
+  scope: 'mode' | 'platform';
+  /** The column the tables are partitioned by (RANGE), for the docs and the migrations. */
+  key: string;
+  granularity: PartitionGranularity;
+  tables: PartitionedTable[];
+  /** The configuration (days) after which a whole period is dropped. */
+  retention: keyof AppConfig & `${string}RetentionDays`;
+  /** Periods made ahead of the current one: a maintenance job down for that long still leaves inserts a partition. */
+  ahead: number;
+}
+
+/**
+ * `meter_events` by month of receipt (docs/METERING.md "Partitions"). The identifier is unique per
+ * month's partition; the storage statement checks the earlier months kept.
+ */
+export const METER_EVENTS: PartitionFamily = {
+  name: 'meter_events',
+  scope: 'mode',
+  key: 'created_at',
+  granularity: 'month',
+  tables: [
+    {
+      table: 'meter_events',
+      // The forwarder's heap-only updates (migration MeterForwardingHotUpdates).
+      storage: 'fillfactor = 45',
+      partitionIndexes: (qualified, name) => [
+        `CREATE UNIQUE INDEX IF NOT EXISTS "${name}_identifier_key" ON ${qualified} (application_id, identifier)`,
+      ],
+    },
+  ],
+  retention: 'meterEventRetentionDays',
+  ahead: 2,
+};
+
+/**
+ * `events` by month of `created_at`, with their webhook deliveries and attempts partitioned by the
+ * same instant (their `event_created_at`), so an event goes with everything that names it, in one
+ * transaction (docs/EVENTS.md "Retention").
+ */
+export const EVENTS: PartitionFamily = {
+  name: 'events',
+  scope: 'mode',
+  key: 'created_at (deliveries and attempts: event_created_at)',
+  granularity: 'month',
+  tables: [{ table: 'webhook_attempts' }, { table: 'webhook_deliveries' }, { table: 'events' }],
+  retention: 'eventRetentionDays',
+  ahead: 2,
+};
+
+/** Every partitioned family, in the order the maintenance job visits them. */
+export const PARTITION_FAMILIES: readonly PartitionFamily[] = [METER_EVENTS, EVENTS];
