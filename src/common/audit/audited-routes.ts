@@ -1,4 +1,5 @@
 import { WALLET_BASE_PATH } from '../auth/permissions.js';
+import type { AuditAction } from './audit-actions.js';
 
 /**
  * The audit rows of every state-changing route (docs/AUDIT.md, "Rows by route"), keyed by
@@ -11,7 +12,7 @@ import { WALLET_BASE_PATH } from '../auth/permissions.js';
  */
 export interface RouteAudit {
   /** The row naming what the call changed. */
-  action: string;
+  action: AuditAction;
   /**
    * Where the row's target is in the answer: its `object` and `id` by default; `{ type, id }` names
    * the type and the answer's field (dotted) holding the id; `rows` when the answer is no object
@@ -19,9 +20,9 @@ export interface RouteAudit {
    */
   target?: { type: string; id: string } | 'rows';
   /** Rows every such call also writes (its events), by action. */
-  also?: readonly string[];
+  also?: readonly AuditAction[];
   /** Rows it writes or not, by action, depending on the object's state or the provider's answer. */
-  may?: readonly string[];
+  may?: readonly AuditAction[];
 }
 
 /** A write route with no row of its own, and why (docs/AUDIT.md, "Not audited"). */
@@ -31,12 +32,10 @@ export interface Unaudited {
 
 export type RouteAuditEntry = RouteAudit | Unaudited;
 
-const PAYMENT_EVENTS = [
+const PAYMENT_EVENTS: readonly AuditAction[] = [
   'charge.succeeded',
   'charge.failed',
-  'charge.pending',
   'charge.captured',
-  'charge.updated',
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
   'payment_intent.requires_action',
@@ -47,7 +46,7 @@ const PAYMENT_EVENTS = [
   'balance.available',
   'customer.subscription.updated',
   'payment_method.attached',
-] as const;
+];
 
 const OAUTH_TOKEN =
   'issues tokens to a signed-in user (a credential in use, not a change to an application): the sign-in ' +
@@ -96,10 +95,10 @@ export const AUDITED_ROUTES: Record<string, RouteAuditEntry> = {
 
   'POST /disputes/{id}': { action: 'charge.dispute.updated' },
   'POST /disputes/{id}/close': { action: 'charge.dispute.closed', may: ['balance.available'] },
-  'POST /test_helpers/disputes': { action: 'charge.dispute.created', may: ['charge.dispute.funds_withdrawn'] },
+  'POST /test_helpers/disputes': { action: 'charge.dispute.created' },
   'POST /test_helpers/disputes/{id}/win': {
     action: 'charge.dispute.closed',
-    may: ['charge.dispute.funds_reinstated', 'balance.available'],
+    may: ['balance.available'],
   },
   'POST /test_helpers/disputes/{id}/lose': { action: 'charge.dispute.closed', may: ['balance.available'] },
 

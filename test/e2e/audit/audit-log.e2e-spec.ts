@@ -1,6 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { auditCommands } from '../../../src/cli/commands/audit.js';
+import type { AuditAction } from '../../../src/common/audit/audit-actions.js';
 import type { CliArgs } from '../../../src/cli/command.js';
 import { VerificationFailed } from '../../../src/cli/commands/statements.js';
 import { RequestContext } from '../../../src/common/context/request-context.js';
@@ -497,7 +498,8 @@ describe('audit log', () => {
     const audit = t.app.get(AuditService);
     const entry = (action: string) => ({
       applicationId: tenant.applicationId,
-      action,
+      // Labels of the rows under test, not actions of the catalog: the recorder writes any it is given.
+      action: action as AuditAction,
       target: { type: 'test', id: action },
       actor: { type: 'system' as const, id: 'test' },
     });
@@ -544,7 +546,7 @@ describe('audit log', () => {
       const audit = t.app.get(AuditService);
       const entry = (action: string) => ({
         applicationId: tenant.applicationId,
-        action,
+        action: action as AuditAction,
         target: { type: 'test', id: action },
         actor: { type: 'system' as const, id: 'test' },
       });

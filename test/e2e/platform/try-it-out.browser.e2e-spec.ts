@@ -657,9 +657,10 @@ describe('Swagger UI: Try it out on every operation', () => {
     const seen = rows.map((r) => r.action).sort();
     const succeeded = result.status >= 200 && result.status < 300;
     if (!succeeded || !isAudited(entry)) return rows.length === 0 ? null : `rows ${seen.join(', ')}, expected none`;
-    const required = [entry.action, ...(entry.also ?? [])];
+    const required: string[] = [entry.action, ...(entry.also ?? [])];
+    const may: readonly string[] = entry.may ?? [];
     const missing = required.filter((a) => !seen.includes(a));
-    const unexpected = seen.filter((a) => !required.includes(a) && !(entry.may ?? []).includes(a));
+    const unexpected = seen.filter((a) => !required.includes(a) && !may.includes(a));
     if (missing.length > 0 || unexpected.length > 0)
       return `rows ${seen.join(', ') || '(none)'}: missing ${missing.join(', ') || '-'}, unexpected ${unexpected.join(', ') || '-'}`;
     const target = targetOf(entry, JSON.parse(result.body) as Record<string, unknown>);
@@ -725,6 +726,7 @@ describe('Swagger UI: Try it out on every operation', () => {
           const problem = await auditProblem(op, result);
           auditMs += performance.now() - checking;
           if (problem) auditFailures.push(`${op.label} -> ${result.status}: ${problem}`);
+          if (problem && PROGRESS) appendFileSync(PROGRESS, `audit: ${auditFailures.at(-1)}\n`);
         }
         if (!ok)
           failures.push(`${line} (documented: ${op.responses.join(',')}) ${result.url}: ${result.body.slice(0, 300)}`);
