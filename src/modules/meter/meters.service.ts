@@ -48,7 +48,7 @@ export class MetersService {
 
   async create(principal: Principal, dto: CreateMeterDto): Promise<MeterResponse> {
     const now = this.clock.now();
-    const response = await this.meters.transaction(async (manager) => {
+    return this.meters.transaction(async (manager) => {
       const meter = await this.meters.insert(
         {
           id: newId(),
@@ -74,7 +74,6 @@ export class MetersService {
       });
       return created;
     });
-    return response;
   }
 
   /** The meter of the principal's application, or E4004 (path ids are checked by the controller's IdParam). */

@@ -10,6 +10,12 @@ import { PayoutLifecycleRepository } from './payout-lifecycle.repository.js';
 import { PayoutsService } from './payouts.service.js';
 import { toPayoutScheduleResponse } from './payouts.responses.js';
 
+/** A schedule's settings as the API answers them, without its timestamps: its audit row's before/after. */
+function settingsOf(schedule: ReturnType<typeof toPayoutScheduleResponse>) {
+  const { interval, weekly_anchor, destination, currency, minimum_amount } = schedule;
+  return { interval, weekly_anchor, destination, currency, minimum_amount };
+}
+
 /** Per-account payout schedules (`manual`, `daily`, `weekly`); PayoutSchedulesJob runs them. */
 @Injectable()
 export class PayoutSchedulesService {
@@ -52,13 +58,12 @@ export class PayoutSchedulesService {
     };
     const saved = await this.repo.transaction(async (manager) => {
       const stored = await this.repo.upsertSchedule(row, manager);
-      const fields = ({ created_at: _c, updated_at: _u, ...rest }: ReturnType<typeof toPayoutScheduleResponse>) => rest;
       await this.audit.record(manager, {
         applicationId,
         action: 'payout_schedule.updated',
         target: { type: 'payout_schedule', id: account.id },
-        before: fields(toPayoutScheduleResponse(existing, account.id, principal.livemode)),
-        after: fields(toPayoutScheduleResponse(stored, account.id, principal.livemode)),
+        before: settingsOf(toPayoutScheduleResponse(existing, account.id, principal.livemode)),
+        after: settingsOf(toPayoutScheduleResponse(stored, account.id, principal.livemode)),
       });
       return stored;
     });
