@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { AuditAction } from './audit-actions.js';
 
 /** Who did it. Outside a request the caller names it (`cli`, `system`); in a request it comes from the principal. */
 export interface AuditActor {
@@ -13,7 +14,7 @@ export interface AuditEntry {
   /** The mode the change was made in; null when it has none (a role, a login). Default: the bound mode, if any. */
   livemode?: boolean | null;
   /** What happened, `<object>.<verb>` (`api_key.created`, `webhook_endpoint.secret_rotated`, `charge.succeeded`). */
-  action: string;
+  action: AuditAction;
   target: { type: string; id: string | null };
   /** Default: the principal of the current request, else `system`. */
   actor?: AuditActor;

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { countryOf, type ApplicationRef, type Principal } from '../../common/context/principal.js';
@@ -41,6 +42,7 @@ export class AccountsService {
     private readonly clock: Clock,
     private readonly events: EventRecorder,
     private readonly connect: ConnectProviders,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async create(principal: Principal, dto: CreateAccountDto): Promise<Account> {
@@ -78,7 +80,17 @@ export class AccountsService {
         throw new AppError(AccountErrors.E6002);
       }
     }
-    return toAccountResponse(await this.accounts.insert(record));
+    const account = await this.accounts.transaction(async (manager) => {
+      const inserted = await this.accounts.insert(record, manager);
+      await this.audit.record(manager, {
+        applicationId: inserted.application_id,
+        action: 'account.created',
+        target: { type: 'account', id: inserted.id },
+        metadata: { country: inserted.country, ...(inserted.provider ? { provider: inserted.provider } : {}) },
+      });
+      return inserted;
+    });
+    return toAccountResponse(account);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
 import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -42,6 +43,7 @@ export class CustomersService {
     private readonly invalidation: CacheInvalidation,
     private readonly idempotency: IdempotencyScope,
     private readonly testClocks: CustomerTestClocks,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /**
@@ -89,6 +91,11 @@ export class CustomersService {
         manager,
       );
       await this.idempotency.checkpoint(manager, 'customer', inserted.id);
+      await this.audit.record(manager, {
+        applicationId: inserted.application_id,
+        action: 'customer.created',
+        target: { type: 'customer', id: inserted.id },
+      });
       return inserted;
     });
     await this.hooks.created.emit({ customer, country: principal.country });
@@ -129,6 +136,13 @@ export class CustomersService {
       };
       if (Object.keys(changes).length === 0) return found;
       await this.customers.update(applicationId, id, changes, manager);
+      // A customer is personal data, not configuration: the row names the fields changed, not their values.
+      await this.audit.record(manager, {
+        applicationId,
+        action: 'customer.updated',
+        target: { type: 'customer', id },
+        metadata: { fields: Object.keys(changes).sort() },
+      });
       // updated_at is the database's (UpdateDateColumn): read the row back as stored.
       return (await this.customers.findById(applicationId, id, manager))!;
     });

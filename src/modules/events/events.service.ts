@@ -134,6 +134,12 @@ export class EventsService extends EventRecorder {
     const now = this.clock.now();
     await this.webhooks.transaction(async (manager) => {
       for (const endpoint of endpoints) await this.webhooks.resend(endpoint, event, now, manager);
+      await this.audit.record(manager, {
+        applicationId,
+        action: 'event.resent',
+        target: { type: 'event', id: event.id },
+        metadata: { webhook_endpoint_ids: endpoints.map((e) => e.id) },
+      });
     });
     return toEventResponse(event);
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { SelectQueryBuilder } from 'typeorm';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { isUuid } from '../../common/ids.js';
 import { FileRecord } from './entities/file.entity.js';
@@ -9,9 +9,13 @@ import { FileRecord } from './entities/file.entity.js';
 export class FilesRepository {
   constructor(private readonly db: ModeDb) {}
 
-  async insert(file: Partial<FileRecord>): Promise<FileRecord> {
-    const repo = this.db.repository(FileRecord);
+  async insert(file: Partial<FileRecord>, manager?: EntityManager): Promise<FileRecord> {
+    const repo = this.db.repository(FileRecord, manager);
     return repo.save(repo.create(file));
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
   }
 
   findById(applicationId: string, id: string): Promise<FileRecord | null> {

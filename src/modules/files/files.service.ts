@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { Injectable, Logger } from '@nestjs/common';
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import type { Principal, Scope } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { Errors } from '../../common/errors/error-catalog.js';
@@ -52,6 +53,7 @@ export class FilesService {
   constructor(
     private readonly files: FilesRepository,
     private readonly storage: FileStorage,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /**
@@ -70,15 +72,27 @@ export class FilesService {
     const id = newId();
     const stored = await this.storage.put(`${applicationId}/${id}`, part.buffer, CONTENT_TYPES[type]);
     try {
-      const file = await this.files.insert({
-        id,
-        application_id: applicationId,
-        purpose: dto.purpose,
-        filename: cleanFilename(part.originalname, type),
-        size: stored.size,
-        type,
-        sha256: stored.sha256,
-        storage_key: stored.key,
+      const file = await this.files.transaction(async (manager) => {
+        const inserted = await this.files.insert(
+          {
+            id,
+            application_id: applicationId,
+            purpose: dto.purpose,
+            filename: cleanFilename(part.originalname, type),
+            size: stored.size,
+            type,
+            sha256: stored.sha256,
+            storage_key: stored.key,
+          },
+          manager,
+        );
+        await this.audit.record(manager, {
+          applicationId,
+          action: 'file.created',
+          target: { type: 'file', id },
+          metadata: { purpose: dto.purpose, size: stored.size, sha256: stored.sha256 },
+        });
+        return inserted;
       });
       return toFileResponse(file, principal.application.slug);
     } catch (error) {

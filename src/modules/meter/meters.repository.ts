@@ -10,9 +10,10 @@ export class MetersRepository {
   constructor(private readonly db: ModeDb) {}
 
   /** Inserts the meter; null when the application already has a meter with its event name. */
-  async insert(meter: Meter): Promise<Meter | null> {
-    const repo = this.db.repository(Meter);
+  async insert(meter: Meter, manager: EntityManager): Promise<Meter | null> {
+    const repo = this.db.repository(Meter, manager);
     try {
+      // A duplicate leaves the caller's transaction aborted: the caller throws, which rolls it back.
       return await repo.save(repo.create(meter));
     } catch (err) {
       if (err instanceof QueryFailedError && (err as { code?: string }).code === '23505') return null;
@@ -29,9 +30,9 @@ export class MetersRepository {
     return this.db.repository(Meter).findOneBy({ application_id: applicationId, event_name: eventName });
   }
 
-  async deactivate(applicationId: string, id: string, at: Date): Promise<void> {
+  async deactivate(applicationId: string, id: string, at: Date, manager: EntityManager): Promise<void> {
     await this.db
-      .repository(Meter)
+      .repository(Meter, manager)
       .update({ application_id: applicationId, id, status: 'active' }, { status: 'inactive', updated_at: at });
   }
 
@@ -39,8 +40,13 @@ export class MetersRepository {
     applicationId: string,
     id: string,
     changes: Partial<Pick<Meter, 'display_name' | 'enforce_credit' | 'updated_at'>>,
+    manager: EntityManager,
   ): Promise<void> {
-    await this.db.repository(Meter).update({ application_id: applicationId, id }, changes);
+    await this.db.repository(Meter, manager).update({ application_id: applicationId, id }, changes);
+  }
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
   }
 
   query(applicationId: string): SelectQueryBuilder<Meter> {

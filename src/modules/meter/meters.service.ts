@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import { Clock } from '../../common/clock.js';
 import type { Principal, Scope } from '../../common/context/principal.js';
 import { CacheInvalidation } from '../../common/cache/invalidation.js';
@@ -38,6 +39,7 @@ export class MetersService {
     private readonly meters: MetersRepository,
     private readonly clock: Clock,
     private readonly invalidation: CacheInvalidation,
+    private readonly audit: AuditRecorder,
   ) {
     this.cache = new TtlCache(CACHE_MS, 10_000, () => clock.nowMs());
     // A deactivation on any replica reaches every replica's cache (CACHE_MS bounds it only without a message).
@@ -46,20 +48,32 @@ export class MetersService {
 
   async create(principal: Principal, dto: CreateMeterDto): Promise<MeterResponse> {
     const now = this.clock.now();
-    const meter = await this.meters.insert({
-      id: newId(),
-      application_id: principal.application.id,
-      display_name: dto.display_name,
-      event_name: dto.event_name,
-      event_payload_key: dto.value_settings.event_payload_key,
-      aggregation: dto.default_aggregation?.formula ?? 'sum',
-      status: 'active',
-      enforce_credit: dto.enforce_credit ?? false,
-      created_at: now,
-      updated_at: now,
-    } as Meter);
-    if (!meter) throw new AppError(MeterErrors.E8010, `A meter with event_name "${dto.event_name}" exists.`);
-    return toMeterResponse(meter);
+    return this.meters.transaction(async (manager) => {
+      const meter = await this.meters.insert(
+        {
+          id: newId(),
+          application_id: principal.application.id,
+          display_name: dto.display_name,
+          event_name: dto.event_name,
+          event_payload_key: dto.value_settings.event_payload_key,
+          aggregation: dto.default_aggregation?.formula ?? 'sum',
+          status: 'active',
+          enforce_credit: dto.enforce_credit ?? false,
+          created_at: now,
+          updated_at: now,
+        } as Meter,
+        manager,
+      );
+      if (!meter) throw new AppError(MeterErrors.E8010, `A meter with event_name "${dto.event_name}" exists.`);
+      const created = toMeterResponse(meter);
+      await this.audit.record(manager, {
+        applicationId: meter.application_id,
+        action: 'billing.meter.created',
+        target: { type: created.object, id: meter.id },
+        after: created,
+      });
+      return created;
+    });
   }
 
   /** The meter of the principal's application, or E4004 (path ids are checked by the controller's IdParam). */
@@ -92,7 +106,16 @@ export class MetersService {
     if (meter.status !== 'inactive') {
       meter.status = 'inactive';
       meter.updated_at = this.clock.now();
-      await this.meters.deactivate(principal.application.id, meter.id, meter.updated_at);
+      await this.meters.transaction(async (manager) => {
+        await this.meters.deactivate(principal.application.id, meter.id, meter.updated_at, manager);
+        await this.audit.record(manager, {
+          applicationId: meter.application_id,
+          action: 'billing.meter.deactivated',
+          target: { type: 'billing.meter', id: meter.id },
+          before: { status: 'active' },
+          after: { status: 'inactive' },
+        });
+      });
     }
     await this.invalidation.publish(METER_CHANNEL, this.cacheKey(principal, meter.event_name));
     return toMeterResponse(meter);
@@ -109,8 +132,23 @@ export class MetersService {
       enforce_credit: dto.enforce_credit ?? meter.enforce_credit,
     };
     if (changes.display_name !== meter.display_name || changes.enforce_credit !== meter.enforce_credit) {
+      const before = { display_name: meter.display_name, enforce_credit: meter.enforce_credit };
       Object.assign(meter, changes, { updated_at: this.clock.now() });
-      await this.meters.update(principal.application.id, meter.id, { ...changes, updated_at: meter.updated_at });
+      await this.meters.transaction(async (manager) => {
+        await this.meters.update(
+          principal.application.id,
+          meter.id,
+          { ...changes, updated_at: meter.updated_at },
+          manager,
+        );
+        await this.audit.record(manager, {
+          applicationId: meter.application_id,
+          action: 'billing.meter.updated',
+          target: { type: 'billing.meter', id: meter.id },
+          before,
+          after: changes,
+        });
+      });
       await this.invalidation.publish(METER_CHANNEL, this.cacheKey(principal, meter.event_name));
     }
     return toMeterResponse(meter);

@@ -18,8 +18,8 @@ export class ReconciliationRunsRepository {
 
   private readonly table = (name: string) => this.db.table(name);
 
-  async insert(run: ReconciliationRun): Promise<ReconciliationRun> {
-    const repo = this.db.repository(ReconciliationRun);
+  async insert(run: ReconciliationRun, manager?: EntityManager): Promise<ReconciliationRun> {
+    const repo = this.db.repository(ReconciliationRun, manager);
     return repo.save(repo.create(run));
   }
 

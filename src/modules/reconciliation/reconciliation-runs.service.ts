@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import { Clock } from '../../common/clock.js';
 import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -48,6 +49,7 @@ export class ReconciliationRunsService {
   constructor(
     private readonly runs: ReconciliationRunsRepository,
     private readonly sources: SettlementSources,
+    private readonly audit: AuditRecorder,
     private readonly clock: Clock,
   ) {}
 
@@ -61,7 +63,7 @@ export class ReconciliationRunsService {
       ).on('provider');
     }
     const interval = this.interval(dto, now);
-    const run = await this.runs.insert({
+    const record = {
       id: newId(),
       application_id: principal.application.id,
       provider: dto.provider,
@@ -79,7 +81,17 @@ export class ReconciliationRunsService {
       created_at: now,
       succeeded_at: null,
       updated_at: now,
-    } as ReconciliationRun);
+    } as ReconciliationRun;
+    const run = await this.runs.transaction(async (manager) => {
+      const inserted = await this.runs.insert(record, manager);
+      await this.audit.record(manager, {
+        applicationId: inserted.application_id,
+        action: 'reconciliation_run.created',
+        target: { type: 'reconciliation_run', id: inserted.id },
+        metadata: { provider: inserted.provider },
+      });
+      return inserted;
+    });
     return toReconciliationRunResponse(run);
   }
 

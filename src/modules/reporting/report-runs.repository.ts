@@ -12,8 +12,8 @@ import type { ReportRunStatus } from './report-run.transitions.js';
 export class ReportRunsRepository {
   constructor(private readonly db: ModeDb) {}
 
-  async insert(run: ReportRun): Promise<ReportRun> {
-    const repo = this.db.repository(ReportRun);
+  async insert(run: ReportRun, manager?: EntityManager): Promise<ReportRun> {
+    const repo = this.db.repository(ReportRun, manager);
     return repo.save(repo.create(run));
   }
 

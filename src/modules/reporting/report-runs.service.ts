@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import { Clock } from '../../common/clock.js';
 import type { Principal } from '../../common/context/principal.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -29,6 +30,7 @@ export class ReportRunsService {
   constructor(
     private readonly runs: ReportRunsRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /** Records a pending run; ReportRunsJob produces its CSV (docs/REPORTS.md). */
@@ -36,7 +38,7 @@ export class ReportRunsService {
     const now = this.clock.now();
     const type = dto.report_type as ReportType;
     const parameters = this.parameters(principal, type, dto, now);
-    const run = await this.runs.insert({
+    const record = {
       id: newId(),
       application_id: principal.application.id,
       report_type: type,
@@ -49,7 +51,17 @@ export class ReportRunsService {
       created_at: now,
       succeeded_at: null,
       updated_at: now,
-    } as ReportRun);
+    } as ReportRun;
+    const run = await this.runs.transaction(async (manager) => {
+      const inserted = await this.runs.insert(record, manager);
+      await this.audit.record(manager, {
+        applicationId: inserted.application_id,
+        action: 'reporting.report_run.created',
+        target: { type: 'reporting.report_run', id: inserted.id },
+        metadata: { report_type: type },
+      });
+      return inserted;
+    });
     return toReportRunResponse(run);
   }
 

@@ -13,7 +13,8 @@ const MAIN = join(process.cwd(), 'dist/src/main.js');
  * without its audit row and no audit row without its change. The compiled service runs as a child
  * on its own database; clients keep creating, disabling (an event) and deleting webhook endpoints
  * at once; the process is killed mid-stream; then the database must agree with the log row for
- * row, and the application's chain must verify.
+ * row, and the application's chain must verify. The writers also create customers (no event: the
+ * row the service writes for the request itself, docs/AUDIT.md "Rows by route").
  */
 (process.env.WALLET_TEST_DATABASE === 'postgresql' ? describe : describe.skip)(
   'audit rows after the process is killed (PostgreSQL: a child process on its own database)',
@@ -75,7 +76,7 @@ const MAIN = join(process.cwd(), 'dist/src/main.js');
           .then(async (r) => ({ status: r.status, body: (await r.json().catch(() => ({}))) as { id?: string } }))
           .catch(() => ({ status: 0, body: {} as { id?: string } }));
 
-      // Four writers, each: create an endpoint, disable it (an event), delete every other one.
+      // Four writers, each: create an endpoint, disable it (an event), delete every other one, create a customer.
       let killed = false;
       let completed = 0;
       const writer = async (w: number) => {
@@ -87,6 +88,7 @@ const MAIN = join(process.cwd(), 'dist/src/main.js');
           if (!made.body.id) continue;
           await call(`/test_helpers/webhook_endpoints/${made.body.id}/disable`);
           if (i % 2 === 0) await call(`/webhook_endpoints/${made.body.id}`, undefined, 'DELETE');
+          await call('/customers', { name: `kill-${w}-${i}` });
           completed += 1;
         }
       };
@@ -106,7 +108,8 @@ const MAIN = join(process.cwd(), 'dist/src/main.js');
       try {
         const audit = (
           await db.query<{ action: string; target_id: string }>(
-            `SELECT action, target_id FROM platform.audit_events WHERE application_id = $1 AND action LIKE 'webhook_endpoint.%'`,
+            `SELECT action, target_id FROM platform.audit_events
+              WHERE application_id = $1 AND (action LIKE 'webhook_endpoint.%' OR action = 'customer.created')`,
             [tenant.applicationId],
           )
         ).rows;
@@ -137,6 +140,15 @@ const MAIN = join(process.cwd(), 'dist/src/main.js');
         expect(deleted.every((id) => created.includes(id) && !endpoints.has(id))).toBe(true);
         // Every disable event has its row, and no row is without its event.
         expect(of('webhook_endpoint.disabled')).toEqual([...disabledEvents].sort());
+        // Every customer stored has its row, and no row is without its customer.
+        const customers = (
+          await db.query<{ id: string }>(
+            `SELECT id FROM wallet_test.customers WHERE application_id = $1 AND name LIKE 'kill-%'`,
+            [tenant.applicationId],
+          )
+        ).rows.map((r) => r.id);
+        expect(customers.length).toBeGreaterThanOrEqual(20);
+        expect(of('customer.created')).toEqual(customers.sort());
       } finally {
         await db.end();
       }

@@ -1,6 +1,7 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { auditCommands } from '../../../src/cli/commands/audit.js';
+import type { AuditAction } from '../../../src/common/audit/audit-actions.js';
 import type { CliArgs } from '../../../src/cli/command.js';
 import { VerificationFailed } from '../../../src/cli/commands/statements.js';
 import { RequestContext } from '../../../src/common/context/request-context.js';
@@ -197,8 +198,30 @@ describe('audit log', () => {
       expect(r.request_id).toEqual(expect.any(String));
     }
 
+    // The objects the day made that record no event (docs/AUDIT.md, "Rows by route"): one row each,
+    // the 100 payment intents by their ids.
+    const objectActions = new Set(['customer.created', 'checkout.created', 'token.created', 'payment_intent.created']);
+    const objectRows = chain.filter((r) => objectActions.has(r.action));
+    const counts: Record<string, number> = {};
+    for (const r of objectRows) counts[r.action] = (counts[r.action] ?? 0) + 1;
+    expect(counts).toEqual({
+      'customer.created': 1,
+      'checkout.created': 1,
+      'token.created': 1,
+      'payment_intent.created': 100,
+    });
+    expect(
+      objectRows
+        .filter((r) => r.action === 'payment_intent.created')
+        .map((r) => r.target.id)
+        .sort(),
+    ).toEqual([...payments].sort());
+    for (const r of objectRows) expect(r.request_id).toEqual(expect.any(String));
+
     // The security and configuration rows, exactly, in chain order.
-    const security = chain.filter((r) => !eventTypes.has(r.action)).map((r) => [r.action, r.actor.type, r.actor.id]);
+    const security = chain
+      .filter((r) => !eventTypes.has(r.action) && !objectActions.has(r.action))
+      .map((r) => [r.action, r.actor.type, r.actor.id]);
     expect(security).toEqual([
       ['api_key.created', 'system', null],
       ['api_key.created', 'system', null],
@@ -242,6 +265,60 @@ describe('audit log', () => {
     });
     expect((await cli('audit:verify', { app: tenant.applicationId })).failed).toBe(false);
   }, 300_000);
+
+  it('writes one row per change: none for a replayed Idempotency-Key, a refused call or a change of nothing', async () => {
+    const tenant = await createTenant(t);
+    const rowsOf = (
+      requestId: string,
+    ): Promise<Array<{ action: string; target_id: string; metadata: object; changes: unknown }>> =>
+      platform.query(`SELECT action, target_id, metadata, changes FROM platform.audit_events WHERE request_id = $1`, [
+        requestId,
+      ]);
+    const rowsFor = (targetId: string): Promise<Array<{ action: string }>> =>
+      platform.query(`SELECT action FROM platform.audit_events WHERE application_id = $1 AND target_id = $2`, [
+        tenant.applicationId,
+        targetId,
+      ]);
+
+    const keyed = tenant.as('test', { 'Idempotency-Key': 'audit-replay-customer' });
+    const first = await t.http.post(tenant.path('/customers')).set(keyed).send({ name: 'Audited' });
+    const replay = await t.http.post(tenant.path('/customers')).set(keyed).send({ name: 'Audited' });
+    expect([first.status, replay.status, replay.headers['idempotent-replayed']]).toEqual([200, 200, 'true']);
+    expect(replay.body.id).toBe(first.body.id);
+    expect(await rowsOf(first.headers['x-request-id'])).toEqual([
+      expect.objectContaining({ action: 'customer.created', target_id: first.body.id }),
+    ]);
+    expect(await rowsOf(replay.headers['x-request-id'])).toEqual([]);
+    expect(await rowsFor(first.body.id)).toEqual([{ action: 'customer.created' }]);
+
+    // A customer is personal data: the row names the fields changed, never their values.
+    const renamed = await t.http
+      .post(tenant.path(`/customers/${first.body.id}`))
+      .set(tenant.as('test'))
+      .send({ name: 'Renamed', email: 'renamed@example.com' });
+    expect(renamed.status).toBe(200);
+    const [update] = await rowsOf(renamed.headers['x-request-id']);
+    expect(update).toMatchObject({
+      action: 'customer.updated',
+      metadata: { fields: ['email', 'name'] },
+      changes: null,
+    });
+    expect(JSON.stringify(update)).not.toContain('renamed@example.com');
+    const nothing = await t.http
+      .post(tenant.path(`/customers/${first.body.id}`))
+      .set(tenant.as('test'))
+      .send({});
+    expect(nothing.status).toBe(200);
+    expect(await rowsOf(nothing.headers['x-request-id'])).toEqual([]);
+
+    // A meter whose event name is taken: the insert fails in the transaction, which leaves no row.
+    const meter = { display_name: 'Calls', event_name: 'audit_calls', value_settings: { event_payload_key: 'n' } };
+    const made = await t.http.post(tenant.path('/meters')).set(tenant.as('test')).send(meter);
+    const taken = await t.http.post(tenant.path('/meters')).set(tenant.as('test')).send(meter);
+    expect([made.status, taken.body.code]).toEqual([200, 'E8010']);
+    expect((await rowsOf(made.headers['x-request-id'])).map((r) => r.action)).toEqual(['billing.meter.created']);
+    expect(await rowsOf(taken.headers['x-request-id'])).toEqual([]);
+  });
 
   /** A tenant with a few audited changes: three webhook endpoints made, one changed. */
   async function tenantWithRows(): Promise<{ tenant: Tenant; user: TestUser; token: string; rows: Row[] }> {
@@ -421,7 +498,8 @@ describe('audit log', () => {
     const audit = t.app.get(AuditService);
     const entry = (action: string) => ({
       applicationId: tenant.applicationId,
-      action,
+      // Labels of the rows under test, not actions of the catalog: the recorder writes any it is given.
+      action: action as AuditAction,
       target: { type: 'test', id: action },
       actor: { type: 'system' as const, id: 'test' },
     });
@@ -468,7 +546,7 @@ describe('audit log', () => {
       const audit = t.app.get(AuditService);
       const entry = (action: string) => ({
         applicationId: tenant.applicationId,
-        action,
+        action: action as AuditAction,
         target: { type: 'test', id: action },
         actor: { type: 'system' as const, id: 'test' },
       });

@@ -1,3 +1,4 @@
+import { AUDITED_ROUTES, auditKeyOf } from '../../../src/common/audit/audited-routes.js';
 import { OpenApiContract } from '../../support/openapi.js';
 import { startApp, type TestApp } from '../../support/harness.js';
 import { ENDPOINTS, EXEMPT, documentedOperation } from '../../factories/matrix/endpoints.js';
@@ -32,5 +33,17 @@ describe('credential matrix fence', () => {
 
   it('exempts no operation that has a row', () => {
     expect(Object.keys(EXEMPT).filter((op) => covered.has(op))).toEqual([]);
+  });
+
+  // The same fence for the audit table (docs/AUDIT.md): the Swagger UI walk checks each entry's rows.
+  it('has an audit entry (its rows, or why none) for every documented state-changing operation, and no other', () => {
+    const writes = documented.filter((op) => !op.startsWith('GET '));
+    const keys = new Set(writes.map((op) => auditKeyOf(...(op.split(' ') as [string, string]))));
+    expect({
+      'writes without an audit entry': writes.filter(
+        (op) => !(auditKeyOf(...(op.split(' ') as [string, string])) in AUDITED_ROUTES),
+      ),
+      'audit entries for no documented write': Object.keys(AUDITED_ROUTES).filter((key) => !keys.has(key)),
+    }).toEqual({ 'writes without an audit entry': [], 'audit entries for no documented write': [] });
   });
 });

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { AuditRecorder } from '../../../src/common/audit/audit-recorder.js';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { getDataSourceToken } from '@nestjs/typeorm';
@@ -397,6 +398,7 @@ describe('signed balance statements (POST /balances/{id}/statements)', () => {
         t.app.get(LedgerRepository),
         t.app.get(StatementsRepository),
         statementKeys,
+        t.app.get(AuditRecorder),
         t.clock,
       );
       return { statementKeys, statements };

@@ -1,5 +1,8 @@
 import { appendFileSync } from 'node:fs';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { AUDITED_ROUTES, auditKeyOf, isAudited, type RouteAudit } from '../../../src/common/audit/audited-routes.js';
 import { EXAMPLE_ID } from '../../../src/common/http/examples.js';
 import { childProcessesCpuMs, launchBrowser } from '../../support/browser.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
@@ -22,6 +25,11 @@ import { recordSecret } from '../../support/secrets.js';
  * shows. Every operation answers one of its documented statuses, never a 5xx, never a network
  * failure; a 2xx unless OVERRIDES says which documented 4xx (with the error object) a precondition
  * makes it.
+ *
+ * Every state-changing call is also checked against its audit rows (docs/AUDIT.md): found by the
+ * request id of its answer, they must be exactly what AUDITED_ROUTES (src/common/audit/audited-routes.ts)
+ * says, with the walk's credential as actor and test mode; a refused call leaves none. So a new
+ * write route without its audit rows (or its entry there) fails here.
  *
  * The operation list comes from /docs-json, so a new route is tried without a change here. A new
  * route whose path or body names an object that must exist needs that object in `fixtures` (keyed
@@ -66,6 +74,8 @@ interface Override {
   path?: Record<string, string>;
   /** Form fields (application/x-www-form-urlencoded and multipart bodies), fixture keys after `=`. */
   form?: Record<string, string>;
+  /** Body fields the partner clears (the example shows every field; some exclude each other). */
+  omit?: string[];
   /** Files of a multipart body, by field: what the partner picks in the file chooser. */
   files?: Record<string, { name: string; mimeType: string; buffer: Buffer }>;
   /** The documented 4xx and error code a precondition gives, instead of a 2xx. */
@@ -97,8 +107,8 @@ const PNG = Buffer.from(
 
 /** Per operation (`METHOD /path` without the wallet prefix): what differs from the defaults above. */
 const OVERRIDES: Record<string, Override> = {
-  // The example body names a payout and an interval (the form shows every field): one of them must go.
-  'POST /reconciliation_runs': { expect: { status: 400, code: 'E7961' } },
+  // The example body names a payout and an interval (the form shows every field): the interval goes.
+  'POST /reconciliation_runs': { omit: ['interval_start', 'interval_end'] },
   // Each state change gets an object of its own, so the reads and the other changes keep theirs.
   'POST /payment_intents/{id}/cancel': { id: 'intent_to_cancel' },
   'POST /payment_intents/{id}/capture': { id: 'intent_to_capture' },
@@ -269,6 +279,12 @@ describe('Swagger UI: Try it out on every operation', () => {
   let tenant: Tenant;
   const ids: Ids = {};
   const credentials: Record<Operation['scheme'], string> = { secret_key: '', bearer: '', session: '' };
+  /** The audit actor each credential is (a session's id is its own: only its type is known here). */
+  const actors: Record<Operation['scheme'], { type: string; id: string | null }> = {
+    secret_key: { type: 'secret_key', id: null },
+    bearer: { type: 'user', id: null },
+    session: { type: 'session', id: null },
+  };
 
   const api = (method: 'get' | 'post', path: string, body?: object) => {
     const req = t.http[method](tenant.path(path)).set(tenant.as('test'));
@@ -472,6 +488,14 @@ describe('Swagger UI: Try it out on every operation', () => {
     credentials.bearer = (await tokensFor(t, user, client)).access_token;
     for (let n = 0; n < 6; n++) refreshTokens.push((await tokensFor(t, user, client)).refresh_token);
     credentials.secret_key = tenant.keys.test;
+    actors.bearer.id = user.id;
+    const [testKey]: Array<{ id: string }> = await t.app
+      .get<DataSource>(getDataSourceToken('platform'))
+      .query(
+        `SELECT id FROM platform.api_keys WHERE application_id = $1 AND mode = 'test' AND kind = 'secret' AND status = 'active'`,
+        [tenant.applicationId],
+      );
+    actors.secret_key.id = testKey.id;
     // Restricted keys are managed with a bearer token: made through the service the API uses.
     const restrictedKey = async () => {
       const created = await t.app
@@ -519,7 +543,10 @@ describe('Swagger UI: Try it out on every operation', () => {
   }
 
   /** Expands `op`, fills what must change, executes, and returns the status and body the UI shows. */
-  async function tryOperation(page: Page, op: Operation): Promise<{ status: number; body: string; url: string }> {
+  async function tryOperation(
+    page: Page,
+    op: Operation,
+  ): Promise<{ status: number; body: string; url: string; requestId: string | null }> {
     const override = OVERRIDES[op.key] ?? {};
     // The "Filter by tag" box: Swagger UI re-renders every operation it shows on each click.
     if (filters.get(page) !== op.tag) {
@@ -562,7 +589,8 @@ describe('Swagger UI: Try it out on every operation', () => {
     const textarea = block.locator('textarea.body-param__text');
     if (await textarea.count()) {
       const example = JSON.parse(await textarea.inputValue()) as unknown;
-      const body = withIds(example, { ...BODY_IDS, ...override.body }, ids);
+      const body = withIds(example, { ...BODY_IDS, ...override.body }, ids) as Record<string, unknown>;
+      for (const field of override.omit ?? []) delete body[field];
       // Typed only where an id had to change: the example as the document fills it in is sent as is.
       if (JSON.stringify(body) !== JSON.stringify(example)) await textarea.fill(JSON.stringify(body, null, 2));
     }
@@ -574,8 +602,13 @@ describe('Swagger UI: Try it out on every operation', () => {
       if ((await field.evaluate((e) => e.tagName)) === 'SELECT') await field.selectOption(resolve(value, ids));
       else await field.fill(resolve(value, ids));
     }
+    // The request the Execute button sends (the document was fetched when the page opened): its request id.
+    const response = page.waitForResponse(
+      (r) => r.request().method() === op.method.toUpperCase() && !r.url().endsWith('/docs-json'),
+    );
     await block.locator('button.execute').click();
     await block.locator('.live-responses-table .response .response-col_status').waitFor();
+    const requestId = (await response).headers()['x-request-id'] ?? null;
     // The status, the body and the request URL the UI shows, read in one step (they render together);
     // an HTML body (the sign-in page) has no <pre>.
     const { shown, body, url } = await block.evaluate((el) => {
@@ -590,7 +623,69 @@ describe('Swagger UI: Try it out on every operation', () => {
     await block.locator('.opblock-summary-control').click();
     // "500 Undocumented" for a status the document does not list; text without digits for a network failure.
     const status = Number.parseInt(shown, 10) || 0;
-    return { status, body: /^\d+$/.test(shown) ? body : `${shown} ${body}`, url };
+    return { status, body: /^\d+$/.test(shown) ? body : `${shown} ${body}`, url, requestId };
+  }
+
+  interface AuditRow {
+    action: string;
+    target_type: string;
+    target_id: string | null;
+    actor_type: string;
+    actor_id: string | null;
+    livemode: boolean | null;
+  }
+
+  /**
+   * What is wrong with the audit rows of one call (docs/AUDIT.md), or null: a refused or unaudited
+   * call wrote none; an audited one wrote its row (action, target from the answer) exactly once,
+   * the rows AUDITED_ROUTES says it always writes, no row it does not name, every row with the
+   * walk's credential as actor and in test mode.
+   */
+  async function auditProblem(
+    op: Operation,
+    result: { status: number; body: string; requestId: string | null },
+  ): Promise<string | null> {
+    const entry = AUDITED_ROUTES[auditKeyOf(op.method, op.path)];
+    if (!entry) return 'no entry in AUDITED_ROUTES (src/common/audit/audited-routes.ts)';
+    if (!result.requestId) return 'the answer has no X-Request-Id';
+    const rows: AuditRow[] = await t.app
+      .get<DataSource>(getDataSourceToken('platform'))
+      .query(
+        `SELECT action, target_type, target_id, actor_type, actor_id, livemode FROM platform.audit_events WHERE request_id = $1`,
+        [result.requestId],
+      );
+    const seen = rows.map((r) => r.action).sort();
+    const succeeded = result.status >= 200 && result.status < 300;
+    if (!succeeded || !isAudited(entry)) return rows.length === 0 ? null : `rows ${seen.join(', ')}, expected none`;
+    const required: string[] = [entry.action, ...(entry.also ?? [])];
+    const may: readonly string[] = entry.may ?? [];
+    const missing = required.filter((a) => !seen.includes(a));
+    const unexpected = seen.filter((a) => !required.includes(a) && !may.includes(a));
+    if (missing.length > 0 || unexpected.length > 0)
+      return `rows ${seen.join(', ') || '(none)'}: missing ${missing.join(', ') || '-'}, unexpected ${unexpected.join(', ') || '-'}`;
+    const target = targetOf(entry, JSON.parse(result.body) as Record<string, unknown>);
+    if (target) {
+      const mine = rows.filter(
+        (r) => r.action === entry.action && r.target_type === target.type && r.target_id === target.id,
+      );
+      if (mine.length !== 1)
+        return `${mine.length} ${entry.action} rows for ${target.type} ${target.id} (targets: ${rows.map((r) => `${r.target_type} ${r.target_id}`).join(', ')})`;
+    }
+    const actor = actors[op.scheme];
+    const wrong = rows.filter(
+      (r) => r.actor_type !== actor.type || (actor.id ? r.actor_id !== actor.id : !r.actor_id) || r.livemode !== false,
+    );
+    if (wrong.length > 0)
+      return `rows not by ${actor.type} ${actor.id ?? ''} in test mode: ${JSON.stringify(wrong).slice(0, 300)}`;
+    return null;
+  }
+
+  /** The target a call's own row names: from its answer (`object` and `id`, or the entry's fields). */
+  function targetOf(entry: RouteAudit, answer: Record<string, unknown>): { type: string; id: string } | null {
+    if (entry.target === 'rows') return null;
+    const path = (entry.target?.id ?? 'id').split('.');
+    const id = path.reduce<unknown>((value, field) => (value as Record<string, unknown> | undefined)?.[field], answer);
+    return { type: entry.target?.type ?? String(answer.object), id: String(id) };
   }
 
   it('executes every operation of /docs-json with its examples and gets its documented response', async () => {
@@ -599,6 +694,8 @@ describe('Swagger UI: Try it out on every operation', () => {
     expect(all.length).toBeGreaterThan(50);
     const ops = ONLY ? all.filter((op) => ONLY.test(op.key)) : all;
     const failures: string[] = [];
+    const auditFailures: string[] = [];
+    let auditMs = 0;
     // One page per credential: opened and authorized once, every operation of that scheme tried on it
     // (each expanded in place and collapsed again after its response was read).
     for (const scheme of ['secret_key', 'bearer', 'session'] as const) {
@@ -608,7 +705,7 @@ describe('Swagger UI: Try it out on every operation', () => {
       const page = await openDocs(scheme);
       if (PROGRESS) appendFileSync(PROGRESS, `open /docs (${scheme}): ${spent(started)}\n`);
       for (const op of mine) {
-        let result: { status: number; body: string; url: string };
+        let result: Awaited<ReturnType<typeof tryOperation>>;
         started = mark();
         try {
           result = await tryOperation(page, op);
@@ -624,12 +721,21 @@ describe('Swagger UI: Try it out on every operation', () => {
         let ok =
           documented && (expected ? result.status === expected.status : result.status >= 200 && result.status < 300);
         if (ok && expected) ok = (JSON.parse(result.body) as { code?: string }).code === expected.code;
+        if (op.method !== 'get') {
+          const checking = performance.now();
+          const problem = await auditProblem(op, result);
+          auditMs += performance.now() - checking;
+          if (problem) auditFailures.push(`${op.label} -> ${result.status}: ${problem}`);
+          if (problem && PROGRESS) appendFileSync(PROGRESS, `audit: ${auditFailures.at(-1)}\n`);
+        }
         if (!ok)
           failures.push(`${line} (documented: ${op.responses.join(',')}) ${result.url}: ${result.body.slice(0, 300)}`);
       }
       await page.close();
     }
+    if (PROGRESS) appendFileSync(PROGRESS, `audit checks: ${Math.round(auditMs)} ms\n`);
     expect(failures).toEqual([]);
+    expect(auditFailures).toEqual([]);
     // A limit against hangs, not a speed check: ~100 operations at 3-5 s each of Chromium CPU, 5-10 s
     // wall-clock on a loaded 2-core machine and over 20 s at load average 25 (where 30 minutes ran out
     // after 82 operations).

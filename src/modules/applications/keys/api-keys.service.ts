@@ -337,7 +337,8 @@ export class ApiKeysService {
     return this.audit.record(manager, {
       applicationId: key.application_id,
       livemode: key.mode === 'live',
-      action: `${kind}.${change}`,
+      // Only restricted keys are updated (a secret key has no name or permissions): no `api_key.updated`.
+      action: `${kind}.${change}` as Exclude<`${typeof kind}.${typeof change}`, 'api_key.updated'>,
       target: { type: kind, id: key.id },
       ...(before ? { before: visible(before) } : {}),
       after: visible(after),

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import { AppError } from '../../../common/errors/app-error.js';
@@ -70,6 +71,7 @@ export class CheckoutsService {
     private readonly clock: Clock,
     private readonly providers: CollectionProviders,
     private readonly subscriptionOpening: SubscriptionOpening,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /**
@@ -90,7 +92,9 @@ export class CheckoutsService {
     }
     const fields = dto.mode === 'setup' ? await this.setupFields(scope, dto) : await this.paymentFields(scope, dto);
     const session = await this.issueSession();
-    const checkout = await this.insert(scope, dto, fields, link, session);
+    const checkout = await this.repository.transaction((manager) =>
+      this.insert(scope, dto, fields, link, session, manager),
+    );
     return this.toResponse(scope, checkout, session.token);
   }
 
@@ -177,14 +181,14 @@ export class CheckoutsService {
     return { id, sessionId: session.sessionId, token: session.token };
   }
 
-  /** The checkout row (in `manager`'s transaction when given). */
-  private insert(
+  /** The checkout row and its audit row, in `manager`'s transaction. */
+  private async insert(
     scope: Scope,
     dto: CreateCheckoutDto,
     fields: OpeningFields,
     link: PaymentLink | null,
     session: { id: string; sessionId: string },
-    manager?: EntityManager,
+    manager: EntityManager,
     extra: Pick<Checkout, 'subscription_id' | 'invoice_id' | 'subscription_data'> = {
       subscription_id: null,
       invoice_id: null,
@@ -195,7 +199,7 @@ export class CheckoutsService {
     const country = countryOf(scope);
     const id = session.id;
     const now = this.clock.now();
-    return this.repository.insert(
+    const checkout = await this.repository.insert(
       {
         id,
         application_id: applicationId,
@@ -226,6 +230,13 @@ export class CheckoutsService {
       },
       manager,
     );
+    await this.audit.record(manager, {
+      applicationId,
+      action: 'checkout.created',
+      target: { type: 'checkout', id },
+      metadata: { mode: fields.mode, ...(link ? { payment_link_id: link.id } : {}) },
+    });
+    return checkout;
   }
 
   /** A transaction of the checkout's mode, for flows that lock a checkout and change what it collects. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import { Clock } from '../../../common/clock.js';
 import { AppError } from '../../../common/errors/app-error.js';
 import { countryOf, type Scope } from '../../../common/context/principal.js';
@@ -34,6 +35,7 @@ export class PaymentLinksService {
     private readonly checkouts: CheckoutsService,
     private readonly urls: HostedUrls,
     private readonly clock: Clock,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /** A link to a payable target (same checks as a checkout); each visit opens a fresh checkout. */
@@ -42,7 +44,7 @@ export class PaymentLinksService {
     const target = await this.targets.load(scope.application.id, dto.target_type, dto.target_id);
     this.targets.assertPayable(target, country);
     const now = this.clock.now();
-    const link = await this.repository.insert({
+    const record = {
       id: newId(),
       application_id: scope.application.id,
       country,
@@ -54,6 +56,16 @@ export class PaymentLinksService {
       metadata: dto.metadata ?? {},
       created_at: now,
       updated_at: now,
+    };
+    const link = await this.repository.transaction(async (manager) => {
+      const inserted = await this.repository.insert(record, manager);
+      await this.audit.record(manager, {
+        applicationId: inserted.application_id,
+        action: 'payment_link.created',
+        target: { type: 'payment_link', id: inserted.id },
+        metadata: { target_type: inserted.target_type, target_id: inserted.target_id },
+      });
+      return inserted;
     });
     return this.toResponse(scope, link);
   }
@@ -70,7 +82,16 @@ export class PaymentLinksService {
   async deactivate(scope: Scope, id: string): Promise<PaymentLinkResponse> {
     const link = await this.get(scope, id);
     const changes = { active: false, updated_at: this.clock.now() };
-    await this.repository.update(scope.application.id, id, changes);
+    await this.repository.transaction(async (manager) => {
+      await this.repository.update(scope.application.id, id, changes, manager);
+      await this.audit.record(manager, {
+        applicationId: scope.application.id,
+        action: 'payment_link.deactivated',
+        target: { type: 'payment_link', id },
+        before: { active: link.active },
+        after: { active: false },
+      });
+    });
     return this.toResponse(scope, Object.assign(link, changes));
   }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
@@ -62,6 +63,7 @@ export class CardTokensService {
   constructor(
     private readonly repository: CardTokensRepository,
     private readonly clock: Clock,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async create(principal: Principal, card: VaultCardDto): Promise<CardTokenDto> {
@@ -76,7 +78,7 @@ export class CardTokensService {
     const parsed = parseCard(card, this.clock.now());
     const applicationId = principal.application.id;
     const now = this.clock.now();
-    const record = await this.repository.insert({
+    const row = {
       id: newId(),
       application_id: applicationId,
       checkout_id: checkoutId,
@@ -88,6 +90,17 @@ export class CardTokensService {
       created_at: now,
       expires_at: new Date(now.getTime() + CARD_TOKEN_LIFETIME_MS),
       used_at: null,
+    };
+    const record = await this.repository.transaction(async (manager) => {
+      const inserted = await this.repository.insert(row, manager);
+      // The card itself never: the token, its checkout and the brand.
+      await this.audit.record(manager, {
+        applicationId,
+        action: 'token.created',
+        target: { type: 'token', id: tokenIdOf(inserted.id) },
+        metadata: { checkout_id: checkoutId, brand: inserted.brand },
+      });
+      return inserted;
     });
     return toCardTokenResponse(record);
   }

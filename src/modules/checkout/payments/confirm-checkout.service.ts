@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import { Clock } from '../../../common/clock.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
@@ -71,6 +72,7 @@ export class ConfirmCheckoutService {
     private readonly outcomes: ChargeOutcomesService,
     private readonly idempotency: IdempotencyScope,
     private readonly clock: Clock,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async confirm(
@@ -124,6 +126,13 @@ export class ConfirmCheckoutService {
         saved,
       );
       await this.idempotency.checkpoint(manager, 'charge', attempt.charge.id);
+      // The pending charge has no event until the provider answers (charge.succeeded, …): its audit row.
+      await this.audit.record(manager, {
+        applicationId,
+        action: 'charge.created',
+        target: { type: 'charge', id: attempt.charge.id },
+        metadata: { checkout_id: checkout.id, payment_method_type: method.type },
+      });
       const transfer = {
         transfer_destination: checkout.transfer_destination,
         application_fee_amount: checkout.application_fee_amount,

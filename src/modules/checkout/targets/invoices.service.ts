@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import { countryOf, type Principal, type Scope } from '../../../common/context/principal.js';
@@ -53,6 +54,7 @@ export class InvoicesService {
     private readonly events: EventRecorder,
     private readonly clock: Clock,
     private readonly hooks: InvoiceHooks,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /** A draft invoice: its total is the sum of its lines; `POST /invoices/:id/finalize` makes it payable. */
@@ -68,7 +70,7 @@ export class InvoicesService {
       throw new AppError(CheckoutErrors.E7019, `The line items total ${total}; an invoice totals 1 to ${MAX_AMOUNT}.`);
     }
     const now = this.clock.now();
-    const invoice = await this.repository.insert({
+    const record = {
       ...(await newTargetFields(this.targets, this.providers, principal, dto, total, now)),
       number: invoiceNumber(now),
       status: NEW_INVOICE_STATUS,
@@ -82,6 +84,15 @@ export class InvoicesService {
       finalized_at: null,
       paid_at: null,
       voided_at: null,
+    };
+    const invoice = await this.repository.transaction(async (manager) => {
+      const inserted = await this.repository.insert(record, manager);
+      await this.audit.record(manager, {
+        applicationId: inserted.application_id,
+        action: 'invoice.created',
+        target: { type: 'invoice', id: inserted.id },
+      });
+      return inserted;
     });
     return toInvoiceResponse(invoice);
   }
@@ -441,7 +452,17 @@ export class InvoicesService {
       const found = await this.repository.findById(applicationId, id, manager, true);
       if (!found) throw new AppError(Errors.E4004, `No invoice with id "${id}".`);
       if (event === 'finalize') return this.finalizeLocked(found, manager);
-      return this.transition(found, event, { ...changes, updated_at: this.clock.now() }, manager);
+      const before = found.status;
+      const voided = await this.transition(found, event, { ...changes, updated_at: this.clock.now() }, manager);
+      // Voiding by the API records no event (the invoice's page and checkouts read its status): its audit row.
+      await this.audit.record(manager, {
+        applicationId,
+        action: 'invoice.voided',
+        target: { type: 'invoice', id: voided.id },
+        before: { status: before },
+        after: { status: voided.status },
+      });
+      return voided;
     });
     return toInvoiceResponse(invoice);
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import { countryOf, type Principal, type Scope } from '../../../common/context/principal.js';
@@ -70,9 +71,10 @@ export class PaymentIntentsService {
     private readonly providers: CollectionProviders,
     private readonly events: EventRecorder,
     private readonly clock: Clock,
+    private readonly audit: AuditRecorder,
   ) {}
 
-  /** With `created`, the intent is inserted in a transaction that `created` joins (an idempotency checkpoint). */
+  /** The intent is inserted in a transaction that `created` joins (an idempotency checkpoint). */
   async create(
     principal: Principal,
     dto: CreatePaymentIntentDto,
@@ -98,13 +100,18 @@ export class PaymentIntentsService {
       canceled_at: null,
       succeeded_at: null,
     };
-    const pi = created
-      ? await this.repository.transaction(async (manager) => {
-          const inserted = await this.repository.insert(record, manager);
-          await created(manager, inserted.id);
-          return inserted;
-        })
-      : await this.repository.insert(record);
+    // No event until money moves (payment_intent.succeeded, …): the creation's audit row only.
+    const pi = await this.repository.transaction(async (manager) => {
+      const inserted = await this.repository.insert(record, manager);
+      if (created) await created(manager, inserted.id);
+      await this.audit.record(manager, {
+        applicationId: inserted.application_id,
+        action: 'payment_intent.created',
+        target: { type: 'payment_intent', id: inserted.id },
+        metadata: { amount: dto.amount, currency: inserted.currency, capture_method: captureMethod },
+      });
+      return inserted;
+    });
     return toPaymentIntentResponse(pi);
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ModeDb } from '../../../common/database/mode-db.js';
 import { GENESIS_HASH } from './entry-chain.js';
 
@@ -65,8 +66,12 @@ export class StatementsRepository {
     return row ?? null;
   }
 
-  async insert(record: StatementRecord): Promise<void> {
-    await this.db.manager.query(
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  async insert(record: StatementRecord, manager: EntityManager = this.db.manager): Promise<void> {
+    await manager.query(
       `INSERT INTO ${this.db.table('balance_statements')} (id, application_id, balance_id, as_of, kid, payload, jws, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CompactSign } from 'jose';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import { Clock } from '../../../common/clock.js';
 import type { Scope } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
@@ -53,6 +54,7 @@ export class StatementsService {
     private readonly ledger: LedgerRepository,
     private readonly statements: StatementsRepository,
     private readonly keys: StatementKeys,
+    private readonly audit: AuditRecorder,
     private readonly clock: Clock,
   ) {}
 
@@ -97,7 +99,15 @@ export class StatementsService {
       jws,
       created_at: now,
     };
-    await this.statements.insert(record);
+    await this.statements.transaction(async (manager) => {
+      await this.statements.insert(record, manager);
+      await this.audit.record(manager, {
+        applicationId,
+        action: 'balance_statement.created',
+        target: { type: 'balance_statement', id: record.id },
+        metadata: { balance_id: balance.id, as_of: payload.as_of },
+      });
+    });
     return toResponse(record, principal.livemode);
   }
 

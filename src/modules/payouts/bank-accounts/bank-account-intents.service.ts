@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import { ConfigService } from '@nestjs/config';
 import { Clock } from '../../../common/clock.js';
 import { countryOf, type Mode, type Principal } from '../../../common/context/principal.js';
@@ -46,6 +47,7 @@ export class BankAccountIntentsService {
     private readonly sessions: SessionsService,
     private readonly clock: Clock,
     config: ConfigService<AllConfig, true>,
+    private readonly audit: AuditRecorder,
   ) {
     this.publicUrl = config.get('app.publicUrl', { infer: true });
   }
@@ -75,7 +77,7 @@ export class BankAccountIntentsService {
       ttlSeconds: INTENT_TTL_SECONDS,
     });
     const now = this.clock.now();
-    const intent = await this.repository.insertIntent({
+    const record = {
       id,
       application_id: principal.application.id,
       account_id: account.id,
@@ -84,12 +86,22 @@ export class BankAccountIntentsService {
       refresh_url: refreshUrl,
       metadata: dto.metadata ?? {},
       session_id: session.sessionId,
-      status: 'open',
+      status: 'open' as const,
       bank_account_id: null,
       expires_at: session.expiresAt,
       completed_at: null,
       created_at: now,
       updated_at: now,
+    };
+    const intent = await this.repository.transaction(async (manager) => {
+      const inserted = await this.repository.insertIntent(record, manager);
+      await this.audit.record(manager, {
+        applicationId: inserted.application_id,
+        action: 'bank_account_intent.created',
+        target: { type: 'bank_account_intent', id },
+        metadata: { account: account.id },
+      });
+      return inserted;
     });
     const link = `${this.pageUrl(principal.application.slug, principal.mode, id)}#session=${session.token}`;
     return {

@@ -39,8 +39,8 @@ export class BankAccountsRepository {
       .andWhere('b.country = :country', { country });
   }
 
-  async insertIntent(row: Omit<BankAccountIntent, 'livemode'>): Promise<BankAccountIntent> {
-    const repo = this.db.repository(BankAccountIntent);
+  async insertIntent(row: Omit<BankAccountIntent, 'livemode'>, manager?: EntityManager): Promise<BankAccountIntent> {
+    const repo = this.db.repository(BankAccountIntent, manager);
     return repo.save(repo.create(row));
   }
 

@@ -107,14 +107,16 @@ export class PayoutLifecycleRepository {
     return this.db.repository(BankAccount, manager).findOneBy({ application_id: applicationId, id });
   }
 
-  schedule(applicationId: string, accountId: string): Promise<PayoutSchedule | null> {
+  schedule(applicationId: string, accountId: string, manager?: EntityManager): Promise<PayoutSchedule | null> {
     if (!isUuid(accountId)) return Promise.resolve(null);
-    return this.db.repository(PayoutSchedule).findOneBy({ application_id: applicationId, account_id: accountId });
+    return this.db
+      .repository(PayoutSchedule, manager)
+      .findOneBy({ application_id: applicationId, account_id: accountId });
   }
 
-  async upsertSchedule(row: Omit<PayoutSchedule, 'livemode'>): Promise<PayoutSchedule> {
+  async upsertSchedule(row: Omit<PayoutSchedule, 'livemode'>, manager: EntityManager): Promise<PayoutSchedule> {
     await this.db
-      .repository(PayoutSchedule)
+      .repository(PayoutSchedule, manager)
       .createQueryBuilder()
       .insert()
       .values(row as QueryDeepPartialEntity<PayoutSchedule>)
@@ -123,7 +125,7 @@ export class PayoutLifecycleRepository {
         ['account_id'],
       )
       .execute();
-    return (await this.schedule(row.application_id, row.account_id))!;
+    return (await this.schedule(row.application_id, row.account_id, manager))!;
   }
 
   /** Every automatic schedule of the mode (all applications), for the job. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import { Clock } from '../../../common/clock.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
@@ -9,6 +10,12 @@ import { PayoutLifecycleRepository } from './payout-lifecycle.repository.js';
 import { PayoutsService } from './payouts.service.js';
 import { toPayoutScheduleResponse } from './payouts.responses.js';
 
+/** A schedule's settings as the API answers them, without its timestamps: its audit row's before/after. */
+function settingsOf(schedule: ReturnType<typeof toPayoutScheduleResponse>) {
+  const { interval, weekly_anchor, destination, currency, minimum_amount } = schedule;
+  return { interval, weekly_anchor, destination, currency, minimum_amount };
+}
+
 /** Per-account payout schedules (`manual`, `daily`, `weekly`); PayoutSchedulesJob runs them. */
 @Injectable()
 export class PayoutSchedulesService {
@@ -17,6 +24,7 @@ export class PayoutSchedulesService {
     private readonly payouts: PayoutsService,
     private readonly accounts: AccountsService,
     private readonly clock: Clock,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async set(principal: Principal, dto: PayoutScheduleInputDto) {
@@ -37,7 +45,7 @@ export class PayoutSchedulesService {
     }
     const existing = await this.repo.schedule(applicationId, account.id);
     const now = this.clock.now();
-    const saved = await this.repo.upsertSchedule({
+    const row = {
       account_id: account.id,
       application_id: applicationId,
       schedule_interval: dto.interval,
@@ -47,6 +55,17 @@ export class PayoutSchedulesService {
       minimum_amount: dto.minimum_amount ?? 0,
       created_at: existing?.created_at ?? now,
       updated_at: now,
+    };
+    const saved = await this.repo.transaction(async (manager) => {
+      const stored = await this.repo.upsertSchedule(row, manager);
+      await this.audit.record(manager, {
+        applicationId,
+        action: 'payout_schedule.updated',
+        target: { type: 'payout_schedule', id: account.id },
+        before: settingsOf(toPayoutScheduleResponse(existing, account.id, principal.livemode)),
+        after: settingsOf(toPayoutScheduleResponse(stored, account.id, principal.livemode)),
+      });
+      return stored;
     });
     return toPayoutScheduleResponse(saved, account.id, principal.livemode);
   }
