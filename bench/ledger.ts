@@ -157,6 +157,7 @@ async function main(): Promise<void> {
       journals: 'wallet_test.journals',
       entries: 'wallet_test.balance_transactions',
       holdReleases: 'wallet_test.hold_releases',
+      pendingLegs: 'wallet_test.pending_legs',
       entryHash: 'wallet_test.ledger_entry_hash',
     };
     const runBare = (name: string, pair: () => [string, string]) =>

@@ -41,6 +41,7 @@ import { RestrictedKeysAndRoles1764501800000 } from './1764501800000-RestrictedK
 import { AuditLog1764501900000 } from './1764501900000-AuditLog.js';
 import { TraceLinks1764502100000 } from './1764502100000-TraceLinks.js';
 import { MeterEventPartitions1764502200000 } from './1764502200000-MeterEventPartitions.js';
+import { PendingLegs1764502700000 } from './1764502700000-PendingLegs.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   AuditLog1764501900000,
   TraceLinks1764502100000,
   MeterEventPartitions1764502200000,
+  PendingLegs1764502700000,
 ];

@@ -151,6 +151,15 @@ export class BalancesService {
       balances.map((b) => b.customer_id),
       manager,
     );
-    return balances.map((b) => toBalanceResponse(b, customers.get(b.customer_id ?? '') ?? null));
+    // A hot balance's queued legs (docs/LEDGER.md, "Hot balances") are committed money: they count.
+    const queued = await this.ledger.queuedAmounts(
+      applicationId,
+      balances.map((b) => b.id),
+      manager,
+    );
+    return balances.map((b) => {
+      const response = toBalanceResponse(b, customers.get(b.customer_id ?? '') ?? null);
+      return { ...response, available: response.available + (queued.get(b.id) ?? 0) };
+    });
   }
 }

@@ -94,19 +94,39 @@ export class LedgerRepository {
 
   /**
    * Locks balances of this application in id order (the posting statement's order) until
-   * `manager`'s transaction ends, and answers their amounts as they stand under the lock.
+   * `manager`'s transaction ends, and answers their amounts as they stand under the lock, queued
+   * debits included.
    */
   async lockAmounts(
     applicationId: string,
     ids: string[],
     manager: EntityManager,
   ): Promise<Map<string, { available: number; hold: number }>> {
+    // A hot balance's queued debits (pending_legs) count as applied: a debit decided on this amount
+    // can never take the balance below what it saw once they are applied (docs/LEDGER.md, "Hot balances").
     const rows: Array<{ id: string; available: string; hold: string }> = await manager.query(
-      `SELECT id, available::text AS available, hold::text AS hold FROM ${this.db.table('balances')}
-        WHERE application_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      `SELECT b.id, (b.available + (SELECT coalesce(sum(q.amount), 0) FROM ${this.db.table('pending_legs')} q
+                                     WHERE q.balance_id = b.id AND q.amount < 0))::text AS available,
+              b.hold::text AS hold
+         FROM ${this.db.table('balances')} b
+        WHERE b.application_id = $1 AND b.id = ANY($2::uuid[]) ORDER BY b.id FOR UPDATE OF b`,
       [applicationId, [...new Set(ids)]],
     );
     return new Map(rows.map((r) => [r.id, { available: Number(r.available), hold: Number(r.hold) }]));
+  }
+
+  /**
+   * The sums of the queued legs (pending_legs: committed, not yet applied; always `available`) of
+   * balances of this application; balances without any are absent.
+   */
+  async queuedAmounts(applicationId: string, ids: string[], manager?: EntityManager): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows: Array<{ balance_id: string; total: string }> = await (manager ?? this.db.manager).query(
+      `SELECT balance_id, sum(amount)::text AS total FROM ${this.db.table('pending_legs')}
+        WHERE application_id = $1 AND balance_id = ANY($2::uuid[]) GROUP BY balance_id`,
+      [applicationId, [...new Set(ids)]],
+    );
+    return new Map(rows.map((r) => [r.balance_id, Number(r.total)]));
   }
 
   /** Balances of this application by id. */

@@ -44,6 +44,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids.js';
 import { BalanceTransaction } from './entities/balance-transaction.entity.js';
 import { Journal } from './entities/journal.entity.js';
+import { HotLegsRepository } from './hot-legs.repository.js';
 import { LedgerErrors } from './ledger.errors.js';
 import type { PostingEntry } from './posting.sql.js';
 import { PostingsRepository } from './postings.repository.js';
@@ -62,7 +63,21 @@ export interface Posting {
 
 export interface PostedJournal {
   journal: Journal;
+  /** The entries written with the journal, in the posting's order, with their running balances. */
   entries: BalanceTransaction[];
+  /**
+   * Legs on hot balances queued for the applier (in a caller's transaction, docs/LEDGER.md "Hot
+   * balances"): they become entries, with these ids, once applied after the caller's commit.
+   */
+  pending: PendingLeg[];
+}
+
+export interface PendingLeg {
+  id: string;
+  balance_id: string;
+  amount: number;
+  currency: string;
+  type: string;
 }
 
 const MAX_ENTRIES = 100;
@@ -71,6 +86,7 @@ const MAX_ENTRIES = 100;
 export class PostingService {
   constructor(
     private readonly postings: PostingsRepository,
+    private readonly hot: HotLegsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -110,9 +126,19 @@ export class PostingService {
     const inputs = posting.entries.map((e, i) => ({ ...e, id: entryIds[i] }));
     const guarded = posting.non_negative_available ?? [];
     const takesHeldFunds = posting.entries.some((e) => e.state === 'hold' && e.amount < 0);
-    const result =
-      manager || takesHeldFunds
-        ? await this.postings.post(journalInput, inputs, guarded, manager)
+    const queued =
+      manager && !takesHeldFunds ? await this.queuedBalances(posting, guarded, manager) : new Set<string>();
+    // Written now (all of them unless legs go to hot balances' queues), by their index in the posting.
+    const written = posting.entries.map((_, i) => i).filter((i) => !queued.has(posting.entries[i].balance_id));
+    const result = !written.length
+      ? { ok: true, locked: [], rows: [] }
+      : manager || takesHeldFunds
+        ? await this.postings.post(
+            journalInput,
+            written.map((i) => inputs[i]),
+            guarded,
+            manager,
+          )
         : await this.postings.postGrouped({ journal: journalInput, entries: inputs, nonNegativeAvailable: guarded });
     if (!result.ok) {
       const found = new Map(result.locked.map((b) => [b.id, b.currency]));
@@ -135,8 +161,16 @@ export class PostingService {
       }
       throw new Error('posting refused by the database without a reason');
     }
-    const byOrd = new Map(result.rows.map((r) => [r.ord, r]));
-    const entries = posting.entries.map((e, i) => {
+    if (queued.size > 0) {
+      const legs = inputs.filter((e) => queued.has(e.balance_id));
+      await this.hot.queue(this.postings.livemode ? 'live' : 'test', manager!, journalInput, legs, !written.length);
+    }
+    const byOrd = new Map(result.rows.map((r) => [written[r.ord], r]));
+    const pending = inputs
+      .filter((e) => queued.has(e.balance_id))
+      .map((e) => ({ id: e.id, balance_id: e.balance_id, amount: e.amount, currency: e.currency, type: e.type }));
+    const entries = written.map((i) => {
+      const e = posting.entries[i];
       const row = byOrd.get(i)!;
       const fee = e.fee ?? 0;
       return Object.assign(new BalanceTransaction(), {
@@ -179,7 +213,31 @@ export class PostingService {
         livemode,
       });
     });
-    return { journal, entries };
+    return { journal, entries, pending };
+  }
+
+  /**
+   * The hot balances (LEDGER_HOT_ACCOUNTS) whose legs this posting, in a caller's transaction, queues
+   * instead of locking them: each moved only in `available`, not guarded by the posting. None when a
+   * balance is unknown, of another application or currency (the posting statement answers that error).
+   */
+  private async queuedBalances(posting: Posting, guarded: string[], manager: EntityManager): Promise<Set<string>> {
+    if (!this.hot.enabled) return new Set();
+    const ids = [...new Set(posting.entries.map((e) => e.balance_id))];
+    const facts = await this.hot.describe(this.postings.livemode ? 'live' : 'test', ids, manager);
+    const valid = posting.entries.every((e) => {
+      const f = facts.get(e.balance_id);
+      return f !== undefined && f.application_id === posting.application_id && f.currency === e.currency;
+    });
+    if (!valid) return new Set();
+    return new Set(
+      ids.filter(
+        (id) =>
+          facts.get(id)!.hot &&
+          !guarded.includes(id) &&
+          posting.entries.every((e) => e.balance_id !== id || e.state === 'available'),
+      ),
+    );
   }
 }
 
