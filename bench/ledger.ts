@@ -13,7 +13,11 @@
  * comparison: the bare baseline (node-pg alone running the posting statement, one statement, lock
  * and commit per journal, no Nest) on random pairs and on the hot balance, the hot balance through
  * the service inside a caller's transaction (the per-journal path), and the hot balance with
- * HOT_WORKERS posters (a server's concurrent requests). Each case notes the 1-minute load average.
+ * HOT_WORKERS posters (a server's concurrent requests). In callers' transactions again, on a hot
+ * balance of LEDGER_HOT_ACCOUNTS (`platform_fees_queued`): its legs are queued and applied after each
+ * commit (docs/LEDGER.md, "Hot balances"); those cases apply what is still queued when the posters
+ * stop inside the measured time (`settle_ms`), next to many balances in callers' transactions (the
+ * ceiling: one commit per journal, nothing shared). Each case notes the 1-minute load average.
  * Afterwards it checks the ledger (every journal sums to zero, every balance equals its entries, no
  * hold below zero, no queued release above its balance's hold), prints a table, writes
  * bench/results/ledger.json and drops the database (`BENCH_DATABASE` names it, default
@@ -249,6 +253,8 @@ async function main(): Promise<void> {
     results.push(await runBare('bare pg: many balances, statement per journal', randomPair));
     results.push(await run('many balances (random pairs)', 2000, randomPair));
     results.push(await runBare('bare pg: one hot balance, statement per journal', hotPair));
+    // The ceiling of postings in callers' transactions: no balance shared (one commit per journal each).
+    results.push(await inTransaction('many balances, in a caller transaction', randomPair));
     results.push(await inTransaction('one hot balance, in a caller transaction', hotPair));
     results.push(await inTransaction('one hot balance, in a caller transaction, queued legs', queuedPair, 5000));
     results.push(

@@ -116,17 +116,23 @@ export class LedgerRepository {
   }
 
   /**
-   * The sums of the queued legs (pending_legs: committed, not yet applied; always `available`) of
-   * balances of this application; balances without any are absent.
+   * The balances' `available` with their queued legs (pending_legs: committed, not yet applied;
+   * always `available`) counted, read in one statement: the applier moves a leg from the queue to the
+   * balance in one commit, so a reading never misses or counts twice a leg being applied.
    */
-  async queuedAmounts(applicationId: string, ids: string[], manager?: EntityManager): Promise<Map<string, number>> {
+  async availableWithQueued(
+    applicationId: string,
+    ids: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
-    const rows: Array<{ balance_id: string; total: string }> = await (manager ?? this.db.manager).query(
-      `SELECT balance_id, sum(amount)::text AS total FROM ${this.db.table('pending_legs')}
-        WHERE application_id = $1 AND balance_id = ANY($2::uuid[]) GROUP BY balance_id`,
+    const rows: Array<{ id: string; available: string }> = await (manager ?? this.db.manager).query(
+      `SELECT b.id, (b.available + coalesce((SELECT sum(q.amount) FROM ${this.db.table('pending_legs')} q
+                                             WHERE q.balance_id = b.id), 0))::text AS available
+         FROM ${this.db.table('balances')} b WHERE b.application_id = $1 AND b.id = ANY($2::uuid[])`,
       [applicationId, [...new Set(ids)]],
     );
-    return new Map(rows.map((r) => [r.balance_id, Number(r.total)]));
+    return new Map(rows.map((r) => [r.id, Number(r.available)]));
   }
 
   /** Balances of this application by id. */
