@@ -46,12 +46,17 @@ export function queueLegsParams(journal: JournalInput, legs: EntryInput[], withJ
  * seen; they are the next round's.
  */
 export function takeLegsSql(tables: { pendingLegs: string }): string {
-  return `DELETE FROM ${tables.pendingLegs} p
-          USING (SELECT application_id, entry_id FROM ${tables.pendingLegs}
-                  WHERE balance_id = ANY($1::uuid[]) ORDER BY seq LIMIT $2) t
-          WHERE p.application_id = t.application_id AND p.entry_id = t.entry_id
-      RETURNING p.seq::text, p.application_id, p.journal_id, p.journal_description, p.event_type, p.event_id,
-                p.created_at, p.entry`;
+  // A SELECT around the DELETE: every driver answers its rows alike (TypeORM answers a bare DELETE's
+  // RETURNING as [rows, count] on the embedded database).
+  return `WITH taken AS (
+          DELETE FROM ${tables.pendingLegs} p
+           USING (SELECT application_id, entry_id FROM ${tables.pendingLegs}
+                   WHERE balance_id = ANY($1::uuid[]) ORDER BY seq LIMIT $2) t
+           WHERE p.application_id = t.application_id AND p.entry_id = t.entry_id
+       RETURNING p.seq::text, p.application_id, p.journal_id, p.journal_description, p.event_type, p.event_id,
+                 p.created_at, p.entry
+        )
+        SELECT * FROM taken`;
 }
 
 export interface TakenLegRow {

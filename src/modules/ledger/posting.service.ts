@@ -32,7 +32,10 @@
  * In a caller's transaction (with `manager`), one SQL statement per posting: the touched balances are locked with SELECT ... FOR UPDATE in
  * id order (one fixed order, so concurrent postings never deadlock), then the journal, its entries
  * (one multi-row INSERT) and the new `available`/`hold` of each balance are written atomically.
- * Pass `manager` to post inside a caller's transaction (its mode must be the request's). `fee` is informational: the fee is booked by its own entry; an entry's
+ * Pass `manager` to post inside a caller's transaction (its mode must be the request's). There, legs
+ * on a hot balance (LEDGER_HOT_ACCOUNTS; `available` legs the posting does not guard) are not
+ * written under the balance's lock but queued in the caller's transaction and applied after its
+ * commit (HotLegsRepository, docs/LEDGER.md "Hot balances"): `PostedJournal.pending` lists them. `fee` is informational: the fee is booked by its own entry; an entry's
  * `gross_amount` is `amount + fee` and its `net` is `amount`.
  * Entries are never updated or deleted (a database trigger refuses it); a correction is a new
  * posting, and so is the release of held funds (hold -> available), see HoldReleaseJob.
