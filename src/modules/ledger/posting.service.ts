@@ -225,7 +225,8 @@ export class PostingService {
    * balance is unknown, of another application or currency (the posting statement answers that error).
    */
   private async queuedBalances(posting: Posting, guarded: string[], manager: EntityManager): Promise<Set<string>> {
-    if (!this.hot.enabled) return new Set();
+    // Queued legs wait for the caller's commit: a manager outside a transaction writes them at once, as before.
+    if (!this.hot.enabled || !manager.queryRunner?.isTransactionActive) return new Set();
     const ids = [...new Set(posting.entries.map((e) => e.balance_id))];
     const facts = await this.hot.describe(this.postings.livemode ? 'live' : 'test', ids, manager);
     const valid = posting.entries.every((e) => {
