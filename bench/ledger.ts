@@ -13,7 +13,11 @@
  * comparison: the bare baseline (node-pg alone running the posting statement, one statement, lock
  * and commit per journal, no Nest) on random pairs and on the hot balance, the hot balance through
  * the service inside a caller's transaction (the per-journal path), and the hot balance with
- * HOT_WORKERS posters (a server's concurrent requests). Each case notes the 1-minute load average.
+ * HOT_WORKERS posters (a server's concurrent requests). In callers' transactions again, on a hot
+ * balance of LEDGER_HOT_ACCOUNTS (`platform_fees_queued`): its legs are queued and applied after each
+ * commit (docs/LEDGER.md, "Hot balances"); those cases apply what is still queued when the posters
+ * stop inside the measured time (`settle_ms`), next to many balances in callers' transactions (the
+ * ceiling: one commit per journal, nothing shared). Each case notes the 1-minute load average.
  * Afterwards it checks the ledger (every journal sums to zero, every balance equals its entries, no
  * hold below zero, no queued release above its balance's hold), prints a table, writes
  * bench/results/ledger.json and drops the database (`BENCH_DATABASE` names it, default
@@ -46,11 +50,14 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = url;
   process.env.LOG_LEVEL = 'warn';
   process.env.RUN_JOBS = 'false';
-  process.env.DB_POOL_SIZE = String(CONCURRENCY + 4);
+  process.env.DB_POOL_SIZE = String(Math.max(CONCURRENCY, HOT_WORKERS) + 4);
+  // The queued-legs cases' hot balance (docs/LEDGER.md, "Hot balances"): its legs in callers'
+  // transactions are queued and applied after commit instead of taking its row lock.
+  process.env.LEDGER_HOT_ACCOUNTS = 'platform_fees_queued';
   const { createApp } = await import('../src/app.factory.js');
   const { ApplicationsService } = await import('../src/modules/applications/index.js');
   const { RequestContext } = await import('../src/common/context/request-context.js');
-  const { BalancesService, PostingService } = await import('../src/modules/ledger/index.js');
+  const { BalancesService, HotLegsRepository, PostingService } = await import('../src/modules/ledger/index.js');
   const { ModeDb } = await import('../src/common/database/mode-db.js');
   const { getDataSourceToken } = await import('@nestjs/typeorm');
   const app = await createApp();
@@ -74,9 +81,29 @@ async function main(): Promise<void> {
       }
     });
     const hot = ids[0];
+    const hotQueued = await inTest(
+      async () =>
+        (
+          await balances.getOrCreate({
+            application_id: application.id,
+            account: 'platform_fees_queued',
+            currency: 'THB',
+          })
+        ).id,
+    );
+    const hotLegs = app.get(HotLegsRepository);
 
-    /** CONCURRENCY workers repeat `op` (which answers how many journals it posted) for DURATION_MS. */
-    const measure = async (name: string, target: number | null, op: () => Promise<number>, workers = CONCURRENCY) => {
+    /**
+     * CONCURRENCY workers repeat `op` (which answers how many journals it posted) for DURATION_MS;
+     * `settle` (the queued-legs cases: applying what is still queued) runs after them and counts in the time.
+     */
+    const measure = async (
+      name: string,
+      target: number | null,
+      op: () => Promise<number>,
+      workers = CONCURRENCY,
+      settle?: () => Promise<unknown>,
+    ) => {
       if (ONLY && !name.includes(ONLY)) return null;
       console.log(`running: ${name}`);
       const latencies: number[] = [];
@@ -95,6 +122,9 @@ async function main(): Promise<void> {
           }),
         ),
       );
+      const settleStarted = performance.now();
+      if (settle) await inTest(settle);
+      const settleMs = performance.now() - settleStarted;
       const seconds = (performance.now() - started) / 1000;
       const perSecond = Math.round(journals / seconds);
       const s = summarize(latencies);
@@ -109,6 +139,7 @@ async function main(): Promise<void> {
         post_p50_ms: s.p50,
         post_p99_ms: s.p99,
         load_avg_1m: Math.round(loadavg()[0] * 10) / 10,
+        settle_ms: settle ? Math.round(settleMs) : 'n/a',
       };
     };
     const entry = (balance_id: string, amount: number, extra: Partial<PostingEntry> = {}): PostingEntry => ({
@@ -157,6 +188,7 @@ async function main(): Promise<void> {
       journals: 'wallet_test.journals',
       entries: 'wallet_test.balance_transactions',
       holdReleases: 'wallet_test.hold_releases',
+      pendingLegs: 'wallet_test.pending_legs',
       entryHash: 'wallet_test.ledger_entry_hash',
     };
     const runBare = (name: string, pair: () => [string, string]) =>
@@ -182,29 +214,57 @@ async function main(): Promise<void> {
         if (!rows[0].ok) throw new Error('bare posting refused');
         return 1;
       });
-    // In a caller's transaction: the service's per-journal path (one lock per journal), for the A/B.
-    const inTransaction = (name: string, pair: () => [string, string]) =>
-      measure(name, null, async () => {
-        const [from, to] = pair();
-        const amount = 1 + Math.floor(Math.random() * 100_000);
-        await db.transaction((manager) =>
-          posting.post(
-            {
-              application_id: application.id,
-              description: 'bench transfer',
-              event_type: 'bench',
-              entries: [entry(from, -amount), entry(to, amount)],
-            },
-            manager,
-          ),
-        );
-        return 1;
-      });
+    // In a caller's transaction: the service's per-journal path (one lock per journal), for the A/B;
+    // on the queued hot balance, its legs are queued and applied after each commit (settle: the
+    // legs still queued when the workers stop are applied inside the measured time).
+    const inTransaction = (
+      name: string,
+      pair: () => [string, string],
+      target: number | null = null,
+      workers?: number,
+    ) =>
+      measure(
+        name,
+        target,
+        async () => {
+          const [from, to] = pair();
+          const amount = 1 + Math.floor(Math.random() * 100_000);
+          await db.transaction((manager) =>
+            posting.post(
+              {
+                application_id: application.id,
+                description: 'bench transfer',
+                event_type: 'bench',
+                entries: [entry(from, -amount), entry(to, amount)],
+              },
+              manager,
+            ),
+          );
+          return 1;
+        },
+        workers,
+        target === null ? undefined : () => hotLegs.drain('test'),
+      );
+    const queuedPair = (): [string, string] => {
+      const other = 1 + Math.floor(Math.random() * (BALANCES - 1));
+      return Math.random() < 0.5 ? [hotQueued, ids[other]] : [ids[other], hotQueued];
+    };
     const results = [];
     results.push(await runBare('bare pg: many balances, statement per journal', randomPair));
     results.push(await run('many balances (random pairs)', 2000, randomPair));
     results.push(await runBare('bare pg: one hot balance, statement per journal', hotPair));
+    // The ceiling of postings in callers' transactions: no balance shared (one commit per journal each).
+    results.push(await inTransaction('many balances, in a caller transaction', randomPair));
     results.push(await inTransaction('one hot balance, in a caller transaction', hotPair));
+    results.push(await inTransaction('one hot balance, in a caller transaction, queued legs', queuedPair, 5000));
+    results.push(
+      await inTransaction(
+        `one hot balance, in a caller transaction, queued legs, ${HOT_WORKERS} posters`,
+        queuedPair,
+        5000,
+        HOT_WORKERS,
+      ),
+    );
     results.push(await run('one hot balance on every journal', 5000, hotPair));
     results.push(await run(`one hot balance, ${HOT_WORKERS} posters`, 5000, hotPair, HOT_WORKERS));
     await bare.end();
@@ -301,10 +361,12 @@ async function main(): Promise<void> {
            ON q.balance_id = b.id
         WHERE b.hold < 0 OR coalesce(q.queued, 0) > b.hold`,
     );
-    const consistent = Number(unbalanced.n) === 0 && Number(drift.n) === 0 && Number(belowPolicy.n) === 0;
+    const [queued] = await ds.query(`SELECT count(*) AS n FROM wallet_test.pending_legs`);
+    const consistent =
+      Number(unbalanced.n) === 0 && Number(drift.n) === 0 && Number(belowPolicy.n) === 0 && Number(queued.n) === 0;
     printTable(results.filter((r) => r !== null));
     console.log(
-      `ledger consistent after the run: ${consistent} (unbalanced journals ${unbalanced.n}, drifted balances ${drift.n}, holds below zero or below their queued releases ${belowPolicy.n})`,
+      `ledger consistent after the run: ${consistent} (unbalanced journals ${unbalanced.n}, drifted balances ${drift.n}, holds below zero or below their queued releases ${belowPolicy.n}, legs still queued ${queued.n})`,
     );
     const path = writeResults('ledger.json', {
       benchmark: 'ledger',

@@ -25,7 +25,7 @@ const TABLES_WITHOUT_ENTITY = {
   auth: ['oauth_token_families'],
   audit: ['audit_chain_heads', 'audit_checkpoints'],
   billing: ['credit_usage', 'credit_usage_buckets'],
-  ledger: ['hold_releases', 'balance_statements', 'statement_signing_keys'],
+  ledger: ['hold_releases', 'pending_legs', 'balance_statements', 'statement_signing_keys'],
   files: ['file_content_parts'],
   'provider-events': ['provider_events'],
   reconciliation: ['reconciliation_lines'],

@@ -78,6 +78,12 @@ export interface AppConfig {
   meterForwardConcurrency: number;
   /** How long a succeeded charge's funds stay on hold before they become available. */
   settlementDelayHours: number;
+  /**
+   * LEDGER_HOT_ACCOUNTS: ledger accounts (e.g. `fees,provider_clearing`) whose balances are hot: a
+   * posting in a caller's transaction queues its legs on them for the applier instead of taking their
+   * row lock (docs/LEDGER.md, "Hot balances"). Empty by default.
+   */
+  ledgerHotAccounts: string[];
   /** How long a closed period's invoice stays draft so late meter events land on it (BILLING_GRACE_PERIOD). */
   billingGracePeriodMs: number;
   /** BILLING_RETRY_SCHEDULE: days after a subscription invoice's first failed attempt when it is retried. */
@@ -177,6 +183,18 @@ function retrySchedule(env: Env): number[] {
   const numbers = days.map(Number);
   if (numbers.some((d, n) => d < 1 || d > 60 || (n > 0 && d <= numbers[n - 1]))) throw bad();
   return numbers;
+}
+
+/** A comma-separated list of ledger account names (lower-case, as balances name them); empty when unset. */
+function accountList(env: Env, name: string): string[] {
+  const names = (env[name] ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  for (const n of names) {
+    if (!/^[a-z][a-z0-9_]{0,63}$/.test(n)) throw new ConfigError(`${name}: "${n}" is not a ledger account name.`);
+  }
+  return [...new Set(names)];
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
@@ -353,6 +371,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     providerClients: loadProviderClients(env, providerCredentials, publicUrl, (message) => new ConfigError(message)),
     providerReconcileAfterMinutes: integer(env, 'PROVIDER_RECONCILE_AFTER_MINUTES', 15, 1, 24 * 60),
     settlementDelayHours: integer(env, 'SETTLEMENT_DELAY_HOURS', 48, 0, 24 * 90),
+    ledgerHotAccounts: accountList(env, 'LEDGER_HOT_ACCOUNTS'),
     billingRetryScheduleDays: retrySchedule(env),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     meterForwardBatch: integer(env, 'METER_FORWARD_BATCH', 500, 1, 5_000),

@@ -14,6 +14,7 @@ import {
 } from '../../common/list/index.js';
 import type { Balance } from './entities/balance.entity.js';
 import { BalanceCustomers } from './balance-customers.js';
+import { HotLegsRepository } from './hot-legs.repository.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { toBalanceAsOfResponse, toBalanceResponse, type BalanceResponse } from './ledger.responses.js';
 import { scalingFactorOf } from './money.js';
@@ -61,6 +62,7 @@ export class BalancesService {
   constructor(
     private readonly ledger: LedgerRepository,
     private readonly customers: BalanceCustomers,
+    private readonly hot: HotLegsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -151,6 +153,18 @@ export class BalancesService {
       balances.map((b) => b.customer_id),
       manager,
     );
-    return balances.map((b) => toBalanceResponse(b, customers.get(b.customer_id ?? '') ?? null));
+    // A hot balance's queued legs (docs/LEDGER.md, "Hot balances") are committed money: they count
+    // (read only when some account is hot: otherwise the sweep empties the queue within a second).
+    const available = this.hot.enabled
+      ? await this.ledger.availableWithQueued(
+          applicationId,
+          balances.map((b) => b.id),
+          manager,
+        )
+      : new Map<string, number>();
+    return balances.map((b) => ({
+      ...toBalanceResponse(b, customers.get(b.customer_id ?? '') ?? null),
+      available: available.get(b.id) ?? Number(b.available),
+    }));
   }
 }

@@ -4,12 +4,14 @@ export {
   type Posting,
   type PostingEntry,
   type PostedJournal,
+  type PendingLeg,
   type EntryState,
 } from './posting.service.js';
 export { BalancesService, type BalanceOwner } from './balances.service.js';
 export { BalanceCustomers, type CustomerRecordsById } from './balance-customers.js';
 export { BalanceTransfers, type TransferRecordsById } from './balance-transfers.js';
 export { HoldReleaseJob } from './hold-release.job.js';
+export { HotLegsRepository } from './hot-legs.repository.js';
 export { LedgerErrors } from './ledger.errors.js';
 export { scalingFactorOf } from './money.js';
 export {

@@ -9,8 +9,10 @@ import { BalanceTransaction } from './entities/balance-transaction.entity.js';
 import { Journal } from './entities/journal.entity.js';
 import { HoldsRepository } from './holds.repository.js';
 import { HoldReleaseJob } from './hold-release.job.js';
+import { HotLegsRepository } from './hot-legs.repository.js';
 import { BalancesController, BalanceTransactionsController } from './ledger.controller.js';
 import { LedgerRepository } from './ledger.repository.js';
+import { PendingLegsJob } from './pending-legs.job.js';
 import { PostingService } from './posting.service.js';
 import { PostingsRepository } from './postings.repository.js';
 import { LedgerReportsRepository } from './reports/ledger-reports.repository.js';
@@ -39,6 +41,8 @@ import { StatementsService } from './statements/statements.service.js';
     BalanceCustomers,
     BalanceTransfers,
     HoldReleaseJob,
+    HotLegsRepository,
+    PendingLegsJob,
     LedgerReportsRepository,
     LedgerReports,
     StatementKeysRepository,
@@ -52,6 +56,7 @@ import { StatementsService } from './statements/statements.service.js';
     BalanceCustomers,
     BalanceTransfers,
     HoldReleaseJob,
+    HotLegsRepository,
     LedgerReports,
     StatementKeys,
     StatementsService,

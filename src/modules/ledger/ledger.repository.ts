@@ -94,19 +94,45 @@ export class LedgerRepository {
 
   /**
    * Locks balances of this application in id order (the posting statement's order) until
-   * `manager`'s transaction ends, and answers their amounts as they stand under the lock.
+   * `manager`'s transaction ends, and answers their amounts as they stand under the lock, queued
+   * debits included.
    */
   async lockAmounts(
     applicationId: string,
     ids: string[],
     manager: EntityManager,
   ): Promise<Map<string, { available: number; hold: number }>> {
+    // A hot balance's queued debits (pending_legs) count as applied: a debit decided on this amount
+    // can never take the balance below what it saw once they are applied (docs/LEDGER.md, "Hot balances").
     const rows: Array<{ id: string; available: string; hold: string }> = await manager.query(
-      `SELECT id, available::text AS available, hold::text AS hold FROM ${this.db.table('balances')}
-        WHERE application_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`,
+      `SELECT b.id, (b.available + (SELECT coalesce(sum(q.amount), 0) FROM ${this.db.table('pending_legs')} q
+                                     WHERE q.balance_id = b.id AND q.amount < 0))::text AS available,
+              b.hold::text AS hold
+         FROM ${this.db.table('balances')} b
+        WHERE b.application_id = $1 AND b.id = ANY($2::uuid[]) ORDER BY b.id FOR UPDATE OF b`,
       [applicationId, [...new Set(ids)]],
     );
     return new Map(rows.map((r) => [r.id, { available: Number(r.available), hold: Number(r.hold) }]));
+  }
+
+  /**
+   * The balances' `available` with their queued legs (pending_legs: committed, not yet applied;
+   * always `available`) counted, read in one statement: the applier moves a leg from the queue to the
+   * balance in one commit, so a reading never misses or counts twice a leg being applied.
+   */
+  async availableWithQueued(
+    applicationId: string,
+    ids: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows: Array<{ id: string; available: string }> = await (manager ?? this.db.manager).query(
+      `SELECT b.id, (b.available + coalesce((SELECT sum(q.amount) FROM ${this.db.table('pending_legs')} q
+                                             WHERE q.balance_id = b.id), 0))::text AS available
+         FROM ${this.db.table('balances')} b WHERE b.application_id = $1 AND b.id = ANY($2::uuid[])`,
+      [applicationId, [...new Set(ids)]],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.available)]));
   }
 
   /** Balances of this application by id. */

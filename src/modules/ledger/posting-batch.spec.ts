@@ -1,4 +1,4 @@
-import { applyBatch, type BatchPosting, type LockedBalance } from './posting-batch.js';
+import { applyBatch, applyLegs, type BatchPosting, type LockedBalance } from './posting-batch.js';
 import type { EntryInput } from './posting.sql.js';
 import { GENESIS_HASH, replayChain } from './statements/entry-chain.js';
 
@@ -17,6 +17,7 @@ const balance = (id: string, available: number): LockedBalance => ({
   scaling_factor: 100,
   chain_head: GENESIS_HASH,
   chain_count: 0,
+  pending_debits: 0,
 });
 
 let seq = 0;
@@ -133,5 +134,65 @@ describe('applyBatch (group commit of postings)', () => {
     expect(results[0]).toEqual({ ok: false, locked: [], rows: [] });
     expect(writes).toEqual({ journals: [], entries: [], balances: [] });
     expect(locked.get(HOT)!.available).toBe(10);
+  });
+});
+
+describe('queued legs on hot balances (applyLegs, and guards counting queued debits)', () => {
+  it('counts a balance queued debits as applied when a guarded posting debits it', () => {
+    const locked = new Map([
+      [HOT, { ...balance(HOT, 100), pending_debits: -70 }],
+      [OTHER, balance(OTHER, 0)],
+    ]);
+    const { results } = applyBatch(locked, [
+      posting(
+        [
+          [HOT, -40],
+          [OTHER, 40],
+        ],
+        [HOT],
+      ),
+      posting(
+        [
+          [HOT, -30],
+          [OTHER, 30],
+        ],
+        [HOT],
+      ),
+    ]);
+    expect(results.map((r) => r.ok)).toEqual([false, true]);
+    expect(results[0].short).toEqual({ balance_id: HOT, available: 30, change: -40 });
+  });
+
+  it('applies queued legs in queue order, each the next place of its chain, whatever order they are read in', () => {
+    const locked = new Map([[HOT, balance(HOT, 10)]]);
+    const legs = [3, 1, 2].map((seq) => {
+      const p = posting([
+        [HOT, seq * 100],
+        [OTHER, -seq * 100],
+      ]);
+      return { seq, journal: p.journal, entry: p.entries[0] };
+    });
+    const writes = applyLegs(locked, legs);
+    expect(writes.journals).toEqual([]);
+    expect(writes.entries.map((e) => [e.entry.amount, e.running_balance, e.chain_seq])).toEqual([
+      [100, 110, 1],
+      [200, 310, 2],
+      [300, 610, 3],
+    ]);
+    expect(locked.get(HOT)).toMatchObject({ available: 610, chain_count: 3 });
+    // Each hash is the next link from the one before (the head moved along the three legs).
+    expect(new Set(writes.entries.map((e) => e.entry_hash)).size).toBe(3);
+    expect(locked.get(HOT)!.chain_head).toBe(writes.entries[2].entry_hash);
+    expect(writes.balances).toEqual([locked.get(HOT)]);
+  });
+
+  it('throws on a leg whose balance the applier did not lock (never writes it unlocked)', () => {
+    const p = posting([
+      [OTHER, 5],
+      [HOT, -5],
+    ]);
+    expect(() =>
+      applyLegs(new Map([[HOT, balance(HOT, 0)]]), [{ seq: 1, journal: p.journal, entry: p.entries[0] }]),
+    ).toThrow(/not locked/);
   });
 });

@@ -5,6 +5,7 @@ export interface BatchTables {
   journals: string;
   entries: string;
   holdReleases: string;
+  pendingLegs: string;
 }
 
 /**
@@ -14,8 +15,10 @@ export interface BatchTables {
  */
 export function lockBalancesSql(tables: BatchTables): string {
   return `SELECT id, application_id, customer_id, account, currency, available::text, hold::text, scaling_factor,
-                 chain_head, chain_count::text
-            FROM ${tables.balances} WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`;
+                 chain_head, chain_count::text,
+                 (SELECT coalesce(sum(p.amount), 0) FROM ${tables.pendingLegs} p
+                   WHERE p.balance_id = b.id AND p.amount < 0)::text AS pending_debits
+            FROM ${tables.balances} b WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE OF b`;
 }
 
 /**

@@ -26,6 +26,12 @@ export interface LockedBalance {
   scaling_factor: number;
   chain_head: string;
   chain_count: number;
+  /**
+   * The sum of the balance's queued legs that debit it (pending_legs, committed, not yet applied;
+   * zero or less): a guard counts them as already applied, so applying them later can never take
+   * the balance below what the guard allowed (docs/LEDGER.md, "Hot balances").
+   */
+  pending_debits: number;
 }
 
 export interface JournalInput {
@@ -126,17 +132,87 @@ export function applyBatch(
   return { results, writes };
 }
 
-/** The first guarded balance whose available the posting would take below zero, if any. */
+/**
+ * The first guarded balance whose available the posting would take below zero, if any; the balance's
+ * queued debits (`pending_debits`) count as applied.
+ */
 export function shortfall(
   posting: Pick<BatchPosting, 'entries' | 'nonNegativeAvailable'>,
-  balances: Map<string, Pick<LockedBalance, 'available'>>,
+  balances: Map<string, Pick<LockedBalance, 'available' | 'pending_debits'>>,
 ): { balance_id: string; available: number; change: number } | undefined {
   for (const id of posting.nonNegativeAvailable) {
     const change = posting.entries
       .filter((e) => e.balance_id === id && e.state === 'available')
       .reduce((sum, e) => sum + e.amount, 0);
-    const available = balances.get(id)?.available ?? 0;
+    const b = balances.get(id);
+    const available = (b?.available ?? 0) + (b?.pending_debits ?? 0);
     if (change < 0 && available + change < 0) return { balance_id: id, available, change };
   }
   return undefined;
+}
+
+/** A queued leg on a hot balance (pending_legs), as the applier reads it back: the entry and its journal. */
+export interface QueuedLeg {
+  seq: number;
+  journal: JournalInput;
+  entry: EntryInput;
+}
+
+/**
+ * The applier's arithmetic (docs/LEDGER.md, "Hot balances"): the queued legs of balances the
+ * applier's transaction has locked, in queue order (`seq`), each added to its balance as a posting
+ * would: the next place in the balance's chain, its running balance, its hash. A leg is never refused:
+ * its posting was validated (balance, currency, zero sum, no guard on this balance) and committed
+ * with its journal; the balance's `pending_debits` are the legs being applied, so they drop to zero.
+ */
+export function applyLegs(locked: Map<string, LockedBalance>, legs: QueuedLeg[]): BatchWrites {
+  const writes: BatchWrites = { journals: [], entries: [], balances: [] };
+  const moved = new Set<string>();
+  for (const { journal, entry } of [...legs].sort((a, b) => a.seq - b.seq)) {
+    const b = locked.get(entry.balance_id);
+    if (!b) throw new Error(`queued leg ${entry.id} names balance ${entry.balance_id}, which was not locked`);
+    if (entry.state === 'hold') b.hold += entry.amount;
+    else b.available += entry.amount;
+    b.chain_count += 1;
+    const running = b.available + b.hold;
+    b.chain_head = entryHash(b.chain_head, {
+      id: entry.id,
+      balance_id: b.id,
+      journal_id: journal.id,
+      amount: entry.amount,
+      currency: entry.currency,
+      state: entry.state,
+      running_balance: running,
+      created_at: journal.now,
+      chain_seq: b.chain_count,
+    });
+    moved.add(b.id);
+    writes.entries.push({
+      entry,
+      journal,
+      balance: b,
+      running_balance: running,
+      chain_seq: b.chain_count,
+      entry_hash: b.chain_head,
+    });
+  }
+  writes.balances = [...moved].map((id) => locked.get(id)!);
+  return writes;
+}
+
+/** A balance row of the lock statement (`lockBalancesSql`), as numbers. */
+export function lockedBalance(r: Record<keyof LockedBalance, string | null>): LockedBalance {
+  return {
+    id: r.id!,
+    application_id: r.application_id!,
+    customer_id: r.customer_id,
+    account: r.account!,
+    currency: r.currency!,
+    available: Number(r.available),
+    hold: Number(r.hold),
+    scaling_factor: Number(r.scaling_factor),
+    chain_head: r.chain_head!,
+    chain_count: Number(r.chain_count),
+    pending_debits: Number(r.pending_debits),
+  };
 }

@@ -32,7 +32,10 @@
  * In a caller's transaction (with `manager`), one SQL statement per posting: the touched balances are locked with SELECT ... FOR UPDATE in
  * id order (one fixed order, so concurrent postings never deadlock), then the journal, its entries
  * (one multi-row INSERT) and the new `available`/`hold` of each balance are written atomically.
- * Pass `manager` to post inside a caller's transaction (its mode must be the request's). `fee` is informational: the fee is booked by its own entry; an entry's
+ * Pass `manager` to post inside a caller's transaction (its mode must be the request's). There, legs
+ * on a hot balance (LEDGER_HOT_ACCOUNTS; `available` legs the posting does not guard) are not
+ * written under the balance's lock but queued in the caller's transaction and applied after its
+ * commit (HotLegsRepository, docs/LEDGER.md "Hot balances"): `PostedJournal.pending` lists them. `fee` is informational: the fee is booked by its own entry; an entry's
  * `gross_amount` is `amount + fee` and its `net` is `amount`.
  * Entries are never updated or deleted (a database trigger refuses it); a correction is a new
  * posting, and so is the release of held funds (hold -> available), see HoldReleaseJob.
@@ -44,6 +47,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids.js';
 import { BalanceTransaction } from './entities/balance-transaction.entity.js';
 import { Journal } from './entities/journal.entity.js';
+import { HotLegsRepository } from './hot-legs.repository.js';
 import { LedgerErrors } from './ledger.errors.js';
 import type { PostingEntry } from './posting.sql.js';
 import { PostingsRepository } from './postings.repository.js';
@@ -62,7 +66,21 @@ export interface Posting {
 
 export interface PostedJournal {
   journal: Journal;
+  /** The entries written with the journal, in the posting's order, with their running balances. */
   entries: BalanceTransaction[];
+  /**
+   * Legs on hot balances queued for the applier (in a caller's transaction, docs/LEDGER.md "Hot
+   * balances"): they become entries, with these ids, once applied after the caller's commit.
+   */
+  pending: PendingLeg[];
+}
+
+export interface PendingLeg {
+  id: string;
+  balance_id: string;
+  amount: number;
+  currency: string;
+  type: string;
 }
 
 const MAX_ENTRIES = 100;
@@ -71,6 +89,7 @@ const MAX_ENTRIES = 100;
 export class PostingService {
   constructor(
     private readonly postings: PostingsRepository,
+    private readonly hot: HotLegsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -110,9 +129,19 @@ export class PostingService {
     const inputs = posting.entries.map((e, i) => ({ ...e, id: entryIds[i] }));
     const guarded = posting.non_negative_available ?? [];
     const takesHeldFunds = posting.entries.some((e) => e.state === 'hold' && e.amount < 0);
-    const result =
-      manager || takesHeldFunds
-        ? await this.postings.post(journalInput, inputs, guarded, manager)
+    const queued =
+      manager && !takesHeldFunds ? await this.queuedBalances(posting, guarded, manager) : new Set<string>();
+    // Written now (all of them unless legs go to hot balances' queues), by their index in the posting.
+    const written = posting.entries.map((_, i) => i).filter((i) => !queued.has(posting.entries[i].balance_id));
+    const result = !written.length
+      ? { ok: true, locked: [], rows: [] }
+      : manager || takesHeldFunds
+        ? await this.postings.post(
+            journalInput,
+            written.map((i) => inputs[i]),
+            guarded,
+            manager,
+          )
         : await this.postings.postGrouped({ journal: journalInput, entries: inputs, nonNegativeAvailable: guarded });
     if (!result.ok) {
       const found = new Map(result.locked.map((b) => [b.id, b.currency]));
@@ -135,8 +164,16 @@ export class PostingService {
       }
       throw new Error('posting refused by the database without a reason');
     }
-    const byOrd = new Map(result.rows.map((r) => [r.ord, r]));
-    const entries = posting.entries.map((e, i) => {
+    if (queued.size > 0) {
+      const legs = inputs.filter((e) => queued.has(e.balance_id));
+      await this.hot.queue(this.postings.livemode ? 'live' : 'test', manager!, journalInput, legs, !written.length);
+    }
+    const byOrd = new Map(result.rows.map((r) => [written[r.ord], r]));
+    const pending = inputs
+      .filter((e) => queued.has(e.balance_id))
+      .map((e) => ({ id: e.id, balance_id: e.balance_id, amount: e.amount, currency: e.currency, type: e.type }));
+    const entries = written.map((i) => {
+      const e = posting.entries[i];
       const row = byOrd.get(i)!;
       const fee = e.fee ?? 0;
       return Object.assign(new BalanceTransaction(), {
@@ -179,7 +216,32 @@ export class PostingService {
         livemode,
       });
     });
-    return { journal, entries };
+    return { journal, entries, pending };
+  }
+
+  /**
+   * The hot balances (LEDGER_HOT_ACCOUNTS) whose legs this posting, in a caller's transaction, queues
+   * instead of locking them: each moved only in `available`, not guarded by the posting. None when a
+   * balance is unknown, of another application or currency (the posting statement answers that error).
+   */
+  private async queuedBalances(posting: Posting, guarded: string[], manager: EntityManager): Promise<Set<string>> {
+    // Queued legs wait for the caller's commit: a manager outside a transaction writes them at once, as before.
+    if (!this.hot.enabled || !manager.queryRunner?.isTransactionActive) return new Set();
+    const ids = [...new Set(posting.entries.map((e) => e.balance_id))];
+    const facts = await this.hot.describe(this.postings.livemode ? 'live' : 'test', ids, manager);
+    const valid = posting.entries.every((e) => {
+      const f = facts.get(e.balance_id);
+      return f !== undefined && f.application_id === posting.application_id && f.currency === e.currency;
+    });
+    if (!valid) return new Set();
+    return new Set(
+      ids.filter(
+        (id) =>
+          facts.get(id)!.hot &&
+          !guarded.includes(id) &&
+          posting.entries.every((e) => e.balance_id !== id || e.state === 'available'),
+      ),
+    );
   }
 }
 

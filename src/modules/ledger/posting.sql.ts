@@ -107,7 +107,14 @@ export interface PostingResult {
  * the posting's order; the balance's head (`chain_head`, `chain_count`) moves with its amounts.
  */
 export function postingStatement(
-  tables: { balances: string; journals: string; entries: string; holdReleases: string; entryHash: string },
+  tables: {
+    balances: string;
+    journals: string;
+    entries: string;
+    holdReleases: string;
+    pendingLegs: string;
+    entryHash: string;
+  },
   journal: {
     id: string;
     applicationId: string;
@@ -200,14 +207,18 @@ export function postingStatement(
             FROM hashed h JOIN rows r ON r.balance_id = h.h_balance AND r.chain_seq = h.h_seq + 1
 `;
   // A guarded balance (no negative available) refuses the posting when it would take its available
-  // below zero; postings without a guard are prepared without this part.
+  // below zero, its queued debits (pending_legs, docs/LEDGER.md "Hot balances") counted as applied;
+  // postings without a guard are prepared without this part.
   const guard = nonNegativeAvailable.length
     ? `), short AS MATERIALIZED (
-          SELECT l.id AS balance_id, l.available, sum(i.amount) AS change
-            FROM input i JOIN locked l ON l.id = i.balance_id
-           WHERE i.state = 'available' AND l.id = ANY(${p(nonNegativeAvailable, 'uuid[]')})
-           GROUP BY l.id, l.available
-          HAVING sum(i.amount) < 0 AND l.available + sum(i.amount) < 0
+          SELECT g.balance_id, g.available, g.change FROM (
+            SELECT l.id AS balance_id, sum(i.amount) AS change,
+                   l.available + (SELECT coalesce(sum(q.amount), 0) FROM ${tables.pendingLegs} q
+                                   WHERE q.balance_id = l.id AND q.amount < 0) AS available
+              FROM input i JOIN locked l ON l.id = i.balance_id
+             WHERE i.state = 'available' AND l.id = ANY(${p(nonNegativeAvailable, 'uuid[]')})
+             GROUP BY l.id, l.available) g
+           WHERE g.change < 0 AND g.available + g.change < 0
            LIMIT 1
 `
     : '';

@@ -6,7 +6,7 @@ import { GroupCommit } from '../../common/database/group-commit.js';
 import { ModeDb } from '../../common/database/mode-db.js';
 import { PreparedStatements } from '../../common/database/prepared-statements.js';
 import { Metrics } from '../../common/observability/metrics.js';
-import { applyBatch, type BatchPosting, type LockedBalance } from './posting-batch.js';
+import { applyBatch, lockedBalance, type BatchPosting, type LockedBalance } from './posting-batch.js';
 import { lockBalancesSql, writeBatchParams, writeBatchSql, type BatchTables } from './posting-batch.sql.js';
 import { postingStatement, type EntryInput, type PostingResult } from './posting.sql.js';
 
@@ -57,6 +57,7 @@ export class PostingsRepository {
         journals: this.db.table('journals'),
         entries: this.db.table('balance_transactions'),
         holdReleases: this.db.table('hold_releases'),
+        pendingLegs: this.db.table('pending_legs'),
         entryHash: `"${this.db.schema}".ledger_entry_hash`,
       },
       journal,
@@ -90,6 +91,7 @@ export class PostingsRepository {
         journals: this.db.table('journals'),
         entries: this.db.table('balance_transactions'),
         holdReleases: this.db.table('hold_releases'),
+        pendingLegs: this.db.table('pending_legs'),
       };
       const sql = { lock: lockBalancesSql(tables), write: writeBatchSql(tables) };
       const perBatch = this.perBatch.labels({ mode });
@@ -118,23 +120,7 @@ export class PostingsRepository {
       sql.lock,
       [ids],
     );
-    const locked = new Map(
-      rows.map((r): [string, LockedBalance] => [
-        r.id!,
-        {
-          id: r.id!,
-          application_id: r.application_id!,
-          customer_id: r.customer_id,
-          account: r.account!,
-          currency: r.currency!,
-          available: Number(r.available),
-          hold: Number(r.hold),
-          scaling_factor: Number(r.scaling_factor),
-          chain_head: r.chain_head!,
-          chain_count: Number(r.chain_count),
-        },
-      ]),
-    );
+    const locked = new Map(rows.map((r): [string, LockedBalance] => [r.id!, lockedBalance(r)]));
     const { results, writes } = applyBatch(locked, postings);
     if (writes.journals.length) {
       await this.prepared.query(manager, 'ledger_batch_write', sql.write, writeBatchParams(writes));

@@ -1,20 +1,28 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { AppError } from '../../../src/common/errors/app-error.js';
-import { BalancesService, PostingService, type PostingEntry } from '../../../src/modules/ledger/index.js';
+import {
+  BalancesService,
+  HotLegsRepository,
+  PostingService,
+  type PostedJournal,
+  type PostingEntry,
+} from '../../../src/modules/ledger/index.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { expectLedgerInvariants } from '../../support/ledger-invariants.js';
 
 const POSTERS = 64;
+const onPostgres = process.env.WALLET_TEST_DATABASE === 'postgresql';
 const ROUNDS = 6;
 
 /**
  * Hot balances (docs/LEDGER.md, "Hot balances"): postings outside a caller's transaction are
  * group-committed (one transaction locks the batch's balances once and applies its postings in
- * order), and the `non_negative_available` guard holds under 64 concurrent posters on that path
- * and on the per-journal path inside callers' transactions.
+ * order); inside a caller's transaction, legs on a hot balance (LEDGER_HOT_ACCOUNTS) are queued in
+ * that transaction without the balance's lock and applied after its commit. The
+ * `non_negative_available` guard holds under 64 concurrent posters on every path.
  */
 describe('PostingService on a hot balance (group commit)', () => {
   let t: TestApp;
@@ -39,7 +47,8 @@ describe('PostingService on a hot balance (group commit)', () => {
   const codeOf = (error: unknown) => (error instanceof AppError ? error.definition.code : String(error));
 
   beforeAll(async () => {
-    t = await startApp();
+    // Balances of these accounts are hot: legs on them in callers' transactions are queued.
+    t = await startApp({ env: { LEDGER_HOT_ACCOUNTS: 'hot_fees,hot_clearing' } });
     tenant = await createTenant(t);
     ctx = t.app.get(RequestContext);
     posting = t.app.get(PostingService);
@@ -215,5 +224,170 @@ describe('PostingService on a hot balance (group commit)', () => {
     ]);
     expect(queued.n).toBe(1);
     await expectLedgerInvariants(t, [tenant.applicationId]);
+  });
+
+  describe("in callers' transactions, on a hot balance (queued legs)", () => {
+    const inTransaction = <T>(work: (manager: EntityManager) => Promise<T>) =>
+      inTest(() => t.app.get(ModeDb).transaction(work));
+
+    it("queues the hot leg without the balance's row lock, atomically with the caller's transaction", async () => {
+      const hot = await balance('hot_fees');
+      const merchant = await balance('merchant_q1');
+      let posted: PostedJournal | undefined;
+      // The caller's transaction is open with the posting in it: the hot balance's row is not locked
+      // (another session locks it NOWAIT), the journal sums to zero counting its queued leg, and
+      // nobody else sees anything yet.
+      await inTransaction(async (manager) => {
+        posted = await posting.post(
+          {
+            application_id: tenant.applicationId,
+            event_type: 'hot_test.queued',
+            entries: [entry(merchant, -250), entry(hot, 250)],
+          },
+          manager,
+        );
+        expect(posted.entries.map((e) => e.balance_id)).toEqual([merchant]);
+        expect(posted.pending).toEqual([
+          { id: expect.any(String), balance_id: hot, amount: 250, currency: 'THB', type: 'transfer' },
+        ]);
+        const [sums] = await manager.query(
+          `SELECT (SELECT coalesce(sum(amount), 0) FROM wallet_test.balance_transactions WHERE journal_id = $1)
+                + (SELECT coalesce(sum(amount), 0) FROM wallet_test.pending_legs WHERE journal_id = $1) AS total`,
+          [posted.journal.id],
+        );
+        expect(Number(sums.total)).toBe(0);
+        // Other sessions (PostgreSQL only: the embedded database has one session, held by this transaction).
+        if (onPostgres) {
+          await ds.transaction(async (other) => {
+            const locked = await other.query(`SELECT id FROM wallet_test.balances WHERE id = $1 FOR UPDATE NOWAIT`, [
+              hot,
+            ]);
+            expect(locked).toHaveLength(1);
+          });
+          const [outside] = await ds.query(`SELECT count(*)::int AS n FROM wallet_test.journals WHERE id = $1`, [
+            posted.journal.id,
+          ]);
+          expect(outside.n).toBe(0);
+        }
+      });
+      // Committed: the balance's amount counts the leg whether or not the applier has run yet.
+      const read = await inTest(() => balances.retrieve({ application: { id: tenant.applicationId } } as never, hot));
+      expect(read.available).toBe(250);
+      await t.app.get(HotLegsRepository).drain('test');
+      const rows: Array<{ id: string; running_balance: string }> = await ds.query(
+        `SELECT id, running_balance::text FROM wallet_test.balance_transactions WHERE balance_id = $1`,
+        [hot],
+      );
+      expect(rows).toEqual([{ id: posted!.pending[0].id, running_balance: '250' }]);
+      await expectLedgerInvariants(t, [tenant.applicationId]);
+    });
+
+    it("leaves no journal and no queued leg when the caller's transaction rolls back", async () => {
+      const hot = await balance('hot_fees');
+      const merchant = await balance('merchant_q2');
+      let journalId = '';
+      await expect(
+        inTransaction(async (manager) => {
+          const posted = await posting.post(
+            {
+              application_id: tenant.applicationId,
+              event_type: 'hot_test.rolled_back',
+              entries: [entry(merchant, -40), entry(hot, 40)],
+            },
+            manager,
+          );
+          journalId = posted.journal.id;
+          throw new Error('the caller fails after posting');
+        }),
+      ).rejects.toThrow('the caller fails after posting');
+      const [left] = await ds.query(
+        `SELECT (SELECT count(*) FROM wallet_test.journals WHERE id = $1)::int
+              + (SELECT count(*) FROM wallet_test.pending_legs WHERE journal_id = $1)::int
+              + (SELECT count(*) FROM wallet_test.balance_transactions WHERE journal_id = $1)::int AS n`,
+        [journalId],
+      );
+      expect(left.n).toBe(0);
+    });
+
+    it('never takes a guarded hot balance below zero under 64 concurrent posters in their own transactions (queued credits, guarded debits)', async () => {
+      const guarded = await balance('hot_clearing');
+      const others = await Promise.all(['m7', 'm8', 'm9'].map((a) => balance(`merchant_${a}`)));
+      const funding = await balance('funding');
+      const funded = 400_000;
+      await inTest(() =>
+        posting.post({
+          application_id: tenant.applicationId,
+          event_type: 'hot_test.fund',
+          entries: [entry(funding, -funded), entry(guarded, funded)],
+        }),
+      );
+      let queued = 0;
+      const outcome = await race(guarded, others, (entries) =>
+        inTransaction(async (manager) => {
+          // A credit of the hot balance is queued (no guard on it); a debit is guarded, so it locks.
+          const credit = entries.some((e) => e.balance_id === guarded && e.amount > 0);
+          const posted = await posting.post(
+            {
+              application_id: tenant.applicationId,
+              event_type: 'hot_test.queued_race',
+              entries,
+              non_negative_available: credit ? [] : [guarded],
+            },
+            manager,
+          );
+          expect(posted.pending.map((p) => p.balance_id)).toEqual(credit ? [guarded] : []);
+          if (credit) queued += 1;
+        }),
+      );
+      expect(outcome.other).toEqual([]);
+      expect(outcome.ok + outcome.refused).toBe(POSTERS * ROUNDS);
+      expect(outcome.refused).toBeGreaterThan(0);
+      expect(queued).toBeGreaterThan(0);
+      await t.app.get(HotLegsRepository).drain('test');
+      await expectNeverNegative(guarded, funded + 10_000 * POSTERS * ROUNDS);
+      const [journals] = await ds.query(
+        `SELECT count(*)::int AS n FROM wallet_test.journals WHERE application_id = $1 AND event_type = 'hot_test.queued_race'`,
+        [tenant.applicationId],
+      );
+      expect(journals.n).toBe(outcome.ok);
+      await expectLedgerInvariants(t, [tenant.applicationId]);
+    });
+
+    it("counts a hot balance's queued debits against a guarded debit (both queued and guarded on one balance)", async () => {
+      const hot = await balance('hot_fees', 'USD');
+      const merchant = await balance('merchant_q3', 'USD');
+      const usd = (balance_id: string, amount: number) => ({ ...entry(balance_id, amount), currency: 'USD' });
+      await inTest(() =>
+        posting.post({
+          application_id: tenant.applicationId,
+          event_type: 'hot_test.fund',
+          entries: [usd(merchant, -100), usd(hot, 100)],
+        }),
+      );
+      await inTransaction(async (manager) => {
+        // An unguarded debit of 70 is queued; a guarded debit of 40 then sees 100 - 70 = 30.
+        const queuedDebit = await posting.post(
+          {
+            application_id: tenant.applicationId,
+            event_type: 'hot_test.q',
+            entries: [usd(hot, -70), usd(merchant, 70)],
+          },
+          manager,
+        );
+        expect(queuedDebit.pending).toHaveLength(1);
+        await expect(
+          posting.post(
+            {
+              application_id: tenant.applicationId,
+              event_type: 'hot_test.q',
+              entries: [usd(hot, -40), usd(merchant, 40)],
+              non_negative_available: [hot],
+            },
+            manager,
+          ),
+        ).rejects.toMatchObject({ definition: { code: 'E9005' } });
+      });
+      await expectLedgerInvariants(t, [tenant.applicationId]);
+    });
   });
 });

@@ -158,7 +158,7 @@ export class ChargeJournals {
       manager,
     );
     const idOf = (balanceId: string, type: string) =>
-      posted.entries.find((e) => e.balance_id === balanceId && e.type === type)?.id ?? null;
+      [...posted.entries, ...posted.pending].find((e) => e.balance_id === balanceId && e.type === type)?.id ?? null;
     const connected = balances.connected;
     return {
       balance_id: connected ?? balances.merchant,
