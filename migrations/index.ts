@@ -42,6 +42,7 @@ import { AuditLog1764501900000 } from './1764501900000-AuditLog.js';
 import { TraceLinks1764502100000 } from './1764502100000-TraceLinks.js';
 import { MeterEventPartitions1764502200000 } from './1764502200000-MeterEventPartitions.js';
 import { EventPartitions1764502400000 } from './1764502400000-EventPartitions.js';
+import { ChargePaymentMethodType1764502500000 } from './1764502500000-ChargePaymentMethodType.js';
 import { PendingLegs1764502700000 } from './1764502700000-PendingLegs.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
@@ -90,5 +91,6 @@ export const MIGRATIONS = [
   TraceLinks1764502100000,
   MeterEventPartitions1764502200000,
   EventPartitions1764502400000,
+  ChargePaymentMethodType1764502500000,
   PendingLegs1764502700000,
 ];
