@@ -21,6 +21,14 @@ import type {
 import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { cardFailure, failureFacts, StripeCollectionError } from './stripe-errors.js';
 import { createSetupIntent, readSetupIntent, type StripeSetupIntent } from './stripe-setup-intents.js';
+import {
+  FPX_BANKS,
+  isStripeLocalMethod,
+  LOCAL_FEE_TAX_BPS,
+  localIntentParams,
+  STRIPE_LOCAL_METHODS,
+  type StripeLocalMethodType,
+} from './stripe-local-methods.js';
 
 export type { StripeSetupIntent } from './stripe-setup-intents.js';
 
@@ -34,9 +42,28 @@ export interface StripeCollectionOptions extends FeeRates {
   destination?: (applicationId: string) => string | null | undefined;
 }
 
-/** What chargeCard answers beyond the port: 3-D Secure needs the payer sent to `redirect_to_url.url`. */
+/** A QR code a payer scans (PayNow): the EMVCo payload, Stripe's image of it, and when it stops being payable. */
+export interface StripeQrCode {
+  data: string;
+  image: string;
+  expires_at: string | null;
+}
+
+/**
+ * What the adapter answers beyond the port: a payer to send to `redirect_to_url.url` (3-D Secure,
+ * FPX, GrabPay) in `authorizeUri`; a PayNow QR code in `qr`.
+ */
 export interface StripePayment extends ProviderPayment {
   authorizeUri?: string;
+  qr?: StripeQrCode;
+}
+
+/** A local-method payment (PayNow, FPX, GrabPay): the method, FPX's bank, and when its QR code expires. */
+export interface LocalPaymentRequest {
+  type: StripeLocalMethodType;
+  /** FPX: the payer's bank (FPX_BANKS). Other methods: null. */
+  bank: string | null;
+  expiresAt: Date;
 }
 
 /** A PaymentIntent the browser confirms with the Payment Element (`client_secret` goes to the page). */
@@ -71,8 +98,58 @@ export class StripeCollectionProvider implements CollectionProvider {
     private readonly options: StripeCollectionOptions,
   ) {}
 
-  fee(method: PaymentMethodType, amount: number, _currency?: string): number {
+  fee(method: PaymentMethodType, amount: number, currency?: string): number {
+    const type: string = method;
+    if (isStripeLocalMethod(type)) {
+      // Stripe's SG/MY rates and the tax of the country whose currency it is (feeBps/feeVatBps override).
+      const rate = this.options.feeBps?.[method] ?? STRIPE_LOCAL_METHODS[type].feeBps;
+      const fee = (amount * rate) / 10_000;
+      const tax = this.options.feeVatBps ?? LOCAL_FEE_TAX_BPS[(currency ?? '').toUpperCase()] ?? 0;
+      return Math.max(1, Math.round(fee + (fee * tax) / 10_000));
+    }
     return feeWithVat(method, amount, STRIPE_FEE_BPS, this.options);
+  }
+
+  /**
+   * How many days after a payment Stripe still refunds it (Stripe's published windows for PayNow,
+   * GrabPay and FPX), or null where it publishes none (cards, PromptPay).
+   */
+  refundWindowDays(method: string): number | null {
+    return isStripeLocalMethod(method) ? STRIPE_LOCAL_METHODS[method].refundWindowDays : null;
+  }
+
+  /**
+   * A PayNow, FPX or GrabPay PaymentIntent made and confirmed at once (keyed `charge:{chargeId}`):
+   * PayNow answers pending with `next_action.paynow_display_qr_code` (the QR in `qr`), FPX and
+   * GrabPay pending with `next_action.redirect_to_url` (in `authorizeUri`), whose `return_url` is
+   * the service's `/provider_returns/stripe/{charge id}`. An FPX bank Stripe does not name is
+   * refused before any call (`fpx_bank_invalid`, not retryable).
+   */
+  async createLocalPayment(request: PaymentRequest, local: LocalPaymentRequest): Promise<StripePayment> {
+    if (local.type === 'fpx' && !(FPX_BANKS as readonly string[]).includes(local.bank ?? '')) {
+      throw new StripeCollectionError(
+        `FPX needs one of Stripe's banks (payment_method_data[fpx][bank]); got ${JSON.stringify(local.bank)}`,
+        'fpx_bank_invalid',
+        false,
+        false,
+      );
+    }
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          ...this.base(request),
+          ...localIntentParams({
+            type: local.type,
+            bank: local.bank,
+            returnUrl: this.options.returnUri(request.chargeId),
+          }),
+        },
+        { idempotencyKey: `charge:${request.chargeId}` },
+      );
+      return this.toPayment(intent, local.expiresAt);
+    } catch (err) {
+      throw this.providerError(err);
+    }
   }
 
   describeCard(_card: CardDetails, _applicationId: string): CardFacts {
@@ -417,6 +494,14 @@ export class StripeCollectionProvider implements CollectionProvider {
         const next = intent.next_action;
         if (next?.type === 'redirect_to_url' && next.redirect_to_url?.url)
           payment.authorizeUri = next.redirect_to_url.url;
+        const paynow = next?.paynow_display_qr_code;
+        if (paynow) {
+          payment.qr = {
+            data: paynow.data ?? '',
+            image: paynow.image_url_png ?? '',
+            expires_at: expiresAt?.toISOString() ?? null,
+          };
+        }
         const qr = next?.promptpay_display_qr_code;
         if (qr) {
           payment.promptpay = {
