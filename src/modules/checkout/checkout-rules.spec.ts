@@ -1,5 +1,6 @@
 import { formatMoney } from '../../common/http/hosted-page.js';
-import { currencyAllowedIn, defaultPaymentMethodTypes } from './checkout-rules.js';
+import type { AppError } from '../../common/errors/app-error.js';
+import { checkedPaymentMethodTypes, currencyAllowedIn } from './checkout-rules.js';
 import { luhn } from '../../common/http/card-data.js';
 import { describeCardNumber } from './payments/card-tokens.service.js';
 import { SandboxCollectionProvider, sandboxOutcomeOf } from './payments/providers/sandbox-collection.provider.js';
@@ -43,7 +44,28 @@ describe('collection rules', () => {
     expect(currencyAllowedIn('TH', 'THB')).toBe(true);
     expect(currencyAllowedIn('TH', 'USD')).toBe(false);
     expect(currencyAllowedIn('ZZ', 'USD')).toBe(true);
-    expect(defaultPaymentMethodTypes('THB')).toEqual(['card', 'promptpay']);
-    expect(defaultPaymentMethodTypes('SGD')).toEqual(['card']);
+  });
+
+  it('defaults to what the registry allows and refuses a requested type with its precise code', () => {
+    const sandbox = { name: 'sandbox', paymentMethodTypes: ['card', 'promptpay', 'truemoney'] as const };
+    const th = { country: 'TH', currency: 'THB', amount: 125_000, provider: sandbox };
+    expect(checkedPaymentMethodTypes(undefined, th)).toEqual(['card', 'promptpay', 'truemoney']);
+    expect(checkedPaymentMethodTypes(undefined, { ...th, amount: 1_000 })).toEqual(['card']);
+    expect(checkedPaymentMethodTypes(undefined, { ...th, country: 'SG', currency: 'SGD' })).toEqual(['card']);
+    const code = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (e) {
+        return (e as AppError).definition.code;
+      }
+      return null;
+    };
+    expect(code(() => checkedPaymentMethodTypes(['truemoney'], { ...th, country: 'SG' }))).toBe('E7400');
+    expect(code(() => checkedPaymentMethodTypes(['promptpay'], { ...th, currency: 'USD' }))).toBe('E7017');
+    expect(code(() => checkedPaymentMethodTypes(['truemoney'], { ...th, currency: 'USD' }))).toBe('E7401');
+    expect(code(() => checkedPaymentMethodTypes(['truemoney'], { ...th, amount: 1_999 }))).toBe('E7402');
+    expect(code(() => checkedPaymentMethodTypes(['truemoney'], { ...th, amount: 5_000_001 }))).toBe('E7402');
+    expect(code(() => checkedPaymentMethodTypes(['mobile_banking_scb'], th))).toBe('E7403');
+    expect(checkedPaymentMethodTypes(['truemoney', 'card'], th)).toEqual(['truemoney', 'card']);
   });
 });

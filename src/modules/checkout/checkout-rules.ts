@@ -1,9 +1,16 @@
-import type { PaymentMethodType } from '../../providers/ports/collection.port.js';
+import { AppError } from '../../common/errors/app-error.js';
+import {
+  defaultPaymentMethodTypes,
+  refusalOf,
+  type PaymentMethodType,
+  type PaymentShape,
+} from '../../providers/ports/payment-method-types.js';
+import { CheckoutErrors } from './checkout.errors.js';
 
 /**
  * Collection rules that do not depend on a provider: which currency each country collects, what
- * each payment method type (src/providers/ports/collection.port.ts) can collect, and how long
- * things stay valid.
+ * each payment method type (the registry, src/providers/ports/payment-method-types.ts) can
+ * collect, and how long things stay valid.
  */
 
 /** The currency a country collects in (ISO 3166-1 alpha-2 -> ISO 4217). Unlisted countries collect any currency. */
@@ -50,9 +57,64 @@ export function currencyAllowedIn(country: string, currency: string): boolean {
   return allowed === undefined || allowed === currency;
 }
 
-/** What a target allows when the caller does not say: every type that can collect its currency. */
-export function defaultPaymentMethodTypes(currency: string): PaymentMethodType[] {
-  return currency === 'THB' ? ['card', 'promptpay'] : ['card'];
+/**
+ * The payment method types of a target or checkout: the caller's (each checked against the
+ * registry, first refusal wins) or, when it sends none, the registry's defaults for the payment.
+ * E7017 (PromptPay's currency) predates the registry and stays for PromptPay; every other refusal
+ * is E7400 (country), E7401 (currency), E7402 (amount) or E7403 (the country's provider).
+ */
+export function checkedPaymentMethodTypes(
+  requested: readonly PaymentMethodType[] | undefined,
+  payment: PaymentShape,
+): PaymentMethodType[] {
+  if (requested === undefined) return defaultPaymentMethodTypes(payment);
+  for (const type of requested) assertCollectable(type, payment);
+  return [...requested];
+}
+
+/** Refuses a type that cannot collect the payment, with the precise code. */
+export function assertCollectable(type: PaymentMethodType, payment: PaymentShape): void {
+  const refusal = refusalOf(type, payment);
+  if (!refusal) return;
+  const on = (error: AppError) => error.on('payment_method_types');
+  switch (refusal.reason) {
+    case 'country':
+      throw on(
+        new AppError(
+          CheckoutErrors.E7400,
+          `payment_method_types includes ${type}, which collects in ${refusal.allowed.join(', ')} only; the country is ${payment.country}.`,
+        ),
+      );
+    case 'currency':
+      if (type === 'promptpay') {
+        throw on(
+          new AppError(
+            CheckoutErrors.E7017,
+            `payment_method_types includes promptpay, the currency is ${payment.currency}.`,
+          ),
+        );
+      }
+      throw on(
+        new AppError(
+          CheckoutErrors.E7401,
+          `payment_method_types includes ${type}, which collects ${refusal.allowed.join(', ')} only; the currency is ${payment.currency}.`,
+        ),
+      );
+    case 'amount':
+      throw on(
+        new AppError(
+          CheckoutErrors.E7402,
+          `payment_method_types includes ${type}, which collects ${refusal.limits.min} to ${refusal.limits.max} ${payment.currency} (minor units); the amount is ${payment.amount}.`,
+        ),
+      );
+    case 'provider':
+      throw on(
+        new AppError(
+          CheckoutErrors.E7403,
+          `payment_method_types includes ${type}, which the provider "${refusal.provider}" serving ${payment.country} does not collect.`,
+        ),
+      );
+  }
 }
 
 /** A checkout can be paid for 24 hours. */

@@ -184,4 +184,24 @@ export const CheckoutErrors = defineErrors('checkout', {
     http_status: 400,
     message: 'The saved card has expired (its expiry month is over): it cannot be a default payment method.',
   },
+  E7400: {
+    key: 'payment_method_country_unsupported',
+    http_status: 400,
+    message: 'This payment method type cannot be collected in the application country (X-Country).',
+  },
+  E7401: {
+    key: 'payment_method_currency_unsupported',
+    http_status: 400,
+    message: 'This payment method type cannot collect this currency.',
+  },
+  E7402: {
+    key: 'payment_method_amount_out_of_range',
+    http_status: 400,
+    message: "The amount is below this payment method type's minimum or above its maximum for the currency.",
+  },
+  E7403: {
+    key: 'payment_method_provider_unsupported',
+    http_status: 400,
+    message: 'The collection provider serving the application country does not offer this payment method type.',
+  },
 });

@@ -94,7 +94,7 @@ interface OpnRefund extends OpnObject {
 }
 
 /** Opn's published Thai rates in basis points: cards 3.65 %, PromptPay 1.65 %. */
-const OPN_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
+const OPN_FEE_BPS: Partial<Record<PaymentMethodType, number>> = { card: 365, promptpay: 165 };
 
 /**
  * A manual-capture charge: `capture: false`, authorized as Opn's Single Partial Capture
@@ -112,6 +112,7 @@ const refundReference = (charge: string, refund: string) => `${charge}/${refund}
  */
 export class OpnCollectionProvider implements CollectionProvider {
   readonly name = 'opn';
+  readonly paymentMethodTypes: readonly PaymentMethodType[] = ['card', 'promptpay'];
 
   constructor(
     private readonly client: OpnClient,

@@ -1,6 +1,7 @@
-/** The payment method types the service collects with; every collection provider prices each. */
-export const PAYMENT_METHOD_TYPES = ['card', 'promptpay'] as const;
-export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
+import type { PaymentMethodType } from './payment-method-types.js';
+
+/** The payment method types (derived from the registry in payment-method-types.ts). */
+export { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './payment-method-types.js';
 
 /** A PromptPay QR code as a provider made it (stored on the charge as it is). */
 export interface PromptPayDetails {
@@ -201,6 +202,11 @@ export interface CollectionProvider {
   readonly name: string;
   /** A sandbox: serves test mode only, and charges this service's vault tokens (`tok_…`). */
   readonly testOnly?: boolean;
+  /**
+   * The payment method types this adapter is wired to collect (a subset of the registry's); targets
+   * in a country it serves may allow only these (E7403).
+   */
+  readonly paymentMethodTypes: readonly PaymentMethodType[];
   /** The provider's fee for collecting `amount` with `method` (minor units, currency of the payment). */
   fee(method: PaymentMethodType, amount: number, currency: string): number;
   /**

@@ -1,4 +1,4 @@
-import type { PaymentMethodType } from './collection.port.js';
+import { CollectionProviderError, type PaymentMethodType } from './collection.port.js';
 
 /** Thailand's VAT (7 %), which Opn and Stripe charge on their fees there. */
 export const THAI_VAT_BPS = 700;
@@ -19,9 +19,12 @@ export interface FeeRates {
 export function feeWithVat(
   method: PaymentMethodType,
   amount: number,
-  published: Readonly<Record<PaymentMethodType, number>>,
+  published: Readonly<Partial<Record<PaymentMethodType, number>>>,
   rates: FeeRates = {},
 ): number {
-  const fee = (amount * (rates.feeBps?.[method] ?? published[method])) / 10_000;
+  const bps = rates.feeBps?.[method] ?? published[method];
+  // Targets allow only the types the country's adapter collects (E7403), so this is a wiring bug.
+  if (bps === undefined) throw new CollectionProviderError(`no published fee for payment method type "${method}"`);
+  const fee = (amount * bps) / 10_000;
   return Math.max(1, Math.round(fee + (fee * (rates.feeVatBps ?? THAI_VAT_BPS)) / 10_000));
 }

@@ -75,7 +75,7 @@ export interface StripeCardIntent {
 }
 
 /** Stripe Thailand's published rates in basis points: cards 3.65 %, PromptPay 1.65 %. */
-const STRIPE_FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
+const STRIPE_FEE_BPS: Partial<Record<PaymentMethodType, number>> = { card: 365, promptpay: 165 };
 const PI = /^pi_\w+$/;
 const PM = /^pm_\w+$/;
 const RE = /^(re|pyr)_\w+$/;
@@ -92,6 +92,7 @@ const READ_BACK_MAX = 1_000;
  */
 export class StripeCollectionProvider implements CollectionProvider {
   readonly name = 'stripe';
+  readonly paymentMethodTypes: readonly PaymentMethodType[] = ['card', 'promptpay'];
 
   constructor(
     private readonly stripe: Stripe,

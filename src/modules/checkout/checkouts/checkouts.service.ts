@@ -10,7 +10,13 @@ import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters 
 import { SessionsService } from '../../auth/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toCheckoutResponse, type CheckoutResponse } from '../checkout.responses.js';
-import { CHECKOUT_LIFETIME_MS, CHECKOUT_SESSION_TTL_SECONDS, COUNTRY_CURRENCY } from '../checkout-rules.js';
+import {
+  CHECKOUT_LIFETIME_MS,
+  CHECKOUT_SESSION_TTL_SECONDS,
+  COUNTRY_CURRENCY,
+  checkedPaymentMethodTypes,
+} from '../checkout-rules.js';
+import { refusalOf } from '../../../providers/ports/payment-method-types.js';
 import { scalingFactorOf } from '../../ledger/index.js';
 import { assertSetupRequest, type OpeningFields } from './setup-mode.js';
 import { SUBSCRIPTION_CHECKOUT_LIFETIME_MS } from './subscription-mode.js';
@@ -120,18 +126,30 @@ export class CheckoutsService {
     const applicationId = scope.application.id;
     const country = countryOf(scope);
     // Live mode without a live collection provider for the country: E5003 before anything is written.
-    this.providers.forCountry(country, scope.livemode);
+    const provider = this.providers.forCountry(country, scope.livemode);
     const target = await this.targets.load(applicationId, dto.target_type, dto.target_id);
     this.targets.assertPayable(target, country);
     const terms = this.targets.terms(target);
     if (terms.customer_id) await this.targets.chargeableCustomer(scope, terms.customer_id);
     if (terms.transfer_destination) await this.targets.assertDestination(scope, terms.transfer_destination);
-    const types = (dto.payment_method_types as PaymentMethodType[] | undefined) ?? terms.payment_method_types;
-    const refused = types.filter((t) => !terms.payment_method_types.includes(t));
+    const requested = dto.payment_method_types as PaymentMethodType[] | undefined;
+    const refused = (requested ?? []).filter((t) => !terms.payment_method_types.includes(t));
     if (refused.length > 0) {
       throw new AppError(
         CheckoutErrors.E7007,
         `payment_method_types: ${refused.join(', ')} not allowed by the ${dto.target_type} (allowed: ${terms.payment_method_types.join(', ')}).`,
+      );
+    }
+    // The registry again, for this checkout's country, provider and amount due: a narrowed type that
+    // cannot collect it is refused precisely; of the target's own types, those that cannot are left out.
+    const payment = { country, currency: terms.currency, amount: terms.amount, provider };
+    const types = requested
+      ? checkedPaymentMethodTypes(requested, payment)
+      : terms.payment_method_types.filter((t) => refusalOf(t, payment) === null);
+    if (types.length === 0) {
+      throw new AppError(
+        CheckoutErrors.E7007,
+        `None of the ${dto.target_type}'s payment_method_types (${terms.payment_method_types.join(', ')}) can collect ${terms.amount} ${terms.currency} in ${country}.`,
       );
     }
     return {

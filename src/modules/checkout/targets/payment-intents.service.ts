@@ -11,7 +11,7 @@ import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters 
 import { scalingFactorOf } from '../../ledger/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toPaymentIntentResponse, type PaymentIntentResponse } from '../checkout.responses.js';
-import { defaultPaymentMethodTypes } from '../checkout-rules.js';
+import { checkedPaymentMethodTypes } from '../checkout-rules.js';
 import { type PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import type { CollectionTermsDto } from '../dto/common.dto.js';
 import type { CancelPaymentIntentDto, CreatePaymentIntentDto } from '../dto/payment-intent.dto.js';
@@ -311,7 +311,8 @@ export async function newTargetFields(
 }
 
 /**
- * Validates what payment intents and invoices share: PromptPay only for THB, an application fee
+ * Validates what payment intents and invoices share: payment method types the registry allows for
+ * the country, currency, amount and provider (checkout-rules.ts), an application fee
  * only with a destination (a verified connected account), and small enough that the destination
  * still receives a positive amount after the provider's largest fee.
  */
@@ -326,10 +327,12 @@ export async function checkTerms(
   const country = countryOf(scope);
   // Live mode without a live collection provider for the country: refused before anything else (E5003).
   const provider = providers.forCountry(country, scope.livemode);
-  const types = (dto.payment_method_types as PaymentMethodType[] | undefined) ?? defaultPaymentMethodTypes(currency);
-  if (types.includes('promptpay') && currency !== 'THB') {
-    throw new AppError(CheckoutErrors.E7017, `payment_method_types includes promptpay, the currency is ${currency}.`);
-  }
+  const types = checkedPaymentMethodTypes(dto.payment_method_types as PaymentMethodType[] | undefined, {
+    country,
+    currency,
+    amount,
+    provider,
+  });
   const destination = dto.transfer_data?.destination ?? null;
   const fee = dto.application_fee_amount ?? 0;
   if (destination) await targets.assertDestination(scope, destination);

@@ -12,4 +12,8 @@ export const TERMS_ERRORS = [
   E.E7014,
   E.E7017,
   E.E7019,
+  E.E7400,
+  E.E7401,
+  E.E7402,
+  E.E7403,
 ];

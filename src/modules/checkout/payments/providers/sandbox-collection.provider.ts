@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import generatePromptPayPayload from 'promptpay-qr';
 import QRCode from 'qrcode';
+import { paymentMethodInfo, type PaymentFlow } from '../../../../providers/ports/payment-method-types.js';
 import {
   CollectionProviderError,
   type CollectionProvider,
@@ -63,8 +64,8 @@ const FAILURES: Partial<Record<SandboxOutcome, ProviderFailure>> = {
   },
 };
 
-/** Fee schedule in basis points of the amount, rounded half up, at least one minor unit. */
-const FEE_BPS: Record<PaymentMethodType, number> = { card: 365, promptpay: 165 };
+/** Fee schedule in basis points of the amount, by flow: cards 3.65 %, QR codes 1.65 %, redirects 1.65 %. */
+const FEE_BPS: Record<PaymentFlow, number> = { card: 365, qr: 165, redirect: 165 };
 
 /**
  * The PromptPay proxy the sandbox collects to: a 15-digit e-Wallet ID, so the QR code is a real
@@ -86,6 +87,7 @@ export class SandboxCollectionProvider implements CollectionProvider {
   readonly name = 'sandbox';
   /** Serves test mode only: a live map naming it fails at boot. */
   readonly testOnly = true;
+  readonly paymentMethodTypes: readonly PaymentMethodType[] = ['card', 'promptpay'];
 
   private readonly gates = new Map<string, Promise<void>>();
   /** The sandbox's own records: the payment made for each charge id (oldest dropped past SANDBOX_RECORDS). */
@@ -124,7 +126,7 @@ export class SandboxCollectionProvider implements CollectionProvider {
   }
 
   fee(method: PaymentMethodType, amount: number): number {
-    return Math.max(1, Math.floor((amount * FEE_BPS[method] + 5_000) / 10_000));
+    return Math.max(1, Math.floor((amount * FEE_BPS[paymentMethodInfo(method).flow] + 5_000) / 10_000));
   }
 
   /**
