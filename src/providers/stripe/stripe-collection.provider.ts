@@ -22,11 +22,11 @@ import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { cardFailure, failureFacts, StripeCollectionError } from './stripe-errors.js';
 import { createSetupIntent, readSetupIntent, type StripeSetupIntent } from './stripe-setup-intents.js';
 import {
-  FPX_BANKS,
   isStripeLocalMethod,
   LOCAL_FEE_TAX_BPS,
   localIntentParams,
-  STRIPE_LOCAL_METHODS,
+  STRIPE_FPX_BANKS,
+  STRIPE_LOCAL_FEE_BPS,
   type StripeLocalMethodType,
 } from './stripe-local-methods.js';
 
@@ -100,23 +100,14 @@ export class StripeCollectionProvider implements CollectionProvider {
   ) {}
 
   fee(method: PaymentMethodType, amount: number, currency?: string): number {
-    const type: string = method;
-    if (isStripeLocalMethod(type)) {
+    if (isStripeLocalMethod(method)) {
       // Stripe's SG/MY rates and the tax of the country whose currency it is (feeBps/feeVatBps override).
-      const rate = this.options.feeBps?.[method] ?? STRIPE_LOCAL_METHODS[type].feeBps;
+      const rate = this.options.feeBps?.[method] ?? STRIPE_LOCAL_FEE_BPS[method];
       const fee = (amount * rate) / 10_000;
       const tax = this.options.feeVatBps ?? LOCAL_FEE_TAX_BPS[(currency ?? '').toUpperCase()] ?? 0;
       return Math.max(1, Math.round(fee + (fee * tax) / 10_000));
     }
     return feeWithVat(method, amount, STRIPE_FEE_BPS, this.options);
-  }
-
-  /**
-   * How many days after a payment Stripe still refunds it (Stripe's published windows for PayNow,
-   * GrabPay and FPX), or null where it publishes none (cards, PromptPay).
-   */
-  refundWindowDays(method: string): number | null {
-    return isStripeLocalMethod(method) ? STRIPE_LOCAL_METHODS[method].refundWindowDays : null;
   }
 
   /**
@@ -127,7 +118,7 @@ export class StripeCollectionProvider implements CollectionProvider {
    * refused before any call (`fpx_bank_invalid`, not retryable).
    */
   async createLocalPayment(request: PaymentRequest, local: LocalPaymentRequest): Promise<StripePayment> {
-    if (local.type === 'fpx' && !(FPX_BANKS as readonly string[]).includes(local.bank ?? '')) {
+    if (local.type === 'fpx' && !(STRIPE_FPX_BANKS as readonly string[]).includes(local.bank ?? '')) {
       throw new StripeCollectionError(
         `FPX needs one of Stripe's banks (payment_method_data[fpx][bank]); got ${JSON.stringify(local.bank)}`,
         'fpx_bank_invalid',

@@ -1,37 +1,21 @@
 import type Stripe from 'stripe';
+import { paymentMethodInfo, providerTypeOf } from '../ports/payment-method-types.js';
 
 /**
- * Stripe's local payment methods of Singapore and Malaysia, as its references publish them
- * (docs/PROVIDERS.md, "Stripe: PayNow, FPX and GrabPay"):
- *
- * - PayNow (https://docs.stripe.com/payments/paynow): SGD, a QR code the payer scans
- *   (`next_action.paynow_display_qr_code`), refundable in full or in part for 90 days, 1.3 %.
- * - FPX (https://docs.stripe.com/payments/fpx): MYR, a redirect to the payer's bank chosen with
- *   `payment_method_data[fpx][bank]` (`next_action.redirect_to_url`), refundable for 60 days.
- * - GrabPay (https://docs.stripe.com/payments/grabpay): SGD or MYR, a redirect to GrabPay
- *   (`next_action.redirect_to_url`), refundable for 90 days.
- *
- * Refunds of all three are asynchronous at Stripe (pending, then `refund.updated`).
+ * What the Stripe adapter adds to the registry's facts (src/providers/ports/payment-method-types.ts)
+ * for the local methods it collects in Singapore and Malaysia: Stripe's published rate per method
+ * (docs/PROVIDERS.md, "PayNow, FPX and GrabPay"). The registry has the flow, countries,
+ * currencies, limits, refund rules and Stripe's literal.
  */
-export interface StripeLocalMethod {
-  /** How the payer pays: scans a QR code, or is sent to the bank's or wallet's page and back. */
-  flow: 'qr' | 'redirect';
-  /** Days after the payment during which Stripe takes a refund. */
-  refundWindowDays: number;
-  /** Stripe's published rate in basis points. */
-  feeBps: number;
-}
+export const STRIPE_LOCAL_FEE_BPS = { paynow: 130, fpx: 250, grabpay: 330 } as const;
 
-export const STRIPE_LOCAL_METHODS = {
-  paynow: { flow: 'qr', refundWindowDays: 90, feeBps: 130 },
-  fpx: { flow: 'redirect', refundWindowDays: 60, feeBps: 250 },
-  grabpay: { flow: 'redirect', refundWindowDays: 90, feeBps: 330 },
-} as const satisfies Record<string, StripeLocalMethod>;
+export type StripeLocalMethodType = keyof typeof STRIPE_LOCAL_FEE_BPS;
 
-export type StripeLocalMethodType = keyof typeof STRIPE_LOCAL_METHODS;
+/** The local methods this adapter collects, in the registry's order. */
+export const STRIPE_LOCAL_METHOD_TYPES = Object.keys(STRIPE_LOCAL_FEE_BPS) as StripeLocalMethodType[];
 
 export function isStripeLocalMethod(type: string): type is StripeLocalMethodType {
-  return Object.hasOwn(STRIPE_LOCAL_METHODS, type);
+  return Object.hasOwn(STRIPE_LOCAL_FEE_BPS, type);
 }
 
 /**
@@ -39,7 +23,7 @@ export function isStripeLocalMethod(type: string): type is StripeLocalMethodType
  * `2026-10-28.endive` (stripe@23.1.0's `PaymentIntentCreateParams.PaymentMethodData.Fpx.Bank`,
  * with `bnp_paribas`, `citibank` and `mbsb_bank` added by the 2026-07-29 changelog).
  */
-export const FPX_BANKS = [
+export const STRIPE_FPX_BANKS = [
   'affin_bank',
   'agrobank',
   'alliance_bank',
@@ -87,14 +71,15 @@ export interface LocalIntentInput {
  */
 export function localIntentParams(input: LocalIntentInput): Partial<Stripe.PaymentIntentCreateParams> {
   const { type, bank, returnUrl } = input;
+  const literal = providerTypeOf(type, 'stripe') as Stripe.PaymentIntentCreateParams.PaymentMethodData.Type;
   const data: Stripe.PaymentIntentCreateParams.PaymentMethodData =
-    type === 'fpx'
+    literal === 'fpx'
       ? { type: 'fpx', fpx: { bank: bank as Stripe.PaymentIntentCreateParams.PaymentMethodData.Fpx.Bank } }
-      : { type };
+      : { type: literal };
   return {
-    allowed_payment_method_types: [type],
+    allowed_payment_method_types: [literal],
     payment_method_data: data,
     confirm: true,
-    ...(STRIPE_LOCAL_METHODS[type].flow === 'redirect' ? { return_url: returnUrl } : {}),
+    ...(paymentMethodInfo(type).flow === 'redirect' ? { return_url: returnUrl } : {}),
   };
 }
