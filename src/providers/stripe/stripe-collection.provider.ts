@@ -27,7 +27,6 @@ import {
   localIntentParams,
   STRIPE_FPX_BANKS,
   STRIPE_LOCAL_FEE_BPS,
-  type StripeLocalMethodType,
 } from './stripe-local-methods.js';
 
 export type { StripeSetupIntent } from './stripe-setup-intents.js';
@@ -42,27 +41,22 @@ export interface StripeCollectionOptions extends FeeRates {
   destination?: (applicationId: string) => string | null | undefined;
 }
 
-/** A QR code a payer scans (PayNow): the EMVCo payload, Stripe's image of it, and when it stops being payable. */
-export interface StripeQrCode {
-  data: string;
-  image: string;
-  expires_at: string | null;
-}
-
 /**
- * What the adapter answers beyond the port: a payer to send to `redirect_to_url.url` (3-D Secure,
- * FPX, GrabPay) in `authorizeUri`; a PayNow QR code in `qr`.
+ * What the adapter answers beyond the port: 3-D Secure needs the payer sent to
+ * `redirect_to_url.url` (`authorizeUri`). FPX and GrabPay send the payer there too (`redirectUrl`),
+ * and a PayNow QR code is `qr` (the EMVCo payload and Stripe's PNG).
  */
 export interface StripePayment extends ProviderPayment {
   authorizeUri?: string;
-  qr?: StripeQrCode;
+  redirectUrl?: string;
+  qr?: { raw: string; image: string };
 }
 
 /** A local-method payment (PayNow, FPX, GrabPay): the method, FPX's bank, and when its QR code expires. */
 export interface LocalPaymentRequest {
-  type: StripeLocalMethodType;
-  /** FPX: the payer's bank (FPX_BANKS). Other methods: null. */
-  bank: string | null;
+  type: PaymentMethodType;
+  /** FPX: the payer's bank (STRIPE_FPX_BANKS). Other methods: null or absent. */
+  bank?: string | null;
   expiresAt: Date;
 }
 
@@ -113,11 +107,19 @@ export class StripeCollectionProvider implements CollectionProvider {
   /**
    * A PayNow, FPX or GrabPay PaymentIntent made and confirmed at once (keyed `charge:{chargeId}`):
    * PayNow answers pending with `next_action.paynow_display_qr_code` (the QR in `qr`), FPX and
-   * GrabPay pending with `next_action.redirect_to_url` (in `authorizeUri`), whose `return_url` is
+   * GrabPay pending with `next_action.redirect_to_url` (in `redirectUrl`), whose `return_url` is
    * the service's `/provider_returns/stripe/{charge id}`. An FPX bank Stripe does not name is
    * refused before any call (`fpx_bank_invalid`, not retryable).
    */
-  async createLocalPayment(request: PaymentRequest, local: LocalPaymentRequest): Promise<StripePayment> {
+  async createSourcePayment(request: PaymentRequest, local: LocalPaymentRequest): Promise<StripePayment> {
+    if (!isStripeLocalMethod(local.type)) {
+      throw new StripeCollectionError(
+        `Stripe is not wired to collect "${local.type}" here`,
+        'payment_method_type_unsupported',
+        false,
+        false,
+      );
+    }
     if (local.type === 'fpx' && !(STRIPE_FPX_BANKS as readonly string[]).includes(local.bank ?? '')) {
       throw new StripeCollectionError(
         `FPX needs one of Stripe's banks (payment_method_data[fpx][bank]); got ${JSON.stringify(local.bank)}`,
@@ -132,7 +134,7 @@ export class StripeCollectionProvider implements CollectionProvider {
           ...this.base(request),
           ...localIntentParams({
             type: local.type,
-            bank: local.bank,
+            bank: local.bank ?? null,
             returnUrl: this.options.returnUri(request.chargeId),
           }),
         },
@@ -484,16 +486,13 @@ export class StripeCollectionProvider implements CollectionProvider {
       case 'requires_action': {
         const payment: StripePayment = { status: 'pending', reference };
         const next = intent.next_action;
-        if (next?.type === 'redirect_to_url' && next.redirect_to_url?.url)
-          payment.authorizeUri = next.redirect_to_url.url;
-        const paynow = next?.paynow_display_qr_code;
-        if (paynow) {
-          payment.qr = {
-            data: paynow.data ?? '',
-            image: paynow.image_url_png ?? '',
-            expires_at: expiresAt?.toISOString() ?? null,
-          };
+        if (next?.type === 'redirect_to_url' && next.redirect_to_url?.url) {
+          // FPX's bank or GrabPay's page (a local method); otherwise the card issuer's 3-D Secure page.
+          if (intent.payment_method_types.some(isStripeLocalMethod)) payment.redirectUrl = next.redirect_to_url.url;
+          else payment.authorizeUri = next.redirect_to_url.url;
         }
+        const paynow = next?.paynow_display_qr_code;
+        if (paynow) payment.qr = { raw: paynow.data ?? '', image: paynow.image_url_png ?? '' };
         const qr = next?.promptpay_display_qr_code;
         if (qr) {
           payment.promptpay = {

@@ -55,7 +55,7 @@ describe('Stripe adapter: PayNow, FPX, GrabPay (contract, local server, real SDK
 
   it('PayNow: one confirmed SGD PaymentIntent (no return_url, no email); pending with the QR payload and image', async () => {
     fake.on('POST /v1/payment_intents', { status: 200, fixture: 'payment_intent_paynow_pending' });
-    const payment = await collection.createLocalPayment(request('SGD', 25000), {
+    const payment = await collection.createSourcePayment(request('SGD', 25000), {
       type: 'paynow',
       bank: null,
       expiresAt,
@@ -66,7 +66,7 @@ describe('Stripe adapter: PayNow, FPX, GrabPay (contract, local server, real SDK
     expect(payment).toEqual({
       status: 'pending',
       reference: PI,
-      qr: { data: qr, image: 'https://qr.stripe.com/test_paynow.png', expires_at: expiresAt.toISOString() },
+      qr: { raw: qr, image: 'https://qr.stripe.com/test_paynow.png' },
     });
     expect(qr).toMatch(/^000201010212\d{2}\d{2}0009SG\.PAYNOW/);
     const sent = fake.last('POST /v1/payment_intents');
@@ -89,11 +89,11 @@ describe('Stripe adapter: PayNow, FPX, GrabPay (contract, local server, real SDK
     '%s: one confirmed MYR PaymentIntent with return_url; pending with the redirect URL',
     async (type, bank, extra) => {
       fake.on('POST /v1/payment_intents', { status: 200, fixture: `payment_intent_${type}_requires_action` });
-      const payment = await collection.createLocalPayment(request('MYR', 12000), { type, bank, expiresAt });
+      const payment = await collection.createSourcePayment(request('MYR', 12000), { type, bank, expiresAt });
       expect(payment).toEqual({
         status: 'pending',
         reference: PI,
-        authorizeUri: `https://pm-redirects.stripe.com/authorize/acct_1FakeMY/pa_nonce_${type}`,
+        redirectUrl: `https://pm-redirects.stripe.com/authorize/acct_1FakeMY/pa_nonce_${type}`,
       });
       expect(fake.last('POST /v1/payment_intents').form).toEqual({
         amount: '12000',
@@ -111,7 +111,7 @@ describe('Stripe adapter: PayNow, FPX, GrabPay (contract, local server, real SDK
 
   it('FPX: a bank Stripe does not name (or none) is refused before any call, not retryable', async () => {
     for (const bank of ['kbank', null]) {
-      const refused = collection.createLocalPayment(request('MYR', 12000), { type: 'fpx', bank, expiresAt });
+      const refused = collection.createSourcePayment(request('MYR', 12000), { type: 'fpx', bank, expiresAt });
       await expect(refused).rejects.toBeInstanceOf(StripeCollectionError);
       await expect(refused).rejects.toMatchObject({ stripeCode: 'fpx_bank_invalid', retryable: false });
     }

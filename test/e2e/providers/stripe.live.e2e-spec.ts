@@ -81,11 +81,11 @@ const live = Boolean(secretKey?.startsWith('sk_test_') && !process.env.STRIPE_AP
   (process.env.STRIPE_LIVE_PAYNOW ? it : it.skip)(
     'PayNow (SGD): pending with the QR payload and image; the intent reads back pending',
     async () => {
-      const payment = await collection.createLocalPayment(
+      const payment = await collection.createSourcePayment(
         { ...request(), currency: 'SGD', amount: 2500 },
         { type: 'paynow', bank: null, expiresAt: new Date(Date.now() + 60 * 60_000) },
       );
-      expect(payment).toMatchObject({ status: 'pending', qr: { data: expect.stringContaining('SG.PAYNOW') } });
+      expect(payment).toMatchObject({ status: 'pending', qr: { raw: expect.stringContaining('SG.PAYNOW') } });
       expect((await collection.confirmPromptPay(payment.reference)).status).toBe('pending');
     },
     60_000,
@@ -94,11 +94,11 @@ const live = Boolean(secretKey?.startsWith('sk_test_') && !process.env.STRIPE_AP
   (process.env.STRIPE_LIVE_MALAYSIA ? it.each(['fpx', 'grabpay'] as const) : it.skip.each(['fpx', 'grabpay'] as const))(
     "%s (MYR): pending with a redirect to Stripe's test authorization page",
     async (type) => {
-      const payment = await collection.createLocalPayment(
+      const payment = await collection.createSourcePayment(
         { ...request(), currency: 'MYR', amount: 12000 },
         { type, bank: type === 'fpx' ? 'maybank2u' : null, expiresAt: new Date(Date.now() + 15 * 60_000) },
       );
-      expect(payment).toMatchObject({ status: 'pending', authorizeUri: expect.stringMatching(/^https:\/\//) });
+      expect(payment).toMatchObject({ status: 'pending', redirectUrl: expect.stringMatching(/^https:\/\//) });
     },
     60_000,
   );
