@@ -40,6 +40,7 @@ import { EventTraceparent1764501700000 } from './1764501700000-EventTraceparent.
 import { RestrictedKeysAndRoles1764501800000 } from './1764501800000-RestrictedKeysAndRoles.js';
 import { AuditLog1764501900000 } from './1764501900000-AuditLog.js';
 import { TraceLinks1764502100000 } from './1764502100000-TraceLinks.js';
+import { ChargePaymentMethodType1764502500000 } from './1764502500000-ChargePaymentMethodType.js';
 import { MeterEventPartitions1764502200000 } from './1764502200000-MeterEventPartitions.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   AuditLog1764501900000,
   TraceLinks1764502100000,
   MeterEventPartitions1764502200000,
+  ChargePaymentMethodType1764502500000,
 ];

@@ -97,6 +97,8 @@ export const WALLET_ROUTES: Record<string, RouteRequirement> = {
   'POST /checkouts/{id}/confirm': 'session',
   'POST /test_helpers/checkouts/{id}/expire': w('checkouts'),
   'POST /test_helpers/checkouts/{id}/pay_promptpay': w('checkouts'),
+  'POST /test_helpers/charges/{id}/succeed': w('charges'),
+  'POST /test_helpers/charges/{id}/fail': w('charges'),
 
   'POST /coupons': w('coupons'),
   'GET /coupons': r('coupons'),

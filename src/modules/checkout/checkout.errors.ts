@@ -204,4 +204,35 @@ export const CheckoutErrors = defineErrors('checkout', {
     http_status: 400,
     message: 'The collection provider serving the application country does not offer this payment method type.',
   },
+  E7404: {
+    key: 'payment_method_not_refundable',
+    http_status: 400,
+    message: "The charge's payment method type cannot be refunded through its provider: refund the buyer another way.",
+  },
+  E7405: {
+    key: 'payment_method_partial_refund_unsupported',
+    http_status: 400,
+    message: "The charge's payment method type can only be refunded in full.",
+  },
+  E7406: {
+    key: 'refund_window_closed',
+    http_status: 400,
+    message: "The charge is older than its payment method type's refund window.",
+  },
+  E7407: {
+    key: 'installment_term_invalid',
+    http_status: 400,
+    message: "installment_term must be one of the issuer's terms, and is sent only with an installment_* type.",
+  },
+  E7408: {
+    key: 'installment_amount_too_small',
+    http_status: 400,
+    message: "The monthly amount of this term is below the issuer's minimum: choose a shorter term.",
+  },
+  E7409: {
+    key: 'charge_not_simulatable',
+    http_status: 400,
+    message:
+      'Only a pending QR or redirect charge of a provider with a test mode simulation can be made to succeed or fail.',
+  },
 });

@@ -40,6 +40,7 @@ import { PaymentIntent } from './entities/payment-intent.entity.js';
 import { PaymentLink } from './entities/payment-link.entity.js';
 import { CheckoutPageRenderer } from './hosted/checkout-page.renderer.js';
 import { HostedCheckoutsService } from './hosted/hosted-checkouts.service.js';
+import { SandboxPaymentPage } from './hosted/sandbox-payment-page.js';
 import { PromotionCodeEntryService } from './hosted/promotion-code-entry.service.js';
 import { HostedInvoicesService } from './hosted/hosted-invoices.service.js';
 import { HostedPagesController } from './hosted/hosted-pages.controller.js';
@@ -110,6 +111,7 @@ import { CollectionTestHelpersService } from './payments/test-helpers.service.js
     ConfirmCheckoutService,
     CardIntentsService,
     HostedCheckoutsService,
+    SandboxPaymentPage,
     PromotionCodeEntryService,
     HostedInvoicesService,
     ChargeOutcomesService,

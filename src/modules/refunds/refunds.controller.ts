@@ -6,6 +6,7 @@ import { ApiErrors, Auth, CurrentPrincipal, WalletController } from '../../commo
 import { IdOf } from '../../common/http/id-param.pipe.js';
 import { TestModeOnly } from '../../common/http/test-mode-only.js';
 import { ApiListQuery, ApiListResponse, ListQueryParams, type ListQuery } from '../../common/list/index.js';
+import { CheckoutErrors } from '../checkout/index.js';
 import { CreateRefundDto, RefundDto } from './dto/refund.dto.js';
 import { RefundErrors } from './refunds.errors.js';
 import { REFUND_LIST, RefundsService } from './refunds.service.js';
@@ -29,6 +30,9 @@ export class RefundsController {
   @ApiErrors(
     Errors.E2000,
     Errors.E4004,
+    CheckoutErrors.E7404,
+    CheckoutErrors.E7405,
+    CheckoutErrors.E7406,
     RefundErrors.E7501,
     RefundErrors.E7502,
     RefundErrors.E7503,

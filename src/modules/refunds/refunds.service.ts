@@ -19,6 +19,7 @@ import type { JobScope } from '../../common/jobs/job-scope.js';
 import { ChargesService, CollectionProviders, toChargeResponse, type Charge } from '../checkout/index.js';
 import { CollectionProviderError, type ProviderRefund } from '../../providers/ports/collection.port.js';
 import { BalancesService } from '../ledger/index.js';
+import { chargeMethodType, type PaymentMethodType } from '../../providers/ports/payment-method-types.js';
 import type { CreateRefundDto } from './dto/refund.dto.js';
 import { Refund } from './entities/refund.entity.js';
 import { RefundJournals } from './refund.journals.js';
@@ -108,7 +109,7 @@ export class RefundsService {
         applicationId,
         refundId: refund.id,
         chargeReference: charge.reference_id ?? charge.id,
-        method: refund.method as 'card' | 'promptpay',
+        method: refund.method as PaymentMethodType,
         amount: Number(refund.amount),
         currency: refund.currency,
         scalingFactor: refund.scaling_factor,
@@ -224,6 +225,7 @@ export class RefundsService {
       throw new AppError(RefundErrors.E7503, `Charge "${charge.id}" has refunds of ${refunded}, all of its amount.`);
     }
     const amount = dto.amount ?? left;
+    this.charges.assertRefundable(charge, amount);
     if (amount > left) {
       throw new AppError(
         RefundErrors.E7501,
@@ -256,7 +258,7 @@ export class RefundsService {
         currency: charge.currency,
         scaling_factor: charge.scaling_factor,
         reason: dto.reason ?? null,
-        method: charge.promptpay ? 'promptpay' : 'card',
+        method: chargeMethodType(charge),
         provider: charge.provider ?? 'sandbox',
         reference_id: null,
         balance_id: parts[0].balanceId,

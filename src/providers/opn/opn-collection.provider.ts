@@ -15,7 +15,9 @@ import type {
   ProviderSavedCard,
   ProviderFailure,
   ProviderAuthorizationState,
+  SourcePaymentRequest,
 } from '../ports/collection.port.js';
+import { providerTypeOf, typesWithProviderLiteral } from '../ports/payment-method-types.js';
 import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { OpnApiError, type OpnClient, type OpnObject } from './opn-client.js';
 import { chargeFailure, failureFacts, isCardRefusal, OpnCollectionError } from './opn-errors.js';
@@ -93,8 +95,13 @@ interface OpnRefund extends OpnObject {
   voided?: boolean;
 }
 
-/** Opn's published Thai rates in basis points: cards 3.65 %, PromptPay 1.65 %. */
-const OPN_FEE_BPS: Partial<Record<PaymentMethodType, number>> = { card: 365, promptpay: 165 };
+/**
+ * Opn's Thai rates in basis points: cards and card installments 3.65 %, PromptPay and mobile
+ * banking 1.65 %, TrueMoney 3.65 % (overridable per deployment: OPN_FEE_BPS_*, docs/PROVIDERS.md).
+ */
+const OPN_FEE_BPS: Partial<Record<PaymentMethodType, number>> = Object.fromEntries(
+  typesWithProviderLiteral('opn').map((t) => [t, t === 'promptpay' || t.startsWith('mobile_banking_') ? 165 : 365]),
+);
 
 /**
  * A manual-capture charge: `capture: false`, authorized as Opn's Single Partial Capture
@@ -112,7 +119,8 @@ const refundReference = (charge: string, refund: string) => `${charge}/${refund}
  */
 export class OpnCollectionProvider implements CollectionProvider {
   readonly name = 'opn';
-  readonly paymentMethodTypes: readonly PaymentMethodType[] = ['card', 'promptpay'];
+  /** Every registry type with an Opn source type: cards, PromptPay, TrueMoney, mobile banking, installments. */
+  readonly paymentMethodTypes: readonly PaymentMethodType[] = typesWithProviderLiteral('opn');
 
   constructor(
     private readonly client: OpnClient,
@@ -310,6 +318,46 @@ export class OpnCollectionProvider implements CollectionProvider {
   }
 
   /**
+   * A charge of an Opn source (TrueMoney `truemoney_jumpapp`, `mobile_banking_*`, `installment_*`):
+   * pending with `authorize_uri`, where the buyer authorizes it (on a phone the app itself: Opn
+   * gives a deep link when `platform_type` says the device), then returns to `return_uri`; the
+   * outcome arrives by `charge.complete`. Installments carry `installment_term` and
+   * `zero_interest_installments` (the merchant absorbs the interest).
+   */
+  async createSourcePayment(request: PaymentRequest, source: SourcePaymentRequest): Promise<OpnPayment> {
+    const type = providerTypeOf(source.type, 'opn');
+    if (!type || source.type === 'card' || source.type === 'promptpay') {
+      throw new OpnCollectionError(`Opn has no source for ${source.type}`, 'source_unsupported', false, false);
+    }
+    try {
+      const charge = await this.client.post<OpnCharge>(
+        '/charges',
+        {
+          amount: request.amount,
+          currency: request.currency.toLowerCase(),
+          source: {
+            type,
+            ...(source.platform ? { platform_type: source.platform === 'ios' ? 'IOS' : 'ANDROID' } : {}),
+            ...(source.installment
+              ? {
+                  installment_term: source.installment.term,
+                  zero_interest_installments: source.installment.zeroInterest,
+                }
+              : {}),
+          },
+          expires_at: source.expiresAt.toISOString(),
+          return_uri: this.options.returnUri(request.chargeId),
+          metadata: { charge_id: request.chargeId, application_id: request.applicationId },
+        },
+        `charge:${request.chargeId}`,
+      );
+      return this.toPayment(charge, source.expiresAt);
+    } catch (err) {
+      throw this.providerError(err);
+    }
+  }
+
+  /**
    * Reads back a charge whose answer was lost: Opn's charge list (GET /charges, `from`/`to`, up to
    * 100 a page, oldest first) around the time it was recorded, matched on `metadata.charge_id`
    * (every charge made here carries it). A list, not the Search API: a list has every charge at
@@ -480,7 +528,11 @@ export class OpnCollectionProvider implements CollectionProvider {
       case 'pending': {
         if (charge.capture === false && charge.authorized === true) return { status: 'authorized', reference };
         const payment: OpnPayment = { status: 'pending', reference };
-        if (charge.authorize_uri && charge.source?.type !== 'promptpay') payment.authorizeUri = charge.authorize_uri;
+        if (charge.authorize_uri && charge.source?.type !== 'promptpay') {
+          // A card's 3-D Secure page, or an off-site source's payment page (redirect flows).
+          if (charge.source?.type) payment.redirectUrl = charge.authorize_uri;
+          else payment.authorizeUri = charge.authorize_uri;
+        }
         const qr = charge.source?.scannable_code?.image?.download_uri;
         if (charge.source?.type === 'promptpay') {
           payment.promptpay = {

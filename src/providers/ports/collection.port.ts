@@ -112,6 +112,13 @@ export interface ProviderPayment {
   reference: string;
   failure?: ProviderFailure;
   promptpay?: PromptPayDetails;
+  /**
+   * A redirect flow's page (TrueMoney, a mobile banking app, an installment issuer): where the buyer
+   * goes to pay; on a phone a deep link that opens the app. The provider sends them back to the return route.
+   */
+  redirectUrl?: string;
+  /** A QR flow other than PromptPay (PayNow): the code to show, as text and as a PNG data URL or image URL. */
+  qr?: { raw: string; image: string };
   /** Sandbox only: the cardholder will dispute this payment right after it succeeds. */
   disputeAfterSuccess?: boolean;
 }
@@ -131,6 +138,22 @@ export interface PaymentRequest {
    * and the application's fee. Providers without Connect settle it in the service's books only.
    */
   destination?: { account: string; providerAccount: string | null; applicationFeeAmount: number };
+}
+
+/** The buyer's device as the hosted page reports it: a phone gets the app's deep link. */
+export type BuyerPlatform = 'ios' | 'android' | null;
+
+/**
+ * A payment of a non-card type (registry flow `qr` or `redirect`, PromptPay aside): pending at the
+ * provider until the buyer pays in the app, bank or wallet it names.
+ */
+export interface SourcePaymentRequest {
+  type: PaymentMethodType;
+  /** The charge fails at the provider if unpaid by then (the registry's `expiresAfterMs`). */
+  expiresAt: Date;
+  platform: BuyerPlatform;
+  /** Installment types: the term (months) chosen, and whether the merchant absorbs the interest. */
+  installment?: { term: number; zeroInterest: boolean };
 }
 
 /** An authorization a provider holds: captured in part or in full, or voided. */
@@ -217,6 +240,18 @@ export interface CollectionProvider {
   chargeCard(request: PaymentRequest, token: string, vaultCard?: VaultCard): Promise<ProviderPayment>;
   createPromptPay(request: PaymentRequest, expiresAt: Date): Promise<ProviderPayment>;
   /**
+   * A payment of any other non-card type it lists in `paymentMethodTypes`: `pending` with
+   * `redirectUrl` (redirect flows) or `qr` (QR flows); its outcome arrives as PromptPay's does
+   * (webhook, `confirmPromptPay`'s read, the reconciliation job). Keyed by the charge id.
+   */
+  createSourcePayment?(request: PaymentRequest, source: SourcePaymentRequest): Promise<ProviderPayment>;
+  /**
+   * Test mode only: the buyer pays (`succeeded`) or the payment fails (`failed`) at the provider,
+   * as the provider's own test mode lets a merchant do (Opn `mark_as_paid` / `mark_as_failed`; the
+   * sandbox in process). The outcome is then read back like any other (`confirmPromptPay`).
+   */
+  simulate?(reference: string, outcome: 'succeeded' | 'failed'): Promise<void>;
+  /**
    * The payment this provider made for OUR charge id (`PaymentRequest.chargeId`, sent as metadata
    * and in the idempotency key), or null when it made none: how a charge whose call's answer was
    * lost is read back (docs/PROVIDERS.md). `createdAt` is when the charge was recorded, just before
@@ -237,7 +272,10 @@ export interface CollectionProvider {
   saveCard?(request: SaveCardRequest): Promise<ProviderSavedCard | { failure: ProviderFailure }>;
   /** Removes a saved card from its provider customer (idempotent: an already removed card is fine). */
   detachSavedCard?(card: SavedCard): Promise<void>;
-  /** Whether a pending PromptPay charge has been paid (the sandbox is told so by a test helper). */
+  /**
+   * A pending charge's state now, by the provider's reference: PromptPay, 3-D Secure and every
+   * `createSourcePayment` charge (the name predates the other flows).
+   */
   confirmPromptPay(reference: string): Promise<ProviderPayment>;
   /**
    * Captures `amountToCapture` of an authorization it holds, releasing the rest, at most once per

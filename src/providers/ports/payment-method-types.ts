@@ -343,3 +343,13 @@ export function providerTypeOf(type: PaymentMethodType, provider: 'opn' | 'strip
 export function typesWithProviderLiteral(provider: 'opn' | 'stripe'): PaymentMethodType[] {
   return PAYMENT_METHOD_TYPES.filter((t) => providerTypeOf(t, provider) !== null);
 }
+
+/** The type a charge was made with: its recorded type, or for a charge older than that column, PromptPay when it has a QR code, else card. */
+export function chargeMethodType(charge: {
+  payment_method_type?: string | null;
+  promptpay?: unknown;
+}): PaymentMethodType {
+  const recorded = charge.payment_method_type;
+  if (recorded && isPaymentMethodType(recorded)) return recorded;
+  return charge.promptpay ? 'promptpay' : 'card';
+}

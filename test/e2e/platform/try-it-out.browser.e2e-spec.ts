@@ -108,6 +108,18 @@ const OVERRIDES: Record<string, Override> = {
   'POST /test_helpers/checkouts/{id}/expire': { id: 'checkout_to_expire' },
   'POST /test_helpers/payment_intents/{id}/expire_authorization': { id: 'authorization_to_expire' },
   'POST /test_helpers/checkouts/{id}/pay_promptpay': { id: 'checkout_to_pay' },
+  'POST /test_helpers/charges/{id}/succeed': { id: 'charge_to_succeed' },
+  'POST /test_helpers/charges/{id}/fail': { id: 'charge_to_fail' },
+  // The sandbox's payment page and its action, for a charge the sandbox did not make (the example id): not found.
+  'GET /provider_returns/sandbox/{charge_id}/authorize': {
+    path: { charge_id: '0193a9c2-7b1e-7c3d-9f00-5b2f1c3d4e5f' },
+    expect: { status: 404, code: 'E7022' },
+  },
+  'POST /provider_returns/sandbox/{charge_id}/authorize': {
+    path: { charge_id: '0193a9c2-7b1e-7c3d-9f00-5b2f1c3d4e5f' },
+    body: { outcome: 'succeeded' },
+    expect: { status: 404, code: 'E7022' },
+  },
   'POST /test_helpers/accounts/{id}/verify': { id: 'pending_account' },
   'POST /test_helpers/accounts/{id}/reject': { id: 'account_to_reject' },
   'POST /test_helpers/disputes': { body: { charge_id: 'charge_to_dispute' } },
@@ -328,6 +340,11 @@ describe('Swagger UI: Try it out on every operation', () => {
     const toPay = await checkout();
     await confirm(t, tenant, toPay, { payment_method_type: 'promptpay' });
     ids.checkout_to_pay = toPay.id;
+    // Pending TrueMoney charges (a redirect flow) for the generic test helpers.
+    for (const name of ['charge_to_succeed', 'charge_to_fail']) {
+      const pending = await confirm(t, tenant, await checkout(), { payment_method_type: 'truemoney' });
+      ids[name] = pending.body.charge.id;
+    }
     const invoice = () =>
       api('post', '/invoices', {
         customer_id: ids.customers,

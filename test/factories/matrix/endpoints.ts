@@ -557,6 +557,24 @@ export const ENDPOINTS: EndpointCase[] = [
       'session, expired': 'E1212',
     },
   },
+  ...(['succeed', 'fail'] as const).map((outcome): EndpointCase => ({
+    // Merchant or hosted page; an unknown charge: allowed test-mode callers reach the handler (E4004).
+    name: `POST /test_helpers/charges/:id/${outcome}`,
+    method: 'post',
+    setup: (t, f) => checkoutSessions(t, f.tenant),
+    path: (f) => f.tenant.path(`/test_helpers/charges/${UNKNOWN_ID}/${outcome}`),
+    expect: {
+      ...KEY_OR_USER,
+      'test key': 'E4004',
+      'live key': 'E4040',
+      'user member': 'E4004',
+      superuser: 'E4004',
+      'session, right target': 'E4004',
+      'session, other target': 'E4004',
+      'session, other app': 'E1300',
+      'session, expired': 'E1212',
+    },
+  })),
   {
     name: 'POST /accounts',
     method: 'post',

@@ -143,6 +143,8 @@ export class CheckoutsController {
     E.E7031,
     E.E7033,
     E.E7034,
+    E.E7407,
+    E.E7408,
     SubscriptionErrors.E7750,
     Errors.E5002,
   )

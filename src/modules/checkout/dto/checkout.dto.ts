@@ -188,6 +188,26 @@ export class ConfirmCheckoutDto {
   @Optional()
   @IsUUID()
   payment_method?: string;
+
+  @ApiPropertyOptional({
+    enum: ['ios', 'android'],
+    description:
+      "Redirect flows (TrueMoney, mobile banking): the buyer's phone, so that the provider answers the app's deep link. Sent by the hosted page from the browser's user agent; absent on a desktop.",
+  })
+  @Optional()
+  @IsIn(['ios', 'android'])
+  platform?: 'ios' | 'android';
+
+  @ApiPropertyOptional({
+    example: 6,
+    description:
+      'Required for `installment_*` types: the term in months, one the issuer offers (docs/COLLECTION.md, "Installments"); E7407 otherwise.',
+  })
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(60)
+  installment_term?: number;
 }
 
 export class CreatePaymentLinkDto {

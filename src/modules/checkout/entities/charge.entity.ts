@@ -33,6 +33,8 @@ export class Charge extends ModeRecord {
   @Column('text') status: ChargeStatus;
   @Column('uuid', { nullable: true }) customer_id: string | null;
   @Column('uuid', { nullable: true }) payment_method_id: string | null;
+  /** The registry's type it was made with (null: a charge older than the column, `promptpay` when it has a QR code, else `card`). */
+  @Column('text', { nullable: true }) payment_method_type?: string | null;
   @Column('uuid', { nullable: true }) balance_id: string | null;
   @Column('uuid', { nullable: true }) invoice_id: string | null;
   @Column('text', { nullable: true }) payment_intent: string | null;

@@ -111,7 +111,7 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     if (charge.status === 'succeeded' || charge.status === 'requires_capture') {
       sessionStorage.removeItem(key);
       show(t.received, 'done');
-      document.querySelectorAll('form, button, #promptpay-qr, [role=tablist], #promptpay-hint, #saved-card-hint').forEach((e) => { e.hidden = true; });
+      document.querySelectorAll('form, button, #promptpay-qr, #other-qr, [role=tablist], #promptpay-hint, #saved-card-hint, .method-group').forEach((e) => { e.hidden = true; });
       if (result.redirect_url) location.assign(result.redirect_url);
       return;
     }
@@ -129,7 +129,20 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
       document.getElementById('promptpay-qr').hidden = false;
       message.hidden = true;
     }
+    // Another QR flow (PayNow): its code, from the display_qr_code next action.
+    const qr = charge.status === 'pending' &&
+      (charge.next_action || []).find((action) => action.type === 'display_qr_code' && action.url);
+    if (qr) {
+      pendingCharge = charge.id;
+      document.getElementById('other-qr-image').src = qr.url;
+      document.querySelectorAll('.method-group').forEach((e) => { e.hidden = true; });
+      document.getElementById('other-qr').hidden = false;
+      message.hidden = true;
+    }
   }
+  let pendingCharge = null;
+  // Redirect flows: a phone tells the provider so, which answers the app's deep link instead of its web page.
+  const platform = /iPhone|iPad|iPod/.test(navigator.userAgent) ? 'ios' : /Android/.test(navigator.userAgent) ? 'android' : null;
 
   async function attempt(path, body) {
     busy(true);
@@ -222,6 +235,15 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     } catch (error) { show(error.message, 'error'); }
     finally { busy(false); }
   });
+  // The registry's other types: one button each (installments with the term chosen beside it).
+  document.querySelectorAll('button.pay-method').forEach((button) => button.addEventListener('click', () => {
+    const type = button.dataset.type;
+    const body = { payment_method_type: type };
+    if (platform && button.dataset.flow === 'redirect') body.platform = platform;
+    const term = document.getElementById('term-' + type);
+    if (term) body.installment_term = Number(term.value);
+    attempt('/checkouts/' + config.checkout + '/confirm', body);
+  }));
   const promptpay = document.getElementById('pay-promptpay');
   if (promptpay) promptpay.addEventListener('click', () =>
     attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'promptpay' }));
@@ -231,6 +253,15 @@ ${
     : `  const simulate = document.getElementById('promptpay-simulate');
   if (simulate) simulate.addEventListener('click', () =>
     attempt('/test_helpers/checkouts/' + config.checkout + '/pay_promptpay'));
+  const simulateOther = document.getElementById('other-simulate');
+  if (simulateOther) simulateOther.addEventListener('click', async () => {
+    busy(true);
+    try {
+      const charge = await call('/test_helpers/charges/' + pendingCharge + '/succeed');
+      finish({ charge, redirect_url: charge.status === 'succeeded' && config.successUrl ? config.successUrl.replaceAll('{CHECKOUT_ID}', config.checkout) : null });
+    } catch (error) { show(error.message, 'error'); }
+    finally { busy(false); }
+  });
 `
 }})();
 `;

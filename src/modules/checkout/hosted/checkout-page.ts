@@ -9,6 +9,7 @@ import type { CardEntry } from './card-entry.js';
 import { pageScript, SCRIPT_TEXT } from './checkout-page.script.js';
 import { statusScript } from './checkout-status.script.js';
 import { CHECKOUT_TEMPLATE } from './templates/checkout.template.js';
+import { isPaymentMethodType, paymentMethodInfo } from '../../../providers/ports/payment-method-types.js';
 
 registerHostedTemplate('@checkout', CHECKOUT_TEMPLATE);
 
@@ -90,6 +91,24 @@ const TEXT = {
     saved: 'This card has been saved. Thank you.',
     promotionCode: 'Promotion code',
     applyCode: 'Apply',
+    tabOther: 'Apps & banking',
+    groupApps: 'Wallets and apps',
+    groupAppsHint:
+      'You are taken to the app to approve the payment, then back here. On a phone the app opens by itself.',
+    groupMobileBanking: 'Mobile banking',
+    groupMobileBankingHint:
+      "Approve the payment in your bank's app. On a phone the app opens by itself; on a computer, scan its QR code with the app.",
+    groupInstallment: 'Card installments',
+    groupInstallmentHint:
+      'Pay in monthly installments with a credit card of this bank, interest-free. You approve it on the bank’s page.',
+    payWith: 'Pay with {name}',
+    payInstallments: 'Pay in installments with {name}',
+    supports: 'Supported: {apps}',
+    term: 'Term with {name}',
+    months: '{months} months × {monthly}',
+    qrLabelOther: 'QR code to scan',
+    qrAltOther: 'QR code to scan with your app',
+    simulateOther: 'Simulate payment (test mode)',
   },
   th: {
     title: 'ชำระเงินให้ {merchant}',
@@ -121,6 +140,21 @@ const TEXT = {
     saved: 'บันทึกบัตรนี้เรียบร้อยแล้ว ขอบคุณ',
     promotionCode: 'โค้ดส่วนลด',
     applyCode: 'ใช้โค้ด',
+    tabOther: 'แอปและธนาคาร',
+    groupApps: 'วอลเล็ทและแอป',
+    groupAppsHint: 'ระบบจะพาคุณไปยังแอปเพื่ออนุมัติการชำระเงิน แล้วกลับมาที่หน้านี้ บนโทรศัพท์แอปจะเปิดขึ้นเอง',
+    groupMobileBanking: 'โมบายแบงก์กิ้ง',
+    groupMobileBankingHint: 'อนุมัติการชำระเงินในแอปธนาคารของคุณ บนโทรศัพท์แอปจะเปิดขึ้นเอง บนคอมพิวเตอร์ให้สแกนคิวอาร์โค้ดด้วยแอป',
+    groupInstallment: 'ผ่อนชำระผ่านบัตรเครดิต',
+    groupInstallmentHint: 'ผ่อนชำระรายเดือนด้วยบัตรเครดิตของธนาคารนี้ ไม่มีดอกเบี้ย อนุมัติในหน้าของธนาคาร',
+    payWith: 'ชำระด้วย {name}',
+    payInstallments: 'ผ่อนชำระกับ {name}',
+    supports: 'รองรับ: {apps}',
+    term: 'ระยะเวลาผ่อนกับ {name}',
+    months: '{months} เดือน × {monthly}',
+    qrLabelOther: 'คิวอาร์โค้ดสำหรับสแกน',
+    qrAltOther: 'คิวอาร์โค้ดสำหรับสแกนด้วยแอปของคุณ',
+    simulateOther: 'จำลองการชำระเงิน (โหมดทดสอบ)',
   },
 } satisfies Record<HostedLocale, Record<string, string>>;
 
@@ -146,6 +180,12 @@ const STYLE = `
   #promptpay-image { display: block; margin: .5rem auto; width: 15rem; height: 15rem; max-width: 100%; image-rendering: pixelated; }
   .qr-merchant { margin: .25rem 0 0; font-weight: 600; overflow-wrap: anywhere; }
   .qr-amount { margin: 0; font-size: 1.5rem; font-weight: 700; }
+  .method-group h2 { font-size: 1rem; margin: 1.25rem 0 0; }
+  .method-group .hint { margin-top: .25rem; }
+  .method-row button { margin-top: .6rem; }
+  .method-row label { margin-top: .75rem; }
+  .apps { color: #475569; font-size: .85rem; margin: .25rem 0 0; }
+  #other-qr { text-align: center; } #other-qr-image { display: block; margin: 1rem auto .5rem; width: 15rem; height: 15rem; image-rendering: pixelated; }
   #promotion-form { margin: 0 0 1rem; } #promotion-form .apply { flex: 0 0 auto; } #promotion-form .apply button { margin-top: 0; }
   a.cancel { display: block; text-align: center; margin-top: 1.25rem; color: #334155; }
 `;
@@ -203,10 +243,68 @@ export function checkoutPage(input: CheckoutPageInput): string {
       // Stripe's Payment Element takes the card in its own frame: no card fields of this page.
       cardElement: input.cardEntry.provider === 'stripe',
       promptpay: input.paymentMethodTypes.includes('promptpay'),
+      tabs: tabsOf(input, t),
+      others: otherMethods(input, t),
       cancelUrl: input.cancelUrl,
       livemode: input.livemode,
       savedCard: input.savedCard ? t.paySaved.replace('{card}', savedCardName(input.savedCard)) : null,
       promotionCode: input.promotionCode === true,
     },
   );
+}
+
+type PageText = Record<string, string>;
+
+/** The tabs of the page: card, PromptPay, and the other types the checkout allows, in that order. */
+function tabsOf(input: CheckoutPageInput, t: PageText): Array<{ id: string; label: string }> {
+  const tabs = [];
+  if (input.paymentMethodTypes.includes('card')) tabs.push({ id: 'card', label: t.tabCard });
+  if (input.paymentMethodTypes.includes('promptpay')) tabs.push({ id: 'promptpay', label: t.tabPromptpay });
+  if (otherTypes(input).length) tabs.push({ id: 'other', label: t.tabOther });
+  return tabs;
+}
+
+const otherTypes = (input: CheckoutPageInput) =>
+  input.paymentMethodTypes.filter((type) => type !== 'card' && type !== 'promptpay' && isPaymentMethodType(type));
+
+/**
+ * The registry's other types the checkout allows, grouped as the buyer looks for them: wallets and
+ * apps, the mobile banking apps, card installments (each issuer with the terms its monthly minimum
+ * allows for this amount). Each says which apps or banks it pays with.
+ */
+function otherMethods(input: CheckoutPageInput, t: PageText) {
+  const groups = [
+    { id: 'apps', title: t.groupApps, hint: t.groupAppsHint, methods: [] as object[] },
+    { id: 'mobile_banking', title: t.groupMobileBanking, hint: t.groupMobileBankingHint, methods: [] as object[] },
+    { id: 'installment', title: t.groupInstallment, hint: t.groupInstallmentHint, methods: [] as object[] },
+  ];
+  for (const type of otherTypes(input)) {
+    if (!isPaymentMethodType(type)) continue;
+    const info = paymentMethodInfo(type);
+    const name = info.name[input.locale];
+    const group = groups.find((g) => g.id === (info.group ?? 'apps'))!;
+    const plan = info.installment;
+    const minimum = plan?.minMonthly[input.currency] ?? 0;
+    const terms = plan?.terms
+      .filter((months) => Math.floor(input.amount / months) >= minimum)
+      .map((months) => ({
+        months,
+        label: t.months
+          .replace('{months}', String(months))
+          .replace(
+            '{monthly}',
+            formatMoney(Math.floor(input.amount / months), input.currency, input.scalingFactor, input.locale),
+          ),
+      }));
+    if (plan && !terms?.length) continue;
+    group.methods.push({
+      type,
+      flow: info.flow,
+      label: (plan ? t.payInstallments : t.payWith).replace('{name}', name),
+      apps: info.apps.length && !plan ? t.supports.replace('{apps}', info.apps.map((a) => a.name).join(', ')) : null,
+      terms: plan ? terms : null,
+      termLabel: plan ? t.term.replace('{name}', name) : null,
+    });
+  }
+  return groups.filter((g) => g.methods.length > 0);
 }

@@ -44,7 +44,7 @@ export function statusScript(input: { slug: string; checkoutId: string; locale: 
     if (line) { line.textContent = text; line.hidden = false; }
   };
   const closeForms = () => document
-    .querySelectorAll('form, button, #promptpay-qr, [role=tablist], #promptpay-hint, a.cancel')
+    .querySelectorAll('form, button, #promptpay-qr, #other-qr, .method-group, [role=tablist], #promptpay-hint, a.cancel')
     .forEach((e) => { e.hidden = true; });
   const tick = async () => {
     // A QR code shown only after this request left cannot be judged by its answer.

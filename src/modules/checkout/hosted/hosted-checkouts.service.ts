@@ -28,8 +28,8 @@ import { checkoutErrorPage, RETURN_TEXT } from './checkout-messages.js';
 import { CheckoutPageRenderer } from './checkout-page.renderer.js';
 import { redirectToNewCheckout, type HostedAnswer, type HostedVisit } from './hosted-answer.js';
 
-/** The providers that send a payer back here after 3-D Secure (their adapters build the return URL). */
-export const RETURN_PROVIDERS = ['opn', 'stripe'] as const;
+/** The providers that send a payer back here after 3-D Secure or a redirect flow (their adapters build the return URL; the sandbox in test mode). */
+export const RETURN_PROVIDERS = ['opn', 'stripe', 'sandbox'] as const;
 
 /** The ids the hosted routes look up: UUIDs as this service writes them (lower case). */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

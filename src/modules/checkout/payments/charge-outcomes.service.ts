@@ -19,6 +19,7 @@ import { ChargesService } from './charges.service.js';
 import { CheckoutPaymentsService } from './checkout-payments.service.js';
 import { CollectionProviderError, type ProviderPayment } from '../../../providers/ports/collection.port.js';
 import { CollectionProviders } from './providers/collection-providers.js';
+import { chargeMethodType } from '../../../providers/ports/payment-method-types.js';
 import type { Target } from '../targets/targets.service.js';
 
 /**
@@ -107,7 +108,7 @@ export class ChargeOutcomesService {
             this.reconcileLater(provider, outcome.reference, charge.id);
             return { result: 'unchanged' as const };
           }
-          const method = charge.promptpay ? 'promptpay' : 'card';
+          const method = chargeMethodType(charge);
           await this.payments.succeed(scope, checkout, target, charge, method, manager, {
             reference_id: outcome.reference,
           });

@@ -1,8 +1,10 @@
+import { chargeMethodType, paymentMethodInfo } from '../../../providers/ports/payment-method-types.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
 import type { Principal } from '../../../common/context/principal.js';
 import { AppError } from '../../../common/errors/app-error.js';
+import { CheckoutErrors } from '../checkout.errors.js';
 import { Errors } from '../../../common/errors/error-catalog.js';
 import { EventRecorder } from '../../../common/events/event-recorder.js';
 import type { EventType } from '../../../common/events/event-types.js';
@@ -66,6 +68,32 @@ export class ChargesService {
     private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * Refuses a refund the charge's payment method type cannot take at its provider (the registry's
+   * `refund` rules): not refundable at all (E7404), only in full (E7405), or past its window (E7406).
+   */
+  assertRefundable(charge: Charge, amount: number): void {
+    const type = chargeMethodType(charge);
+    const { refund, name } = paymentMethodInfo(type);
+    if (!refund.refundable) {
+      throw new AppError(CheckoutErrors.E7404, `${name.en} charges (${type}) cannot be refunded through the provider.`);
+    }
+    if (!refund.partial && amount !== Number(charge.amount) - Number(charge.amount_refunded)) {
+      throw new AppError(CheckoutErrors.E7405, `${name.en} charges (${type}) can only be refunded in full.`).on(
+        'amount',
+      );
+    }
+    if (refund.windowDays !== null) {
+      const closes = charge.created_at.getTime() + refund.windowDays * 24 * 3600 * 1000;
+      if (this.clock.nowMs() > closes) {
+        throw new AppError(
+          CheckoutErrors.E7406,
+          `${name.en} charges (${type}) can be refunded for ${refund.windowDays} days; charge "${charge.id}" was made ${charge.created_at.toISOString()}.`,
+        );
+      }
+    }
+  }
 
   async retrieve(principal: Principal, id: string): Promise<ChargeResponse> {
     const charge = await this.charges.find(principal.application.id, id);

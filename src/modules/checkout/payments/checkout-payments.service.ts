@@ -10,7 +10,7 @@ import { CheckoutErrors } from '../checkout.errors.js';
 import { toInvoiceResponse, type CheckoutResponse } from '../checkout.responses.js';
 import type { PaymentMethodType } from '../../../providers/ports/collection.port.js';
 import { CheckoutsService, effectiveStatus } from '../checkouts/checkouts.service.js';
-import type { Charge } from '../entities/charge.entity.js';
+import type { Charge, InstallmentDetails } from '../entities/charge.entity.js';
 import type { Checkout } from '../entities/checkout.entity.js';
 import type { PaymentMethod } from '../entities/payment-method.entity.js';
 import { InvoicesService } from '../targets/invoices.service.js';
@@ -166,6 +166,7 @@ export class CheckoutPaymentsService {
     manager: EntityManager,
     vaultCard: VaultCard | null = null,
     saved: PaymentMethod | null = null,
+    installment: InstallmentDetails | null = null,
   ) {
     const paymentMethod =
       saved ??
@@ -199,6 +200,7 @@ export class CheckoutPaymentsService {
         status: NEW_CHARGE_STATUS,
         customer_id: checkout.customer_id,
         payment_method_id: paymentMethod.id,
+        payment_method_type: type,
         invoice_id: target.type === 'invoice' ? target.record.id : null,
         payment_intent: target.type === 'payment_intent' ? target.record.id : null,
         currency: checkout.currency,
@@ -209,6 +211,7 @@ export class CheckoutPaymentsService {
         provider: providerName,
         reference_id: null,
         next_action: [],
+        installment,
         metadata: target.record.metadata,
       },
       manager,

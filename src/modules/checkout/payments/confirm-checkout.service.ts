@@ -10,7 +10,7 @@ import type { PaymentMethodType } from '../../../providers/ports/collection.port
 import type { ConfirmCheckoutDto } from '../dto/checkout.dto.js';
 import { CheckoutsService } from '../checkouts/checkouts.service.js';
 import { collectedTarget } from '../checkouts/subscription-mode.js';
-import type { Charge } from '../entities/charge.entity.js';
+import type { Charge, InstallmentDetails } from '../entities/charge.entity.js';
 import type { Checkout } from '../entities/checkout.entity.js';
 import type { Target } from '../targets/targets.service.js';
 import { CardTokensService } from './card-tokens.service.js';
@@ -19,18 +19,28 @@ import { ChargesService } from './charges.service.js';
 import { CheckoutPaymentsService, type Attempt, type CheckoutPaymentResponse } from './checkout-payments.service.js';
 import { nextActionsOf, type PendingAnswer } from './next-actions.js';
 import { assertSessionTarget, reachProvider } from './provider-call.js';
-import type { CollectionProvider, ProviderPayment, VaultCard } from '../../../providers/ports/collection.port.js';
+import type {
+  BuyerPlatform,
+  CollectionProvider,
+  ProviderPayment,
+  VaultCard,
+} from '../../../providers/ports/collection.port.js';
+import { paymentMethodInfo } from '../../../providers/ports/payment-method-types.js';
 import { CollectionProviders } from './providers/collection-providers.js';
 import type { PaymentMethod } from '../entities/payment-method.entity.js';
 import { PaymentMethodsService, savedCardOf } from '../payment-methods/payment-methods.service.js';
 import { SetupCheckoutsService, type CheckoutSetupResponse } from '../payment-methods/setup-checkouts.service.js';
 import type { EntityManager } from 'typeorm';
 
-/** What the buyer pays with: a card (by its token, or a saved card of the checkout's customer) or PromptPay. */
-interface Method {
+/** What the buyer pays with: a card (by its token, or a saved card of the checkout's customer), PromptPay, or another QR or redirect type. */
+export interface Method {
   type: PaymentMethodType;
   token: string | null;
   saved: string | null;
+  /** The buyer's device (redirect flows: a phone gets the app's deep link). */
+  platform: BuyerPlatform;
+  /** Installment types: the term chosen on the page. */
+  installmentTerm: number | null;
 }
 
 /** The attempt as the first transaction recorded it, before the provider is called. */
@@ -45,7 +55,7 @@ interface Recorded {
   transfer: Pick<Checkout, 'transfer_destination' | 'application_fee_amount'>;
 }
 
-/** The provider's answer, with the QR code's expiry asked for (PromptPay). */
+/** The provider's answer, with the expiry asked for (PromptPay's QR code, a redirect's payment page). */
 interface Answered {
   result: ProviderPayment;
   qrExpiry: Date;
@@ -122,6 +132,7 @@ export class ConfirmCheckoutService {
         manager,
         vaultCard,
         saved,
+        installmentOf(method, Number(checkout.amount), checkout.currency),
       );
       await this.idempotency.checkpoint(manager, 'charge', attempt.charge.id);
       const transfer = {
@@ -213,7 +224,9 @@ export class ConfirmCheckoutService {
   private async callProvider(principal: Principal, id: string, recorded: Recorded, method: Method): Promise<Answered> {
     const applicationId = principal.application.id;
     const { charge, provider } = recorded;
-    const qrExpiry = new Date(this.clock.nowMs() + PROMPTPAY_QR_LIFETIME_MS);
+    const qrExpiry = new Date(
+      this.clock.nowMs() + (paymentMethodInfo(method.type).expiresAfterMs ?? PROMPTPAY_QR_LIFETIME_MS),
+    );
     try {
       const request = {
         applicationId,
@@ -234,7 +247,20 @@ export class ConfirmCheckoutService {
       const result = await reachProvider(() => {
         if (saved) return provider.chargeSavedCard!(request, savedCardOf(saved), false);
         if (method.token) return provider.chargeCard(request, method.token, recorded.vaultCard ?? undefined);
-        return provider.createPromptPay(request, qrExpiry);
+        if (method.type === 'promptpay') return provider.createPromptPay(request, qrExpiry);
+        return provider.createSourcePayment!(request, {
+          type: method.type,
+          expiresAt: qrExpiry,
+          platform: method.platform,
+          ...(method.installmentTerm
+            ? {
+                installment: {
+                  term: method.installmentTerm,
+                  zeroInterest: recorded.charge.installment?.absorption !== 'customer',
+                },
+              }
+            : {}),
+        });
       });
       return { result, qrExpiry };
     } catch (err) {
@@ -322,7 +348,7 @@ export class ConfirmCheckoutService {
           settlement_status: 'pending',
           expires_at: qrExpiry,
           promptpay: result.promptpay ?? null,
-          next_action: nextActionsOf(result as PendingAnswer, recorded.paymentMethodId),
+          next_action: nextActionsOf(result as PendingAnswer, recorded.paymentMethodId, method.type),
         },
         manager,
       );
@@ -332,6 +358,35 @@ export class ConfirmCheckoutService {
     if (attempt instanceof AppError) throw attempt;
     return attempt;
   }
+}
+
+/**
+ * A card installment's plan as the charge records it (the contract's `charge.installment`): the
+ * merchant absorbs the interest (Opn `zero_interest_installments: true`), so the buyer pays the
+ * amount in `term` months, the first month carrying the remainder of the division. A month below
+ * the issuer's minimum is E7408.
+ */
+export function installmentOf(method: Method, amount: number, currency: string): InstallmentDetails | null {
+  const plan = paymentMethodInfo(method.type).installment;
+  if (!plan || method.installmentTerm === null) return null;
+  const term = method.installmentTerm;
+  const monthly = Math.floor(amount / term);
+  const minimum = plan.minMonthly[currency];
+  if (minimum !== undefined && monthly < minimum) {
+    throw new AppError(
+      CheckoutErrors.E7408,
+      `${term} months of ${amount} ${currency} is ${monthly} a month; ${plan.issuer} takes at least ${minimum} a month.`,
+    ).on('installment_term');
+  }
+  return {
+    term,
+    issuer: plan.issuer,
+    card_face_id: null,
+    interest_amount: 0,
+    absorption: 'merchant',
+    monthly_amount: monthly,
+    first_amount: amount - monthly * (term - 1),
+  };
 }
 
 /** The payment method of a confirm: a card needs its token or a saved card (E7008), PromptPay neither. */
@@ -349,6 +404,21 @@ function methodOf(dto: ConfirmCheckoutDto): Method {
   if (type !== 'card' && (dto.token !== undefined || dto.payment_method !== undefined)) {
     throw new AppError(CheckoutErrors.E7008, 'token and payment_method are only sent with payment_method_type "card".');
   }
-  if (type !== 'card') return { type, token: null, saved: null };
-  return { type, token: dto.token ?? null, saved: dto.payment_method ?? null };
+  const platform = dto.platform ?? null;
+  const installmentTerm = dto.installment_term ?? null;
+  const plan = paymentMethodInfo(type).installment;
+  if (installmentTerm !== null && !plan) {
+    throw new AppError(
+      CheckoutErrors.E7407,
+      `installment_term is only sent with an installment_* payment_method_type.`,
+    ).on('installment_term');
+  }
+  if (plan && (installmentTerm === null || !plan.terms.includes(installmentTerm))) {
+    throw new AppError(
+      CheckoutErrors.E7407,
+      `${type} takes installment_term ${plan.terms.join(', ')} (months)${installmentTerm === null ? '' : `, not ${installmentTerm}`}.`,
+    ).on('installment_term');
+  }
+  if (type !== 'card') return { type, token: null, saved: null, platform, installmentTerm };
+  return { type, token: dto.token ?? null, saved: dto.payment_method ?? null, platform, installmentTerm };
 }

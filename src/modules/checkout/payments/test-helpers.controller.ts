@@ -13,6 +13,7 @@ import { IdOf } from '../../../common/http/id-param.pipe.js';
 import { TestModeOnly } from '../../../common/http/test-mode-only.js';
 import { CheckoutErrors as E } from '../checkout.errors.js';
 import { CheckoutDto, CheckoutPaymentDto, HoldReleaseDto, PaymentIntentDto } from '../dto/responses.dto.js';
+import { ChargeDto } from '../dto/charge.dto.js';
 import { PaymentCapturesService } from './payment-captures.service.js';
 import { CollectionTestHelpersService } from './test-helpers.service.js';
 
@@ -46,6 +47,40 @@ export class CollectionTestHelpersController {
   @ApiErrors(Errors.E4004, Errors.E4040, E.E7002, E.E7003, E.E7005, E.E7006, E.E7018)
   payPromptPay(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.helpers.payPromptPay(principal, id);
+  }
+
+  @Post('charges/:id/succeed')
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser', 'none')
+  @SessionPurposes('checkout')
+  @ApiOperation({
+    summary: 'Test mode only: the buyer pays a pending QR or redirect charge (any type but card)',
+    description:
+      'What the buyer does in the app, bank or wallet (PromptPay, TrueMoney, mobile banking, installments, PayNow, FPX, ' +
+      "GrabPay): the provider's test mode is told, its answer read back and applied as its webhook's would be, once. " +
+      "Callable by the merchant or by the hosted page with the checkout's session. A charge that is not pending, a card " +
+      'charge, or one whose provider has no test simulation is E7409.',
+  })
+  @ApiOkResponse({ type: ChargeDto })
+  @ApiErrors(Errors.E4004, Errors.E4040, E.E7409, Errors.E5002)
+  succeedCharge(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('charge')) id: string) {
+    return this.helpers.settleCharge(principal, id, 'succeeded');
+  }
+
+  @Post('charges/:id/fail')
+  @HttpCode(200)
+  @Auth('machine', 'user', 'superuser', 'none')
+  @SessionPurposes('checkout')
+  @ApiOperation({
+    summary: 'Test mode only: a pending QR or redirect charge fails (the buyer abandons or the bank declines)',
+    description:
+      'The charge fails (`failure_code: payment_failed`), its checkout stays open for another attempt and its payment ' +
+      'intent returns to `requires_payment_method`, as when the provider reports the failure. Same rules as `succeed`.',
+  })
+  @ApiOkResponse({ type: ChargeDto })
+  @ApiErrors(Errors.E4004, Errors.E4040, E.E7409, Errors.E5002)
+  failCharge(@CurrentPrincipal() principal: Principal, @Param('id', IdOf('charge')) id: string) {
+    return this.helpers.settleCharge(principal, id, 'failed');
   }
 
   @Post('payment_intents/:id/expire_authorization')

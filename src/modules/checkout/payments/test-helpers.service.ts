@@ -10,6 +10,11 @@ import { CheckoutExpiryJob } from './checkout-expiry.job.js';
 import { CheckoutPaymentsService, type CheckoutPaymentResponse } from './checkout-payments.service.js';
 import { assertSessionTarget, reachProvider } from './provider-call.js';
 import { CollectionProviders } from './providers/collection-providers.js';
+import { ChargeOutcomesService } from './charge-outcomes.service.js';
+import type { ChargeResponse } from './charges.responses.js';
+import { CheckoutsService } from '../checkouts/checkouts.service.js';
+import { Errors } from '../../../common/errors/error-catalog.js';
+import { chargeMethodType, paymentMethodInfo } from '../../../providers/ports/payment-method-types.js';
 
 /** Later than any `available_on`: "release now" is "release everything held". */
 const END_OF_TIME = new Date('9999-12-31T23:59:59Z');
@@ -24,7 +29,42 @@ export class CollectionTestHelpersService {
     private readonly charges: ChargesService,
     private readonly providers: CollectionProviders,
     private readonly clock: Clock,
+    private readonly outcomes: ChargeOutcomesService,
+    private readonly checkouts: CheckoutsService,
   ) {}
+
+  /**
+   * `POST /test_helpers/charges/{id}/succeed|fail`: the buyer pays (or the payment fails) at the
+   * provider, for any pending charge of a QR or redirect type (PromptPay, TrueMoney, mobile banking,
+   * installments, PayNow, FPX, GrabPay). The provider's test mode is told (`simulate`), its answer
+   * read back and applied as a webhook's would be: once (a second call finds the charge final: E7409).
+   * The hosted page calls it with the checkout's session (QR types); a merchant with its key.
+   */
+  async settleCharge(principal: Principal, id: string, outcome: 'succeeded' | 'failed'): Promise<ChargeResponse> {
+    const applicationId = principal.application.id;
+    const charge = await this.charges.findById(applicationId, id);
+    if (!charge) throw new AppError(Errors.E4004, `No charge with id "${id}".`);
+    if (principal.credential.privilege === 'none') {
+      const checkout = await this.checkouts.pendingOn(applicationId, charge.id);
+      assertSessionTarget(principal, checkout?.id ?? '');
+    }
+    const type = chargeMethodType(charge);
+    if (paymentMethodInfo(type).flow === 'card' || charge.status !== 'pending' || !charge.reference_id) {
+      throw new AppError(
+        CheckoutErrors.E7409,
+        `Charge "${id}" is a ${type} charge in status ${charge.status}${charge.reference_id ? '' : ' without a provider reference'}: only a pending QR or redirect charge can be settled by a test helper.`,
+      );
+    }
+    const provider = this.providers.named(charge.provider ?? 'sandbox');
+    if (!provider.simulate) {
+      throw new AppError(CheckoutErrors.E7409, `The provider "${provider.name}" has no test mode simulation here.`);
+    }
+    const reference = charge.reference_id;
+    await reachProvider(() => provider.simulate!(reference, outcome));
+    const answer = await reachProvider(() => provider.confirmPromptPay(reference));
+    await this.outcomes.applyTo(charge, provider.name, answer);
+    return this.charges.retrieve(principal, id);
+  }
 
   /** Releases every held entry of this application's test data now, as the settlement delay would. */
   async releaseHolds(scope: Scope) {

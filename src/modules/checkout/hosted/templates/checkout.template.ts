@@ -6,7 +6,10 @@
  * (booleans: the methods offered), cardName (Omise.js: the cardholder's name), cardElement
  * (Stripe's Payment Element instead of the card fields), livemode, cancelUrl, savedCard (the
  * "Pay with Visa •••• 3155" label of the saved card an off-session payment needs authenticated, or null),
- * promotionCode (the promotion code field of a subscription checkout with allow_promotion_codes).
+ * promotionCode (the promotion code field of a subscription checkout with allow_promotion_codes),
+ * tabs (the payment method tabs: card, PromptPay, other), others (the registry's other types the
+ * checkout allows, grouped: apps and wallets, mobile banking, card installments; each with the apps
+ * or banks it supports and, for installments, its terms).
  */
 export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
     <h1><%= it.t.heading %></h1>
@@ -32,14 +35,15 @@ export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
       </div>
     </form>
 <% } %>
-<% if (it.card && it.promptpay) { %>
+<% if (it.tabs.length > 1) { %>
     <div class="methods" role="tablist" aria-label="<%= it.t.method %>">
-      <button type="button" role="tab" id="tab-card" aria-controls="panel-card" aria-selected="true" tabindex="0"><%= it.t.tabCard %></button>
-      <button type="button" role="tab" id="tab-promptpay" aria-controls="panel-promptpay" aria-selected="false" tabindex="-1"><%= it.t.tabPromptpay %></button>
+<% it.tabs.forEach((tab, i) => { %>
+      <button type="button" role="tab" id="tab-<%= tab.id %>" aria-controls="panel-<%= tab.id %>" aria-selected="<%= i === 0 %>" tabindex="<%= i === 0 ? 0 : -1 %>"><%= tab.label %></button>
+<% }) %>
     </div>
 <% } %>
 <% if (it.card) { %>
-    <div id="panel-card"<% if (it.promptpay) { %> role="tabpanel" aria-labelledby="tab-card"<% } %>>
+    <div id="panel-card"<% if (it.tabs.length > 1) { %> role="tabpanel" aria-labelledby="tab-card"<% } %>>
 <% if (it.savedCard) { %>
     <button id="pay-saved-card" type="button"><%= it.savedCard %></button>
     <p class="hint" id="saved-card-hint"><%= it.t.orNewCard %></p>
@@ -66,7 +70,7 @@ export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
     </div>
 <% } %>
 <% if (it.promptpay) { %>
-    <div id="panel-promptpay"<% if (it.card) { %> role="tabpanel" aria-labelledby="tab-promptpay" hidden<% } %>>
+    <div id="panel-promptpay"<% if (it.tabs.length > 1) { %> role="tabpanel" aria-labelledby="tab-promptpay"<% if (it.tabs[0].id !== 'promptpay') { %> hidden<% } %><% } %>>
     <p class="hint" id="promptpay-hint"><%= it.t.promptpayHint %></p>
     <button id="pay-promptpay" type="button" aria-describedby="promptpay-hint"><%= it.t.payPromptpay %></button>
     <section id="promptpay-qr" hidden aria-label="<%= it.t.qrLabel %>">
@@ -93,6 +97,39 @@ export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
       <button id="promptpay-simulate" type="button"><%= it.t.simulate %></button>
 <% } %>
     </section>
+    </div>
+<% } %>
+<% if (it.others.length) { %>
+    <div id="panel-other"<% if (it.tabs.length > 1) { %> role="tabpanel" aria-labelledby="tab-other"<% if (it.tabs[0].id !== 'other') { %> hidden<% } %><% } %>>
+<% for (const group of it.others) { %>
+      <section class="method-group" aria-labelledby="group-<%= group.id %>">
+        <h2 id="group-<%= group.id %>"><%= group.title %></h2>
+        <p class="hint"><%= group.hint %></p>
+<% for (const m of group.methods) { %>
+        <div class="method-row">
+<% if (m.terms) { %>
+          <label for="term-<%= m.type %>"><%= m.termLabel %></label>
+          <select id="term-<%= m.type %>">
+<% for (const term of m.terms) { %>
+            <option value="<%= term.months %>"><%= term.label %></option>
+<% } %>
+          </select>
+<% } %>
+          <button type="button" class="pay-method" id="pay-<%= m.type %>" data-type="<%= m.type %>" data-flow="<%= m.flow %>"<% if (m.apps) { %> aria-describedby="apps-<%= m.type %>"<% } %>><%= m.label %></button>
+<% if (m.apps) { %>
+          <p class="apps" id="apps-<%= m.type %>"><%= m.apps %></p>
+<% } %>
+        </div>
+<% } %>
+      </section>
+<% } %>
+      <section id="other-qr" hidden aria-label="<%= it.t.qrLabelOther %>">
+        <img id="other-qr-image" alt="<%= it.t.qrAltOther %>" width="240" height="240">
+        <p class="qr-amount"><%= it.amount %></p>
+<% if (!it.livemode) { %>
+        <button id="other-simulate" type="button"><%= it.t.simulateOther %></button>
+<% } %>
+      </section>
     </div>
 <% } %>
 <% } %>

@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { AllConfig } from '../../../../config/app.config.js';
 import generatePromptPayPayload from 'promptpay-qr';
 import QRCode from 'qrcode';
-import { paymentMethodInfo, type PaymentFlow } from '../../../../providers/ports/payment-method-types.js';
+import {
+  PAYMENT_METHOD_TYPES,
+  paymentMethodInfo,
+  type PaymentFlow,
+} from '../../../../providers/ports/payment-method-types.js';
 import {
   CollectionProviderError,
   type CollectionProvider,
@@ -18,6 +24,7 @@ import {
   type RefundRequest,
   type SandboxOutcome,
   type SavedCard,
+  type SourcePaymentRequest,
   type VaultCard,
 } from '../../../../providers/ports/collection.port.js';
 
@@ -87,13 +94,22 @@ export class SandboxCollectionProvider implements CollectionProvider {
   readonly name = 'sandbox';
   /** Serves test mode only: a live map naming it fails at boot. */
   readonly testOnly = true;
-  readonly paymentMethodTypes: readonly PaymentMethodType[] = ['card', 'promptpay'];
+  /** Every type of the registry: test mode simulates them all (docs/COLLECTION.md, "Payment method types"). */
+  readonly paymentMethodTypes: readonly PaymentMethodType[] = PAYMENT_METHOD_TYPES;
+  /** Where the sandbox's stand-in for a provider's payment page is served (PUBLIC_URL). */
+  private readonly publicUrl: string;
 
   private readonly gates = new Map<string, Promise<void>>();
   /** The sandbox's own records: the payment made for each charge id (oldest dropped past SANDBOX_RECORDS). */
   private readonly payments = new Map<string, ProviderPayment>();
   /** Authorizations it holds, by its reference: what is held, and how each ended (once: a resend answers the same). */
   private readonly authorizations = new Map<string, SandboxAuthorization>();
+  /** Pending payments of the QR and redirect types, by reference: what the buyer (a test helper) made of each. */
+  private readonly sources = new Map<string, { chargeId: string; status: 'pending' | 'succeeded' | 'failed' }>();
+
+  constructor(@Optional() config?: ConfigService<AllConfig, true>) {
+    this.publicUrl = config?.get('app.publicUrl', { infer: true }) ?? 'http://localhost:3000';
+  }
 
   /**
    * Test control (in this process, never reachable through the API): hold this application's
@@ -238,8 +254,55 @@ export class SandboxCollectionProvider implements CollectionProvider {
     });
   }
 
+  /**
+   * A QR or redirect payment (TrueMoney, mobile banking, installments, PayNow, FPX, GrabPay): pending
+   * until the buyer acts on the sandbox's payment page (`redirectUrl`, served by this service in test
+   * mode under the return route) or a test helper simulates it. QR types get a QR code of the
+   * reference (a scannable test payload, not a real scheme's).
+   */
+  async createSourcePayment(request: PaymentRequest, source: SourcePaymentRequest): Promise<ProviderPayment> {
+    await this.answerAfterGate(request.applicationId);
+    const made = this.payments.get(request.chargeId);
+    if (made) return made;
+    const reference = providerReference('src');
+    this.sources.set(reference, { chargeId: request.chargeId, status: 'pending' });
+    if (this.sources.size > SANDBOX_RECORDS) this.sources.delete(this.sources.keys().next().value!);
+    if (paymentMethodInfo(source.type).flow === 'qr') {
+      const raw = `sandbox:${source.type}:${reference}:${request.amount}:${request.currency}`;
+      const image = await QRCode.toDataURL(raw, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
+      return this.record(request.chargeId, { status: 'pending', reference, qr: { raw, image } });
+    }
+    const redirectUrl = `${this.publicUrl}/provider_returns/sandbox/${encodeURIComponent(request.chargeId)}/authorize`;
+    return this.record(request.chargeId, { status: 'pending', reference, redirectUrl });
+  }
+
+  /** The buyer pays or the payment fails: only a pending QR or redirect payment changes, once. */
+  async simulate(reference: string, outcome: 'succeeded' | 'failed'): Promise<void> {
+    const source = this.sources.get(reference);
+    if (!source) this.sources.set(reference, { chargeId: '', status: outcome });
+    else if (source.status === 'pending') source.status = outcome;
+  }
+
+  /** The sandbox's reference of the QR or redirect payment it made for a charge id, if any. */
+  sourceOf(chargeId: string): string | null {
+    const made = this.payments.get(chargeId);
+    return made && this.sources.has(made.reference) ? made.reference : null;
+  }
+
+  /** A QR or redirect payment answers what was made of it; PromptPay (paid by its test helper) and 3-D Secure succeed. */
   async confirmPromptPay(reference: string): Promise<ProviderPayment> {
-    return { status: 'succeeded', reference };
+    const source = this.sources.get(reference);
+    if (!source || source.status === 'succeeded') return { status: 'succeeded', reference };
+    if (source.status === 'pending') return { status: 'pending', reference };
+    return {
+      status: 'failed',
+      reference,
+      failure: {
+        code: 'payment_failed',
+        reason: 'payment_rejected',
+        message: 'The buyer did not complete the payment.',
+      },
+    };
   }
 
   /**
