@@ -17,6 +17,7 @@ import type {
   SaveCardRequest,
   SavedCard,
   SetupIntentRequest,
+  SourcePaymentRequest,
 } from '../ports/collection.port.js';
 import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { cardFailure, failureFacts, StripeCollectionError } from './stripe-errors.js';
@@ -27,6 +28,7 @@ import {
   localIntentParams,
   STRIPE_FPX_BANKS,
   STRIPE_LOCAL_FEE_BPS,
+  STRIPE_LOCAL_METHOD_TYPES,
 } from './stripe-local-methods.js';
 
 export type { StripeSetupIntent } from './stripe-setup-intents.js';
@@ -43,21 +45,11 @@ export interface StripeCollectionOptions extends FeeRates {
 
 /**
  * What the adapter answers beyond the port: 3-D Secure needs the payer sent to
- * `redirect_to_url.url` (`authorizeUri`). FPX and GrabPay send the payer there too (`redirectUrl`),
- * and a PayNow QR code is `qr` (the EMVCo payload and Stripe's PNG).
+ * `redirect_to_url.url` (`authorizeUri`). FPX and GrabPay send the payer there too, as the port's
+ * `redirectUrl`; a PayNow QR code is the port's `qr` (the EMVCo payload and Stripe's PNG).
  */
 export interface StripePayment extends ProviderPayment {
   authorizeUri?: string;
-  redirectUrl?: string;
-  qr?: { raw: string; image: string };
-}
-
-/** A local-method payment (PayNow, FPX, GrabPay): the method, FPX's bank, and when its QR code expires. */
-export interface LocalPaymentRequest {
-  type: PaymentMethodType;
-  /** FPX: the payer's bank (STRIPE_FPX_BANKS). Other methods: null or absent. */
-  bank?: string | null;
-  expiresAt: Date;
 }
 
 /** A PaymentIntent the browser confirms with the Payment Element (`client_secret` goes to the page). */
@@ -86,7 +78,7 @@ const READ_BACK_MAX = 1_000;
  */
 export class StripeCollectionProvider implements CollectionProvider {
   readonly name = 'stripe';
-  readonly paymentMethodTypes: readonly PaymentMethodType[] = ['card', 'promptpay'];
+  readonly paymentMethodTypes: readonly PaymentMethodType[] = ['card', 'promptpay', ...STRIPE_LOCAL_METHOD_TYPES];
 
   constructor(
     private readonly stripe: Stripe,
@@ -111,7 +103,7 @@ export class StripeCollectionProvider implements CollectionProvider {
    * the service's `/provider_returns/stripe/{charge id}`. An FPX bank Stripe does not name is
    * refused before any call (`fpx_bank_invalid`, not retryable).
    */
-  async createSourcePayment(request: PaymentRequest, local: LocalPaymentRequest): Promise<StripePayment> {
+  async createSourcePayment(request: PaymentRequest, local: SourcePaymentRequest): Promise<StripePayment> {
     if (!isStripeLocalMethod(local.type)) {
       throw new StripeCollectionError(
         `Stripe is not wired to collect "${local.type}" here`,

@@ -59,6 +59,7 @@ describe('Stripe adapter: PayNow, FPX, GrabPay (contract, local server, real SDK
       type: 'paynow',
       bank: null,
       expiresAt,
+      platform: null,
     });
     const qr = stripeFixture<{ next_action: { paynow_display_qr_code: { data: string } } }>(
       'payment_intent_paynow_pending',
@@ -89,7 +90,12 @@ describe('Stripe adapter: PayNow, FPX, GrabPay (contract, local server, real SDK
     '%s: one confirmed MYR PaymentIntent with return_url; pending with the redirect URL',
     async (type, bank, extra) => {
       fake.on('POST /v1/payment_intents', { status: 200, fixture: `payment_intent_${type}_requires_action` });
-      const payment = await collection.createSourcePayment(request('MYR', 12000), { type, bank, expiresAt });
+      const payment = await collection.createSourcePayment(request('MYR', 12000), {
+        type,
+        bank,
+        expiresAt,
+        platform: null,
+      });
       expect(payment).toEqual({
         status: 'pending',
         reference: PI,
@@ -111,7 +117,12 @@ describe('Stripe adapter: PayNow, FPX, GrabPay (contract, local server, real SDK
 
   it('FPX: a bank Stripe does not name (or none) is refused before any call, not retryable', async () => {
     for (const bank of ['kbank', null]) {
-      const refused = collection.createSourcePayment(request('MYR', 12000), { type: 'fpx', bank, expiresAt });
+      const refused = collection.createSourcePayment(request('MYR', 12000), {
+        type: 'fpx',
+        bank,
+        expiresAt,
+        platform: null,
+      });
       await expect(refused).rejects.toBeInstanceOf(StripeCollectionError);
       await expect(refused).rejects.toMatchObject({ stripeCode: 'fpx_bank_invalid', retryable: false });
     }

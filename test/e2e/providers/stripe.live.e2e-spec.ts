@@ -83,7 +83,7 @@ const live = Boolean(secretKey?.startsWith('sk_test_') && !process.env.STRIPE_AP
     async () => {
       const payment = await collection.createSourcePayment(
         { ...request(), currency: 'SGD', amount: 2500 },
-        { type: 'paynow', bank: null, expiresAt: new Date(Date.now() + 60 * 60_000) },
+        { type: 'paynow', bank: null, platform: null, expiresAt: new Date(Date.now() + 60 * 60_000) },
       );
       expect(payment).toMatchObject({ status: 'pending', qr: { raw: expect.stringContaining('SG.PAYNOW') } });
       expect((await collection.confirmPromptPay(payment.reference)).status).toBe('pending');
@@ -96,7 +96,12 @@ const live = Boolean(secretKey?.startsWith('sk_test_') && !process.env.STRIPE_AP
     async (type) => {
       const payment = await collection.createSourcePayment(
         { ...request(), currency: 'MYR', amount: 12000 },
-        { type, bank: type === 'fpx' ? 'maybank2u' : null, expiresAt: new Date(Date.now() + 15 * 60_000) },
+        {
+          type,
+          platform: null,
+          bank: type === 'fpx' ? 'maybank2u' : null,
+          expiresAt: new Date(Date.now() + 15 * 60_000),
+        },
       );
       expect(payment).toMatchObject({ status: 'pending', redirectUrl: expect.stringMatching(/^https:\/\//) });
     },
