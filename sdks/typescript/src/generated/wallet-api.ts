@@ -980,6 +980,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{app}/platform/wallet/test_helpers/charges/{id}/succeed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: the buyer pays a pending QR or redirect charge (any type but card)
+         * @description What the buyer does in the app, bank or wallet (PromptPay, TrueMoney, mobile banking, installments, PayNow, FPX, GrabPay): the provider's test mode is told, its answer read back and applied as its webhook's would be, once. Callable by the merchant or by the hosted page with the checkout's session. A charge that is not pending, a card charge, or one whose provider has no test simulation is E7409.
+         */
+        post: operations["CollectionTestHelpersController_succeedCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{app}/platform/wallet/test_helpers/charges/{id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode only: a pending QR or redirect charge fails (the buyer abandons or the bank declines)
+         * @description The charge fails (`failure_code: payment_failed`), its checkout stays open for another attempt and its payment intent returns to `requires_payment_method`, as when the provider reports the failure. Same rules as `succeed`.
+         */
+        post: operations["CollectionTestHelpersController_failCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{app}/platform/wallet/test_helpers/payment_intents/{id}/expire_authorization": {
         parameters: {
             query?: never;
@@ -1018,6 +1058,30 @@ export interface paths {
          *     Errors (the flat error object, codes listed per status): 400, 401, 403, 404, 413, 415, 429, 431, 500, 503.
          */
         post: operations["CollectionTestHelpersController_releaseHolds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/provider_returns/sandbox/{charge_id}/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Test mode: the sandbox’s payment page for a redirect flow (payer’s browser)
+         * @description Where a sandbox charge of a redirect type (TrueMoney, mobile banking, installments, FPX, GrabPay) sends the payer: it stands in for the app or bank page a provider opens, with “Authorize payment” and “Decline payment”. Then the payer goes to `/provider_returns/sandbox/{charge_id}`. Only a pending test-mode sandbox charge has one; anything else is the not-found page.
+         */
+        get: operations["ProviderReturnsController_sandboxPage"];
+        put?: never;
+        /**
+         * Test mode: the payer authorizes or declines on the sandbox’s payment page
+         * @description Body `{outcome: "succeeded" | "failed"}`, sent by the sandbox page’s script. Answers `{return_url}`, the return route that applies the outcome. 404 for anything but a pending sandbox charge.
+         */
+        post: operations["ProviderReturnsController_sandboxAct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3913,7 +3977,7 @@ export interface components {
              *       "promptpay"
              *     ]
              */
-            payment_method_types?: ("card" | "promptpay")[];
+            payment_method_types?: ("card" | "promptpay" | "truemoney" | "mobile_banking_kbank" | "mobile_banking_scb" | "mobile_banking_bay" | "mobile_banking_bbl" | "mobile_banking_ktb" | "installment_bay" | "installment_bbl" | "installment_first_choice" | "installment_kbank" | "installment_ktc" | "installment_scb" | "installment_ttb" | "installment_uob" | "paynow" | "fpx" | "grabpay")[];
             transfer_data?: components["schemas"]["TransferDataDto"];
             /**
              * @description Kept by the application from a payment to transfer_data.destination (minor units).
@@ -4084,7 +4148,7 @@ export interface components {
              *       "promptpay"
              *     ]
              */
-            payment_method_types?: ("card" | "promptpay")[];
+            payment_method_types?: ("card" | "promptpay" | "truemoney" | "mobile_banking_kbank" | "mobile_banking_scb" | "mobile_banking_bay" | "mobile_banking_bbl" | "mobile_banking_ktb" | "installment_bay" | "installment_bbl" | "installment_first_choice" | "installment_kbank" | "installment_ktc" | "installment_scb" | "installment_ttb" | "installment_uob" | "paynow" | "fpx" | "grabpay")[];
             transfer_data?: components["schemas"]["TransferDataDto"];
             /**
              * @description Kept by the application from a payment to transfer_data.destination (minor units).
@@ -4322,7 +4386,7 @@ export interface components {
             /** @description Mode `subscription`: a promotion code (its code, case-insensitive) redeemed for the subscription; other modes E7010. */
             promotion_code?: string;
             /** @description Narrows the target's allowed payment method types; anything outside them is E7007. */
-            payment_method_types?: ("card" | "promptpay")[];
+            payment_method_types?: ("card" | "promptpay" | "truemoney" | "mobile_banking_kbank" | "mobile_banking_scb" | "mobile_banking_bay" | "mobile_banking_bbl" | "mobile_banking_ktb" | "installment_bay" | "installment_bbl" | "installment_first_choice" | "installment_kbank" | "installment_ktc" | "installment_scb" | "installment_ttb" | "installment_uob" | "paynow" | "fpx" | "grabpay")[];
             /**
              * @description Stored and returned.
              * @enum {string}
@@ -4778,7 +4842,7 @@ export interface components {
         };
         ConfirmCheckoutDto: {
             /** @enum {string} */
-            payment_method_type: "card" | "promptpay";
+            payment_method_type: "card" | "promptpay" | "truemoney" | "mobile_banking_kbank" | "mobile_banking_scb" | "mobile_banking_bay" | "mobile_banking_bbl" | "mobile_banking_ktb" | "installment_bay" | "installment_bbl" | "installment_first_choice" | "installment_kbank" | "installment_ktc" | "installment_scb" | "installment_ttb" | "installment_uob" | "paynow" | "fpx" | "grabpay";
             /**
              * @description Required for `card`: the card token. Test mode: a `tok_…` of `POST /api/v1/{app}/vault/tokens`; live mode: the provider's token (Omise.js `tokn_…`, a Stripe PaymentIntent `pi_…`). Card numbers are refused (E2009).
              * @example tok_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b
@@ -4789,6 +4853,21 @@ export interface components {
              * @example 0193a1b2-c3d4-7e8f-9a0b-1c2d3e4f5a6b
              */
             payment_method?: string;
+            /**
+             * @description Redirect flows (TrueMoney, mobile banking): the buyer's phone, so that the provider answers the app's deep link. Sent by the hosted page from the browser's user agent; absent on a desktop.
+             * @enum {string}
+             */
+            platform?: "ios" | "android";
+            /**
+             * @description Required for `installment_*` types: the term in months, one the issuer offers (docs/COLLECTION.md, "Installments"); E7407 otherwise.
+             * @example 6
+             */
+            installment_term?: number;
+            /**
+             * @description Required for `fpx`: the payer's bank, one of the registry's FPX banks (`maybank2u`, `cimb`, `public_bank`, …); not sent with any other type. E7450 otherwise.
+             * @example maybank2u
+             */
+            bank?: string;
         };
         CreatePaymentLinkDto: {
             /** @enum {string} */
@@ -13161,6 +13240,14 @@ export interface operations {
              *
              *     E7019 amount_invalid: The amount is out of the accepted range.
              *
+             *     E7400 payment_method_country_unsupported: This payment method type cannot be collected in the application country (X-Country).
+             *
+             *     E7401 payment_method_currency_unsupported: This payment method type cannot collect this currency.
+             *
+             *     E7402 payment_method_amount_out_of_range: The amount is below this payment method type's minimum or above its maximum for the currency.
+             *
+             *     E7403 payment_method_provider_unsupported: The collection provider serving the application country does not offer this payment method type.
+             *
              *     E7103 capture_method_unsupported: capture_method "manual" collects cards only: payment_method_types must be ["card"].
              *
              *     E7031 payment_method_not_attached: The payment method is detached, or is not attached to this customer.
@@ -14079,6 +14166,14 @@ export interface operations {
              *
              *     E7019 amount_invalid: The amount is out of the accepted range.
              *
+             *     E7400 payment_method_country_unsupported: This payment method type cannot be collected in the application country (X-Country).
+             *
+             *     E7401 payment_method_currency_unsupported: This payment method type cannot collect this currency.
+             *
+             *     E7402 payment_method_amount_out_of_range: The amount is below this payment method type's minimum or above its maximum for the currency.
+             *
+             *     E7403 payment_method_provider_unsupported: The collection provider serving the application country does not offer this payment method type.
+             *
              *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
              *
              *     E2000 invalid_request: The request is invalid.
@@ -14926,6 +15021,14 @@ export interface operations {
              *
              *     E7075 subscription_data_without_subscription: subscription_data is only taken with mode "subscription".
              *
+             *     E7400 payment_method_country_unsupported: This payment method type cannot be collected in the application country (X-Country).
+             *
+             *     E7401 payment_method_currency_unsupported: This payment method type cannot collect this currency.
+             *
+             *     E7402 payment_method_amount_out_of_range: The amount is below this payment method type's minimum or above its maximum for the currency.
+             *
+             *     E7403 payment_method_provider_unsupported: The collection provider serving the application country does not offer this payment method type.
+             *
              *     E7710 subscription_price_unknown: No price with this id in this application.
              *
              *     E7711 subscription_price_inactive: The price is inactive: new subscription items cannot use it.
@@ -15278,6 +15381,12 @@ export interface operations {
              *     E7033 setup_checkout_invalid: A checkout in mode "setup" has target_type "customer" and a customer id as target_id; only setup checkouts have that target.
              *
              *     E7034 saved_cards_live_unavailable: The live provider of this country does not save cards (mode "setup") or charge this saved card.
+             *
+             *     E7407 installment_term_invalid: installment_term must be one of the issuer's terms, and is sent only with an installment_* type.
+             *
+             *     E7408 installment_amount_too_small: The monthly amount of this term is below the issuer's minimum: choose a shorter term.
+             *
+             *     E7450 payment_bank_invalid: bank is required for a payment method type whose payer picks a bank (FPX), must be one of its banks, and is not sent with any other type.
              *
              *     E7750 subscription_checkout_subscription_ended: The subscription of this checkout is no longer waiting for it (incomplete_expired or canceled): the checkout cannot start it.
              *
@@ -16729,6 +16838,346 @@ export interface operations {
             };
         };
     };
+    CollectionTestHelpersController_succeedCharge: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChargeDto"];
+                };
+            };
+            /**
+             * @description E7409 charge_not_simulatable: Only a pending QR or redirect charge of a provider with a test mode simulation can be made to succeed or fail.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1212 invalid_session: The one-time session is invalid, expired or already used.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5002 provider_unavailable: A payment provider did not answer as expected. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    CollectionTestHelpersController_failCharge: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description ISO 3166-1 alpha-2 country code. */
+                "X-Country": string;
+                /** @description `true` selects test data (schema wallet_test); `false` or omitted selects live data. */
+                "X-Test-Mode"?: "true" | "false";
+                /** @description Makes the POST safe to retry: a repeat within 24 h replays the first response; the same key with another body is E2006. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                /** @description The application slug. */
+                app: unknown;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChargeDto"];
+                };
+            };
+            /**
+             * @description E7409 charge_not_simulatable: Only a pending QR or redirect charge of a provider with a test mode simulation can be made to succeed or fail.
+             *
+             *     E3004 invalid_test_mode: X-Test-Mode must be "true" or "false".
+             *
+             *     E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1200 authentication_required: This endpoint does not accept this kind of credential.
+             *
+             *     E1211 invalid_secret_key: The secret key is invalid or inactive.
+             *
+             *     E1243 secret_key_expired: The key has expired (it was rolled); use the key that replaced it.
+             *
+             *     E1210 invalid_bearer_token: The bearer token is invalid, expired or revoked.
+             *
+             *     E1212 invalid_session: The one-time session is invalid, expired or already used.
+             *
+             *     E1213 missing_authentication: No Authorization or X-Session-Token header was sent.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E1240 restricted_key_permission_required: This restricted key lacks the permission the request needs.
+             *
+             *     E1241 role_permission_required: The user's role in this application does not allow the request.
+             *
+             *     E1244 role_test_mode_only: The user's role allows this request in test mode only.
+             *
+             *     E1300 insufficient_permissions: The credential may not perform this request.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /**
+             * @description E4004 resource_not_found: No such resource.
+             *
+             *     E4040 route_not_found: No endpoint has this method and path.
+             *
+             *     E3001 application_not_found: No application has this slug.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2429 rate_limited: Too many requests; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5002 provider_unavailable: A payment provider did not answer as expected. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
     CollectionTestHelpersController_expireAuthorization: {
         parameters: {
             query?: never;
@@ -17055,13 +17504,168 @@ export interface operations {
             };
         };
     };
+    ProviderReturnsController_sandboxPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                charge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox payment page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description E7022 provider_return_unknown: No charge of this provider has this id: the 3-D Secure return link is not valid. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
+    ProviderReturnsController_sandboxAct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                charge_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send no body or an empty JSON object. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: the object or list the operation returns. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        return_url?: string;
+                    };
+                };
+            };
+            /**
+             * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E2001 malformed_json: The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E7022 provider_return_unknown: No charge of this provider has this id: the 3-D Secure return link is not valid. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2003 payload_too_large: The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2002 unsupported_media_type: Request bodies must be sent as application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E2008 request_header_too_large: The request headers or URL are larger than the service accepts (16 KB). */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5000 internal_error: Something went wrong on our side; it has been logged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+            /** @description E5001 database_unavailable: The database is not reachable right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorObjectDto"];
+                };
+            };
+        };
+    };
     ProviderReturnsController_returned: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /** @description The provider that authenticated the card. */
-                provider: "opn" | "stripe";
+                provider: "opn" | "stripe" | "sandbox";
                 /** @description The service’s charge id (not the provider’s reference). */
                 charge_id: string;
             };
@@ -30645,6 +31249,12 @@ export interface operations {
             };
             /**
              * @description E2000 invalid_request: The request is invalid.
+             *
+             *     E7404 payment_method_not_refundable: The charge's payment method type cannot be refunded through its provider: refund the buyer another way.
+             *
+             *     E7405 payment_method_partial_refund_unsupported: The charge's payment method type can only be refunded in full.
+             *
+             *     E7406 refund_window_closed: The charge is older than its payment method type's refund window.
              *
              *     E7501 refund_exceeds_charge: The refund is more than what is left of the charge.
              *
