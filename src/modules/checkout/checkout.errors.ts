@@ -235,4 +235,10 @@ export const CheckoutErrors = defineErrors('checkout', {
     message:
       'Only a pending QR or redirect charge of a provider with a test mode simulation can be made to succeed or fail.',
   },
+  E7450: {
+    key: 'payment_bank_invalid',
+    http_status: 400,
+    message:
+      'bank is required for a payment method type whose payer picks a bank (FPX), must be one of its banks, and is not sent with any other type.',
+  },
 });

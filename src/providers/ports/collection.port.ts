@@ -154,6 +154,8 @@ export interface SourcePaymentRequest {
   platform: BuyerPlatform;
   /** Installment types: the term (months) chosen, and whether the merchant absorbs the interest. */
   installment?: { term: number; zeroInterest: boolean };
+  /** The bank the payer picked, for a type whose registry entry lists several (FPX); null otherwise. */
+  bank?: string | null;
 }
 
 /** An authorization a provider holds: captured in part or in full, or voided. */

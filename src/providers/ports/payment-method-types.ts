@@ -223,8 +223,10 @@ export const PAYMENT_METHOD_REGISTRY = {
     flow: 'qr',
     countries: ['SG'],
     currencies: ['SGD'],
-    limits: { SGD: { min: 100, max: 20_000_000 } },
-    refund: { refundable: true, partial: true, windowDays: 365 },
+    // Stripe's PayNow FAQ (support.stripe.com/questions/paynow-faq): SGD 0.50 to 200,000.00;
+    // refunds in full or in part up to 90 days after the payment (docs.stripe.com/payments/paynow#refunds).
+    limits: { SGD: { min: 50, max: 20_000_000 } },
+    refund: { refundable: true, partial: true, windowDays: 90 },
     expiresAfterMs: 60 * MINUTE,
     providerTypes: { stripe: 'paynow' },
     apps: [],
@@ -253,8 +255,10 @@ export const PAYMENT_METHOD_REGISTRY = {
     flow: 'redirect',
     countries: ['MY'],
     currencies: ['MYR'],
-    limits: { MYR: { min: 100, max: 150_000 } },
-    refund: { refundable: true, partial: true, windowDays: 30 },
+    // Stripe's smallest MYR charge is RM 2.00 (docs.stripe.com/currencies#minimum-and-maximum-charge-amounts);
+    // refunds in full or in part up to 90 days after the payment (docs.stripe.com/payments/grabpay#refunds).
+    limits: { MYR: { min: 200, max: 150_000 } },
+    refund: { refundable: true, partial: true, windowDays: 90 },
     expiresAfterMs: 15 * MINUTE,
     providerTypes: { stripe: 'grabpay' },
     apps: [{ id: 'grabpay', name: 'GrabPay' }],

@@ -17,10 +17,19 @@ import type {
   SaveCardRequest,
   SavedCard,
   SetupIntentRequest,
+  SourcePaymentRequest,
 } from '../ports/collection.port.js';
 import { feeWithVat, type FeeRates } from '../ports/fee-with-vat.js';
 import { cardFailure, failureFacts, StripeCollectionError } from './stripe-errors.js';
 import { createSetupIntent, readSetupIntent, type StripeSetupIntent } from './stripe-setup-intents.js';
+import {
+  isStripeLocalMethod,
+  LOCAL_FEE_TAX_BPS,
+  localIntentParams,
+  STRIPE_FPX_BANKS,
+  STRIPE_LOCAL_FEE_BPS,
+  STRIPE_LOCAL_METHOD_TYPES,
+} from './stripe-local-methods.js';
 
 export type { StripeSetupIntent } from './stripe-setup-intents.js';
 
@@ -34,7 +43,11 @@ export interface StripeCollectionOptions extends FeeRates {
   destination?: (applicationId: string) => string | null | undefined;
 }
 
-/** What chargeCard answers beyond the port: 3-D Secure needs the payer sent to `redirect_to_url.url`. */
+/**
+ * What the adapter answers beyond the port: 3-D Secure needs the payer sent to
+ * `redirect_to_url.url` (`authorizeUri`). FPX and GrabPay send the payer there too, as the port's
+ * `redirectUrl`; a PayNow QR code is the port's `qr` (the EMVCo payload and Stripe's PNG).
+ */
 export interface StripePayment extends ProviderPayment {
   authorizeUri?: string;
 }
@@ -65,15 +78,64 @@ const READ_BACK_MAX = 1_000;
  */
 export class StripeCollectionProvider implements CollectionProvider {
   readonly name = 'stripe';
-  readonly paymentMethodTypes: readonly PaymentMethodType[] = ['card', 'promptpay'];
+  readonly paymentMethodTypes: readonly PaymentMethodType[] = ['card', 'promptpay', ...STRIPE_LOCAL_METHOD_TYPES];
 
   constructor(
     private readonly stripe: Stripe,
     private readonly options: StripeCollectionOptions,
   ) {}
 
-  fee(method: PaymentMethodType, amount: number, _currency?: string): number {
+  fee(method: PaymentMethodType, amount: number, currency?: string): number {
+    if (isStripeLocalMethod(method)) {
+      // Stripe's SG/MY rates and the tax of the country whose currency it is (feeBps/feeVatBps override).
+      const rate = this.options.feeBps?.[method] ?? STRIPE_LOCAL_FEE_BPS[method];
+      const fee = (amount * rate) / 10_000;
+      const tax = this.options.feeVatBps ?? LOCAL_FEE_TAX_BPS[(currency ?? '').toUpperCase()] ?? 0;
+      return Math.max(1, Math.round(fee + (fee * tax) / 10_000));
+    }
     return feeWithVat(method, amount, STRIPE_FEE_BPS, this.options);
+  }
+
+  /**
+   * A PayNow, FPX or GrabPay PaymentIntent made and confirmed at once (keyed `charge:{chargeId}`):
+   * PayNow answers pending with `next_action.paynow_display_qr_code` (the QR in `qr`), FPX and
+   * GrabPay pending with `next_action.redirect_to_url` (in `redirectUrl`), whose `return_url` is
+   * the service's `/provider_returns/stripe/{charge id}`. An FPX bank Stripe does not name is
+   * refused before any call (`fpx_bank_invalid`, not retryable).
+   */
+  async createSourcePayment(request: PaymentRequest, local: SourcePaymentRequest): Promise<StripePayment> {
+    if (!isStripeLocalMethod(local.type)) {
+      throw new StripeCollectionError(
+        `Stripe is not wired to collect "${local.type}" here`,
+        'payment_method_type_unsupported',
+        false,
+        false,
+      );
+    }
+    if (local.type === 'fpx' && !(STRIPE_FPX_BANKS as readonly string[]).includes(local.bank ?? '')) {
+      throw new StripeCollectionError(
+        `FPX needs one of Stripe's banks (payment_method_data[fpx][bank]); got ${JSON.stringify(local.bank)}`,
+        'fpx_bank_invalid',
+        false,
+        false,
+      );
+    }
+    try {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          ...this.base(request),
+          ...localIntentParams({
+            type: local.type,
+            bank: local.bank ?? null,
+            returnUrl: this.options.returnUri(request.chargeId),
+          }),
+        },
+        { idempotencyKey: `charge:${request.chargeId}` },
+      );
+      return this.toPayment(intent, local.expiresAt);
+    } catch (err) {
+      throw this.providerError(err);
+    }
   }
 
   describeCard(_card: CardDetails, _applicationId: string): CardFacts {
@@ -416,8 +478,13 @@ export class StripeCollectionProvider implements CollectionProvider {
       case 'requires_action': {
         const payment: StripePayment = { status: 'pending', reference };
         const next = intent.next_action;
-        if (next?.type === 'redirect_to_url' && next.redirect_to_url?.url)
-          payment.authorizeUri = next.redirect_to_url.url;
+        if (next?.type === 'redirect_to_url' && next.redirect_to_url?.url) {
+          // FPX's bank or GrabPay's page (a local method); otherwise the card issuer's 3-D Secure page.
+          if (intent.payment_method_types.some(isStripeLocalMethod)) payment.redirectUrl = next.redirect_to_url.url;
+          else payment.authorizeUri = next.redirect_to_url.url;
+        }
+        const paynow = next?.paynow_display_qr_code;
+        if (paynow) payment.qr = { raw: paynow.data ?? '', image: paynow.image_url_png ?? '' };
         const qr = next?.promptpay_display_qr_code;
         if (qr) {
           payment.promptpay = {

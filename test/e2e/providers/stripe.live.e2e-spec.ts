@@ -7,7 +7,8 @@
  * Not run from the build machine (no network to Stripe, no keys). It uses Stripe's documented
  * test PaymentMethods (https://docs.stripe.com/testing): pm_card_visa, pm_card_visa_chargeDeclined,
  * pm_card_threeDSecure2Required; the service never sees a card number. PromptPay runs only
- * with STRIPE_LIVE_PROMPTPAY=1 (it needs a Thai Stripe account).
+ * with STRIPE_LIVE_PROMPTPAY=1 (it needs a Thai Stripe account); PayNow with STRIPE_LIVE_PAYNOW=1
+ * (a Singapore account), FPX and GrabPay with STRIPE_LIVE_MALAYSIA=1 (a Malaysian account).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -73,6 +74,36 @@ const live = Boolean(secretKey?.startsWith('sk_test_') && !process.env.STRIPE_AP
       const payment = await collection.createPromptPay(request(), new Date(Date.now() + 15 * 60_000));
       expect(payment.status).toBe('pending');
       expect(payment.promptpay?.raw).toBeTruthy();
+    },
+    60_000,
+  );
+
+  (process.env.STRIPE_LIVE_PAYNOW ? it : it.skip)(
+    'PayNow (SGD): pending with the QR payload and image; the intent reads back pending',
+    async () => {
+      const payment = await collection.createSourcePayment(
+        { ...request(), currency: 'SGD', amount: 2500 },
+        { type: 'paynow', bank: null, platform: null, expiresAt: new Date(Date.now() + 60 * 60_000) },
+      );
+      expect(payment).toMatchObject({ status: 'pending', qr: { raw: expect.stringContaining('SG.PAYNOW') } });
+      expect((await collection.confirmPromptPay(payment.reference)).status).toBe('pending');
+    },
+    60_000,
+  );
+
+  (process.env.STRIPE_LIVE_MALAYSIA ? it.each(['fpx', 'grabpay'] as const) : it.skip.each(['fpx', 'grabpay'] as const))(
+    "%s (MYR): pending with a redirect to Stripe's test authorization page",
+    async (type) => {
+      const payment = await collection.createSourcePayment(
+        { ...request(), currency: 'MYR', amount: 12000 },
+        {
+          type,
+          platform: null,
+          bank: type === 'fpx' ? 'maybank2u' : null,
+          expiresAt: new Date(Date.now() + 15 * 60_000),
+        },
+      );
+      expect(payment).toMatchObject({ status: 'pending', redirectUrl: expect.stringMatching(/^https:\/\//) });
     },
     60_000,
   );

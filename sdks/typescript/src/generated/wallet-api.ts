@@ -4863,6 +4863,11 @@ export interface components {
              * @example 6
              */
             installment_term?: number;
+            /**
+             * @description Required for `fpx`: the payer's bank, one of the registry's FPX banks (`maybank2u`, `cimb`, `public_bank`, …); not sent with any other type. E7450 otherwise.
+             * @example maybank2u
+             */
+            bank?: string;
         };
         CreatePaymentLinkDto: {
             /** @enum {string} */
@@ -15380,6 +15385,8 @@ export interface operations {
              *     E7407 installment_term_invalid: installment_term must be one of the issuer's terms, and is sent only with an installment_* type.
              *
              *     E7408 installment_amount_too_small: The monthly amount of this term is below the issuer's minimum: choose a shorter term.
+             *
+             *     E7450 payment_bank_invalid: bank is required for a payment method type whose payer picks a bank (FPX), must be one of its banks, and is not sent with any other type.
              *
              *     E7750 subscription_checkout_subscription_ended: The subscription of this checkout is no longer waiting for it (incomplete_expired or canceled): the checkout cannot start it.
              *

@@ -145,6 +145,7 @@ export class CheckoutsController {
     E.E7034,
     E.E7407,
     E.E7408,
+    E.E7450,
     SubscriptionErrors.E7750,
     Errors.E5002,
   )

@@ -208,6 +208,16 @@ export class ConfirmCheckoutDto {
   @Min(1)
   @Max(60)
   installment_term?: number;
+
+  @ApiPropertyOptional({
+    example: 'maybank2u',
+    description:
+      "Required for `fpx`: the payer's bank, one of the registry's FPX banks (`maybank2u`, `cimb`, `public_bank`, …); not sent with any other type. E7450 otherwise.",
+  })
+  @Optional()
+  @IsString()
+  @MaxLength(40)
+  bank?: string;
 }
 
 export class CreatePaymentLinkDto {

@@ -242,6 +242,8 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     if (platform && button.dataset.flow === 'redirect') body.platform = platform;
     const term = document.getElementById('term-' + type);
     if (term) body.installment_term = Number(term.value);
+    const bank = document.getElementById('bank-' + type);
+    if (bank) body.bank = bank.value;
     attempt('/checkouts/' + config.checkout + '/confirm', body);
   }));
   const promptpay = document.getElementById('pay-promptpay');

@@ -105,6 +105,7 @@ const TEXT = {
     payInstallments: 'Pay in installments with {name}',
     supports: 'Supported: {apps}',
     term: 'Term with {name}',
+    bank: 'Your bank for {name}',
     months: '{months} months × {monthly}',
     qrLabelOther: 'QR code to scan',
     qrAltOther: 'QR code to scan with your app',
@@ -151,6 +152,7 @@ const TEXT = {
     payInstallments: 'ผ่อนชำระกับ {name}',
     supports: 'รองรับ: {apps}',
     term: 'ระยะเวลาผ่อนกับ {name}',
+    bank: 'ธนาคารของคุณสำหรับ {name}',
     months: '{months} เดือน × {monthly}',
     qrLabelOther: 'คิวอาร์โค้ดสำหรับสแกน',
     qrAltOther: 'คิวอาร์โค้ดสำหรับสแกนด้วยแอปของคุณ',
@@ -297,11 +299,18 @@ function otherMethods(input: CheckoutPageInput, t: PageText) {
           ),
       }));
     if (plan && !terms?.length) continue;
+    // A type with several banks (FPX) asks the payer to pick one: the select lists them (payer-bank.ts).
+    const banks = !plan && info.apps.length > 1 ? info.apps : null;
     group.methods.push({
       type,
       flow: info.flow,
       label: (plan ? t.payInstallments : t.payWith).replace('{name}', name),
-      apps: info.apps.length && !plan ? t.supports.replace('{apps}', info.apps.map((a) => a.name).join(', ')) : null,
+      apps:
+        info.apps.length && !plan && !banks
+          ? t.supports.replace('{apps}', info.apps.map((a) => a.name).join(', '))
+          : null,
+      banks,
+      bankLabel: banks ? t.bank.replace('{name}', name) : null,
       terms: plan ? terms : null,
       termLabel: plan ? t.term.replace('{name}', name) : null,
     });

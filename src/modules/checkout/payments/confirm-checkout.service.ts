@@ -19,6 +19,7 @@ import { ChargeOutcomesService } from './charge-outcomes.service.js';
 import { ChargesService } from './charges.service.js';
 import { CheckoutPaymentsService, type Attempt, type CheckoutPaymentResponse } from './checkout-payments.service.js';
 import { nextActionsOf, type PendingAnswer } from './next-actions.js';
+import { payerBankOf } from './payer-bank.js';
 import { assertSessionTarget, reachProvider } from './provider-call.js';
 import type {
   BuyerPlatform,
@@ -42,6 +43,8 @@ export interface Method {
   platform: BuyerPlatform;
   /** Installment types: the term chosen on the page. */
   installmentTerm: number | null;
+  /** The bank the payer picked, for a type whose payer picks one (FPX): payer-bank.ts. */
+  bank: string | null;
 }
 
 /** The attempt as the first transaction recorded it, before the provider is called. */
@@ -261,6 +264,7 @@ export class ConfirmCheckoutService {
           type: method.type,
           expiresAt: qrExpiry,
           platform: method.platform,
+          bank: method.bank,
           ...(method.installmentTerm
             ? {
                 installment: {
@@ -428,6 +432,7 @@ function methodOf(dto: ConfirmCheckoutDto): Method {
       `${type} takes installment_term ${plan.terms.join(', ')} (months)${installmentTerm === null ? '' : `, not ${installmentTerm}`}.`,
     ).on('installment_term');
   }
-  if (type !== 'card') return { type, token: null, saved: null, platform, installmentTerm };
-  return { type, token: dto.token ?? null, saved: dto.payment_method ?? null, platform, installmentTerm };
+  const bank = payerBankOf(type, dto.bank);
+  if (type !== 'card') return { type, token: null, saved: null, platform, installmentTerm, bank };
+  return { type, token: dto.token ?? null, saved: dto.payment_method ?? null, platform, installmentTerm, bank };
 }

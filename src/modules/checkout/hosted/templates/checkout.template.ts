@@ -9,7 +9,7 @@
  * promotionCode (the promotion code field of a subscription checkout with allow_promotion_codes),
  * tabs (the payment method tabs: card, PromptPay, other), others (the registry's other types the
  * checkout allows, grouped: apps and wallets, mobile banking, card installments; each with the apps
- * or banks it supports and, for installments, its terms).
+ * or banks it supports and, for installments, its terms; FPX's banks as a select, `banks`).
  */
 export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
     <h1><%= it.t.heading %></h1>
@@ -112,6 +112,14 @@ export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
           <select id="term-<%= m.type %>">
 <% for (const term of m.terms) { %>
             <option value="<%= term.months %>"><%= term.label %></option>
+<% } %>
+          </select>
+<% } %>
+<% if (m.banks) { %>
+          <label for="bank-<%= m.type %>"><%= m.bankLabel %></label>
+          <select id="bank-<%= m.type %>">
+<% for (const bank of m.banks) { %>
+            <option value="<%= bank.id %>"><%= bank.name %></option>
 <% } %>
           </select>
 <% } %>
