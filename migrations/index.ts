@@ -42,6 +42,7 @@ import { AuditLog1764501900000 } from './1764501900000-AuditLog.js';
 import { TraceLinks1764502100000 } from './1764502100000-TraceLinks.js';
 import { MeterEventPartitions1764502200000 } from './1764502200000-MeterEventPartitions.js';
 import { EventPartitions1764502400000 } from './1764502400000-EventPartitions.js';
+import { AuditPartitions1764502800000 } from './1764502800000-AuditPartitions.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -89,4 +90,5 @@ export const MIGRATIONS = [
   TraceLinks1764502100000,
   MeterEventPartitions1764502200000,
   EventPartitions1764502400000,
+  AuditPartitions1764502800000,
 ];
