@@ -44,6 +44,7 @@ import { MeterEventPartitions1764502200000 } from './1764502200000-MeterEventPar
 import { EventPartitions1764502400000 } from './1764502400000-EventPartitions.js';
 import { ChargePaymentMethodType1764502500000 } from './1764502500000-ChargePaymentMethodType.js';
 import { PendingLegs1764502700000 } from './1764502700000-PendingLegs.js';
+import { AuditPartitions1764502800000 } from './1764502800000-AuditPartitions.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -93,4 +94,5 @@ export const MIGRATIONS = [
   EventPartitions1764502400000,
   ChargePaymentMethodType1764502500000,
   PendingLegs1764502700000,
+  AuditPartitions1764502800000,
 ];

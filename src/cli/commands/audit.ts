@@ -1,5 +1,5 @@
 import { Clock } from '../../common/clock.js';
-import { AuditChainKeeper, AuditRetentionJob } from '../../modules/audit/index.js';
+import { AuditChainKeeper, AuditRetention } from '../../modules/audit/index.js';
 import { type CliCommand, CliUsageError } from '../command.js';
 import { VerificationFailed } from './statements.js';
 
@@ -25,9 +25,11 @@ export const auditCommands: Record<string, CliCommand> = {
   'audit:retention': {
     usage: 'audit:retention [--json]',
     async run({ app, print }) {
-      const job = app.get(AuditRetentionJob);
-      const removed = await job.purge(app.get(Clock).now());
-      print({ removed }, `removed ${removed} audit row(s) behind signed checkpoints`);
+      const { rows, partitions } = await app.get(AuditRetention).purge(app.get(Clock).now());
+      print(
+        { removed: rows, partitions },
+        `removed ${rows} audit row(s) in ${partitions.length} month(s) behind signed checkpoints`,
+      );
     },
   },
 };

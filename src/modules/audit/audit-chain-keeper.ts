@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CompactSign } from 'jose';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock.js';
 import { newId } from '../../common/ids.js';
 import { StatementKeys } from '../ledger/index.js';
@@ -14,8 +15,6 @@ import { CHECKPOINT_JWS_TYPE, verifyCheckpoint, type CheckpointPayload } from '.
 import { AuditRepository } from './audit.repository.js';
 
 const VERIFY_BATCH = 5_000;
-/** Places one retention transaction removes from a chain at most (a run repeats until none are due). */
-export const RETENTION_BATCH = 10_000;
 
 export interface ChainVerification {
   chains: number;
@@ -24,8 +23,8 @@ export interface ChainVerification {
 }
 
 /**
- * Verifies the chains (`audit:verify`) and removes what retention made due behind a signed
- * checkpoint (AuditRetentionJob). Both start a chain where its latest checkpoint ends.
+ * Verifies the chains (`audit:verify`) and checkpoints what retention's month drop removes
+ * (AuditRetention). Both start a chain where its latest checkpoint ends.
  */
 @Injectable()
 export class AuditChainKeeper {
@@ -77,72 +76,82 @@ export class AuditChainKeeper {
   }
 
   /**
-   * Removes every chain's rows written before `cutoff`, oldest first, RETENTION_BATCH places per
-   * transaction: the removed places are replayed first (a broken chain is never removed, it is
-   * logged and kept for whoever investigates), then a checkpoint naming them is signed and stored
-   * and the rows deleted, in one transaction. Returns the rows removed.
+   * The retention's `beforeDrop` hook (docs/AUDIT.md "Retention"): signs the statement key once
+   * (outside any transaction), then, in each month's drop transaction, for every chain with rows in
+   * the month: replays its places from its latest checkpoint through its last place in the month
+   * (every row still attached), and stores a signed checkpoint naming them, before the month goes.
+   * A chain that does not replay (a broken chain is never removed) fails the drop: the month stays,
+   * with every chain's rows, for whoever investigates. Counts the rows checkpointed into `removed`.
    */
-  async removeBefore(cutoff: Date, chainIds?: string[]): Promise<number> {
-    let removed = 0;
-    const heads = (await this.repository.heads()).filter((h) => !chainIds || chainIds.includes(h.chain_id));
-    for (const head of heads) {
-      for (;;) {
-        const n = await this.removeBatch(head.chain_id, cutoff);
-        removed += n;
-        if (n < RETENTION_BATCH) break;
-      }
-    }
-    return removed;
-  }
-
-  private async removeBatch(chainId: string, cutoff: Date): Promise<number> {
-    if ((await this.repository.lastPlaceBefore(null, chainId, cutoff, 1)) === 0) return 0;
+  async beforeDrop(
+    removed: { rows: number } = { rows: 0 },
+  ): Promise<(tx: EntityManager, period: { start: Date; end: Date }) => Promise<void>> {
     // The key before the transaction: making one writes its public half on a connection of its own.
     const { kid, key } = await this.keys.active();
-    return this.repository.transaction(async (manager) => {
-      if (!(await this.repository.lockHead(manager, chainId))) return 0;
-      const through = await this.repository.lastPlaceBefore(manager, chainId, cutoff, RETENTION_BATCH);
-      const latest = await this.repository.latestCheckpoint(chainId, manager);
-      const start = latest
-        ? { seq: Number(latest.through_seq), hash: latest.through_hash }
-        : { seq: 0, hash: AUDIT_GENESIS };
-      if (through <= start.seq) return 0;
-      const rows = await this.repository.chainRows(chainId, start.seq, through - start.seq, manager);
-      const replay = replayAuditChain(chainId, rows, start);
-      if (replay.problems.length > 0 || replay.end.seq !== through) {
-        this.logger.error(
-          { chain_id: chainId, problems: replay.problems.map((p) => p.problem) },
-          'audit chain broken: retention keeps its rows',
-        );
-        return 0;
+    return async (tx, period) => {
+      let rows = 0;
+      for (const chain of await this.repository.periodChains(tx, period)) {
+        const through = Number(chain.through_seq);
+        const latest = await this.repository.latestCheckpoint(chain.chain_id, tx);
+        let start = latest
+          ? { seq: Number(latest.through_seq), hash: latest.through_hash, rowId: null as string | null }
+          : { seq: 0, hash: AUDIT_GENESIS, rowId: null as string | null };
+        const from = start.seq + 1;
+        // Every row of the month is already behind a checkpoint (it reached the chain before the last month's).
+        if (through < from) {
+          rows += Number(chain.rows);
+          continue;
+        }
+        while (start.seq < through) {
+          const batch = await this.repository.chainRows(
+            chain.chain_id,
+            start.seq,
+            Math.min(VERIFY_BATCH, through - start.seq),
+            tx,
+          );
+          const replay = replayAuditChain(chain.chain_id, batch, start);
+          if (replay.problems.length > 0 || batch.length === 0) {
+            this.logger.error(
+              { chain_id: chain.chain_id, problems: replay.problems.map((p) => p.problem) },
+              'audit chain broken: retention keeps its month',
+            );
+            throw new Error(
+              `audit chain ${chain.chain_id} does not replay through place ${through}: the month from ${period.start.toISOString()} is kept`,
+            );
+          }
+          start = replay.end;
+        }
+        const now = this.clock.now();
+        const payload: CheckpointPayload = {
+          object: 'audit_checkpoint',
+          id: newId(),
+          chain_id: chain.chain_id,
+          from_seq: from,
+          through_seq: through,
+          through_hash: start.hash,
+          removed_count: Number(chain.rows),
+          removed_before: period.end.toISOString(),
+          chain_version: AUDIT_CHAIN_VERSION,
+          issued_at: now.toISOString(),
+        };
+        const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+          .setProtectedHeader({ alg: 'EdDSA', kid, typ: CHECKPOINT_JWS_TYPE })
+          .sign(key);
+        await this.repository.addCheckpoint(tx, {
+          id: payload.id,
+          chain_id: chain.chain_id,
+          through_seq: String(through),
+          through_hash: payload.through_hash,
+          removed_count: chain.rows,
+          removed_before: period.end,
+          kid,
+          jws,
+          created_at: now,
+        });
+        rows += Number(chain.rows);
       }
-      const now = this.clock.now();
-      const payload: CheckpointPayload = {
-        object: 'audit_checkpoint',
-        id: newId(),
-        chain_id: chainId,
-        from_seq: start.seq + 1,
-        through_seq: through,
-        through_hash: replay.end.hash,
-        removed_count: rows.length,
-        removed_before: cutoff.toISOString(),
-        chain_version: AUDIT_CHAIN_VERSION,
-        issued_at: now.toISOString(),
-      };
-      const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-        .setProtectedHeader({ alg: 'EdDSA', kid, typ: CHECKPOINT_JWS_TYPE })
-        .sign(key);
-      return this.repository.removeThrough(manager, {
-        id: payload.id,
-        chain_id: chainId,
-        through_seq: String(through),
-        through_hash: payload.through_hash,
-        removed_count: String(rows.length),
-        removed_before: cutoff,
-        kid,
-        jws,
-        created_at: now,
-      });
-    });
+      await this.repository.allowRetention(tx);
+      removed.rows += rows;
+    };
   }
 }

@@ -1,13 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { PartitionMaintenanceJob } from '../../common/database/partitions/partition-maintenance.job.js';
+import { AUDIT_EVENTS } from '../../common/database/partitions/partitioned-tables.js';
 import { PeriodicJob } from '../../common/jobs/periodic-job.js';
-import type { AllConfig } from '../../config/app.config.js';
 import { AuditChainKeeper } from './audit-chain-keeper.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuditService } from './audit.service.js';
 import { AuthFailureBursts, BURST_WINDOW_MS } from './auth-failure-bursts.js';
-
-const DAY_MS = 24 * 3600_000;
 
 /**
  * Writes one `authentication.failed_burst` row per (application, client address, credential
@@ -51,28 +49,30 @@ export class AuditBurstJob extends PeriodicJob {
   }
 }
 
-/** Removes audit rows older than AUDIT_RETENTION_DAYS (at least 365) behind signed checkpoints, hourly. */
+/**
+ * Audit retention (docs/AUDIT.md "Retention"): whole months of `platform.audit_events` are dropped by
+ * the partition maintenance job once they ended AUDIT_RETENTION_DAYS (at least 365) ago, each behind
+ * the signed checkpoints of what it held, written in the drop's transaction by the hook registered
+ * here. `purge` runs the same drop now (`audit:retention`).
+ */
 @Injectable()
-export class AuditRetentionJob extends PeriodicJob {
-  private readonly retentionMs: number;
+export class AuditRetention implements OnModuleInit {
+  private readonly logger = new Logger('AuditRetention');
 
   constructor(
     private readonly keeper: AuditChainKeeper,
-    config: ConfigService<AllConfig, true>,
-  ) {
-    super(60 * 60_000);
-    this.retentionMs = config.get('app.auditRetentionDays', { infer: true }) * DAY_MS;
+    private readonly partitions: PartitionMaintenanceJob,
+  ) {}
+
+  onModuleInit(): void {
+    this.partitions.useBeforeDrop(AUDIT_EVENTS, () => this.keeper.beforeDrop());
   }
 
-  protected runOnce(): Promise<number> {
-    return this.purge(this.clock.now());
-  }
-
-  /** Removes what is older than the retention at `now` (of `applicationIds`' chains only, when given). */
-  async purge(now: Date, applicationIds?: string[]): Promise<number> {
-    const cutoff = new Date(now.getTime() - this.retentionMs);
-    const removed = await this.keeper.removeBefore(cutoff, applicationIds);
-    if (removed > 0) this.logger.log(`removed ${removed} audit row(s) written before ${cutoff.toISOString()}`);
-    return removed;
+  /** Drops the months that ended more than the retention before `now`, behind their checkpoints; answers the rows removed. */
+  async purge(now: Date): Promise<{ rows: number; partitions: string[] }> {
+    const removed = { rows: 0 };
+    const dropped = await this.partitions.retireFamily(AUDIT_EVENTS, now, await this.keeper.beforeDrop(removed));
+    if (removed.rows > 0) this.logger.log(`removed ${removed.rows} audit row(s) behind signed checkpoints`);
+    return { rows: removed.rows, partitions: dropped.flat() };
   }
 }

@@ -1,11 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { AuditRecorder } from '../../common/audit/audit-recorder.js';
 import { DatabaseModule } from '../../common/database/database.module.js';
+import { PartitionsModule } from '../../common/database/partitions/partitions.module.js';
 import { LedgerModule } from '../ledger/index.js';
 import { AuditChainKeeper } from './audit-chain-keeper.js';
 import { AuditOnCommit } from './audit-on-commit.js';
 import { AuditController } from './audit.controller.js';
-import { AuditBurstJob, AuditRetentionJob } from './audit.jobs.js';
+import { AuditBurstJob, AuditRetention } from './audit.jobs.js';
 import { AuditReader } from './audit-reader.service.js';
 import { AuditRepository } from './audit.repository.js';
 import { AuditService } from './audit.service.js';
@@ -18,7 +19,7 @@ import { AuditEvent } from './entities/audit-event.entity.js';
  */
 @Global()
 @Module({
-  imports: [DatabaseModule.forPlatformEntities([AuditEvent]), LedgerModule],
+  imports: [DatabaseModule.forPlatformEntities([AuditEvent]), LedgerModule, PartitionsModule],
   controllers: [AuditController],
   providers: [
     AuditRepository,
@@ -29,8 +30,8 @@ import { AuditEvent } from './entities/audit-event.entity.js';
     AuditOnCommit,
     AuditChainKeeper,
     AuditBurstJob,
-    AuditRetentionJob,
+    AuditRetention,
   ],
-  exports: [AuditRecorder, AuditService, AuditChainKeeper, AuditBurstJob, AuditRetentionJob],
+  exports: [AuditRecorder, AuditService, AuditChainKeeper, AuditBurstJob, AuditRetention],
 })
 export class AuditModule {}

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager, EntitySubscriberInterface, SelectQueryBuilder } from 'typeorm';
+import { AUDIT_EVENTS } from '../../common/database/partitions/partitioned-tables.js';
+import { PartitionCoverage } from '../../common/database/partitions/partitions.sql.js';
 import { AUDIT_GENESIS, type ChainedAuditRow } from './audit-chain.js';
 import { AuditEvent } from './entities/audit-event.entity.js';
 
@@ -23,6 +25,9 @@ export interface AuditCheckpointRow {
   jws: string;
   created_at: Date;
 }
+
+/** The month partitions audit rows go to (made here when the maintenance job has not made a month ahead). */
+const coverage = new PartitionCoverage(AUDIT_EVENTS);
 
 const COLUMNS = [
   'id',
@@ -79,6 +84,7 @@ export class AuditRepository {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('an audit row is appended inside a transaction: the head lock must last until the commit');
     }
+    await coverage.ensure(manager, 'platform', new Date(row.created_at));
     const [head] = (await manager.query(
       `INSERT INTO platform.audit_chain_heads (chain_id, seq, hash) VALUES ($1, 0, $2)
        ON CONFLICT (chain_id) DO UPDATE SET seq = platform.audit_chain_heads.seq
@@ -170,32 +176,26 @@ export class AuditRepository {
     ]);
   }
 
-  /** The last place of `chainId` written before `cutoff` (0 when none): retention removes up to it. */
-  async lastPlaceBefore(manager: EntityManager | null, chainId: string, cutoff: Date, limit: number): Promise<number> {
-    const [row] = (await (manager ?? this.db.manager).query(
-      `SELECT max(chain_seq)::text AS seq FROM (
-         SELECT chain_seq FROM platform.audit_events WHERE chain_id = $1 AND created_at < $2
-          ORDER BY chain_seq LIMIT $3) due`,
-      [chainId, cutoff, limit],
-    )) as Array<{ seq: string | null }>;
-    return row?.seq ? Number(row.seq) : 0;
-  }
-
-  /** Locks the chain's head for a retention run (writers wait; another run skips it). */
-  async lockHead(manager: EntityManager, chainId: string): Promise<boolean> {
-    const rows = (await manager.query(
-      `SELECT chain_id FROM platform.audit_chain_heads WHERE chain_id = $1 FOR UPDATE SKIP LOCKED`,
-      [chainId],
-    )) as unknown[];
-    return rows.length > 0;
-  }
-
   /**
-   * Writes the checkpoint and removes the chain's places up to `throughSeq`, in the caller's
-   * transaction: the one DELETE the append-only trigger lets through, with
-   * `wallet.audit_retention = on` for this transaction only.
+   * The chains with rows in the month [start, end) (still attached, in the drop's transaction): their
+   * last place there and how many rows they have there. The month's rows of a chain are the places
+   * its checkpoint covers, with at most a few of the next month's (a row stamped late in a month
+   * reaching the chain after one stamped early in the next: both stay covered, the later month's
+   * rows go with their month).
    */
-  async removeThrough(manager: EntityManager, checkpoint: AuditCheckpointRow): Promise<number> {
+  periodChains(
+    manager: EntityManager,
+    period: { start: Date; end: Date },
+  ): Promise<Array<{ chain_id: string; through_seq: string; rows: string }>> {
+    return manager.query(
+      `SELECT chain_id, max(chain_seq)::text AS through_seq, count(*)::text AS rows FROM platform.audit_events
+        WHERE created_at >= $1 AND created_at < $2 GROUP BY chain_id ORDER BY chain_id`,
+      [period.start, period.end],
+    );
+  }
+
+  /** Stores a retention checkpoint, in the caller's (the month drop's) transaction. */
+  async addCheckpoint(manager: EntityManager, checkpoint: AuditCheckpointRow): Promise<void> {
     await manager.query(
       `INSERT INTO platform.audit_checkpoints
          (id, chain_id, through_seq, through_hash, removed_count, removed_before, kid, jws, created_at)
@@ -212,13 +212,14 @@ export class AuditRepository {
         checkpoint.created_at,
       ],
     );
+  }
+
+  /**
+   * Lets the caller's transaction (the retention's month drop, once its checkpoints are stored)
+   * detach and drop a month of audit_events: the one switch the append-only event triggers honour,
+   * `wallet.audit_retention = on`, for this transaction only.
+   */
+  async allowRetention(manager: EntityManager): Promise<void> {
     await manager.query(`SELECT set_config('wallet.audit_retention', 'on', true)`);
-    const removed = (await manager.query(
-      `WITH gone AS (DELETE FROM platform.audit_events WHERE chain_id = $1 AND chain_seq <= $2 RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-      [checkpoint.chain_id, checkpoint.through_seq],
-    )) as Array<{ n: number }>;
-    await manager.query(`SELECT set_config('wallet.audit_retention', 'off', true)`);
-    return removed[0].n;
   }
 }

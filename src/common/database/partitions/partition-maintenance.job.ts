@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { AllConfig } from '../../../config/app.config.js';
 import type { Mode } from '../../context/principal.js';
 import { PeriodicJob } from '../../jobs/periodic-job.js';
@@ -11,8 +13,14 @@ import { dropPartitionsBefore, ensurePartitions, periodStart } from './partition
 export const PARTITIONS_INTERVAL_MS = 60 * 60_000;
 const DAY_MS = 86_400_000;
 
-/** Per family, per mode (in mode order), the partitions made or dropped. */
+/** Per family, per mode (in mode order; the one `platform` schema for a platform family), the partitions made or dropped. */
 export type PartitionChanges = Record<string, string[][]>;
+
+/** Runs in a period's drop transaction before its partitions go (partitions.sql.ts dropPartitionsBefore). */
+export type BeforeDrop = (tx: EntityManager, period: { start: Date; end: Date }) => Promise<void>;
+
+/** Prepares a drop run outside any transaction (a signing key, say) and answers the hook of its periods. */
+export type BeforeDropFactory = () => Promise<BeforeDrop>;
 
 /**
  * The one maintenance job of every partitioned family (partitioned-tables.ts; docs/SCALING.md
@@ -24,11 +32,29 @@ export type PartitionChanges = Record<string, string[][]>;
  */
 @Injectable()
 export class PartitionMaintenanceJob extends PeriodicJob {
+  private readonly hooks = new Map<string, BeforeDropFactory>();
+
   constructor(
     private readonly db: ModeDb,
     private readonly config: ConfigService<AllConfig, true>,
+    @InjectDataSource('platform') private readonly platform: DataSource,
   ) {
     super(PARTITIONS_INTERVAL_MS);
+  }
+
+  /** Registers the hook `family`'s periods are dropped behind (the audit log's checkpoint; `dropsBehindHook`). */
+  useBeforeDrop(family: PartitionFamily, hook: BeforeDropFactory): void {
+    this.hooks.set(family.name, hook);
+  }
+
+  /** `work` on each mode schema of a mode family (the modes given, or both), or once on `platform`. */
+  private inScope(
+    family: PartitionFamily,
+    modes: Mode[] | undefined,
+    work: (manager: EntityManager, schema: string) => Promise<string[]>,
+  ): Promise<string[][]> {
+    if (family.scope === 'platform') return work(this.platform.manager, 'platform').then((names) => [names]);
+    return this.eachScopedMode({ modes }, () => work(this.db.manager, this.db.schema));
   }
 
   protected runOnce(): Promise<unknown> {
@@ -45,10 +71,10 @@ export class PartitionMaintenanceJob extends PeriodicJob {
   async ensureAhead(now: Date, modes?: Mode[], families = PARTITION_FAMILIES): Promise<PartitionChanges> {
     const made: PartitionChanges = {};
     for (const family of families) {
-      made[family.name] = await this.eachScopedMode({ modes }, () =>
+      made[family.name] = await this.inScope(family, modes, (manager, schema) =>
         ensurePartitions(
-          this.db.manager,
-          this.db.schema,
+          manager,
+          schema,
           family,
           periodStart(now, family.granularity),
           periodStart(now, family.granularity, family.ahead),
@@ -58,17 +84,32 @@ export class PartitionMaintenanceJob extends PeriodicJob {
     return made;
   }
 
-  /** Drops each family's periods wholly before `now` minus its retention. */
+  /**
+   * Drops each family's periods wholly before `now` minus its retention. A family whose periods go
+   * only behind a hook (`dropsBehindHook`) keeps them all while none is registered.
+   */
   async retire(now: Date, modes?: Mode[], families = PARTITION_FAMILIES): Promise<PartitionChanges> {
     const dropped: PartitionChanges = {};
     for (const family of families) {
-      const cutoff = new Date(now.getTime() - this.retentionMs(family));
-      dropped[family.name] = await this.eachScopedMode({ modes }, () =>
-        dropPartitionsBefore(this.db.manager, this.db.schema, family, cutoff),
-      );
-      const names = dropped[family.name].flat();
-      if (names.length) this.logger.log(`dropped partition(s) ${names.join(', ')} (before ${cutoff.toISOString()})`);
+      const factory = this.hooks.get(family.name);
+      if (family.dropsBehindHook && !factory) {
+        this.logger.warn(`${family.name}: no beforeDrop hook registered, no period dropped`);
+        dropped[family.name] = [];
+        continue;
+      }
+      dropped[family.name] = await this.retireFamily(family, now, factory ? await factory() : undefined, modes);
     }
+    return dropped;
+  }
+
+  /** Drops `family`'s periods wholly before `now` minus its retention, each behind `beforeDrop` when given. */
+  async retireFamily(family: PartitionFamily, now: Date, beforeDrop?: BeforeDrop, modes?: Mode[]): Promise<string[][]> {
+    const cutoff = new Date(now.getTime() - this.retentionMs(family));
+    const dropped = await this.inScope(family, modes, (manager, schema) =>
+      dropPartitionsBefore(manager, schema, family, cutoff, undefined, beforeDrop),
+    );
+    const names = dropped.flat();
+    if (names.length) this.logger.log(`dropped partition(s) ${names.join(', ')} (before ${cutoff.toISOString()})`);
     return dropped;
   }
 }

@@ -14,6 +14,8 @@ export interface PartitionedTable {
    * schema-qualified name, `name` its bare one (for index names).
    */
   partitionIndexes?: (qualified: string, name: string) => string[];
+  /** Triggers each partition gets itself: a statement trigger of the parent (TRUNCATE) does not reach partitions. */
+  partitionTriggers?: (qualified: string, name: string) => string[];
 }
 
 /**
@@ -33,6 +35,12 @@ export interface PartitionFamily {
   retention: keyof AppConfig & `${string}RetentionDays`;
   /** Periods made ahead of the current one: a maintenance job down for that long still leaves inserts a partition. */
   ahead: number;
+  /**
+   * Set when a period may only be dropped behind a record of what it held (the audit log's signed
+   * checkpoint): the maintenance job then drops its periods only through the `beforeDrop` hook its
+   * owner registered (PartitionMaintenanceJob.useBeforeDrop), and none while there is none.
+   */
+  dropsBehindHook?: true;
 }
 
 /**
@@ -73,5 +81,30 @@ export const EVENTS: PartitionFamily = {
   ahead: 2,
 };
 
+/**
+ * `platform.audit_events` by month of `created_at` (docs/AUDIT.md "Retention"). Append-only: each
+ * partition refuses TRUNCATE itself (the row trigger refusing UPDATE and DELETE is the parent's,
+ * cloned by PostgreSQL), and a month is dropped only after the audit module's hook has written the
+ * signed checkpoint of what each chain loses, in the drop's transaction.
+ */
+export const AUDIT_EVENTS: PartitionFamily = {
+  name: 'audit_events',
+  scope: 'platform',
+  key: 'created_at',
+  granularity: 'month',
+  tables: [
+    {
+      table: 'audit_events',
+      partitionTriggers: (qualified, name) => [
+        `CREATE OR REPLACE TRIGGER "${name}_no_truncate" BEFORE TRUNCATE ON ${qualified}
+           FOR EACH STATEMENT EXECUTE FUNCTION platform.audit_refuse_change()`,
+      ],
+    },
+  ],
+  retention: 'auditRetentionDays',
+  ahead: 2,
+  dropsBehindHook: true,
+};
+
 /** Every partitioned family, in the order the maintenance job visits them. */
-export const PARTITION_FAMILIES: readonly PartitionFamily[] = [METER_EVENTS, EVENTS];
+export const PARTITION_FAMILIES: readonly PartitionFamily[] = [METER_EVENTS, EVENTS, AUDIT_EVENTS];

@@ -45,6 +45,7 @@ function makePartition(schema: string, family: PartitionFamily, table: string, s
     `CREATE TABLE IF NOT EXISTS "${schema}"."${name}" PARTITION OF "${schema}"."${table}"
        FOR VALUES FROM ('${start.toISOString()}') TO ('${end.toISOString()}')${spec.storage ? ` WITH (${spec.storage})` : ''}`,
     ...(spec.partitionIndexes?.(`"${schema}"."${name}"`, name) ?? []),
+    ...(spec.partitionTriggers?.(`"${schema}"."${name}"`, name) ?? []),
   ];
 }
 
