@@ -55,6 +55,10 @@ const PROVIDER_WEBHOOK =
   "a provider's notice, verified by its signature (no credential): the changes it makes are audited " +
   'through their events, actor `anonymous` (the provider is no principal)';
 
+const SANDBOX_PAGE =
+  "the payer's answer on the test-mode page standing in for a provider's app or bank page (no credential): " +
+  'the outcome it applies is audited through its events, actor `anonymous`, as a provider webhook is';
+
 export const AUDITED_ROUTES: Record<string, RouteAuditEntry> = {
   'POST /accounts': { action: 'account.created' },
   'POST /test_helpers/accounts/{id}/verify': { action: 'account.updated' },
@@ -72,6 +76,11 @@ export const AUDITED_ROUTES: Record<string, RouteAuditEntry> = {
     target: { type: 'charge', id: 'charge.id' },
     may: PAYMENT_EVENTS,
   },
+  'POST /test_helpers/charges/{id}/succeed': {
+    action: 'charge.succeeded',
+    may: PAYMENT_EVENTS.filter((action) => action !== 'charge.succeeded'),
+  },
+  'POST /test_helpers/charges/{id}/fail': { action: 'charge.failed', may: PAYMENT_EVENTS },
   'POST /test_helpers/checkouts/{id}/expire': { action: 'checkout.expired', may: ['invoice.voided'] },
   'POST /test_helpers/checkouts/{id}/pay_promptpay': {
     action: 'checkout.completed',
@@ -199,6 +208,7 @@ export const AUDITED_ROUTES: Record<string, RouteAuditEntry> = {
   'POST /api/v1/{app}/vault/tokens': { action: 'token.created' },
   'POST /oauth/token': { unaudited: OAUTH_TOKEN },
   'POST /oauth/token/refresh': { unaudited: OAUTH_TOKEN },
+  'POST /provider_returns/sandbox/{charge_id}/authorize': { unaudited: SANDBOX_PAGE },
   'POST /provider_webhooks/opn': { unaudited: PROVIDER_WEBHOOK },
   'POST /provider_webhooks/stripe': { unaudited: PROVIDER_WEBHOOK },
 };

@@ -868,4 +868,8 @@ export const EXEMPT: Record<string, string> = {
     "the public page of an error code, where every error object's doc_url points: no credential is read (error-params.e2e-spec.ts)",
   'GET /provider_returns/{provider}/{charge_id}':
     "the customer's browser coming back from the provider's page: public HTML that reads the charge's state, no credential (provider-returns.e2e-spec.ts)",
+  'GET /provider_returns/sandbox/{charge_id}/authorize':
+    "the test-mode page standing in for a provider's app or bank page: public HTML for a pending sandbox charge's payer, no credential (local-methods.browser.e2e-spec.ts)",
+  'POST /provider_returns/sandbox/{charge_id}/authorize':
+    "the payer's answer on that test-mode page: a form post with no credential, only for a pending test-mode sandbox charge (local-methods.browser.e2e-spec.ts)",
 };
