@@ -54,7 +54,9 @@ function collectFrom(value: unknown, depth = 0, cards = false): void {
   if (depth > 8 || value === null || typeof value !== 'object') return;
   for (const [name, item] of Object.entries(value)) {
     if (typeof item === 'string') {
-      if (SECRET_FIELDS.has(name) || KEY.test(item)) recordSecret(item);
+      // `code` is a secret where OAuth puts it, at the top of a body; nested it is a provider's or the
+      // service's error code (a webhook's `last_payment_error.code`), which is logged and must be.
+      if ((SECRET_FIELDS.has(name) && (name !== 'code' || depth === 0)) || KEY.test(item)) recordSecret(item);
       // A card number a test sends (to the vault, or to the payment API to see it refused) is never logged.
       if (cards && containsCardNumber(item)) recordSecret(item, item.replace(/[\s-]/g, ''));
     } else collectFrom(item, depth + 1, cards);
