@@ -92,38 +92,15 @@ export function applyBatch(
     writes.journals.push(journal);
     const rows = entries.map((entry, ord) => {
       const b = byId.get(entry.balance_id)!;
-      if (entry.state === 'hold') b.hold += entry.amount;
-      else b.available += entry.amount;
-      b.chain_count += 1;
-      const running = b.available + b.hold;
-      b.chain_head = entryHash(b.chain_head, {
-        id: entry.id,
-        balance_id: b.id,
-        journal_id: journal.id,
-        amount: entry.amount,
-        currency: entry.currency,
-        state: entry.state,
-        running_balance: running,
-        created_at: journal.now,
-        chain_seq: b.chain_count,
-      });
-      moved.add(b.id);
-      writes.entries.push({
-        entry,
-        journal,
-        balance: b,
-        running_balance: running,
-        chain_seq: b.chain_count,
-        entry_hash: b.chain_head,
-      });
+      const row = addEntry(b, entry, journal, writes, moved);
       return {
         ord,
-        running_balance: running,
+        running_balance: row.running_balance,
         customer_id: b.customer_id,
         account: b.account,
         scaling_factor: b.scaling_factor,
-        chain_seq: b.chain_count,
-        entry_hash: b.chain_head,
+        chain_seq: row.chain_seq,
+        entry_hash: row.entry_hash,
       };
     });
     return { ok: true, locked: lockedView, rows };
@@ -171,36 +148,52 @@ export function applyLegs(locked: Map<string, LockedBalance>, legs: QueuedLeg[])
   for (const { journal, entry } of [...legs].sort((a, b) => a.seq - b.seq)) {
     const b = locked.get(entry.balance_id);
     if (!b) throw new Error(`queued leg ${entry.id} names balance ${entry.balance_id}, which was not locked`);
-    if (entry.state === 'hold') b.hold += entry.amount;
-    else b.available += entry.amount;
-    b.chain_count += 1;
-    const running = b.available + b.hold;
-    b.chain_head = entryHash(b.chain_head, {
-      id: entry.id,
-      balance_id: b.id,
-      journal_id: journal.id,
-      amount: entry.amount,
-      currency: entry.currency,
-      state: entry.state,
-      running_balance: running,
-      created_at: journal.now,
-      chain_seq: b.chain_count,
-    });
-    moved.add(b.id);
-    writes.entries.push({
-      entry,
-      journal,
-      balance: b,
-      running_balance: running,
-      chain_seq: b.chain_count,
-      entry_hash: b.chain_head,
-    });
+    addEntry(b, entry, journal, writes, moved);
   }
   writes.balances = [...moved].map((id) => locked.get(id)!);
   return writes;
 }
 
 /** A balance row of the lock statement (`lockBalancesSql`), as numbers. */
+/**
+ * Adds one entry to its locked balance as the posting statement does (the amount, the next place in
+ * the balance's chain, its running balance and hash) and records the row the batch writes.
+ */
+function addEntry(
+  b: LockedBalance,
+  entry: EntryInput,
+  journal: JournalInput,
+  writes: BatchWrites,
+  moved: Set<string>,
+): BatchEntryRow {
+  if (entry.state === 'hold') b.hold += entry.amount;
+  else b.available += entry.amount;
+  b.chain_count += 1;
+  const running = b.available + b.hold;
+  b.chain_head = entryHash(b.chain_head, {
+    id: entry.id,
+    balance_id: b.id,
+    journal_id: journal.id,
+    amount: entry.amount,
+    currency: entry.currency,
+    state: entry.state,
+    running_balance: running,
+    created_at: journal.now,
+    chain_seq: b.chain_count,
+  });
+  moved.add(b.id);
+  const row = {
+    entry,
+    journal,
+    balance: b,
+    running_balance: running,
+    chain_seq: b.chain_count,
+    entry_hash: b.chain_head,
+  };
+  writes.entries.push(row);
+  return row;
+}
+
 export function lockedBalance(r: Record<keyof LockedBalance, string | null>): LockedBalance {
   return {
     id: r.id!,
