@@ -76,10 +76,7 @@ export const AUDITED_ROUTES: Record<string, RouteAuditEntry> = {
     target: { type: 'charge', id: 'charge.id' },
     may: PAYMENT_EVENTS,
   },
-  'POST /test_helpers/charges/{id}/succeed': {
-    action: 'charge.succeeded',
-    may: PAYMENT_EVENTS.filter((action) => action !== 'charge.succeeded'),
-  },
+  'POST /test_helpers/charges/{id}/succeed': { action: 'charge.succeeded', may: PAYMENT_EVENTS },
   'POST /test_helpers/charges/{id}/fail': { action: 'charge.failed', may: PAYMENT_EVENTS },
   'POST /test_helpers/checkouts/{id}/expire': { action: 'checkout.expired', may: ['invoice.voided'] },
   'POST /test_helpers/checkouts/{id}/pay_promptpay': {
