@@ -6,6 +6,7 @@
  *     npm test -- --json --outputFile=/tmp/jest.json
  *   node scripts/ci-test-times.mjs /tmp/jest.json [/tmp/times.jsonl] [--top 25] [--write]
  *   node scripts/ci-test-times.mjs /tmp/times.jsonl [--top 25] [--write]   (a run cut short: no Jest report)
+ *   … [--database embedded]   (the embedded run's lines of the same file; default postgresql)
  *
  * Prints the top files by wall-clock seconds (Jest's own per-file times) with, when the second file
  * is given (written by test/support/file-times.mjs), the CPU seconds of the Jest worker and of the
@@ -20,7 +21,9 @@ const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
 const topAt = args.indexOf('--top');
 const top = topAt >= 0 ? Number(args[topAt + 1]) : 25;
-const positional = args.filter((a, i) => !a.startsWith('--') && (topAt < 0 || i !== topAt + 1));
+const positional = args.filter(
+  (a, i) => !a.startsWith('--') && (topAt < 0 || i !== topAt + 1) && args[i - 1] !== '--database',
+);
 const jsonPath = positional[0];
 const timesPath = positional[1] ?? (jsonPath?.endsWith('.jsonl') ? jsonPath : undefined);
 if (!jsonPath) {
@@ -32,9 +35,18 @@ const rel = (file) => relative(root, file).split('\\').join('/');
 const rows = new Map();
 // A run cut short has no Jest report yet: its file-times lines alone give wall and CPU per finished file.
 const report = jsonPath.endsWith('.jsonl') ? { testResults: [] } : JSON.parse(readFileSync(jsonPath, 'utf8'));
+// One run's lines: CI's two runs (PostgreSQL and embedded, side by side) append to the same file, each
+// line naming its database; --database embedded reads the other run's (default: postgresql).
+const databaseAt = args.indexOf('--database');
+const database = databaseAt >= 0 ? args[databaseAt + 1] : 'postgresql';
+const lines = (path) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((row) => (row.database ?? 'postgresql') === database);
 if (jsonPath.endsWith('.jsonl')) {
-  for (const line of readFileSync(jsonPath, 'utf8').split('\n').filter(Boolean)) {
-    const { file, wallMs } = JSON.parse(line);
+  for (const { file, wallMs } of lines(jsonPath)) {
     rows.set(rel(file), { wall: wallMs / 1000, tests: 0, status: 'passed' });
   }
 }
@@ -46,8 +58,7 @@ for (const result of report.testResults) {
   });
 }
 if (timesPath) {
-  for (const line of readFileSync(timesPath, 'utf8').split('\n').filter(Boolean)) {
-    const { file, cpuMs, childCpuMs } = JSON.parse(line);
+  for (const { file, cpuMs, childCpuMs } of lines(timesPath)) {
     const row = rows.get(rel(file));
     if (row) Object.assign(row, { cpu: cpuMs / 1000, childCpu: childCpuMs / 1000 });
   }

@@ -28,6 +28,7 @@ if (out) {
       out,
       `${JSON.stringify({
         file: expect.getState().testPath,
+        database: process.env.WALLET_TEST_DATABASE,
         worker: process.env.JEST_WORKER_ID,
         wallMs: Math.round(performance.now() - wall),
         cpuMs: Math.round((used.user + used.system) / 1000),
