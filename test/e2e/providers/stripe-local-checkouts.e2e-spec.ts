@@ -185,6 +185,8 @@ describe('Stripe PayNow, FPX and GrabPay checkouts (live mode, fake Stripe on lo
       } else {
         expect(sent.form.return_url).toMatch(new RegExp(`/provider_returns/stripe/${charge.id}$`));
         if (c.type === 'fpx') expect(sent.form['payment_method_data[fpx][bank]']).toBe('maybank2u');
+        // The payer's bank is the payment method's issuer (none for GrabPay).
+        expect(charge.payment_method).toMatchObject({ type: c.type, issuer: c.type === 'fpx' ? 'maybank2u' : null });
         expect(charge.next_action).toEqual([
           expect.objectContaining({ type: 'redirect_to_url', url: next.redirect_to_url.url, qr_data: null }),
         ]);
