@@ -33,12 +33,13 @@ describe('hosted page: PayNow (SG), FPX and GrabPay (MY) (Chromium, test mode)',
   });
 
   /**
-   * CSP bypassed only so that axe-core can be injected. The checkout and the sandbox's payment page
-   * are on PUBLIC_URL (http://localhost:3000), which this test server stands for: one origin, as in
-   * production, so the page's session (sessionStorage) is there when the payer comes back.
-   * route() does not see the hops of an HTTP redirect: the return route's 303 to a success_url on
-   * http://localhost:3000 would reach that real port (ERR_CONNECTION_REFUSED), so success_url is
-   * this server's own address (checkoutFor).
+   * The checkout and the sandbox's payment page are on PUBLIC_URL (http://localhost:3000), which this
+   * test server stands for: one origin, as in production, so the page's session (sessionStorage) is
+   * there when the payer comes back. CSP is bypassed for axe-core and because Chromium takes a
+   * rerouted response's own origin (this server's) as the page's 'self', which would refuse the
+   * page's fetches to http://localhost:3000. route() does not see the hops of an HTTP redirect: the
+   * return route's 303 to a success_url on http://localhost:3000 would reach that real port
+   * (ERR_CONNECTION_REFUSED), so success_url is this server's own address (checkoutFor).
    */
   async function context(locale = 'en-US'): Promise<BrowserContext> {
     const ctx = await browser.newContext({ locale, bypassCSP: true, viewport: { width: 390, height: 844 } });
