@@ -79,13 +79,13 @@ describe('hosted page: PayNow (SG), FPX and GrabPay (MY) (Chromium, test mode)',
     const ctx = await context();
     const page = await ctx.newPage();
     await page.goto(checkout.url);
-    // The page writes amounts with Intl's narrow currency symbol: SGD as Singapore writes it.
-    expect(await page.locator('#amount').textContent()).toBe('$25.50');
+    // '$' alone would not tell Singapore's dollar from the US one: the page writes the ISO code.
+    expect(await page.locator('#amount').textContent()).toBe('SGD\u00a025.50');
     await page.getByRole('tab', { name: 'Apps & banking' }).click();
     await page.getByRole('button', { name: 'Pay with PayNow' }).click();
     const qr = page.getByRole('region', { name: 'QR code to scan' });
     await qr.waitFor();
-    expect(await qr.locator('.qr-amount').textContent()).toBe('$25.50');
+    expect(await qr.locator('.qr-amount').textContent()).toBe('SGD\u00a025.50');
     const image = qr.getByRole('img', { name: 'QR code to scan with your app' });
     expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     // decode() rejects for an image the browser cannot show; then its width is the 256 px QR code.
