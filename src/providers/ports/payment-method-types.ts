@@ -71,8 +71,11 @@ export interface PaymentMethodTypeInfo {
    * amount and provider allow it). Installments are opt-in: the merchant chooses who pays interest.
    */
   default: boolean;
-  /** Groups types on the hosted page (the mobile banking apps, the installment issuers). */
-  group: 'mobile_banking' | 'installment' | null;
+  /**
+   * Groups types on the hosted page by how the payer approves: on a bank's web site (online
+   * banking), in a mobile banking app, by card installments; null: a wallet or app of its own.
+   */
+  group: 'online_banking' | 'mobile_banking' | 'installment' | null;
   installment: InstallmentPlan | null;
 }
 
@@ -247,7 +250,8 @@ export const PAYMENT_METHOD_REGISTRY = {
     apps: FPX_BANKS,
     appDeepLink: false,
     default: true,
-    group: null,
+    // A bank redirect: the payer approves on the chosen bank's site, not in an app.
+    group: 'online_banking',
     installment: null,
   },
   grabpay: {

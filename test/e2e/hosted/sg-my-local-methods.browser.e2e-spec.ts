@@ -119,7 +119,7 @@ describe('hosted page: PayNow (SG), FPX and GrabPay (MY) (Chromium, test mode)',
     await ctx.close();
   });
 
-  it('[th, en] FPX: the payer picks a bank, authorizes on the payment page, back through the return route to success_url', async () => {
+  it('[th, en] FPX under online banking: no bank until the payer picks one, authorizes on the payment page, back through the return route to success_url', async () => {
     const { pi, checkout } = await checkoutFor(my, 12_000, 'MYR');
     expect(pi.payment_method_types).toEqual(['card', 'fpx', 'grabpay']);
     // The page speaks Thai to a payer whose browser asks for it, in Malaysia too.
@@ -127,23 +127,64 @@ describe('hosted page: PayNow (SG), FPX and GrabPay (MY) (Chromium, test mode)',
     const thai = await th.newPage();
     await thai.goto(checkout.url);
     await thai.getByRole('tab', { name: 'แอปและธนาคาร' }).click();
-    expect(await thai.getByLabel('ธนาคารของคุณสำหรับ FPX (ธนาคารออนไลน์มาเลเซีย)').isVisible()).toBe(true);
-    expect(await thai.getByRole('button', { name: 'ชำระด้วย แกร็บเพย์' }).isVisible()).toBe(true);
+    const thaiBanking = thai.getByRole('region', { name: 'ธนาคารออนไลน์' });
+    expect(await thaiBanking.locator('.hint').textContent()).toBe(
+      'ระบบจะพาคุณไปยังเว็บไซต์ธนาคารของคุณเพื่ออนุมัติการชำระเงิน แล้วกลับมาที่หน้านี้',
+    );
+    const thaiBanks = thaiBanking.getByLabel('ธนาคารของคุณสำหรับ FPX (ธนาคารออนไลน์มาเลเซีย)');
+    expect(await thaiBanks.locator('option:checked').textContent()).toBe('เลือกธนาคารของคุณ');
+    expect(
+      await thai
+        .getByRole('region', { name: 'วอลเล็ทและแอป' })
+        .getByRole('button', { name: 'ชำระด้วย แกร็บเพย์' })
+        .isVisible(),
+    ).toBe(true);
     expect(await seriousAxeViolations(thai)).toEqual([]);
     await shoot(thai, 'checkout-fpx-th');
     await th.close();
 
     const ctx = await context();
     const page = await ctx.newPage();
+    const confirms: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith(`/checkouts/${checkout.id}/confirm`)) confirms.push(request.postDataJSON());
+    });
     await page.goto(checkout.url);
     await page.getByRole('tab', { name: 'Apps & banking' }).click();
-    const banks = page.getByLabel('Your bank for FPX online banking');
-    expect(await banks.locator('option').count()).toBe(19);
+    // A bank redirect, not an app: its own group, whose hint says where the payer approves.
+    const banking = page.getByRole('region', { name: 'Online banking' });
+    expect(await banking.locator('.hint').textContent()).toBe(
+      "You are taken to your bank's site to approve the payment, then back here.",
+    );
+    const banks = banking.getByLabel('Your bank for FPX online banking');
+    expect(await banks.locator('option:not([disabled])').count()).toBe(19);
     expect(await banks.locator('option').allTextContents()).toEqual(
       expect.arrayContaining(['Maybank2U', 'CIMB Clicks']),
     );
+    // No bank is chosen for the payer: the select opens on a placeholder that is not a value.
+    expect(await banks.inputValue()).toBe('');
+    expect(await banks.locator('option:checked').textContent()).toBe('Choose your bank');
+    expect(await banks.locator('option:checked').isDisabled()).toBe(true);
+    expect(
+      await page
+        .getByRole('region', { name: 'Wallets and apps' })
+        .getByRole('button', { name: 'Pay with GrabPay' })
+        .isVisible(),
+    ).toBe(true);
+    // Pay without a bank: the message under the select, tied to it, the focus on it, and no confirm.
+    await page.getByRole('button', { name: 'Pay with FPX online banking' }).click();
+    const missing = page.getByText('Choose your bank to pay with FPX online banking.');
+    expect(await missing.isVisible()).toBe(true);
+    expect(await banks.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(':focus').getAttribute('id')).toBe('bank-fpx');
+    expect(
+      await page.getByRole('combobox', { description: 'Choose your bank to pay with FPX online banking.' }).count(),
+    ).toBe(1);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await charges(my, pi.id)).toEqual([]);
     await banks.selectOption({ label: 'Public Bank' });
-    expect(await page.getByRole('button', { name: 'Pay with GrabPay' }).isVisible()).toBe(true);
+    expect(await missing.isVisible()).toBe(false);
+    expect(await banks.getAttribute('aria-invalid')).toBeNull();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shoot(page, 'checkout-fpx-en');
     await page.getByRole('button', { name: 'Pay with FPX online banking' }).click();
@@ -163,6 +204,8 @@ describe('hosted page: PayNow (SG), FPX and GrabPay (MY) (Chromium, test mode)',
       amount: 12_000,
       payment_method: { type: 'fpx', issuer: 'public_bank' },
     });
+    // The one confirm the page sent is the one with the bank: the press without one sent none.
+    expect(confirms).toEqual([{ payment_method_type: 'fpx', bank: 'public_bank' }]);
     await ctx.close();
   });
 
