@@ -257,11 +257,14 @@ export const PAYMENT_METHOD_REGISTRY = {
   grabpay: {
     name: { en: 'GrabPay', th: 'แกร็บเพย์' },
     flow: 'redirect',
-    countries: ['MY'],
-    currencies: ['MYR'],
-    // Stripe's smallest MYR charge is RM 2.00 (docs.stripe.com/currencies#minimum-and-maximum-charge-amounts);
-    // refunds in full or in part up to 90 days after the payment (docs.stripe.com/payments/grabpay#refunds).
-    limits: { MYR: { min: 200, max: 150_000 } },
+    // Stripe takes GrabPay in SGD from businesses in Singapore and in MYR from businesses in Malaysia
+    // (docs.stripe.com/payments/grabpay/accept-a-payment, "Determine compatibility").
+    countries: ['SG', 'MY'],
+    currencies: ['SGD', 'MYR'],
+    // Stripe's smallest charges are S$0.50 and RM 2.00 (docs.stripe.com/currencies#minimum-and-maximum-charge-amounts);
+    // the largest are the GrabPay wallet's own: S$5,000 (a verified wallet) and RM 1,500. Refunds in full or in
+    // part up to 90 days after the payment (docs.stripe.com/payments/grabpay#refunds).
+    limits: { SGD: { min: 50, max: 500_000 }, MYR: { min: 200, max: 150_000 } },
     refund: { refundable: true, partial: true, windowDays: 90 },
     expiresAfterMs: 15 * MINUTE,
     providerTypes: { stripe: 'grabpay' },

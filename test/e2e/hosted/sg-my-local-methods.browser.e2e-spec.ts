@@ -14,7 +14,7 @@ import { createCheckout, createPaymentIntent } from '../../factories/checkout.js
  */
 const SHOTS = process.env.HOSTED_SCREENSHOTS;
 
-describe('hosted page: PayNow (SG), FPX and GrabPay (MY) (Chromium, test mode)', () => {
+describe('hosted page: PayNow and GrabPay (SG), FPX and GrabPay (MY) (Chromium, test mode)', () => {
   let t: TestApp;
   let browser: Browser;
   let sg: Tenant;
@@ -75,7 +75,7 @@ describe('hosted page: PayNow (SG), FPX and GrabPay (MY) (Chromium, test mode)',
 
   it('PayNow: the QR code with the amount, paid with the test-mode control; the page goes to success_url', async () => {
     const { pi, checkout } = await checkoutFor(sg, 2_550, 'SGD');
-    expect(pi.payment_method_types).toEqual(['card', 'paynow']);
+    expect(pi.payment_method_types).toEqual(['card', 'paynow', 'grabpay']);
     const ctx = await context();
     const page = await ctx.newPage();
     await page.goto(checkout.url);
@@ -209,21 +209,32 @@ describe('hosted page: PayNow (SG), FPX and GrabPay (MY) (Chromium, test mode)',
     await ctx.close();
   });
 
-  it('GrabPay: redirect to the payment page, authorize, back through the return route to success_url', async () => {
-    const { pi, checkout } = await checkoutFor(my, 4_590, 'MYR');
-    const ctx = await context();
-    const page = await ctx.newPage();
-    await page.goto(checkout.url);
-    await page.getByRole('tab', { name: 'Apps & banking' }).click();
-    await page.getByRole('button', { name: 'Pay with GrabPay' }).click();
-    await page.waitForURL(/\/provider_returns\/sandbox\/[0-9a-f-]+\/authorize$/);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Pay with GrabPay');
-    expect(await page.locator('#amount').textContent()).toBe('RM\u00a045.90');
-    await shoot(page, 'sandbox-payment-grabpay-en');
-    await page.getByRole('button', { name: 'Authorize payment' }).click();
-    await page.waitForURL(`${t.url}/healthz?paid=${checkout.id}`);
-    const [charge] = await charges(my, pi.id);
-    expect(charge).toMatchObject({ status: 'succeeded', payment_method: { type: 'grabpay', issuer: null } });
-    await ctx.close();
-  });
+  it.each([
+    ['MY', 4_590, 'MYR', 'RM\u00a045.90'],
+    ['SG', 1_280, 'SGD', 'SGD\u00a012.80'],
+  ] as const)(
+    'GrabPay (%s): redirect to the payment page, authorize, back through the return route to success_url',
+    async (country, amount, currency, shown) => {
+      const tenant = country === 'MY' ? my : sg;
+      const { pi, checkout } = await checkoutFor(tenant, amount, currency);
+      const ctx = await context();
+      const page = await ctx.newPage();
+      await page.goto(checkout.url);
+      await page.getByRole('tab', { name: 'Apps & banking' }).click();
+      await page.getByRole('button', { name: 'Pay with GrabPay' }).click();
+      await page.waitForURL(/\/provider_returns\/sandbox\/[0-9a-f-]+\/authorize$/);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Pay with GrabPay');
+      expect(await page.locator('#amount').textContent()).toBe(shown);
+      if (country === 'MY') await shoot(page, 'sandbox-payment-grabpay-en');
+      await page.getByRole('button', { name: 'Authorize payment' }).click();
+      await page.waitForURL(`${t.url}/healthz?paid=${checkout.id}`);
+      const [charge] = await charges(tenant, pi.id);
+      expect(charge).toMatchObject({
+        status: 'succeeded',
+        currency,
+        payment_method: { type: 'grabpay', issuer: null },
+      });
+      await ctx.close();
+    },
+  );
 });

@@ -50,6 +50,15 @@ const CASES: Case[] = [
   },
   {
     type: 'grabpay',
+    country: 'SG',
+    currency: 'SGD',
+    amount: 25000,
+    fee: 899, // 3.3 % + 9 % GST: 825 + 74.25
+    pending: 'payment_intent_grabpay_requires_action',
+    body: { payment_method_type: 'grabpay' },
+  },
+  {
+    type: 'grabpay',
     country: 'MY',
     currency: 'MYR',
     amount: 12000,
