@@ -26,6 +26,16 @@ describe('hosted page shell', () => {
     expect(formatMoney(95, 'THB', 1, 'en')).toBe('฿95');
   });
 
+  it('writes a currency by its symbol only where the symbol names it alone; $ and ¥ by the ISO code', () => {
+    for (const locale of ['en', 'th'] as const) {
+      expect(formatMoney(12000, 'MYR', 100, locale)).toBe('RM\u00a0120.00');
+      expect(formatMoney(2550, 'SGD', 100, locale)).toBe('SGD\u00a025.50');
+      expect(formatMoney(2550, 'USD', 100, locale)).toBe('USD\u00a025.50');
+      expect(formatMoney(5000, 'JPY', 1, locale)).toBe('JPY\u00a05,000');
+      expect(formatMoney(990, 'EUR', 100, locale)).toBe('€9.90');
+    }
+  });
+
   it('escapes every value by default and keeps the CSP nonce on style and script', () => {
     const html = hostedErrorPage(
       { nonce: 'n0nce', locale: 'th', title: '<t>', query: { test_mode: 'true', locale: 'th' } },

@@ -29,18 +29,45 @@ export function pickLocale(req: Request): HostedLocale {
 export const intlLocale = (locale: HostedLocale) => (locale === 'th' ? 'th-TH' : 'en-TH');
 
 /**
- * `฿1,234.50`: an amount in minor units shown in the locale's currency format, with as many
- * decimals as the currency's scaling factor gives (100 → 2).
+ * `฿1,234.50`, `RM 120.00`, `SGD 25.50`: an amount in minor units in the locale's currency format,
+ * with as many decimals as the currency's scaling factor gives (100 → 2). The currency is its narrow
+ * symbol where that symbol names it alone (฿, RM, €) and its ISO code where the symbol is shared:
+ * `$` is the dollar of the US, Singapore and many others, `¥` both yen and yuan, so a payer
+ * could not tell which one the page asks for.
  */
 export function formatMoney(amount: number, currency: string, scalingFactor: number, locale: HostedLocale): string {
   const digits = Math.max(0, Math.round(Math.log10(scalingFactor)));
-  return new Intl.NumberFormat(intlLocale(locale), {
+  const intl = intlLocale(locale);
+  return new Intl.NumberFormat(intl, {
     style: 'currency',
     currency,
-    currencyDisplay: 'narrowSymbol',
+    currencyDisplay: sharedNarrowSymbols(intl).has(narrowSymbol(currency, intl)) ? 'code' : 'narrowSymbol',
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
   }).format(amount / scalingFactor);
+}
+
+const narrowSymbol = (currency: string, intl: string) =>
+  new Intl.NumberFormat(intl, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' })
+    .formatToParts(1)
+    .find((part) => part.type === 'currency')!.value;
+
+const sharedSymbols = new Map<string, ReadonlySet<string>>();
+
+/** The narrow symbols that more than one of Intl's currencies writes in this locale (`$`, `¥`, `£`, `kr`). */
+function sharedNarrowSymbols(intl: string): ReadonlySet<string> {
+  let shared = sharedSymbols.get(intl);
+  if (!shared) {
+    const seen = new Set<string>();
+    const twice = new Set<string>();
+    for (const currency of Intl.supportedValuesOf('currency')) {
+      const symbol = narrowSymbol(currency, intl);
+      (seen.has(symbol) ? twice : seen).add(symbol);
+    }
+    shared = twice;
+    sharedSymbols.set(intl, shared);
+  }
+  return shared;
 }
 
 /** JSON for an inline script: `<` escaped so no value can close the script element. */

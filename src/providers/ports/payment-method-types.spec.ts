@@ -26,7 +26,7 @@ describe('the payment method type registry', () => {
       'mobile_banking_ktb',
     ]);
     expect(paymentMethodTypesFor('TH', 'THB').filter((t) => t.startsWith('installment_')).length).toBe(8);
-    expect(paymentMethodTypesFor('SG', 'SGD')).toEqual(['card', 'paynow']);
+    expect(paymentMethodTypesFor('SG', 'SGD')).toEqual(['card', 'paynow', 'grabpay']);
     expect(paymentMethodTypesFor('MY', 'MYR')).toEqual(['card', 'fpx', 'grabpay']);
   });
 

@@ -71,8 +71,11 @@ export interface PaymentMethodTypeInfo {
    * amount and provider allow it). Installments are opt-in: the merchant chooses who pays interest.
    */
   default: boolean;
-  /** Groups types on the hosted page (the mobile banking apps, the installment issuers). */
-  group: 'mobile_banking' | 'installment' | null;
+  /**
+   * Groups types on the hosted page by how the payer approves: on a bank's web site (online
+   * banking), in a mobile banking app, by card installments; null: a wallet or app of its own.
+   */
+  group: 'online_banking' | 'mobile_banking' | 'installment' | null;
   installment: InstallmentPlan | null;
 }
 
@@ -247,17 +250,21 @@ export const PAYMENT_METHOD_REGISTRY = {
     apps: FPX_BANKS,
     appDeepLink: false,
     default: true,
-    group: null,
+    // A bank redirect: the payer approves on the chosen bank's site, not in an app.
+    group: 'online_banking',
     installment: null,
   },
   grabpay: {
     name: { en: 'GrabPay', th: 'แกร็บเพย์' },
     flow: 'redirect',
-    countries: ['MY'],
-    currencies: ['MYR'],
-    // Stripe's smallest MYR charge is RM 2.00 (docs.stripe.com/currencies#minimum-and-maximum-charge-amounts);
-    // refunds in full or in part up to 90 days after the payment (docs.stripe.com/payments/grabpay#refunds).
-    limits: { MYR: { min: 200, max: 150_000 } },
+    // Stripe takes GrabPay in SGD from businesses in Singapore and in MYR from businesses in Malaysia
+    // (docs.stripe.com/payments/grabpay/accept-a-payment, "Determine compatibility").
+    countries: ['SG', 'MY'],
+    currencies: ['SGD', 'MYR'],
+    // Stripe's smallest charges are S$0.50 and RM 2.00 (docs.stripe.com/currencies#minimum-and-maximum-charge-amounts);
+    // the largest are the GrabPay wallet's own: S$5,000 (a verified wallet) and RM 1,500. Refunds in full or in
+    // part up to 90 days after the payment (docs.stripe.com/payments/grabpay#refunds).
+    limits: { SGD: { min: 50, max: 500_000 }, MYR: { min: 200, max: 150_000 } },
     refund: { refundable: true, partial: true, windowDays: 90 },
     expiresAfterMs: 15 * MINUTE,
     providerTypes: { stripe: 'grabpay' },

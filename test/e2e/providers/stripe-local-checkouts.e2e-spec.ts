@@ -50,6 +50,15 @@ const CASES: Case[] = [
   },
   {
     type: 'grabpay',
+    country: 'SG',
+    currency: 'SGD',
+    amount: 25000,
+    fee: 899, // 3.3 % + 9 % GST: 825 + 74.25
+    pending: 'payment_intent_grabpay_requires_action',
+    body: { payment_method_type: 'grabpay' },
+  },
+  {
+    type: 'grabpay',
     country: 'MY',
     currency: 'MYR',
     amount: 12000,
@@ -185,6 +194,8 @@ describe('Stripe PayNow, FPX and GrabPay checkouts (live mode, fake Stripe on lo
       } else {
         expect(sent.form.return_url).toMatch(new RegExp(`/provider_returns/stripe/${charge.id}$`));
         if (c.type === 'fpx') expect(sent.form['payment_method_data[fpx][bank]']).toBe('maybank2u');
+        // The payer's bank is the payment method's issuer (none for GrabPay).
+        expect(charge.payment_method).toMatchObject({ type: c.type, issuer: c.type === 'fpx' ? 'maybank2u' : null });
         expect(charge.next_action).toEqual([
           expect.objectContaining({ type: 'redirect_to_url', url: next.redirect_to_url.url, qr_data: null }),
         ]);

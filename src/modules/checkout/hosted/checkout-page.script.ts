@@ -243,9 +243,25 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     const term = document.getElementById('term-' + type);
     if (term) body.installment_term = Number(term.value);
     const bank = document.getElementById('bank-' + type);
+    if (bank && !bank.checkValidity()) { bankMissing(bank, true); return; }
     if (bank) body.bank = bank.value;
     attempt('/checkouts/' + config.checkout + '/confirm', body);
   }));
+  // A bank select still on its placeholder: the message under it, tied to it, and the focus on it.
+  function bankMissing(bank, missing) {
+    const note = document.getElementById(bank.id + '-error');
+    note.hidden = !missing;
+    if (missing) {
+      bank.setAttribute('aria-invalid', 'true');
+      bank.setAttribute('aria-describedby', note.id);
+      bank.focus();
+    } else {
+      bank.removeAttribute('aria-invalid');
+      bank.removeAttribute('aria-describedby');
+    }
+  }
+  document.querySelectorAll('select[id^="bank-"]').forEach((bank) =>
+    bank.addEventListener('change', () => bankMissing(bank, false)));
   const promptpay = document.getElementById('pay-promptpay');
   if (promptpay) promptpay.addEventListener('click', () =>
     attempt('/checkouts/' + config.checkout + '/confirm', { payment_method_type: 'promptpay' }));

@@ -95,6 +95,8 @@ const TEXT = {
     groupApps: 'Wallets and apps',
     groupAppsHint:
       'You are taken to the app to approve the payment, then back here. On a phone the app opens by itself.',
+    groupOnlineBanking: 'Online banking',
+    groupOnlineBankingHint: "You are taken to your bank's site to approve the payment, then back here.",
     groupMobileBanking: 'Mobile banking',
     groupMobileBankingHint:
       "Approve the payment in your bank's app. On a phone the app opens by itself; on a computer, scan its QR code with the app.",
@@ -106,6 +108,8 @@ const TEXT = {
     supports: 'Supported: {apps}',
     term: 'Term with {name}',
     bank: 'Your bank for {name}',
+    chooseBank: 'Choose your bank',
+    bankMissing: 'Choose your bank to pay with {name}.',
     months: '{months} months × {monthly}',
     qrLabelOther: 'QR code to scan',
     qrAltOther: 'QR code to scan with your app',
@@ -144,6 +148,8 @@ const TEXT = {
     tabOther: 'แอปและธนาคาร',
     groupApps: 'วอลเล็ทและแอป',
     groupAppsHint: 'ระบบจะพาคุณไปยังแอปเพื่ออนุมัติการชำระเงิน แล้วกลับมาที่หน้านี้ บนโทรศัพท์แอปจะเปิดขึ้นเอง',
+    groupOnlineBanking: 'ธนาคารออนไลน์',
+    groupOnlineBankingHint: 'ระบบจะพาคุณไปยังเว็บไซต์ธนาคารของคุณเพื่ออนุมัติการชำระเงิน แล้วกลับมาที่หน้านี้',
     groupMobileBanking: 'โมบายแบงก์กิ้ง',
     groupMobileBankingHint: 'อนุมัติการชำระเงินในแอปธนาคารของคุณ บนโทรศัพท์แอปจะเปิดขึ้นเอง บนคอมพิวเตอร์ให้สแกนคิวอาร์โค้ดด้วยแอป',
     groupInstallment: 'ผ่อนชำระผ่านบัตรเครดิต',
@@ -153,6 +159,8 @@ const TEXT = {
     supports: 'รองรับ: {apps}',
     term: 'ระยะเวลาผ่อนกับ {name}',
     bank: 'ธนาคารของคุณสำหรับ {name}',
+    chooseBank: 'เลือกธนาคารของคุณ',
+    bankMissing: 'เลือกธนาคารของคุณเพื่อชำระด้วย {name}',
     months: '{months} เดือน × {monthly}',
     qrLabelOther: 'คิวอาร์โค้ดสำหรับสแกน',
     qrAltOther: 'คิวอาร์โค้ดสำหรับสแกนด้วยแอปของคุณ',
@@ -187,6 +195,8 @@ const STYLE = `
   .method-row button { margin-top: .6rem; }
   .method-row label { margin-top: .75rem; }
   .apps { color: #475569; font-size: .85rem; margin: .25rem 0 0; }
+  .field-error { color: #991b1b; font-size: .9rem; margin: .3rem 0 0; }
+  select[aria-invalid=true] { border-color: #991b1b; }
   #other-qr { text-align: center; } #other-qr-image { display: block; margin: 1rem auto .5rem; width: 15rem; height: 15rem; image-rendering: pixelated; }
   #promotion-form { margin: 0 0 1rem; } #promotion-form .apply { flex: 0 0 auto; } #promotion-form .apply button { margin-top: 0; }
   a.cancel { display: block; text-align: center; margin-top: 1.25rem; color: #334155; }
@@ -270,12 +280,14 @@ const otherTypes = (input: CheckoutPageInput) =>
   input.paymentMethodTypes.filter((type) => type !== 'card' && type !== 'promptpay' && isPaymentMethodType(type));
 
 /**
- * The registry's other types the checkout allows, grouped as the buyer looks for them: wallets and
- * apps, the mobile banking apps, card installments (each issuer with the terms its monthly minimum
- * allows for this amount). Each says which apps or banks it pays with.
+ * The registry's other types the checkout allows, grouped as the buyer looks for them: online
+ * banking (a bank's site, FPX), wallets and apps, the mobile banking apps, card installments (each
+ * issuer with the terms its monthly minimum allows for this amount). Each says which apps or banks
+ * it pays with.
  */
 function otherMethods(input: CheckoutPageInput, t: PageText) {
   const groups = [
+    { id: 'online_banking', title: t.groupOnlineBanking, hint: t.groupOnlineBankingHint, methods: [] as object[] },
     { id: 'apps', title: t.groupApps, hint: t.groupAppsHint, methods: [] as object[] },
     { id: 'mobile_banking', title: t.groupMobileBanking, hint: t.groupMobileBankingHint, methods: [] as object[] },
     { id: 'installment', title: t.groupInstallment, hint: t.groupInstallmentHint, methods: [] as object[] },
@@ -299,7 +311,8 @@ function otherMethods(input: CheckoutPageInput, t: PageText) {
           ),
       }));
     if (plan && !terms?.length) continue;
-    // A type with several banks (FPX) asks the payer to pick one: the select lists them (payer-bank.ts).
+    // A type with several banks (FPX) asks the payer to pick one: the select lists them (payer-bank.ts)
+    // after a "Choose your bank" placeholder, so no bank is chosen for the payer.
     const banks = !plan && info.apps.length > 1 ? info.apps : null;
     group.methods.push({
       type,
@@ -311,6 +324,7 @@ function otherMethods(input: CheckoutPageInput, t: PageText) {
           : null,
       banks,
       bankLabel: banks ? t.bank.replace('{name}', name) : null,
+      bankMissing: banks ? t.bankMissing.replace('{name}', name) : null,
       terms: plan ? terms : null,
       termLabel: plan ? t.term.replace('{name}', name) : null,
     });

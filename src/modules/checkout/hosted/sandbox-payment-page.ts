@@ -78,8 +78,10 @@ export class SandboxPaymentPage {
       if (visit.browser) return this.pages.notFound(visit);
       throw new AppError(CheckoutErrors.E7022, `The sandbox has no pending payment for charge "${chargeId}".`);
     }
-    const { charge, merchant } = found;
+    const { charge, reference, merchant } = found;
     const info = paymentMethodInfo(chargeMethodType(charge));
+    // A type whose payer picked a bank (FPX) stands in for that bank's page: it names only that bank.
+    const bank = this.sandbox.bankOf(reference);
     const nonce = newNonce();
     const t = TEXT[visit.locale];
     const actionUrl = `/provider_returns/sandbox/${encodeURIComponent(charge.id)}/authorize`;
@@ -123,7 +125,7 @@ export class SandboxPaymentPage {
         t,
         method: info.name[visit.locale],
         amount: formatMoney(Number(charge.amount), charge.currency, charge.scaling_factor, visit.locale),
-        apps: info.apps.map((a) => a.name),
+        apps: info.apps.filter((a) => !bank || a.id === bank).map((a) => a.name),
       },
     );
     return { kind: 'page', status: 200, nonce, html };

@@ -157,7 +157,10 @@ export class CheckoutPaymentsService {
     }
   }
 
-  /** A new attempt on a locked checkout: its payment method and pending charge, the checkout pending on it. */
+  /**
+   * A new attempt on a locked checkout: its payment method and pending charge, the checkout pending
+   * on it. The bank the payer picked (FPX) is the payment method's `issuer`, as a card's issuing bank is.
+   */
   async newAttempt(
     checkout: Checkout,
     target: Target,
@@ -167,6 +170,7 @@ export class CheckoutPaymentsService {
     vaultCard: VaultCard | null = null,
     saved: PaymentMethod | null = null,
     installment: InstallmentDetails | null = null,
+    bank: string | null = null,
   ) {
     const paymentMethod =
       saved ??
@@ -190,6 +194,7 @@ export class CheckoutPaymentsService {
                 ...(checkout.mode === 'subscription' ? { sandbox_outcome: vaultCard.sandbox_outcome } : {}),
               }
             : {}),
+          ...(bank ? { issuer: bank } : {}),
         },
         manager,
       ));

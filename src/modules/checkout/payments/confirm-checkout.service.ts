@@ -138,6 +138,7 @@ export class ConfirmCheckoutService {
         vaultCard,
         saved,
         installmentOf(method, Number(checkout.amount), checkout.currency),
+        method.bank,
       );
       await this.idempotency.checkpoint(manager, 'charge', attempt.charge.id);
       // The pending charge has no event until the provider answers (charge.succeeded, …): its audit row.

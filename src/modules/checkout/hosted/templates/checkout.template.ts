@@ -9,7 +9,9 @@
  * promotionCode (the promotion code field of a subscription checkout with allow_promotion_codes),
  * tabs (the payment method tabs: card, PromptPay, other), others (the registry's other types the
  * checkout allows, grouped: apps and wallets, mobile banking, card installments; each with the apps
- * or banks it supports and, for installments, its terms; FPX's banks as a select, `banks`).
+ * or banks it supports and, for installments, its terms; FPX's banks as a required select, `banks`,
+ * after a placeholder, with the inline message `bankMissing` its script shows when Pay is pressed
+ * without a bank).
  */
 export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
     <h1><%= it.t.heading %></h1>
@@ -117,11 +119,13 @@ export const CHECKOUT_TEMPLATE = `<% layout('@layout') %>
 <% } %>
 <% if (m.banks) { %>
           <label for="bank-<%= m.type %>"><%= m.bankLabel %></label>
-          <select id="bank-<%= m.type %>">
+          <select id="bank-<%= m.type %>" required>
+            <option value="" disabled selected><%= it.t.chooseBank %></option>
 <% for (const bank of m.banks) { %>
             <option value="<%= bank.id %>"><%= bank.name %></option>
 <% } %>
           </select>
+          <p class="field-error" id="bank-<%= m.type %>-error" hidden><%= m.bankMissing %></p>
 <% } %>
           <button type="button" class="pay-method" id="pay-<%= m.type %>" data-type="<%= m.type %>" data-flow="<%= m.flow %>"<% if (m.apps) { %> aria-describedby="apps-<%= m.type %>"<% } %>><%= m.label %></button>
 <% if (m.apps) { %>

@@ -104,8 +104,14 @@ export class SandboxCollectionProvider implements CollectionProvider {
   private readonly payments = new Map<string, ProviderPayment>();
   /** Authorizations it holds, by its reference: what is held, and how each ended (once: a resend answers the same). */
   private readonly authorizations = new Map<string, SandboxAuthorization>();
-  /** Pending payments of the QR and redirect types, by reference: what the buyer (a test helper) made of each. */
-  private readonly sources = new Map<string, { chargeId: string; status: 'pending' | 'succeeded' | 'failed' }>();
+  /**
+   * Pending payments of the QR and redirect types, by reference: what the buyer (a test helper) made
+   * of each, and the bank the payer picked (FPX), whose page the sandbox's payment page stands in for.
+   */
+  private readonly sources = new Map<
+    string,
+    { chargeId: string; status: 'pending' | 'succeeded' | 'failed'; bank?: string | null }
+  >();
 
   constructor(@Optional() config?: ConfigService<AllConfig, true>) {
     this.publicUrl = config?.get('app.publicUrl', { infer: true }) ?? 'http://localhost:3000';
@@ -265,7 +271,7 @@ export class SandboxCollectionProvider implements CollectionProvider {
     const made = this.payments.get(request.chargeId);
     if (made) return made;
     const reference = providerReference('src');
-    this.sources.set(reference, { chargeId: request.chargeId, status: 'pending' });
+    this.sources.set(reference, { chargeId: request.chargeId, status: 'pending', bank: source.bank ?? null });
     if (this.sources.size > SANDBOX_RECORDS) this.sources.delete(this.sources.keys().next().value!);
     if (paymentMethodInfo(source.type).flow === 'qr') {
       const raw = `sandbox:${source.type}:${reference}:${request.amount}:${request.currency}`;
@@ -287,6 +293,11 @@ export class SandboxCollectionProvider implements CollectionProvider {
   sourceOf(chargeId: string): string | null {
     const made = this.payments.get(chargeId);
     return made && this.sources.has(made.reference) ? made.reference : null;
+  }
+
+  /** The bank the payer picked for the QR or redirect payment `reference` (FPX), if any. */
+  bankOf(reference: string): string | null {
+    return this.sources.get(reference)?.bank ?? null;
   }
 
   /** A QR or redirect payment answers what was made of it; PromptPay (paid by its test helper) and 3-D Secure succeed. */
