@@ -303,7 +303,8 @@ export type PaymentMethodRefusal =
 export interface PaymentShape {
   country: string;
   currency: string;
-  amount: number;
+  /** Minor units; null while it is not known yet (a draft invoice's lines may still change): no amount limit applies. */
+  amount: number | null;
   /** The provider serving the country in this mode, and the types it collects. */
   provider?: { name: string; paymentMethodTypes: readonly PaymentMethodType[] };
 }
@@ -317,7 +318,8 @@ export function refusalOf(type: PaymentMethodType, payment: PaymentShape): Payme
     return { reason: 'currency', allowed: info.currencies };
   }
   const limits = info.limits[payment.currency];
-  if (limits && (payment.amount < limits.min || payment.amount > limits.max)) return { reason: 'amount', limits };
+  const { amount } = payment;
+  if (limits && amount !== null && (amount < limits.min || amount > limits.max)) return { reason: 'amount', limits };
   if (payment.provider && !payment.provider.paymentMethodTypes.includes(type)) {
     return { reason: 'provider', provider: payment.provider.name };
   }
