@@ -16,10 +16,7 @@ import { toInvoiceResponse, type InvoiceResponse } from '../checkout.responses.j
 import { MAX_AMOUNT, typesCollecting } from '../checkout-rules.js';
 import type { CreateInvoiceDto } from '../dto/invoice.dto.js';
 import { invoiceAmountDue, type Invoice, type InvoiceLineItem } from '../entities/invoice.entity.js';
-import {
-  defaultPaymentMethodTypes,
-  type PaymentMethodType,
-} from '../../../providers/ports/payment-method-types.js';
+import { defaultPaymentMethodTypes, type PaymentMethodType } from '../../../providers/ports/payment-method-types.js';
 import { newTargetFields } from './payment-intents.service.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
