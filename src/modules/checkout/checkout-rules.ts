@@ -72,6 +72,14 @@ export function checkedPaymentMethodTypes(
   return [...requested];
 }
 
+/**
+ * Of a target's types, those that can collect `payment` as it is now (its amount due): what a
+ * finalized invoice keeps, and what a checkout of a target offers when the caller does not narrow.
+ */
+export function typesCollecting(types: readonly PaymentMethodType[], payment: PaymentShape): PaymentMethodType[] {
+  return types.filter((t) => refusalOf(t, payment) === null);
+}
+
 /** Refuses a type that cannot collect the payment, with the precise code. */
 export function assertCollectable(type: PaymentMethodType, payment: PaymentShape): void {
   const refusal = refusalOf(type, payment);

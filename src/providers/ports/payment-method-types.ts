@@ -91,7 +91,12 @@ function mobileBanking(bank: string, app: string, th: string): PaymentMethodType
     countries: ['TH'],
     currencies: ['THB'],
     limits: THB(2_000, 15_000_000),
-    // Opn does not refund mobile banking charges through its API (docs/COLLECTION.md, "Refunds per method").
+    // No Opn reference states whether a mobile banking charge can be refunded: its pages
+    // (docs.omise.co/mobile-banking-kbank, -scb, …) have no refund section and its refund page
+    // (docs.omise.co/refunding-charges) lists general rules only. Opn's own WooCommerce plugin
+    // offers refunds for TrueMoney (`supports = array('products', 'refunds')`) but not for its Mobile
+    // Banking gateway (omise/omise-woocommerce includes/gateway/class-omise-payment-mobilebanking.php),
+    // so not refundable through the API, until Opn says otherwise (docs/PROVIDERS.md, "Mobile banking refunds").
     refund: noRefund,
     expiresAfterMs: 15 * MINUTE,
     providerTypes: { opn: `mobile_banking_${bank}` },
@@ -303,7 +308,8 @@ export type PaymentMethodRefusal =
 export interface PaymentShape {
   country: string;
   currency: string;
-  amount: number;
+  /** Minor units; null while it is not known yet (a draft invoice's lines may still change): no amount limit applies. */
+  amount: number | null;
   /** The provider serving the country in this mode, and the types it collects. */
   provider?: { name: string; paymentMethodTypes: readonly PaymentMethodType[] };
 }
@@ -317,7 +323,8 @@ export function refusalOf(type: PaymentMethodType, payment: PaymentShape): Payme
     return { reason: 'currency', allowed: info.currencies };
   }
   const limits = info.limits[payment.currency];
-  if (limits && (payment.amount < limits.min || payment.amount > limits.max)) return { reason: 'amount', limits };
+  const { amount } = payment;
+  if (limits && amount !== null && (amount < limits.min || amount > limits.max)) return { reason: 'amount', limits };
   if (payment.provider && !payment.provider.paymentMethodTypes.includes(type)) {
     return { reason: 'provider', provider: payment.provider.name };
   }

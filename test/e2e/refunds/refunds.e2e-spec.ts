@@ -269,6 +269,47 @@ describe('refunds', () => {
     expectErrorObject(live.body, 'E4040');
   });
 
+  it.each([
+    ['TH', 'THB', 'truemoney', {}],
+    ['TH', 'THB', 'installment_kbank', { installment_term: 3 }],
+    ['SG', 'SGD', 'paynow', {}],
+    ['SG', 'SGD', 'grabpay', {}],
+    ['MY', 'MYR', 'fpx', { bank: 'maybank2u' }],
+    ['MY', 'MYR', 'grabpay', {}],
+  ])(
+    "a refund of a %s %s charge paid with %s carries the charge's type as its method, as the OpenAPI document says",
+    async (country, currency, type, extra) => {
+      const local = await createTenant(t, { countries: [country] });
+      const pi = await createPaymentIntent(t, local, { amount: 100_000, currency, payment_method_types: [type] });
+      const checkout = await createCheckout(t, local, { target_type: 'payment_intent', target_id: pi.id });
+      const pending = await confirm(
+        t,
+        local,
+        checkout,
+        { payment_method_type: type, ...extra },
+        { 'X-Country': country },
+      );
+      expect(pending.body.charge).toMatchObject({ status: 'pending', payment_method: { type } });
+      const paid = await t.http
+        .post(local.path(`/test_helpers/charges/${pending.body.charge.id}/succeed`))
+        .set(local.as('test'));
+      expect(paid.body).toMatchObject({ status: 'succeeded' });
+      const res = await t.http
+        .post(local.path('/refunds'))
+        .set(local.as('test'))
+        .send({ charge_id: paid.body.id, amount: 1_000 });
+      expect({ status: res.status, body: res.body }).toMatchObject({
+        status: 200,
+        body: { method: type, amount: 1_000, currency },
+      });
+      const contract = await OpenApiContract.load(t);
+      contract.assert('POST', `${DOC}/refunds`, res);
+      const read = await t.http.get(local.path(`/refunds/${res.body.id}`)).set(local.as('test'));
+      contract.assert('GET', `${DOC}/refunds/{id}`, read);
+      await expectLedgerInvariants(t, [local.applicationId]);
+    },
+  );
+
   it('destination charges: the platform pays, or reverse_transfer takes the connected share back (with or without the fee share)', async () => {
     const seller = await connectedAccount(t, tenant);
     const pi = await createPaymentIntent(t, tenant, {

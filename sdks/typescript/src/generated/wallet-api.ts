@@ -4067,7 +4067,7 @@ export interface components {
              *       "promptpay"
              *     ]
              */
-            payment_method_types: string[];
+            payment_method_types: ("card" | "promptpay" | "truemoney" | "mobile_banking_kbank" | "mobile_banking_scb" | "mobile_banking_bay" | "mobile_banking_bbl" | "mobile_banking_ktb" | "installment_bay" | "installment_bbl" | "installment_first_choice" | "installment_kbank" | "installment_ktc" | "installment_scb" | "installment_ttb" | "installment_uob" | "paynow" | "fpx" | "grabpay")[];
             transfer_data: {
                 /**
                  * @description A connected account of this application (same mode) that receives the payment.
@@ -4232,12 +4232,13 @@ export interface components {
             /** @example null */
             due_date: string | null;
             /**
+             * @description The types a checkout of the invoice may offer. A subscription invoice takes the registry’s defaults for its country and currency that the country’s provider collects; finalizing keeps those that can collect the amount due, and a checkout offers only those that can collect the amount due when it opens (docs/BILLING.md).
              * @example [
              *       "card",
              *       "promptpay"
              *     ]
              */
-            payment_method_types: string[];
+            payment_method_types: ("card" | "promptpay" | "truemoney" | "mobile_banking_kbank" | "mobile_banking_scb" | "mobile_banking_bay" | "mobile_banking_bbl" | "mobile_banking_ktb" | "installment_bay" | "installment_bbl" | "installment_first_choice" | "installment_kbank" | "installment_ktc" | "installment_scb" | "installment_ttb" | "installment_uob" | "paynow" | "fpx" | "grabpay")[];
             transfer_data: {
                 /**
                  * @description A connected account of this application (same mode) that receives the payment.
@@ -4447,7 +4448,7 @@ export interface components {
              *       "promptpay"
              *     ]
              */
-            payment_method_types: string[];
+            payment_method_types: ("card" | "promptpay" | "truemoney" | "mobile_banking_kbank" | "mobile_banking_scb" | "mobile_banking_bay" | "mobile_banking_bbl" | "mobile_banking_ktb" | "installment_bay" | "installment_bbl" | "installment_first_choice" | "installment_kbank" | "installment_ktc" | "installment_scb" | "installment_ttb" | "installment_uob" | "paynow" | "fpx" | "grabpay")[];
             /** @example https://shop.example/thanks */
             success_url: string | null;
             /** @example https://shop.example/cart */
@@ -4501,8 +4502,11 @@ export interface components {
             object: string;
             /** @example false */
             livemode: boolean;
-            /** @example card */
-            type: string;
+            /**
+             * @example card
+             * @enum {string}
+             */
+            type: "card" | "promptpay" | "truemoney" | "mobile_banking_kbank" | "mobile_banking_scb" | "mobile_banking_bay" | "mobile_banking_bbl" | "mobile_banking_ktb" | "installment_bay" | "installment_bbl" | "installment_first_choice" | "installment_kbank" | "installment_ktc" | "installment_scb" | "installment_ttb" | "installment_uob" | "paynow" | "fpx" | "grabpay";
             /** @example visa */
             brand: string | null;
             /** @example null */
@@ -4704,8 +4708,11 @@ export interface components {
                 object: string;
                 /** @example false */
                 livemode: boolean;
-                /** @example card */
-                type: string;
+                /**
+                 * @example card
+                 * @enum {string}
+                 */
+                type: "card" | "promptpay" | "truemoney" | "mobile_banking_kbank" | "mobile_banking_scb" | "mobile_banking_bay" | "mobile_banking_bbl" | "mobile_banking_ktb" | "installment_bay" | "installment_bbl" | "installment_first_choice" | "installment_kbank" | "installment_ktc" | "installment_scb" | "installment_ttb" | "installment_uob" | "paynow" | "fpx" | "grabpay";
                 /** @example visa */
                 brand: string | null;
                 /** @example null */
@@ -7003,10 +7010,11 @@ export interface components {
              */
             reason: "duplicate" | "fraudulent" | "requested_by_customer" | null;
             /**
+             * @description The payment method type the refunded charge was paid with (`payment_method.type` of the charge).
              * @example card
              * @enum {string}
              */
-            method: "card" | "promptpay";
+            method: "card" | "promptpay" | "truemoney" | "mobile_banking_kbank" | "mobile_banking_scb" | "mobile_banking_bay" | "mobile_banking_bbl" | "mobile_banking_ktb" | "installment_bay" | "installment_bbl" | "installment_first_choice" | "installment_kbank" | "installment_ktc" | "installment_scb" | "installment_ttb" | "installment_uob" | "paynow" | "fpx" | "grabpay";
             /** @example sandbox */
             provider: string | null;
             /** @example re_sbx_4f1Zb2 */

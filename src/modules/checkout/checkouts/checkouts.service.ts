@@ -16,8 +16,8 @@ import {
   CHECKOUT_SESSION_TTL_SECONDS,
   COUNTRY_CURRENCY,
   checkedPaymentMethodTypes,
+  typesCollecting,
 } from '../checkout-rules.js';
-import { refusalOf } from '../../../providers/ports/payment-method-types.js';
 import { scalingFactorOf } from '../../ledger/index.js';
 import { assertSetupRequest, type OpeningFields } from './setup-mode.js';
 import { SUBSCRIPTION_CHECKOUT_LIFETIME_MS } from './subscription-mode.js';
@@ -149,7 +149,7 @@ export class CheckoutsService {
     const payment = { country, currency: terms.currency, amount: terms.amount, provider };
     const types = requested
       ? checkedPaymentMethodTypes(requested, payment)
-      : terms.payment_method_types.filter((t) => refusalOf(t, payment) === null);
+      : typesCollecting(terms.payment_method_types, payment);
     if (types.length === 0) {
       throw new AppError(
         CheckoutErrors.E7007,

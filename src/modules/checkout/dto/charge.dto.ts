@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { BalanceDto } from '../../ledger/index.js';
+import { PAYMENT_METHOD_TYPES } from '../../../providers/ports/collection.port.js';
 import {
   EXAMPLE_ID as UUID,
   EXAMPLE_TIME as TS,
@@ -21,7 +22,7 @@ export class PaymentMethodDto {
   @ApiProperty({ example: UUID }) id: string;
   @ApiProperty({ example: 'payment_method' }) object: string;
   @ApiProperty({ example: false }) livemode: boolean;
-  @ApiProperty({ example: 'card' }) type: string;
+  @ApiProperty({ example: 'card', enum: PAYMENT_METHOD_TYPES }) type: string;
   @ApiProperty({ example: 'visa', nullable: true }) brand: string;
   @ApiProperty({ example: null, nullable: true }) issuer: string;
   @ApiProperty({ example: '4242', nullable: true }) last4: string;

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ChargeDto, PaymentMethodDto } from './charge.dto.js';
 import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from '../../../common/http/examples.js';
+import { PAYMENT_METHOD_TYPES } from '../../../providers/ports/collection.port.js';
 
 const OBJECT = { type: 'object', additionalProperties: true } as const;
 
@@ -47,7 +48,8 @@ export class PaymentIntentDto {
   @ApiProperty({ example: UUID, nullable: true }) customer_id: string;
   @ApiProperty({ example: 'Order 1001', nullable: true }) description: string;
   @ApiProperty({ example: 'TH' }) country: string;
-  @ApiProperty({ example: ['card', 'promptpay'] }) payment_method_types: string[];
+  @ApiProperty({ example: ['card', 'promptpay'], enum: PAYMENT_METHOD_TYPES, isArray: true })
+  payment_method_types: string[];
   @ApiProperty({ type: TransferDataDto, nullable: true }) transfer_data: TransferDataDto;
   @ApiProperty({ example: 0 }) application_fee_amount: number;
   @ApiProperty({ example: null, nullable: true }) latest_charge: string;
@@ -108,7 +110,16 @@ export class InvoiceDto {
   @ApiProperty({ example: 0 }) amount_paid: number;
   @ApiProperty({ example: 100000 }) amount_remaining: number;
   @ApiProperty({ example: null, nullable: true }) due_date: string;
-  @ApiProperty({ example: ['card', 'promptpay'] }) payment_method_types: string[];
+  @ApiProperty({
+    example: ['card', 'promptpay'],
+    enum: PAYMENT_METHOD_TYPES,
+    isArray: true,
+    description:
+      'The types a checkout of the invoice may offer. A subscription invoice takes the registry’s defaults for its ' +
+      'country and currency that the country’s provider collects; finalizing keeps those that can collect the amount due, ' +
+      'and a checkout offers only those that can collect the amount due when it opens (docs/BILLING.md).',
+  })
+  payment_method_types: string[];
   @ApiProperty({ type: TransferDataDto, nullable: true }) transfer_data: TransferDataDto;
   @ApiProperty({ example: 0 }) application_fee_amount: number;
   @ApiProperty({ example: null, nullable: true }) charge_id: string;
@@ -193,7 +204,8 @@ export class CheckoutDto {
   @ApiProperty({ example: 'TH' }) country: string;
   @ApiProperty({ type: TransferDataDto, nullable: true }) transfer_data: TransferDataDto;
   @ApiProperty({ example: 0 }) application_fee_amount: number;
-  @ApiProperty({ example: ['card', 'promptpay'] }) payment_method_types: string[];
+  @ApiProperty({ example: ['card', 'promptpay'], enum: PAYMENT_METHOD_TYPES, isArray: true })
+  payment_method_types: string[];
   @ApiProperty({ example: 'https://shop.example/thanks', nullable: true }) success_url: string;
   @ApiProperty({ example: 'https://shop.example/cart', nullable: true }) cancel_url: string;
   @ApiProperty({ example: 'payment' }) mode: string;

@@ -16,7 +16,7 @@ const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * The hosted invoice page (docs/BILLING.md, "Collection and retries"): a send_invoice invoice shown
  * with its lines and tax, and paid through the existing checkout machinery: "Pay" opens a fresh
  * checkout on the invoice target (as a payment link does) and sends the browser to its page, where
- * the customer pays by PromptPay or card. Like every hosted route it carries no credential: the
+ * the customer pays with one of the invoice's types that can collect its amount due. Like every hosted route it carries no credential: the
  * invoice is looked up by id in both modes, and only invoices that have a hosted page are shown.
  */
 @Injectable()

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditRecorder } from '../../../common/audit/audit-recorder.js';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock.js';
+import { RequestContext } from '../../../common/context/request-context.js';
 import { countryOf, type Principal, type Scope } from '../../../common/context/principal.js';
 import { newId } from '../../../common/ids.js';
 import { scalingFactorOf } from '../../ledger/index.js';
@@ -12,9 +13,10 @@ import { EventRecorder } from '../../../common/events/event-recorder.js';
 import { runList, type ListEnvelope, type ListQuery, type ListSpec, ListFilters } from '../../../common/list/index.js';
 import { CheckoutErrors } from '../checkout.errors.js';
 import { toInvoiceResponse, type InvoiceResponse } from '../checkout.responses.js';
-import { MAX_AMOUNT } from '../checkout-rules.js';
+import { MAX_AMOUNT, typesCollecting } from '../checkout-rules.js';
 import type { CreateInvoiceDto } from '../dto/invoice.dto.js';
-import type { Invoice, InvoiceLineItem } from '../entities/invoice.entity.js';
+import { invoiceAmountDue, type Invoice, type InvoiceLineItem } from '../entities/invoice.entity.js';
+import { defaultPaymentMethodTypes, type PaymentMethodType } from '../../../providers/ports/payment-method-types.js';
 import { newTargetFields } from './payment-intents.service.js';
 import { CollectionProviders } from '../payments/providers/collection-providers.js';
 import { TargetsService } from './targets.service.js';
@@ -55,6 +57,7 @@ export class InvoicesService {
     private readonly clock: Clock,
     private readonly hooks: InvoiceHooks,
     private readonly audit: AuditRecorder,
+    private readonly context: RequestContext,
   ) {}
 
   /** A draft invoice: its total is the sum of its lines; `POST /invoices/:id/finalize` makes it payable. */
@@ -99,8 +102,8 @@ export class InvoicesService {
 
   /**
    * A subscription's first invoice (docs/BILLING.md, "Subscription checkout"), in the checkout's
-   * transaction: its lines priced by billing, open and collectable at once (cards only), with
-   * `billing_reason` `subscription_create`.
+   * transaction: its lines priced by billing, open and collectable at once, with `billing_reason`
+   * `subscription_create`. Cards only: the checkout saves the card that pays the later invoices.
    */
   async openSubscriptionInvoice(
     principal: Scope,
@@ -152,7 +155,7 @@ export class InvoicesService {
         ...subscriptionInvoiceFields(input, input, now),
         status: NEW_INVOICE_STATUS,
         due_date: input.dueDate,
-        payment_method_types: ['card', 'promptpay'],
+        payment_method_types: this.draftPaymentMethodTypes(input.country, input.currency, this.context.livemode),
         finalized_at: null,
         billing_reason: input.billingReason,
         period_start: input.period.start,
@@ -293,7 +296,7 @@ export class InvoicesService {
         status: NEW_INVOICE_STATUS,
         finalized_at: null,
         billing_reason: input.billingReason,
-        payment_method_types: scope.country === 'TH' && input.currency === 'THB' ? ['card', 'promptpay'] : ['card'],
+        payment_method_types: this.draftPaymentMethodTypes(countryOf(scope), input.currency, scope.livemode),
       },
       manager,
     );
@@ -373,12 +376,20 @@ export class InvoicesService {
   }
 
   /**
-   * In the caller's transaction, `record` locked: draft -> open, `invoice.finalized`, then the
-   * `InvoiceHooks.finalized` listeners (billing schedules collection there).
+   * In the caller's transaction, `record` locked: draft -> open, its payment method types narrowed
+   * to those that can collect its amount due (docs/BILLING.md, "Payment method types of an
+   * invoice"), `invoice.finalized`, then the `InvoiceHooks.finalized` listeners (billing schedules
+   * collection there).
    */
   async finalizeLocked(record: Invoice, manager: EntityManager, at: Date = this.clock.now()): Promise<Invoice> {
     const before = record.status;
-    const open = await this.transition(record, 'finalize', { finalized_at: at, updated_at: this.clock.now() }, manager);
+    const payment_method_types = typesCollecting(record.payment_method_types as PaymentMethodType[], {
+      country: record.country,
+      currency: record.currency,
+      amount: invoiceAmountDue(record),
+    });
+    const changes = { finalized_at: at, payment_method_types, updated_at: this.clock.now() };
+    const open = await this.transition(record, 'finalize', changes, manager);
     await this.events.record(manager, {
       applicationId: record.application_id,
       type: 'invoice.finalized',
@@ -433,6 +444,18 @@ export class InvoicesService {
       previous_attributes: before,
     });
     return updated;
+  }
+
+  /**
+   * A subscription invoice's types while it is a draft: the registry's defaults for its country and
+   * currency that the provider serving the country in this mode collects, before any amount limit
+   * (its lines may still change; `finalizeLocked` narrows them to the amount due). Live mode
+   * without a provider for the country: the registry's alone (a checkout of it is E5003 anyway).
+   */
+  private draftPaymentMethodTypes(country: string, currency: string, livemode: boolean): PaymentMethodType[] {
+    const provider =
+      livemode && !this.providers.hasLive(country) ? undefined : this.providers.forCountry(country, livemode);
+    return defaultPaymentMethodTypes({ country, currency, amount: null, provider });
   }
 
   private async get(principal: Principal, id: string): Promise<Invoice> {

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsUUID, Max, Min } from 'class-validator';
 import { EXAMPLE_ID as UUID, EXAMPLE_TIME as TS } from '../../../common/http/examples.js';
 import { MetadataField, Optional } from '../../../common/http/fields.js';
+import { PAYMENT_METHOD_TYPES } from '../../../providers/ports/payment-method-types.js';
 import { REFUND_STATUSES } from '../refund.transitions.js';
 
 export const REFUND_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
@@ -66,7 +67,12 @@ export class RefundDto {
   @ApiProperty({ example: 'THB' }) currency: string;
   @ApiProperty({ example: 100 }) scaling_factor: number;
   @ApiProperty({ example: 'requested_by_customer', nullable: true, enum: REFUND_REASONS }) reason: string | null;
-  @ApiProperty({ example: 'card', enum: ['card', 'promptpay'] }) method: string;
+  @ApiProperty({
+    example: 'card',
+    enum: PAYMENT_METHOD_TYPES,
+    description: 'The payment method type the refunded charge was paid with (`payment_method.type` of the charge).',
+  })
+  method: string;
   @ApiProperty({ example: 'sandbox', nullable: true, type: String }) provider: string | null;
   @ApiProperty({ example: 're_sbx_4f1Zb2', nullable: true, type: String }) reference_id: string | null;
   @ApiProperty({ example: UUID, nullable: true, type: String }) balance_id: string | null;
