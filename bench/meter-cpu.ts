@@ -25,7 +25,8 @@ import { BUILD_ROOT, printTable, processCpuMs, summarize, writeResults } from '.
  * (10 there) from the environment or 10.
  * Knobs: BENCH_REQUESTS (per round, 4000), BENCH_ROUNDS (6), BENCH_CONNECTIONS (16), BENCH_WARMUP,
  * BENCH_TAG and BENCH_PORT (two runs at once), BENCH_CALLGRIND, BENCH_LOG_LEVEL (info), BENCH_RUN_JOBS
- * (false), BENCH_SERVER_NODE_ARGS, BENCH_SAVE=1 (write bench/results/meter-cpu.json).
+ * (false), BENCH_SERVER_NODE_ARGS, BENCH_SAVE=1 (write bench/results/meter-cpu.json), BENCH_IDEMPOTENCY=1
+ * (every meter event carries its own `Idempotency-Key`: the key's claim and answer are measured too).
  */
 const run = promisify(execFile);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -43,6 +44,8 @@ const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 1);
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const RUN_JOBS = process.env.BENCH_RUN_JOBS ?? 'false';
 const BARE = 'bare';
+/** BENCH_IDEMPOTENCY=1: each meter event with a new `Idempotency-Key` (a first request: claimed, then answered). */
+const IDEMPOTENCY = process.env.BENCH_IDEMPOTENCY === '1';
 
 /**
  * `callgrind_control <args> <pid>`, probing the service at `origin` meanwhile: a served service idles
@@ -255,7 +258,9 @@ async function round(t: Target, requests: number): Promise<{ cpuPerRequest: numb
   ];
   if (GET === undefined) {
     args.push('-m', 'POST', '-b', t.body);
-    for (const [k, v] of Object.entries({ 'content-type': 'application/json', ...t.headers }))
+    // autocannon's argument parser takes a value ending in `]` for the end of a sub-argument list.
+    const keyed = IDEMPOTENCY ? { 'idempotency-key': `bench-[<id>]-k` } : {};
+    for (const [k, v] of Object.entries({ 'content-type': 'application/json', ...t.headers, ...keyed }))
       args.push('-H', `${k}=${v}`);
     args.push(`${t.api}/meter_events`);
   } else {

@@ -45,6 +45,7 @@ import { EventPartitions1764502400000 } from './1764502400000-EventPartitions.js
 import { ChargePaymentMethodType1764502500000 } from './1764502500000-ChargePaymentMethodType.js';
 import { PendingLegs1764502700000 } from './1764502700000-PendingLegs.js';
 import { AuditPartitions1764502800000 } from './1764502800000-AuditPartitions.js';
+import { IdempotencyKeyPartitions1764502900000 } from './1764502900000-IdempotencyKeyPartitions.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -95,4 +96,5 @@ export const MIGRATIONS = [
   ChargePaymentMethodType1764502500000,
   PendingLegs1764502700000,
   AuditPartitions1764502800000,
+  IdempotencyKeyPartitions1764502900000,
 ];

@@ -65,3 +65,32 @@ export async function countRows(queryRunner: QueryRunner, table: string): Promis
   const [{ n }] = (await queryRunner.query(`SELECT count(*)::bigint AS n FROM ${table}`)) as Array<{ n: string }>;
   return String(n);
 }
+
+/** The first instant (UTC) of `at`'s day, moved by `days`. */
+export function dayStart(at: Date, days = 0): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + days));
+}
+
+/**
+ * The days a table moved into daily partitions needs: every day `daysOf` (a query answering `day`
+ * per row) holds a row in, and today's and the `ahead` next (the maintenance job makes later ones).
+ */
+export async function daysToMake(queryRunner: QueryRunner, daysOf: string, ahead: number): Promise<Date[]> {
+  const rows = (await queryRunner.query(daysOf)) as Array<{ day: Date | string }>;
+  const now = new Date();
+  const days = new Map<number, Date>();
+  const coming = Array.from({ length: ahead + 1 }, (_, k) => dayStart(now, k));
+  for (const d of [...rows.map((r) => dayStart(new Date(r.day))), ...coming]) days.set(d.getTime(), d);
+  return [...days.values()].sort((a, b) => a.getTime() - b.getTime());
+}
+
+/** `table`'s partition of `day`, named as the partition code names it (`idempotency_keys_y2026m11d05`), and its name. */
+export function dayPartition(schema: string, table: string, day: Date): { name: string; sql: string } {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const name = `${table}_y${day.getUTCFullYear()}m${pad(day.getUTCMonth() + 1)}d${pad(day.getUTCDate())}`;
+  return {
+    name,
+    sql: `CREATE TABLE IF NOT EXISTS ${schema}.${name} PARTITION OF ${schema}.${table}
+    FOR VALUES FROM ('${day.toISOString()}') TO ('${dayStart(day, 1).toISOString()}')`,
+  };
+}

@@ -43,6 +43,7 @@ describe('configuration', () => {
       eventRetentionDays: 30,
       auditRetentionDays: 365,
       meterEventRetentionDays: 431,
+      idempotencyKeyRetentionDays: 2,
       webhookAllowPrivateTargets: true,
       webhookEndpointConcurrency: 32,
     });
@@ -77,6 +78,7 @@ describe('configuration', () => {
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '350000',
       EVENT_RETENTION_DAYS: '90',
       METER_EVENT_RETENTION_DAYS: '731',
+      IDEMPOTENCY_KEY_RETENTION_DAYS: '7',
       REDIS_URL: 'redis://cache:6379/2',
       REDIS_KEY_PREFIX: 'wallet-eu:',
       TRUSTED_PROXIES: '10.244.0.0/16, ::1,192.0.2.7',
@@ -98,6 +100,7 @@ describe('configuration', () => {
       eventRetentionDays: 90,
       auditRetentionDays: 365,
       meterEventRetentionDays: 731,
+      idempotencyKeyRetentionDays: 7,
       redisUrl: 'redis://cache:6379/2',
       redisKeyPrefix: 'wallet-eu:',
       trustedProxies: ['10.244.0.0/16', '::1', '192.0.2.7'],

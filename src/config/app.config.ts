@@ -108,6 +108,12 @@ export interface AppConfig {
    * time; at least 431 (a yearly period of 366 days, the longest grace of 30 and 35 days of back-dating).
    */
   meterEventRetentionDays: number;
+  /**
+   * Idempotency keys are kept this many days after the day they were sent, then dropped a whole day
+   * at a time; at least 2 (an answer is replayed 24 hours after the request ended; keys that can
+   * still answer are carried forward, never dropped: docs/IDEMPOTENCY.md "Retention").
+   */
+  idempotencyKeyRetentionDays: number;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are cut. */
   shutdownGraceMs: number;
   /**
@@ -382,6 +388,7 @@ export function loadAppConfig(env: Env = process.env): AppConfig {
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 30, 3650),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 365, 36500),
     meterEventRetentionDays: integer(env, 'METER_EVENT_RETENTION_DAYS', 431, 431, 3650),
+    idempotencyKeyRetentionDays: integer(env, 'IDEMPOTENCY_KEY_RETENTION_DAYS', 2, 2, 90),
     webhookAllowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', databaseUrl === undefined),
     webhookEndpointConcurrency: integer(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 32, 1, 64),
     fileStorage: loadFileStorageConfig(env, (message) => new ConfigError(message)),

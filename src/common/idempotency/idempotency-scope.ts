@@ -33,7 +33,7 @@ export class IdempotencyScope {
   async checkpoint(manager: EntityManager, object: string, id: string): Promise<void> {
     const held = this.context.heldKey;
     if (!held) return;
-    if (!(await this.keys.checkpoint(held.ref, held.lease.token, { object, id }, manager))) {
+    if (!(await this.keys.checkpoint(held.ref, held.lease, { object, id }, manager))) {
       throw new AppError(Errors.E2007);
     }
   }

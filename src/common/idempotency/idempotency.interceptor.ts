@@ -68,16 +68,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     this.context.set('idempotency', { ref, lease });
     const heartbeat = setInterval(() => {
-      this.keys.heartbeat(ref, lease.token, this.leaseEnd()).catch(() => undefined);
+      this.keys.heartbeat(ref, lease, this.leaseEnd()).catch(() => undefined);
     }, HEARTBEAT_MS);
     heartbeat.unref();
     try {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.keys.complete(ref, lease.token, res.statusCode, body, new Date(this.clock.nowMs() + RETENTION_MS));
+      await this.keys.complete(ref, lease, res.statusCode, body, new Date(this.clock.nowMs() + RETENTION_MS));
       return body;
     } catch (err) {
       // When the database is gone this fails too; the lease then lapses by itself.
-      await this.keys.release(ref, lease.token, this.clock.now()).catch(() => undefined);
+      await this.keys.release(ref, lease, this.clock.now()).catch(() => undefined);
       throw err;
     } finally {
       clearInterval(heartbeat);

@@ -1,21 +1,9 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
-import { EmbeddedPostgres } from '../../../src/common/database/embedded-postgres.js';
-import { MIGRATIONS } from '../../../migrations/index.js';
+import type { DataSource } from 'typeorm';
 import { AuditPartitions1764502800000 } from '../../../migrations/1764502800000-AuditPartitions.js';
 import { AUDIT_GENESIS } from '../../../src/modules/audit/audit-chain.js';
 import { auditHash, replayAuditChain, type ChainedAuditRow } from '../../../src/modules/audit/index.js';
-import { createRunDatabase, dropRunDatabase } from '../../support/test-database.js';
-
-const source = (url: string, migrations: typeof MIGRATIONS) =>
-  new DataSource({
-    type: 'postgres',
-    url,
-    migrations,
-    migrationsTableName: 'migrations',
-    migrationsTransactionMode: 'each',
-    logging: ['error'],
-  });
+import { migratedBefore, migratedThrough, migrationDatabase } from '../../support/migration-database.js';
 
 const CHAINS = ['00000000-0000-7000-8000-00000000000a', '00000000-0000-7000-8000-00000000000b'];
 const COLUMNS =
@@ -29,22 +17,7 @@ const COLUMNS =
  * (a database of its own on PostgreSQL, an in-memory embedded one otherwise).
  */
 describe('audit partitioning migration', () => {
-  let url: string;
-  let stop: () => Promise<void>;
-
-  beforeAll(async () => {
-    if (process.env.WALLET_TEST_DATABASE === 'postgresql') {
-      url = await createRunDatabase(process.env.DATABASE_URL!);
-      stop = () => dropRunDatabase(url);
-    } else {
-      const embedded = await EmbeddedPostgres.start('memory://');
-      url = embedded.url;
-      stop = () => embedded.stop();
-    }
-  });
-  afterAll(async () => {
-    await stop();
-  });
+  const db = migrationDatabase();
 
   const count = (ds: DataSource) =>
     ds.query(
@@ -53,15 +26,9 @@ describe('audit partitioning migration', () => {
     ) as Promise<Array<{ chain_id: string; month: string; n: number }>>;
 
   it('moves every audit row into its month, the chains still replay, and append-only holds', async () => {
-    const index = MIGRATIONS.indexOf(AuditPartitions1764502800000);
-    expect(index).toBeGreaterThan(0);
-    const before = source(url, MIGRATIONS.slice(0, index));
-    await before.initialize();
     const now = new Date();
     const months = [-3, -2, -1, 0].map((k) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + k, 1)));
-    let counted: Awaited<ReturnType<typeof count>>;
-    try {
-      await before.runMigrations({ transaction: 'each' });
+    const counted = await migratedBefore(db.url(), AuditPartitions1764502800000, async (before) => {
       for (const [c, chainId] of CHAINS.entries()) {
         let previous = AUDIT_GENESIS;
         let seq = 0;
@@ -119,18 +86,12 @@ describe('audit partitioning migration', () => {
           previous,
         ]);
       }
-      counted = await count(before);
-      expect(counted).toHaveLength(8);
-    } finally {
-      await before.destroy();
-    }
+      const rows = await count(before);
+      expect(rows).toHaveLength(8);
+      return rows;
+    });
 
-    const after = source(url, MIGRATIONS);
-    await after.initialize();
-    try {
-      expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toContain(
-        'AuditPartitions1764502800000',
-      );
+    await migratedThrough(db.url(), AuditPartitions1764502800000, async (after) => {
       expect(await count(after)).toEqual(counted);
       const [{ kind }] = (await after.query(
         `SELECT relkind AS kind FROM pg_class WHERE oid = 'platform.audit_events'::regclass`,
@@ -159,8 +120,6 @@ describe('audit partitioning migration', () => {
       await expect(after.query(`TRUNCATE ${oldest}`)).rejects.toThrow(/append-only/);
       await expect(after.query(`DROP TABLE ${oldest}`)).rejects.toThrow(/append-only/);
       expect(await count(after)).toEqual(counted);
-    } finally {
-      await after.destroy();
-    }
+    });
   });
 });

@@ -1,19 +1,7 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
-import { EmbeddedPostgres } from '../../../src/common/database/embedded-postgres.js';
-import { MIGRATIONS } from '../../../migrations/index.js';
+import type { DataSource } from 'typeorm';
 import { EventPartitions1764502400000 } from '../../../migrations/1764502400000-EventPartitions.js';
-import { createRunDatabase, dropRunDatabase } from '../../support/test-database.js';
-
-const source = (url: string, migrations: typeof MIGRATIONS) =>
-  new DataSource({
-    type: 'postgres',
-    url,
-    migrations,
-    migrationsTableName: 'migrations',
-    migrationsTransactionMode: 'each',
-    logging: ['error'],
-  });
+import { migratedBefore, migratedThrough, migrationDatabase } from '../../support/migration-database.js';
 
 const APP = '00000000-0000-7000-8000-000000000001';
 const TABLES = ['events', 'webhook_deliveries', 'webhook_attempts'] as const;
@@ -26,22 +14,7 @@ const TABLES = ['events', 'webhook_deliveries', 'webhook_attempts'] as const;
  * (a database of its own on PostgreSQL, an in-memory embedded one otherwise).
  */
 describe('events partitioning migration', () => {
-  let url: string;
-  let stop: () => Promise<void>;
-
-  beforeAll(async () => {
-    if (process.env.WALLET_TEST_DATABASE === 'postgresql') {
-      url = await createRunDatabase(process.env.DATABASE_URL!);
-      stop = () => dropRunDatabase(url);
-    } else {
-      const embedded = await EmbeddedPostgres.start('memory://');
-      url = embedded.url;
-      stop = () => embedded.stop();
-    }
-  });
-  afterAll(async () => {
-    await stop();
-  });
+  const db = migrationDatabase();
 
   /** Rows per table and month of the event they belong to. */
   const count = async (ds: DataSource, schema: string) => {
@@ -57,15 +30,10 @@ describe('events partitioning migration', () => {
   };
 
   it('moves every event, delivery and attempt of both modes into its event month, nothing lost', async () => {
-    const index = MIGRATIONS.indexOf(EventPartitions1764502400000);
-    expect(index).toBeGreaterThan(0);
-    const before = source(url, MIGRATIONS.slice(0, index));
-    await before.initialize();
-    await before.runMigrations({ transaction: 'each' });
     const now = new Date();
     const months = [-3, -2, -1, 0].map((k) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + k, 1)));
     const counted: Record<string, Awaited<ReturnType<typeof count>>> = {};
-    try {
+    await migratedBefore(db.url(), EventPartitions1764502400000, async (before) => {
       for (const [s, perMonth] of [
         ['wallet_test', 40],
         ['wallet_live', 25],
@@ -97,16 +65,9 @@ describe('events partitioning migration', () => {
         counted[s] = await count(before, s);
         for (const table of TABLES) expect(counted[s][table]).toHaveLength(4);
       }
-    } finally {
-      await before.destroy();
-    }
+    });
 
-    const after = source(url, MIGRATIONS);
-    await after.initialize();
-    try {
-      expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toContain(
-        'EventPartitions1764502400000',
-      );
+    await migratedThrough(db.url(), EventPartitions1764502400000, async (after) => {
       for (const s of ['wallet_test', 'wallet_live']) {
         expect(await count(after, s)).toEqual(counted[s]);
         for (const [table, key] of [
@@ -144,8 +105,6 @@ describe('events partitioning migration', () => {
              FROM wallet_test.webhook_deliveries LIMIT 1`,
         ),
       ).rejects.toThrow(/duplicate key/);
-    } finally {
-      await after.destroy();
-    }
+    });
   });
 });

@@ -1,19 +1,7 @@
 import 'reflect-metadata';
-import { DataSource } from 'typeorm';
-import { EmbeddedPostgres } from '../../../src/common/database/embedded-postgres.js';
-import { MIGRATIONS } from '../../../migrations/index.js';
+import type { DataSource } from 'typeorm';
 import { MeterEventPartitions1764502200000 } from '../../../migrations/1764502200000-MeterEventPartitions.js';
-import { createRunDatabase, dropRunDatabase } from '../../support/test-database.js';
-
-const source = (url: string, migrations: typeof MIGRATIONS) =>
-  new DataSource({
-    type: 'postgres',
-    url,
-    migrations,
-    migrationsTableName: 'migrations',
-    migrationsTransactionMode: 'each',
-    logging: ['error'],
-  });
+import { migratedBefore, migratedThrough, migrationDatabase } from '../../support/migration-database.js';
 
 /**
  * docs/METERING.md "Partitions", migration: a database with meter events in both modes, over three
@@ -23,29 +11,9 @@ const source = (url: string, migrations: typeof MIGRATIONS) =>
  * embedded one otherwise).
  */
 describe('meter events partitioning migration', () => {
-  let url: string;
-  let stop: () => Promise<void>;
-
-  beforeAll(async () => {
-    if (process.env.WALLET_TEST_DATABASE === 'postgresql') {
-      url = await createRunDatabase(process.env.DATABASE_URL!);
-      stop = () => dropRunDatabase(url);
-    } else {
-      const embedded = await EmbeddedPostgres.start('memory://');
-      url = embedded.url;
-      stop = () => embedded.stop();
-    }
-  });
-  afterAll(async () => {
-    await stop();
-  });
+  const db = migrationDatabase();
 
   it('moves every existing row of both modes into its month, nothing lost', async () => {
-    const index = MIGRATIONS.indexOf(MeterEventPartitions1764502200000);
-    expect(index).toBeGreaterThan(0);
-    const before = source(url, MIGRATIONS.slice(0, index));
-    await before.initialize();
-    await before.runMigrations({ transaction: 'each' });
     const now = new Date();
     const months = [-3, -2, -1, 0].map((k) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + k, 1)));
     const count = async (ds: DataSource, schema: string) =>
@@ -54,7 +22,7 @@ describe('meter events partitioning migration', () => {
            FROM ${schema}.meter_events GROUP BY 1 ORDER BY 1`,
       )) as Array<{ month: string; n: number }>;
     const counted: Record<string, Array<{ month: string; n: number }>> = {};
-    try {
+    await migratedBefore(db.url(), MeterEventPartitions1764502200000, async (before) => {
       for (const [s, perMonth] of [
         ['wallet_test', 50],
         ['wallet_live', 30],
@@ -71,16 +39,9 @@ describe('meter events partitioning migration', () => {
         counted[s] = await count(before, s);
         expect(counted[s]).toHaveLength(4);
       }
-    } finally {
-      await before.destroy();
-    }
+    });
 
-    const after = source(url, MIGRATIONS);
-    await after.initialize();
-    try {
-      expect((await after.runMigrations({ transaction: 'each' })).map((m) => m.name)).toContain(
-        'MeterEventPartitions1764502200000',
-      );
+    await migratedThrough(db.url(), MeterEventPartitions1764502200000, async (after) => {
       for (const s of ['wallet_test', 'wallet_live']) {
         expect(await count(after, s)).toEqual(counted[s]);
         const misplaced = (await after.query(
@@ -111,8 +72,6 @@ describe('meter events partitioning migration', () => {
           [`m-${first}-1`, first],
         ),
       ).rejects.toThrow(/duplicate key/);
-    } finally {
-      await after.destroy();
-    }
+    });
   });
 });

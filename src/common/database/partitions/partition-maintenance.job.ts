@@ -16,11 +16,14 @@ const DAY_MS = 86_400_000;
 /** Per family, per mode (in mode order; the one `platform` schema for a platform family), the partitions made or dropped. */
 export type PartitionChanges = Record<string, string[][]>;
 
-/** Runs in a period's drop transaction before its partitions go (partitions.sql.ts dropPartitionsBefore). */
-export type BeforeDrop = (tx: EntityManager, period: { start: Date; end: Date }) => Promise<void>;
+/**
+ * Runs in a period's drop transaction before its partitions go (partitions.sql.ts
+ * dropPartitionsBefore); answering false keeps the period for a later run.
+ */
+export type BeforeDrop = (tx: EntityManager, period: { start: Date; end: Date }) => Promise<boolean | void>;
 
-/** Prepares a drop run outside any transaction (a signing key, say) and answers the hook of its periods. */
-export type BeforeDropFactory = () => Promise<BeforeDrop>;
+/** Prepares a drop run at `now` outside any transaction (a signing key, say) and answers the hook of its periods. */
+export type BeforeDropFactory = (now: Date) => Promise<BeforeDrop>;
 
 /**
  * The one maintenance job of every partitioned family (partitioned-tables.ts; docs/SCALING.md
@@ -97,7 +100,7 @@ export class PartitionMaintenanceJob extends PeriodicJob {
         dropped[family.name] = [];
         continue;
       }
-      dropped[family.name] = await this.retireFamily(family, now, factory ? await factory() : undefined, modes);
+      dropped[family.name] = await this.retireFamily(family, now, factory ? await factory(now) : undefined, modes);
     }
     return dropped;
   }

@@ -106,5 +106,30 @@ export const AUDIT_EVENTS: PartitionFamily = {
   dropsBehindHook: true,
 };
 
+/**
+ * `platform.idempotency_keys` by UTC day of `created_at` (docs/IDEMPOTENCY.md "Retention"): a key
+ * answers for 24 hours and every POST with a key writes one, so days are kept, not months. A key is
+ * unique per day's partition; across days the claim's per-key advisory lock keeps it unique
+ * (IdempotencyRepository.claim). A day goes only behind the idempotency module's hook, which holds
+ * the day while a lease in it is live and first carries forward every key that can still answer.
+ */
+export const IDEMPOTENCY_KEYS: PartitionFamily = {
+  name: 'idempotency_keys',
+  scope: 'platform',
+  key: 'created_at',
+  granularity: 'day',
+  tables: [
+    {
+      table: 'idempotency_keys',
+      partitionIndexes: (qualified, name) => [
+        `CREATE UNIQUE INDEX IF NOT EXISTS "${name}_key" ON ${qualified} (application_id, mode, key)`,
+      ],
+    },
+  ],
+  retention: 'idempotencyKeyRetentionDays',
+  ahead: 3,
+  dropsBehindHook: true,
+};
+
 /** Every partitioned family, in the order the maintenance job visits them. */
-export const PARTITION_FAMILIES: readonly PartitionFamily[] = [METER_EVENTS, EVENTS, AUDIT_EVENTS];
+export const PARTITION_FAMILIES: readonly PartitionFamily[] = [METER_EVENTS, EVENTS, AUDIT_EVENTS, IDEMPOTENCY_KEYS];

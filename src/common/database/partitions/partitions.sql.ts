@@ -116,7 +116,8 @@ export async function listPartitions(
  * short transaction under the family's advisory lock, waiting at most `lockTimeoutMs` for its lock
  * on each parent (a long read holding one makes this period wait for the next run rather than queue
  * every insert behind it). `beforeDrop` runs first in that transaction with the period's partitions
- * still attached (the audit log's checkpoint). Never a row-by-row delete, so nothing is left for
+ * still attached (the audit log's checkpoint; idempotency keys carried forward) and may keep the
+ * period for a later run by answering false. Never a row-by-row delete, so nothing is left for
  * vacuum. Plain DETACH, not CONCURRENTLY: that cannot run in a transaction (so not with the advisory
  * lock) and, interrupted, leaves the partition half-detached until someone runs FINALIZE; DETACH and
  * DROP only touch the catalog, so the locks are held for milliseconds. Answers the partitions
@@ -128,7 +129,7 @@ export async function dropPartitionsBefore(
   family: PartitionFamily,
   cutoff: Date,
   lockTimeoutMs = 2000,
-  beforeDrop?: (tx: EntityManager, period: { start: Date; end: Date }) => Promise<void>,
+  beforeDrop?: (tx: EntityManager, period: { start: Date; end: Date }) => Promise<boolean | void>,
 ): Promise<string[]> {
   const periods = new Map<number, Date>();
   for (const { table } of family.tables) {
@@ -151,7 +152,7 @@ export async function dropPartitionsBefore(
       }
       if (!present.length) return [];
       await tx.query(`SET LOCAL lock_timeout = ${Math.trunc(lockTimeoutMs)}`);
-      await beforeDrop?.(tx, { start, end: periodStart(start, family.granularity, 1) });
+      if ((await beforeDrop?.(tx, { start, end: periodStart(start, family.granularity, 1) })) === false) return [];
       for (const { table } of family.tables) {
         const name = partitionName(table, start, family.granularity);
         if (!present.includes(name)) continue;
