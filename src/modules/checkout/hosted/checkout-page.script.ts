@@ -101,18 +101,26 @@ export function pageScript(config: { checkout: string } & Record<string, unknown
     return json;
   }
 
+  // The page leaves once: the confirm's answer and the status poll (the other script) can both see
+  // the checkout paid; a second location.assign would abort the first navigation.
+  function leave(url) {
+    if (document.documentElement.dataset.leaving) return;
+    document.documentElement.dataset.leaving = 'true';
+    location.assign(url);
+  }
+
   function finish(result) {
     // A setup checkout answers the saved card: nothing was charged.
     const charge = result.object === 'checkout_setup' ? { status: 'succeeded' } : result.charge;
     const redirect = charge.status === 'pending' &&
       (charge.next_action || []).find((action) => action.type === 'redirect_to_url' && action.url);
-    if (redirect) { location.assign(redirect.url); return; }
+    if (redirect) { leave(redirect.url); return; }
     // An authorization (manual capture) is the buyer's payment accepted: the merchant captures later.
     if (charge.status === 'succeeded' || charge.status === 'requires_capture') {
       sessionStorage.removeItem(key);
       show(t.received, 'done');
       document.querySelectorAll('form, button, #promptpay-qr, #other-qr, [role=tablist], #promptpay-hint, #saved-card-hint, .method-group').forEach((e) => { e.hidden = true; });
-      if (result.redirect_url) location.assign(result.redirect_url);
+      if (result.redirect_url) leave(result.redirect_url);
       return;
     }
     if (charge.status === 'failed') {

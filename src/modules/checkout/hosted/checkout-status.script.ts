@@ -47,6 +47,8 @@ export function statusScript(input: { slug: string; checkoutId: string; locale: 
     .querySelectorAll('form, button, #promptpay-qr, #other-qr, .method-group, [role=tablist], #promptpay-hint, a.cancel')
     .forEach((e) => { e.hidden = true; });
   const tick = async () => {
+    // The page is already leaving (the card form's script sent it on): nothing left to wait for.
+    if (document.documentElement.dataset.leaving) return;
     // A QR code shown only after this request left cannot be judged by its answer.
     const qr = byId('promptpay-qr');
     const qrShown = Boolean(qr && !qr.hidden);
@@ -57,7 +59,14 @@ export function statusScript(input: { slug: string; checkoutId: string; locale: 
         const now = await response.json();
         if (now.status === 'complete') {
           sessionStorage.removeItem(status.key);
-          if (now.redirect_url) { location.assign(now.redirect_url); return; }
+          if (now.redirect_url) {
+            // Once: the card form's script may already be on its way there (the confirm's answer).
+            if (!document.documentElement.dataset.leaving) {
+              document.documentElement.dataset.leaving = 'true';
+              location.assign(now.redirect_url);
+            }
+            return;
+          }
           closeForms();
           say('status', status.t.paid);
           return;
