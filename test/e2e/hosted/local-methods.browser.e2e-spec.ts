@@ -11,7 +11,7 @@ import { createCheckout, createPaymentIntent } from '../../factories/checkout.js
  * tab listing each method with the apps or banks it pays with, in Thai and English; a redirect
  * flow (TrueMoney) through the sandbox's payment page and the return route to success_url; a
  * mobile banking app on a phone (the page tells the provider the platform, for the app's deep
- * link); card installments with a term. With HOSTED_SCREENSHOTS=<dir> it saves each step.
+ * link) declined, and each of the five paid; card installments with a term. With HOSTED_SCREENSHOTS=<dir> it saves each step.
  */
 const SHOTS = process.env.HOSTED_SCREENSHOTS;
 const MERCHANT = 'Baan Somchai Coffee';
@@ -138,6 +138,31 @@ describe('hosted page: TrueMoney, mobile banking and installments (Chromium, tes
     await page.getByRole('alert').filter({ hasText: 'The buyer did not complete the payment.' }).waitFor();
     const [charge] = await charges(pi.id);
     expect(charge).toMatchObject({ status: 'failed', payment_method: { type: 'mobile_banking_scb' } });
+    await ctx.close();
+  });
+
+  it('mobile banking: each of the five apps is paid on its payment page and comes back to success_url (one page for all)', async () => {
+    const ctx = await context('en-US');
+    const page = await ctx.newPage();
+    for (const [type, app] of [
+      ['mobile_banking_kbank', 'K PLUS'],
+      ['mobile_banking_scb', 'SCB Easy'],
+      ['mobile_banking_bay', 'Krungsri KMA'],
+      ['mobile_banking_bbl', 'Bangkok Bank Mobile Banking'],
+      ['mobile_banking_ktb', 'Krungthai NEXT'],
+    ]) {
+      const { pi, checkout } = await checkoutFor(125_000);
+      await page.goto(checkout.url);
+      await page.getByRole('tab', { name: 'Apps & banking' }).click();
+      await page.getByRole('button', { name: `Pay with ${app}`, exact: true }).click();
+      await page.waitForURL(/\/provider_returns\/sandbox\/[0-9a-f-]+\/authorize$/);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Pay with ${app}`);
+      await page.getByRole('button', { name: 'Authorize payment' }).click();
+      await page.waitForURL(`${t.url}/healthz?paid=${checkout.id}`);
+      const made = await charges(pi.id);
+      expect(made).toHaveLength(1);
+      expect(made[0]).toMatchObject({ status: 'succeeded', payment_method: { type } });
+    }
     await ctx.close();
   });
 
