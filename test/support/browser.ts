@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /**
  * How long one browser action (a click, a fill, a waitFor, a navigation) may take before it fails:
@@ -70,4 +71,47 @@ export function childProcessesCpuMs(): number {
   let total = 0;
   for (const [pid, ms] of cpu) if (mine(pid)) total += ms;
   return total;
+}
+
+/** The phone viewport the hosted-page tests open at (and return to after a screenshot). */
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * A phone-sized context for a hosted page whose links are on PUBLIC_URL (http://localhost:3000),
+ * which the test server at `serverUrl` stands for: one origin, as in production, so the page's
+ * session (sessionStorage) is there when the payer comes back. CSP is bypassed for axe-core and
+ * because Chromium takes a rerouted response's own origin (the test server's) as the page's 'self',
+ * which would refuse the page's fetches to http://localhost:3000. route() does not see the hops of
+ * an HTTP redirect: a 303 to http://localhost:3000 reaches that real port, so a test's success_url
+ * is the test server's own address.
+ */
+export async function publicUrlContext(
+  browser: Browser,
+  serverUrl: string,
+  options: { locale?: string; userAgent?: string } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    locale: options.locale ?? 'en-US',
+    bypassCSP: true,
+    viewport: PHONE,
+    userAgent: options.userAgent,
+  });
+  await context.route('http://localhost:3000/**', (route) => {
+    const url = new URL(route.request().url());
+    return route.continue({ url: `${serverUrl}${url.pathname}${url.search}` });
+  });
+  return context;
+}
+
+/**
+ * With a directory (HOSTED_SCREENSHOTS), saves the page as `<name>-390.png` (phone) and
+ * `<name>-1280.png` (desktop), full page, then returns it to the phone viewport; nothing without one.
+ */
+export async function saveScreenshots(page: Page, dir: string | undefined, name: string): Promise<void> {
+  if (!dir) return;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(PHONE);
 }

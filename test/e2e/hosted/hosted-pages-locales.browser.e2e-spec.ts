@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../../support/axe.js';
-import { launchBrowser } from '../../support/browser.js';
+import { launchBrowser, saveScreenshots } from '../../support/browser.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { paymentIntentCheckout } from '../../factories/checkout.js';
 import { ownAccount } from '../../factories/payouts.js';
@@ -84,15 +83,7 @@ describe('hosted pages in Thai and English, checked by axe-core', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
   }
 
-  /** Saves the page at both widths when screenshots are asked for. */
-  async function shoot(page: Page, name: string) {
-    if (!SHOTS) return;
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-  }
+  const shoot = (page: Page, name: string) => saveScreenshots(page, SHOTS, name);
 
   for (const l of LOCALES) {
     it(`[${l.lang}] checkout: language from Accept-Language, ฿ amount, card then PromptPay in the Thai QR Payment frame`, async () => {

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { seriousAxeViolations } from '../../support/axe.js';
-import { launchBrowser } from '../../support/browser.js';
+import { launchBrowser, publicUrlContext, saveScreenshots } from '../../support/browser.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { createCheckout, createPaymentIntent } from '../../factories/checkout.js';
 
@@ -34,28 +33,10 @@ describe('hosted page: TrueMoney, mobile banking and installments (Chromium, tes
     await t?.close();
   });
 
-  /**
-   * CSP bypassed only so that axe-core can be injected. The checkout and the sandbox's payment page
-   * are on PUBLIC_URL (http://localhost:3000), which this test server stands for: one origin, as in
-   * production, so the page's session (sessionStorage) is there when the payer comes back.
-   */
-  async function context(locale: string, userAgent?: string): Promise<BrowserContext> {
-    const ctx = await browser.newContext({ locale, bypassCSP: true, viewport: { width: 390, height: 844 }, userAgent });
-    await ctx.route('http://localhost:3000/**', (route) => {
-      const url = new URL(route.request().url());
-      return route.continue({ url: `${t.url}${url.pathname}${url.search}` });
-    });
-    return ctx;
-  }
+  /** A phone-sized context with PUBLIC_URL on this server (test/support/browser.ts). */
+  const context = (locale: string, userAgent?: string) => publicUrlContext(browser, t.url, { locale, userAgent });
 
-  async function shoot(page: Page, name: string) {
-    if (!SHOTS) return;
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-  }
+  const shoot = (page: Page, name: string) => saveScreenshots(page, SHOTS, name);
 
   /** A checkout (success_url on this server, so the browser lands somewhere real) for `amount` THB satang. */
   async function checkoutFor(amount: number, types?: string[]) {

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { seriousAxeViolations } from '../../support/axe.js';
-import { launchBrowser } from '../../support/browser.js';
+import { launchBrowser, publicUrlContext, saveScreenshots } from '../../support/browser.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { createCheckout, createPaymentIntent } from '../../factories/checkout.js';
 
@@ -33,31 +32,12 @@ describe('hosted page: PayNow and GrabPay (SG), FPX and GrabPay (MY) (Chromium, 
   });
 
   /**
-   * The checkout and the sandbox's payment page are on PUBLIC_URL (http://localhost:3000), which this
-   * test server stands for: one origin, as in production, so the page's session (sessionStorage) is
-   * there when the payer comes back. CSP is bypassed for axe-core and because Chromium takes a
-   * rerouted response's own origin (this server's) as the page's 'self', which would refuse the
-   * page's fetches to http://localhost:3000. route() does not see the hops of an HTTP redirect: the
-   * return route's 303 to a success_url on http://localhost:3000 would reach that real port
-   * (ERR_CONNECTION_REFUSED), so success_url is this server's own address (checkoutFor).
+   * A phone-sized context with PUBLIC_URL on this server (test/support/browser.ts): success_url is
+   * this server's own address (checkoutFor), since route() does not see a redirect's hops.
    */
-  async function context(locale = 'en-US'): Promise<BrowserContext> {
-    const ctx = await browser.newContext({ locale, bypassCSP: true, viewport: { width: 390, height: 844 } });
-    await ctx.route('http://localhost:3000/**', (route) => {
-      const url = new URL(route.request().url());
-      return route.continue({ url: `${t.url}${url.pathname}${url.search}` });
-    });
-    return ctx;
-  }
+  const context = (locale = 'en-US') => publicUrlContext(browser, t.url, { locale });
 
-  async function shoot(page: Page, name: string) {
-    if (!SHOTS) return;
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-  }
+  const shoot = (page: Page, name: string) => saveScreenshots(page, SHOTS, name);
 
   /** A checkout in the tenant's country and currency (success_url on this server, so the browser lands somewhere real). */
   async function checkoutFor(tenant: Tenant, amount: number, currency: string) {
