@@ -148,10 +148,12 @@ export class MeterEventsRepository {
           }
         });
         if (refused.length) {
+          // Stored by this statement, so received at the rows' time: the bound confines both deletes to its month.
+          const since = new Date(Math.min(...rows.map((r) => r.createdAt.getTime())));
           await manager.query(
-            `WITH queued AS (DELETE FROM ${tables.outbox} WHERE event_id = ANY($1::uuid[]))
-           DELETE FROM ${tables.events} WHERE id = ANY($1::uuid[])`,
-            [refused],
+            `WITH queued AS (DELETE FROM ${tables.outbox} WHERE event_id = ANY($1::uuid[]) AND created_at >= $2)
+           DELETE FROM ${tables.events} WHERE id = ANY($1::uuid[]) AND created_at >= $2`,
+            [refused, since],
           );
         }
         const repeats = rows.filter((r) => !byIdentifier.has(r.identifier)).map((r) => r.identifier);
@@ -311,11 +313,11 @@ export class MeterEventsRepository {
     return this.db.asyncCommit((manager) =>
       manager.query(
         `WITH ${mark}due AS (
-         SELECT event_id FROM ${outbox}
+         SELECT event_id, created_at FROM ${outbox}
          WHERE next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)${delivered.ids.length ? ' AND event_id <> ALL($3::uuid[])' : ''}${scoped}
          ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED
        ), leased AS (
-         UPDATE ${outbox} o SET leased_until = $2 FROM due WHERE o.event_id = due.event_id
+         UPDATE ${outbox} o SET leased_until = $2 FROM due WHERE o.event_id = due.event_id AND o.created_at = due.created_at
          RETURNING o.event_id, o.application_id, o.attempts, o.traceparent, o.created_at
        )
        SELECT l.event_id, l.application_id, l.attempts, l.traceparent, l.created_at, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
@@ -342,15 +344,16 @@ export class MeterEventsRepository {
 
   /**
    * The delivered mark, as two CTEs for {@link claimDue} and {@link markDelivered}: the events
-   * (parameter `ids`, a uuid array) say so at `at`, and their outbox rows go. It writes no indexed
-   * column, so it is a heap-only update (migration MeterForwardingHotUpdates).
+   * (parameter `ids`, a uuid array) say so at `at`, and their outbox rows go, both confined to the
+   * partitions of the months since `since`. It writes no indexed column, so it is a heap-only update
+   * (migration MeterForwardingHotUpdates).
    */
   private deliveredMark(ids: string, at: string, since: string): string {
     return `marked AS (
            UPDATE ${this.db.table('meter_events')} SET delivery_status = 'delivered', delivered_at = ${at}, errors = '[]'
            WHERE id = ANY(${ids}::uuid[]) AND created_at >= ${since}::timestamptz
          ), removed AS (
-           DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = ANY(${ids}::uuid[])
+           DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = ANY(${ids}::uuid[]) AND created_at >= ${since}::timestamptz
          )`;
   }
 
