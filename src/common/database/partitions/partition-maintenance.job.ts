@@ -121,7 +121,8 @@ export class PartitionMaintenanceJob extends PeriodicJob {
     });
     const names = dropped.flat().filter((name) => !drained.includes(name));
     if (names.length) this.logger.log(`dropped partition(s) ${names.join(', ')} (before ${cutoff.toISOString()})`);
-    if (drained.length) this.logger.log(`dropped drained partition(s) ${drained.join(', ')} (ended by ${now.toISOString()})`);
+    if (drained.length)
+      this.logger.log(`dropped drained partition(s) ${drained.join(', ')} (ended by ${now.toISOString()})`);
     return dropped;
   }
 }
