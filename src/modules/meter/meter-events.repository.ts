@@ -361,10 +361,13 @@ export class MeterEventsRepository {
    * Failed attempts, in one statement: each event shows its error; it is retried at `retryAt`, or
    * abandoned (null): marked failed and its outbox row gone. `onAbandoned` runs in the same
    * transaction with the abandoned events as stored (their `meter_event.delivery_failed` events).
+   * Each event is found by its whole key (`createdAt` as claimed, to the millisecond a JavaScript
+   * date keeps), so each row reads its own month's partitions only.
    */
   async markAttemptsFailed(
     failures: Array<{
       eventId: string;
+      createdAt: Date;
       errors: Array<{ code: string; message: string }>;
       attempts: number;
       retryAt: Date | null;
@@ -375,6 +378,7 @@ export class MeterEventsRepository {
     const outbox = this.db.table('meter_event_outbox');
     const rows = failures.map((f) => ({
       event_id: f.eventId,
+      created_at: new Date(f.createdAt).toISOString(),
       errors: f.errors,
       attempts: f.attempts,
       retry_at: f.retryAt?.toISOString() ?? null,
@@ -383,16 +387,16 @@ export class MeterEventsRepository {
     await this.db.transaction(async (manager) => {
       await manager.query(
         `WITH f AS (
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(event_id uuid, errors jsonb, attempts int, retry_at timestamptz)
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(event_id uuid, created_at timestamptz, errors jsonb, attempts int, retry_at timestamptz)
          ), marked AS (
            UPDATE ${this.db.table('meter_events')} e
            SET errors = f.errors, delivery_status = CASE WHEN f.retry_at IS NULL THEN 'failed' ELSE 'pending' END
-           FROM f WHERE e.id = f.event_id
+           FROM f WHERE e.id = f.event_id AND e.created_at >= f.created_at AND e.created_at < f.created_at + interval '1 millisecond'
          ), abandoned AS (
-           DELETE FROM ${outbox} o USING f WHERE o.event_id = f.event_id AND f.retry_at IS NULL
+           DELETE FROM ${outbox} o USING f WHERE o.event_id = f.event_id AND o.created_at >= f.created_at AND o.created_at < f.created_at + interval '1 millisecond' AND f.retry_at IS NULL
          )
          UPDATE ${outbox} o SET attempts = f.attempts, next_attempt_at = f.retry_at, leased_until = NULL
-         FROM f WHERE o.event_id = f.event_id AND f.retry_at IS NOT NULL`,
+         FROM f WHERE o.event_id = f.event_id AND o.created_at >= f.created_at AND o.created_at < f.created_at + interval '1 millisecond' AND f.retry_at IS NOT NULL`,
         [JSON.stringify(rows)],
       );
       if (abandoned.length === 0 || !onAbandoned) return;
