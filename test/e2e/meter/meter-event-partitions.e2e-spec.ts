@@ -266,8 +266,10 @@ describe('meter events: monthly partitions', () => {
       moveTo(new Date(m2.getTime() + DAY));
       const waiting = await store(`waiting-${newId()}`);
       expect(await partitionOf(waiting)).toBe(`wallet_test.${partitionName(m2)}`);
-      const [dropped] = (await job().retire(t.clock.now(), ['test'], [METER_EVENTS])).meter_events;
-      expect(dropped).toContain(outboxOf(m));
+      // Two replicas' runs at once: both succeed, the month goes once.
+      const runs = await Promise.all([1, 2].map(() => job().retire(t.clock.now(), ['test'], [METER_EVENTS])));
+      const dropped = runs.flatMap((run) => run.meter_events[0]);
+      expect(dropped.filter((name) => name === outboxOf(m))).toHaveLength(1);
       expect(dropped.filter((name) => name.startsWith('meter_events_'))).toEqual([]);
       expect(await present(outboxOf(m))).toBe(false);
       expect(await present(partitionName(m))).toBe(true);

@@ -192,7 +192,13 @@ export async function dropDrainedPartitions(
       const qualified = `"${schema}"."${p.name}"`;
       const holdsRows = async (m: EntityManager) =>
         ((await m.query(`SELECT EXISTS (SELECT 1 FROM ${qualified}) AS rows`)) as Array<{ rows: boolean }>)[0].rows;
-      if (await holdsRows(manager)) continue;
+      // Skipped while it holds rows, or when another replica's run dropped it since the list was read.
+      const skip = await holdsRows(manager).catch((error: unknown) => {
+        const e = error as { code?: string; driverError?: { code?: string } };
+        if ((e.code ?? e.driverError?.code) === '42P01') return true;
+        throw error;
+      });
+      if (skip) continue;
       const gone = await manager.transaction(async (tx) => {
         await tx.query(`SELECT pg_advisory_xact_lock(${lockKey(schema, family)})`);
         const [{ exists }] = (await tx.query(`SELECT to_regclass($1) IS NOT NULL AS exists`, [qualified])) as Array<{
