@@ -409,16 +409,21 @@ export class MeterEventsRepository {
     });
   }
 
-  /**
-   * The outbox backlog (counted up to `cap`, so a huge backlog costs a bounded scan) and when its
-   * oldest row was stored (ids are UUIDv7, so the primary key's first entry is the oldest).
-   */
+  /** The outbox backlog, counted up to `cap`, and when its oldest row was stored ({@link outboxBacklogSql}). */
   async outboxBacklog(cap: number): Promise<{ backlog: number; oldest: Date | null }> {
-    const outbox = this.db.table('meter_event_outbox');
     const rows: Array<{ backlog: number; oldest: Date | null }> = await this.db.manager.query(
-      `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${outbox} LIMIT ${Math.trunc(cap)}) capped)::int AS backlog,
-              (SELECT created_at FROM ${outbox} ORDER BY event_id LIMIT 1) AS oldest`,
+      outboxBacklogSql(this.db.table('meter_event_outbox'), cap),
     );
     return rows[0];
   }
+}
+
+/**
+ * The outbox backlog (counted up to `cap`, so a huge backlog costs a bounded scan) and when its
+ * oldest row was stored (ids are UUIDv7, so the primary key's first entry is the oldest): across the
+ * monthly partitions a merge of their primary key indexes, one entry read from each, never a sort.
+ */
+export function outboxBacklogSql(outbox: string, cap: number): string {
+  return `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${outbox} LIMIT ${Math.trunc(cap)}) capped)::int AS backlog,
+              (SELECT created_at FROM ${outbox} ORDER BY event_id LIMIT 1) AS oldest`;
 }

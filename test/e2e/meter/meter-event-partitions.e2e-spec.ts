@@ -10,6 +10,7 @@ import {
   monthStart,
   partitionName,
 } from '../../../src/modules/meter/meter-event-partitions.sql.js';
+import { outboxBacklogSql } from '../../../src/modules/meter/meter-events.repository.js';
 import { storeEventsParams, storeEventsSql } from '../../../src/modules/meter/store-events.sql.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
@@ -127,6 +128,39 @@ describe('meter events: monthly partitions', () => {
     expect(text).toMatch(/SubPlan/);
     expect(text).toMatch(/Index Scan using meter_events_\w+_identifier_key/);
     expect(text).not.toMatch(/Anti Join|Hash Join|Seq Scan on meter_events/);
+  });
+
+  it("the outbox gauge's oldest row is a merge of the monthly partitions' primary keys, not a sort of the outbox", async () => {
+    const months = [
+      new Date('2088-01-01T00:00:00Z'),
+      new Date('2088-02-01T00:00:00Z'),
+      new Date('2088-03-01T00:00:00Z'),
+    ];
+    await inTest(() => ensureMonthPartitions(db().manager, 'wallet_test', months[0], months[2]));
+    for (const month of months) {
+      await inTest(() =>
+        db().manager.query(
+          `INSERT INTO wallet_test.meter_event_outbox (event_id, application_id, next_attempt_at, created_at)
+           SELECT gen_random_uuid(), $1, $2::timestamptz + g * interval '1 minute', $2::timestamptz + g * interval '1 minute'
+           FROM generate_series(1, 2000) g`,
+          [tenant.applicationId, month.toISOString()],
+        ),
+      );
+    }
+    const plan = (await inTest(async () => {
+      await db().manager.query(`ANALYZE wallet_test.meter_event_outbox`);
+      return db().manager.query(`EXPLAIN ${outboxBacklogSql('wallet_test.meter_event_outbox', 10_000)}`);
+    })) as Array<{ 'QUERY PLAN': string }>;
+    const text = plan.map((line) => line['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/Merge Append/);
+    expect(text).toMatch(/Index (Only )?Scan using meter_event_outbox_y2088m01_pkey/);
+    expect(text).not.toMatch(/->\s+(Incremental )?Sort\b/);
+    await inTest(() =>
+      db().manager.query(`DELETE FROM wallet_test.meter_event_outbox WHERE created_at >= $1 AND created_at < $2`, [
+        months[0],
+        monthStart(months[2], 1),
+      ]),
+    );
   });
 
   it('makes the current and two next months ahead in both modes, and two replicas making the same months both succeed', async () => {
