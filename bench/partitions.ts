@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
+import { METER_EVENTS } from '../src/common/database/partitions/partitioned-tables.js';
+import { dropDrainedPartitions, partitionName } from '../src/common/database/partitions/partitions.sql.js';
 import {
   dropPartitionsBefore,
   ensureMonthPartitions,
@@ -20,8 +22,15 @@ import { createDatabase, dropDatabase, printTable, summarize, writeResults } fro
  *      CPU time per statement (/proc of the PostgreSQL backend, so only the database's work);
  *   3. retention of the oldest month: DETACH + DROP of its partition, timed, then the dead tuples of
  *      the table (pg_stat_user_tables, after vacuum stats flush); with BENCH_AB the same month
- *      deleted row by row from the unpartitioned table, timed, and its dead tuples, for comparison.
- * Target: retention of the oldest month under 5 s and no dead tuples; (2) no worse partitioned.
+ *      deleted row by row from the unpartitioned table, timed, and its dead tuples, for comparison;
+ *   4. the outbox of a drained month: BENCH_OUTBOX events (default 100,000) stored by the storage
+ *      statement in each of the two months before this one, then delivered by the forwarder's
+ *      delivered mark (500 per statement: the events marked, their outbox rows deleted); the dead
+ *      tuples and size of each month's outbox partition; the older month VACUUMed (timed, its size
+ *      after) for comparison, then the maintenance job's early drop of the drained months' outbox
+ *      partitions (timed) and what is left of them.
+ * Target: retention of the oldest month under 5 s and no dead tuples; (2) no worse partitioned; (4)
+ * nothing left of a drained month's outbox.
  */
 const DATABASE = 'wallet_bench_partitions_test';
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -104,6 +113,102 @@ async function storeRound(ds: DataSource, table: string, round: number) {
   }
 }
 
+const OUTBOX_ROWS = Number(process.env.BENCH_OUTBOX ?? 100_000);
+const OUTBOX_BATCH = 500;
+
+/** Stores OUTBOX_ROWS events received in `month` with the service's storage statement, then delivers them as the forwarder does. */
+async function storeAndDeliver(ds: DataSource, month: Date): Promise<{ storeMs: number; deliverMs: number }> {
+  const sql = storeEventsSql({ events: 'wallet_test.meter_events', outbox: 'wallet_test.meter_event_outbox' });
+  const mark = `WITH marked AS (
+      UPDATE wallet_test.meter_events SET delivery_status = 'delivered', delivered_at = $2, errors = '[]'
+      WHERE id = ANY($1::uuid[]) AND created_at >= $3::timestamptz
+    ), removed AS (
+      DELETE FROM wallet_test.meter_event_outbox WHERE event_id = ANY($1::uuid[]) AND created_at >= $3::timestamptz
+    ) SELECT 1`;
+  const ids: string[] = [];
+  let t0 = performance.now();
+  for (let n = 0; n < OUTBOX_ROWS; n += OUTBOX_BATCH) {
+    const createdAt = new Date(month.getTime() + Math.floor((n / OUTBOX_ROWS) * 27 * 86_400_000));
+    const rows: StoreRow[] = Array.from({ length: Math.min(OUTBOX_BATCH, OUTBOX_ROWS - n) }, (_, i) => ({
+      id: crypto.randomUUID(),
+      applicationId: appId((i % APPS) + 1),
+      meterId: '00000000-0000-7000-8000-00000000aaaa',
+      eventName: 'calls',
+      customerId: '00000000-0000-7000-8001-000000000001',
+      identifier: `outbox-${month.toISOString()}-${n + i}`,
+      payload: { calls: '1' },
+      value: '1',
+      occurredAt: createdAt,
+      provider: 'sandbox',
+      createdAt,
+    }));
+    await ds.query(sql, storeEventsParams(rows));
+    ids.push(...rows.map((r) => r.id));
+  }
+  const storeMs = performance.now() - t0;
+  t0 = performance.now();
+  for (let n = 0; n < ids.length; n += OUTBOX_BATCH) {
+    await ds.query(mark, [ids.slice(n, n + OUTBOX_BATCH), new Date(), month]);
+  }
+  return { storeMs: Math.round(storeMs), deliverMs: Math.round(performance.now() - t0) };
+}
+
+async function relationBytes(ds: DataSource, name: string): Promise<number> {
+  const [{ bytes }] = (await ds.query(`SELECT pg_total_relation_size($1::regclass)::bigint AS bytes`, [
+    `wallet_test.${name}`,
+  ])) as Array<{ bytes: string }>;
+  return Number(bytes);
+}
+
+async function outboxOfDrainedMonths(ds: DataSource, now: Date): Promise<Record<string, unknown>> {
+  const months = [monthStart(now, -2), monthStart(now, -1)];
+  const names = months.map((m) => partitionName('meter_event_outbox', m, 'month'));
+  const result: Record<string, unknown> = { eventsPerMonth: OUTBOX_ROWS };
+  for (const [i, month] of months.entries()) {
+    const timing = await storeAndDeliver(ds, month);
+    // The pool's other backends report their deletes to the statistics when idle for a second.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const [{ left }] = (await ds.query(`SELECT count(*)::int AS left FROM wallet_test.${names[i]}`)) as Array<{
+      left: number;
+    }>;
+    result[names[i]] = {
+      ...timing,
+      rowsLeft: left,
+      deadTuples: await deadTuples(ds, names[i]),
+      bytes: await relationBytes(ds, names[i]),
+    };
+  }
+  const t0 = performance.now();
+  await ds.query(`VACUUM wallet_test.${names[0]}`);
+  result.vacuumOfOlder = {
+    ms: Math.round(performance.now() - t0),
+    deadTuplesAfter: await deadTuples(ds, names[0]),
+    bytesAfter: await relationBytes(ds, names[0]),
+  };
+  const t1 = performance.now();
+  const dropped = await dropDrainedPartitions(ds.manager, 'wallet_test', METER_EVENTS, monthStart(now));
+  const dropMs = performance.now() - t1;
+  const [{ present }] = (await ds.query(
+    `SELECT count(*) FILTER (WHERE to_regclass('wallet_test.' || n) IS NOT NULL)::int AS present FROM unnest($1::text[]) n`,
+    [names],
+  )) as Array<{ present: number }>;
+  result.earlyDrop = {
+    dropped,
+    ms: Math.round(dropMs),
+    partitionsLeft: present,
+    deadTuplesLeft: (await Promise.all(names.map((n) => deadTuples(ds, n)))).reduce((a, b) => a + b, 0),
+    eventsKept: Number(
+      (
+        (await ds.query(
+          `SELECT count(*)::bigint AS n FROM wallet_test.meter_events WHERE created_at >= $1 AND created_at < $2`,
+          [months[0], monthStart(now)],
+        )) as Array<{ n: string }>
+      )[0].n,
+    ),
+  };
+  return result;
+}
+
 async function deadTuples(ds: DataSource, like: string): Promise<number> {
   await ds.query('SELECT pg_stat_force_next_flush()').catch(() => undefined);
   const [{ dead }] = (await ds.query(
@@ -183,7 +288,10 @@ async function main(): Promise<void> {
         deadTuples: await deadTuples(ds, 'meter_events_flat'),
       };
     }
-    console.log(JSON.stringify({ retention: results.retention, rowByRow: results.rowByRow }, null, 2));
+    results.outbox = await outboxOfDrainedMonths(ds, now);
+    console.log(
+      JSON.stringify({ retention: results.retention, rowByRow: results.rowByRow, outbox: results.outbox }, null, 2),
+    );
     console.log(`results: ${writeResults('partitions.json', results)}`);
   } finally {
     await ds.destroy();

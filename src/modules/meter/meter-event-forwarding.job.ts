@@ -141,6 +141,7 @@ export class MeterEventForwardingJob extends PeriodicJob {
         const definition = abandoned ? MeterErrors.E8021 : MeterErrors.E8020;
         return {
           eventId: row.event_id,
+          createdAt: row.created_at,
           errors: [{ code: definition.code, message: `${definition.message} (attempt ${attempts}: ${error})` }],
           attempts,
           retryAt: abandoned ? null : new Date(this.clock.nowMs() + backoffMs(attempts)),

@@ -148,10 +148,12 @@ export class MeterEventsRepository {
           }
         });
         if (refused.length) {
+          // Stored by this statement, so received at the rows' time: the bound confines both deletes to its month.
+          const since = new Date(Math.min(...rows.map((r) => r.createdAt.getTime())));
           await manager.query(
-            `WITH queued AS (DELETE FROM ${tables.outbox} WHERE event_id = ANY($1::uuid[]))
-           DELETE FROM ${tables.events} WHERE id = ANY($1::uuid[])`,
-            [refused],
+            `WITH queued AS (DELETE FROM ${tables.outbox} WHERE event_id = ANY($1::uuid[]) AND created_at >= $2)
+           DELETE FROM ${tables.events} WHERE id = ANY($1::uuid[]) AND created_at >= $2`,
+            [refused, since],
           );
         }
         const repeats = rows.filter((r) => !byIdentifier.has(r.identifier)).map((r) => r.identifier);
@@ -311,11 +313,11 @@ export class MeterEventsRepository {
     return this.db.asyncCommit((manager) =>
       manager.query(
         `WITH ${mark}due AS (
-         SELECT event_id FROM ${outbox}
+         SELECT event_id, created_at FROM ${outbox}
          WHERE next_attempt_at <= $1 AND (leased_until IS NULL OR leased_until <= $1)${delivered.ids.length ? ' AND event_id <> ALL($3::uuid[])' : ''}${scoped}
          ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED
        ), leased AS (
-         UPDATE ${outbox} o SET leased_until = $2 FROM due WHERE o.event_id = due.event_id
+         UPDATE ${outbox} o SET leased_until = $2 FROM due WHERE o.event_id = due.event_id AND o.created_at = due.created_at
          RETURNING o.event_id, o.application_id, o.attempts, o.traceparent, o.created_at
        )
        SELECT l.event_id, l.application_id, l.attempts, l.traceparent, l.created_at, e.identifier, e.event_name, e.payload, e.occurred_at, e.provider
@@ -342,15 +344,16 @@ export class MeterEventsRepository {
 
   /**
    * The delivered mark, as two CTEs for {@link claimDue} and {@link markDelivered}: the events
-   * (parameter `ids`, a uuid array) say so at `at`, and their outbox rows go. It writes no indexed
-   * column, so it is a heap-only update (migration MeterForwardingHotUpdates).
+   * (parameter `ids`, a uuid array) say so at `at`, and their outbox rows go, both confined to the
+   * partitions of the months since `since`. It writes no indexed column, so it is a heap-only update
+   * (migration MeterForwardingHotUpdates).
    */
   private deliveredMark(ids: string, at: string, since: string): string {
     return `marked AS (
            UPDATE ${this.db.table('meter_events')} SET delivery_status = 'delivered', delivered_at = ${at}, errors = '[]'
            WHERE id = ANY(${ids}::uuid[]) AND created_at >= ${since}::timestamptz
          ), removed AS (
-           DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = ANY(${ids}::uuid[])
+           DELETE FROM ${this.db.table('meter_event_outbox')} WHERE event_id = ANY(${ids}::uuid[]) AND created_at >= ${since}::timestamptz
          )`;
   }
 
@@ -358,10 +361,13 @@ export class MeterEventsRepository {
    * Failed attempts, in one statement: each event shows its error; it is retried at `retryAt`, or
    * abandoned (null): marked failed and its outbox row gone. `onAbandoned` runs in the same
    * transaction with the abandoned events as stored (their `meter_event.delivery_failed` events).
+   * Each event is found by its whole key (`createdAt` as claimed, to the millisecond a JavaScript
+   * date keeps), so each row reads its own month's partitions only.
    */
   async markAttemptsFailed(
     failures: Array<{
       eventId: string;
+      createdAt: Date;
       errors: Array<{ code: string; message: string }>;
       attempts: number;
       retryAt: Date | null;
@@ -372,6 +378,7 @@ export class MeterEventsRepository {
     const outbox = this.db.table('meter_event_outbox');
     const rows = failures.map((f) => ({
       event_id: f.eventId,
+      created_at: new Date(f.createdAt).toISOString(),
       errors: f.errors,
       attempts: f.attempts,
       retry_at: f.retryAt?.toISOString() ?? null,
@@ -380,16 +387,16 @@ export class MeterEventsRepository {
     await this.db.transaction(async (manager) => {
       await manager.query(
         `WITH f AS (
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(event_id uuid, errors jsonb, attempts int, retry_at timestamptz)
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(event_id uuid, created_at timestamptz, errors jsonb, attempts int, retry_at timestamptz)
          ), marked AS (
            UPDATE ${this.db.table('meter_events')} e
            SET errors = f.errors, delivery_status = CASE WHEN f.retry_at IS NULL THEN 'failed' ELSE 'pending' END
-           FROM f WHERE e.id = f.event_id
+           FROM f WHERE e.id = f.event_id AND e.created_at >= f.created_at AND e.created_at < f.created_at + interval '1 millisecond'
          ), abandoned AS (
-           DELETE FROM ${outbox} o USING f WHERE o.event_id = f.event_id AND f.retry_at IS NULL
+           DELETE FROM ${outbox} o USING f WHERE o.event_id = f.event_id AND o.created_at >= f.created_at AND o.created_at < f.created_at + interval '1 millisecond' AND f.retry_at IS NULL
          )
          UPDATE ${outbox} o SET attempts = f.attempts, next_attempt_at = f.retry_at, leased_until = NULL
-         FROM f WHERE o.event_id = f.event_id AND f.retry_at IS NOT NULL`,
+         FROM f WHERE o.event_id = f.event_id AND o.created_at >= f.created_at AND o.created_at < f.created_at + interval '1 millisecond' AND f.retry_at IS NOT NULL`,
         [JSON.stringify(rows)],
       );
       if (abandoned.length === 0 || !onAbandoned) return;
@@ -402,16 +409,21 @@ export class MeterEventsRepository {
     });
   }
 
-  /**
-   * The outbox backlog (counted up to `cap`, so a huge backlog costs a bounded scan) and when its
-   * oldest row was stored (ids are UUIDv7, so the primary key's first entry is the oldest).
-   */
+  /** The outbox backlog, counted up to `cap`, and when its oldest row was stored ({@link outboxBacklogSql}). */
   async outboxBacklog(cap: number): Promise<{ backlog: number; oldest: Date | null }> {
-    const outbox = this.db.table('meter_event_outbox');
     const rows: Array<{ backlog: number; oldest: Date | null }> = await this.db.manager.query(
-      `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${outbox} LIMIT ${Math.trunc(cap)}) capped)::int AS backlog,
-              (SELECT created_at FROM ${outbox} ORDER BY event_id LIMIT 1) AS oldest`,
+      outboxBacklogSql(this.db.table('meter_event_outbox'), cap),
     );
     return rows[0];
   }
+}
+
+/**
+ * The outbox backlog (counted up to `cap`, so a huge backlog costs a bounded scan) and when its
+ * oldest row was stored (ids are UUIDv7, so the primary key's first entry is the oldest): across the
+ * monthly partitions a merge of their primary key indexes, one entry read from each, never a sort.
+ */
+export function outboxBacklogSql(outbox: string, cap: number): string {
+  return `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${outbox} LIMIT ${Math.trunc(cap)}) capped)::int AS backlog,
+              (SELECT created_at FROM ${outbox} ORDER BY event_id LIMIT 1) AS oldest`;
 }

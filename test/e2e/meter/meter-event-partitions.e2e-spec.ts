@@ -1,5 +1,6 @@
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
+import { MeterEventForwardingJob } from '../../../src/modules/meter/index.js';
 import { newId } from '../../../src/common/ids.js';
 import { PartitionMaintenanceJob } from '../../../src/common/database/partitions/partition-maintenance.job.js';
 import { METER_EVENTS } from '../../../src/common/database/partitions/partitioned-tables.js';
@@ -9,6 +10,7 @@ import {
   monthStart,
   partitionName,
 } from '../../../src/modules/meter/meter-event-partitions.sql.js';
+import { outboxBacklogSql } from '../../../src/modules/meter/meter-events.repository.js';
 import { storeEventsParams, storeEventsSql } from '../../../src/modules/meter/store-events.sql.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
@@ -128,10 +130,50 @@ describe('meter events: monthly partitions', () => {
     expect(text).not.toMatch(/Anti Join|Hash Join|Seq Scan on meter_events/);
   });
 
+  it("the outbox gauge's oldest row is a merge of the monthly partitions' primary keys, not a sort of the outbox", async () => {
+    const months = [
+      new Date('2088-01-01T00:00:00Z'),
+      new Date('2088-02-01T00:00:00Z'),
+      new Date('2088-03-01T00:00:00Z'),
+    ];
+    await inTest(() => ensureMonthPartitions(db().manager, 'wallet_test', months[0], months[2]));
+    for (const month of months) {
+      await inTest(() =>
+        db().manager.query(
+          `INSERT INTO wallet_test.meter_event_outbox (event_id, application_id, next_attempt_at, created_at)
+           SELECT gen_random_uuid(), $1, $2::timestamptz + g * interval '1 minute', $2::timestamptz + g * interval '1 minute'
+           FROM generate_series(1, 2000) g`,
+          [tenant.applicationId, month.toISOString()],
+        ),
+      );
+    }
+    const plan = (await inTest(async () => {
+      await db().manager.query(`ANALYZE wallet_test.meter_event_outbox`);
+      return db().manager.query(`EXPLAIN ${outboxBacklogSql('wallet_test.meter_event_outbox', 10_000)}`);
+    })) as Array<{ 'QUERY PLAN': string }>;
+    const text = plan.map((line) => line['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/Merge Append/);
+    expect(text).toMatch(/Index (Only )?Scan using meter_event_outbox_y2088m01_pkey/);
+    expect(text).not.toMatch(/->\s+(Incremental )?Sort\b/);
+    await inTest(() =>
+      db().manager.query(`DELETE FROM wallet_test.meter_event_outbox WHERE created_at >= $1 AND created_at < $2`, [
+        months[0],
+        monthStart(months[2], 1),
+      ]),
+    );
+  });
+
   it('makes the current and two next months ahead in both modes, and two replicas making the same months both succeed', async () => {
     const at = new Date('2091-03-15T12:00:00Z');
     const [test, live] = (await job().ensureAhead(at, undefined, [METER_EVENTS])).meter_events;
-    expect(test).toEqual(['meter_events_y2091m03', 'meter_events_y2091m04', 'meter_events_y2091m05']);
+    expect(test).toEqual([
+      'meter_event_outbox_y2091m03',
+      'meter_event_outbox_y2091m04',
+      'meter_event_outbox_y2091m05',
+      'meter_events_y2091m03',
+      'meter_events_y2091m04',
+      'meter_events_y2091m05',
+    ]);
     expect(live).toEqual(test);
     expect(await job().ensureAhead(at, undefined, [METER_EVENTS])).toEqual({ meter_events: [[], []] });
 
@@ -149,7 +191,10 @@ describe('meter events: monthly partitions', () => {
           ),
       ),
     );
-    expect(made.flat().sort()).toEqual(['01', '02', '03', '04', '05', '06'].map((m) => `meter_events_y2092m${m}`));
+    const months = ['01', '02', '03', '04', '05', '06'];
+    expect(made.flat().sort()).toEqual(
+      ['meter_event_outbox', 'meter_events'].flatMap((table) => months.map((m) => `${table}_y2092m${m}`)),
+    );
   });
 
   it('drops the oldest month whole past the retention: the other months keep every row and no dead tuple', async () => {
@@ -187,7 +232,14 @@ describe('meter events: monthly partitions', () => {
     expect(retentionDays).toBe(431);
     const now = new Date(months[1].getTime() + 10 * DAY + retentionDays * DAY);
     const [dropped] = (await job().retire(now, ['test'], [METER_EVENTS])).meter_events;
-    expect(dropped).toEqual(['meter_events_y2001m01']);
+    // January whole (its outbox partition first), then the outbox partitions of the ended months that
+    // hold no undelivered event (drained early); February's and March's events stay.
+    expect(dropped).toEqual([
+      'meter_event_outbox_y2001m01',
+      'meter_events_y2001m01',
+      'meter_event_outbox_y2001m02',
+      'meter_event_outbox_y2001m03',
+    ]);
 
     expect(await count(months[0], months[1])).toBe(0);
     expect(await count(months[1], monthStart(months[2], 1))).toBe(2 * perMonth);
@@ -204,4 +256,123 @@ describe('meter events: monthly partitions', () => {
     // A second run (another replica) finds nothing more to drop.
     expect(await job().retire(now, ['test'], [METER_EVENTS])).toEqual({ meter_events: [[]] });
   });
+
+  it("drops an ended month's outbox partition once every event of it is delivered, keeping the events; a month with an undelivered event keeps it until delivered", async () => {
+    const forwarder = () => t.app.get(MeterEventForwardingJob);
+    const scope = { applicationIds: [tenant.applicationId] };
+    const outboxOf = (month: Date) => partitionName(month).replace('meter_events', 'meter_event_outbox');
+    const present = async (name: string) =>
+      (
+        (await inTest(() =>
+          db().manager.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`wallet_test.${name}`]),
+        )) as Array<{ present: boolean }>
+      )[0].present;
+    const statusOf = async (id: string) =>
+      (
+        (await inTest(() =>
+          db().manager.query(`SELECT delivery_status FROM wallet_test.meter_events WHERE id = $1`, [id]),
+        )) as Array<{ delivery_status: string }>
+      )[0].delivery_status;
+    const store = async (identifier: string) => {
+      const res = await sendEvent({
+        event_name: 'part_call',
+        identifier,
+        customer_id: customerId,
+        payload: { calls: '1' },
+      });
+      expect(res.status).toBe(200);
+      return res.body.id as string;
+    };
+    const moveTo = (at: Date) => t.clock.advance(at.getTime() - t.clock.nowMs());
+    // Months far ahead on the test clock, so the other tests' months stay out of it.
+    const m = monthStart(t.clock.now(), 6);
+    const m2 = monthStart(m, 1);
+    t.clock.freeze();
+    try {
+      moveTo(new Date(m.getTime() + DAY));
+      const delivered = [await store(`drained-${newId()}`), await store(`drained-${newId()}`)];
+      // (The first test's events, ahead on the clock, are delivered too.)
+      expect(await forwarder().drainOnce('test', scope)).toBeGreaterThanOrEqual(2);
+      // Month M is still running: its outbox partition stays, empty as it is.
+      expect((await job().retire(t.clock.now(), ['test'], [METER_EVENTS])).meter_events[0]).not.toContain(outboxOf(m));
+      expect(await present(outboxOf(m))).toBe(true);
+
+      moveTo(new Date(m2.getTime() + DAY));
+      const waiting = await store(`waiting-${newId()}`);
+      expect(await partitionOf(waiting)).toBe(`wallet_test.${partitionName(m2)}`);
+      // Two replicas' runs at once: both succeed, the month goes once.
+      const runs = await Promise.all([1, 2].map(() => job().retire(t.clock.now(), ['test'], [METER_EVENTS])));
+      const dropped = runs.flatMap((run) => run.meter_events[0]);
+      expect(dropped.filter((name) => name === outboxOf(m))).toHaveLength(1);
+      expect(dropped.filter((name) => name.startsWith('meter_events_'))).toEqual([]);
+      expect(await present(outboxOf(m))).toBe(false);
+      expect(await present(partitionName(m))).toBe(true);
+      for (const id of delivered) {
+        expect(await partitionOf(id)).toBe(`wallet_test.${partitionName(m)}`);
+        expect(await statusOf(id)).toBe('delivered');
+      }
+
+      // M2 has ended with an event not delivered: its outbox partition stays.
+      moveTo(new Date(monthStart(m2, 1).getTime() + DAY));
+      expect((await job().retire(t.clock.now(), ['test'], [METER_EVENTS])).meter_events[0]).toEqual([]);
+      expect(await present(outboxOf(m2))).toBe(true);
+
+      // The undelivered event of M2 is still claimed and delivered after its month ended; then M2's outbox goes too.
+      expect(await forwarder().drainOnce('test', scope)).toBe(1);
+      expect(await statusOf(waiting)).toBe('delivered');
+      const [later] = (await job().retire(t.clock.now(), ['test'], [METER_EVENTS])).meter_events;
+      expect(later).toEqual([outboxOf(m2)]);
+      expect(await present(partitionName(m2))).toBe(true);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  (process.env.WALLET_TEST_DATABASE === 'postgresql' ? it : it.skip)(
+    "keeps an ended month's outbox partition when a row goes into it while the drop waits for its lock",
+    async () => {
+      // An ended, empty month: the drop's first look finds nothing; a transaction writing into it
+      // holds the parent's lock, so the drop's DETACH waits, sees the row once it commits, and keeps the month.
+      const month = new Date('2089-05-01T00:00:00Z');
+      const now = new Date('2089-07-01T00:00:00Z');
+      const name = partitionName(month).replace('meter_events', 'meter_event_outbox');
+      // Everything due at `now` dropped first, so the run below has only this month to look at.
+      await job().retire(now, ['test'], [METER_EVENTS]);
+      await inTest(() => ensureMonthPartitions(db().manager, 'wallet_test', month, month));
+      const manager = await inTest(() => Promise.resolve(db().manager));
+      const writer = manager.connection.createQueryRunner();
+      await writer.connect();
+      try {
+        await writer.startTransaction();
+        await writer.query(
+          `INSERT INTO wallet_test.meter_event_outbox (event_id, application_id, next_attempt_at, created_at)
+           VALUES ($1, $2, $3, $3)`,
+          [newId(), tenant.applicationId, new Date(month.getTime() + DAY)],
+        );
+        const retiring = job().retire(now, ['test'], [METER_EVENTS]);
+        const [{ pid }] = (await writer.query(`SELECT pg_backend_pid() AS pid`)) as Array<{ pid: number }>;
+        for (;;) {
+          const [{ blocked }] = (await manager.query(
+            `SELECT count(*)::int AS blocked FROM pg_stat_activity
+              WHERE $1 = ANY(pg_blocking_pids(pid)) AND query LIKE '%DETACH PARTITION%${name}%'`,
+            [pid],
+          )) as Array<{ blocked: number }>;
+          if (blocked > 0) break;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        await writer.commitTransaction();
+        const [dropped] = (await retiring).meter_events;
+        expect(dropped).not.toContain(name);
+        const rows = (await inTest(() =>
+          db().manager.query(`SELECT count(*)::int AS n FROM wallet_test.${name}`),
+        )) as Array<{ n: number }>;
+        expect(rows[0].n).toBe(1);
+        await inTest(() => db().manager.query(`DELETE FROM wallet_test.${name}`));
+        expect((await job().retire(now, ['test'], [METER_EVENTS])).meter_events[0]).toContain(name);
+      } finally {
+        if (writer.isTransactionActive) await writer.rollbackTransaction();
+        await writer.release();
+      }
+    },
+  );
 });

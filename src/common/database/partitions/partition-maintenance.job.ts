@@ -7,7 +7,7 @@ import type { Mode } from '../../context/principal.js';
 import { PeriodicJob } from '../../jobs/periodic-job.js';
 import { ModeDb } from '../mode-db.js';
 import { PARTITION_FAMILIES, type PartitionFamily } from './partitioned-tables.js';
-import { dropPartitionsBefore, ensurePartitions, periodStart } from './partitions.sql.js';
+import { dropDrainedPartitions, dropPartitionsBefore, ensurePartitions, periodStart } from './partitions.sql.js';
 
 /** How often each replica makes partitions ahead and drops expired ones; cheap when nothing is due. */
 export const PARTITIONS_INTERVAL_MS = 60 * 60_000;
@@ -28,8 +28,9 @@ export type BeforeDropFactory = (now: Date) => Promise<BeforeDrop>;
 /**
  * The one maintenance job of every partitioned family (partitioned-tables.ts; docs/SCALING.md
  * "Partitioned tables"), in both mode schemas: makes the current period's and the family's `ahead`
- * next ones where missing, and drops whole periods that ended more than the family's retention ago
- * (detach, then drop: never a row-by-row delete). Safe with several replicas: every partition change
+ * next ones where missing, drops whole periods that ended more than the family's retention ago
+ * (detach, then drop: never a row-by-row delete), and a queue's (`drainedEarly`) partition of an ended
+ * period as soon as it is empty. Safe with several replicas: every partition change
  * of a family in a schema takes one advisory lock, and making a period that exists or dropping one
  * already gone does nothing.
  */
@@ -105,14 +106,23 @@ export class PartitionMaintenanceJob extends PeriodicJob {
     return dropped;
   }
 
-  /** Drops `family`'s periods wholly before `now` minus its retention, each behind `beforeDrop` when given. */
+  /**
+   * Drops `family`'s periods wholly before `now` minus its retention, each behind `beforeDrop` when
+   * given, then the empty partitions of its drained-early tables (queues) of periods ended by `now`.
+   */
   async retireFamily(family: PartitionFamily, now: Date, beforeDrop?: BeforeDrop, modes?: Mode[]): Promise<string[][]> {
     const cutoff = new Date(now.getTime() - this.retentionMs(family));
-    const dropped = await this.inScope(family, modes, (manager, schema) =>
-      dropPartitionsBefore(manager, schema, family, cutoff, undefined, beforeDrop),
-    );
-    const names = dropped.flat();
+    const drained: string[] = [];
+    const dropped = await this.inScope(family, modes, async (manager, schema) => {
+      const expired = await dropPartitionsBefore(manager, schema, family, cutoff, undefined, beforeDrop);
+      const empty = await dropDrainedPartitions(manager, schema, family, now);
+      drained.push(...empty);
+      return [...expired, ...empty];
+    });
+    const names = dropped.flat().filter((name) => !drained.includes(name));
     if (names.length) this.logger.log(`dropped partition(s) ${names.join(', ')} (before ${cutoff.toISOString()})`);
+    if (drained.length)
+      this.logger.log(`dropped drained partition(s) ${drained.join(', ')} (ended by ${now.toISOString()})`);
     return dropped;
   }
 }

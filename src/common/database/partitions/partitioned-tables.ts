@@ -16,6 +16,13 @@ export interface PartitionedTable {
   partitionIndexes?: (qualified: string, name: string) => string[];
   /** Triggers each partition gets itself: a statement trigger of the parent (TRUNCATE) does not reach partitions. */
   partitionTriggers?: (qualified: string, name: string) => string[];
+  /**
+   * A queue whose rows all go once handled (an outbox): a past period's partition of it is dropped as
+   * soon as the period has ended and it holds no rows, ahead of the family's retention (the other
+   * tables keep the period), taking the queue's dead tuples and index bloat with it
+   * (partitions.sql.ts dropDrainedPartitions).
+   */
+  drainedEarly?: true;
 }
 
 /**
@@ -44,8 +51,10 @@ export interface PartitionFamily {
 }
 
 /**
- * `meter_events` by month of receipt (docs/METERING.md "Partitions"). The identifier is unique per
- * month's partition; the storage statement checks the earlier months kept.
+ * `meter_events` by month of receipt, with their delivery outbox by the same instant (the outbox
+ * row's `created_at` is its event's), docs/METERING.md "Partitions". The identifier is unique per
+ * month's partition; the storage statement checks the earlier months kept. A month's outbox
+ * partition goes as soon as the month has ended and every event of it was delivered or abandoned.
  */
 export const METER_EVENTS: PartitionFamily = {
   name: 'meter_events',
@@ -53,6 +62,8 @@ export const METER_EVENTS: PartitionFamily = {
   key: 'created_at',
   granularity: 'month',
   tables: [
+    // The forwarder's lease is a heap-only update (migration MeterForwardingHotUpdates).
+    { table: 'meter_event_outbox', storage: 'fillfactor = 45', drainedEarly: true },
     {
       table: 'meter_events',
       // The forwarder's heap-only updates (migration MeterForwardingHotUpdates).

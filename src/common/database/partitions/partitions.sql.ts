@@ -166,6 +166,61 @@ export async function dropPartitionsBefore(
   return dropped;
 }
 
+/**
+ * Drops the partitions of `family`'s drained-early tables (`drainedEarly`: queues) in `schema` whose
+ * period ended at or before `now` and that hold no rows, ahead of the family's retention; the other
+ * tables keep the period. A partition that still holds a row (an event not yet delivered) stays, and
+ * is looked at again on the next run. Each partition in its own short transaction under the family's
+ * advisory lock, waiting at most `lockTimeoutMs` for its locks: the partition is detached first (the
+ * parent's and the partition's ACCESS EXCLUSIVE lock, taken parent first as every statement through
+ * the parent takes them, so no deadlock), then its emptiness checked again under that lock, so a row
+ * written meanwhile (a request stamped before the month ended, committing after) is never lost: it
+ * rolls the detach back. A first look without any lock skips the partitions that plainly hold rows
+ * without locking anything. Answers the partitions dropped, oldest period first.
+ */
+export async function dropDrainedPartitions(
+  manager: EntityManager,
+  schema: string,
+  family: PartitionFamily,
+  now: Date,
+  lockTimeoutMs = 2000,
+): Promise<string[]> {
+  const dropped: string[] = [];
+  for (const { table } of family.tables.filter((t) => t.drainedEarly)) {
+    for (const p of await listPartitions(manager, schema, table, family.granularity)) {
+      if (p.end > now) continue;
+      const qualified = `"${schema}"."${p.name}"`;
+      const holdsRows = async (m: EntityManager) =>
+        ((await m.query(`SELECT EXISTS (SELECT 1 FROM ${qualified}) AS rows`)) as Array<{ rows: boolean }>)[0].rows;
+      // Skipped while it holds rows, or when another replica's run dropped it since the list was read.
+      const skip = await holdsRows(manager).catch((error: unknown) => {
+        const e = error as { code?: string; driverError?: { code?: string } };
+        if ((e.code ?? e.driverError?.code) === '42P01') return true;
+        throw error;
+      });
+      if (skip) continue;
+      const gone = await manager.transaction(async (tx) => {
+        await tx.query(`SELECT pg_advisory_xact_lock(${lockKey(schema, family)})`);
+        const [{ exists }] = (await tx.query(`SELECT to_regclass($1) IS NOT NULL AS exists`, [qualified])) as Array<{
+          exists: boolean;
+        }>;
+        if (!exists) return false;
+        await tx.query(`SET LOCAL lock_timeout = ${Math.trunc(lockTimeoutMs)}`);
+        await tx.query('SAVEPOINT drained');
+        await tx.query(`ALTER TABLE "${schema}"."${table}" DETACH PARTITION ${qualified}`);
+        if (await holdsRows(tx)) {
+          await tx.query('ROLLBACK TO SAVEPOINT drained');
+          return false;
+        }
+        await tx.query(`DROP TABLE ${qualified}`);
+        return true;
+      });
+      if (gone) dropped.push(p.name);
+    }
+  }
+  return dropped;
+}
+
 /** True for PostgreSQL's refusal of a row whose partition key no partition covers (a period not made yet). */
 export function isMissingPartition(error: unknown): boolean {
   const e = error as { code?: string; message?: string; driverError?: { code?: string } } | null;
