@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { DataSource } from 'typeorm';
 import { MeterEventOutboxPartitions1764503000000 } from '../../../migrations/1764503000000-MeterEventOutboxPartitions.js';
+import { MIGRATIONS } from '../../../migrations/index.js';
 import { monthPartition } from '../../../migrations/support.js';
 import { migratedBefore, migratedThrough, migrationDatabase } from '../../support/migration-database.js';
 
@@ -91,7 +92,9 @@ describe('meter event outbox partitioning migration', () => {
         expect(key).toBe('PRIMARY KEY (event_id, created_at)');
       }
 
-      await ds.undoLastMigration({ transaction: 'each' });
+      // Down through this migration (and the ones after it, first).
+      const later = MIGRATIONS.length - MIGRATIONS.indexOf(MeterEventOutboxPartitions1764503000000) - 1;
+      for (let i = 0; i <= later; i++) await ds.undoLastMigration({ transaction: 'each' });
       for (const s of ['wallet_test', 'wallet_live']) {
         expect(await kind(ds, s)).toBe('r');
         expect(await rowsOf(ds, s)).toEqual(before[s]);
