@@ -80,6 +80,21 @@ describe('PostingService on a hot balance (group commit)', () => {
     expect(running).toBeLessThanOrEqual(funded);
   }
 
+  /** The guarded balance of a race, funded with `funded`, and the merchants' balances it pays and is paid by. */
+  async function fundedRace(account: string, merchants: string[], funded: number) {
+    const guarded = await balance(account);
+    const others = await Promise.all(merchants.map((a) => balance(`merchant_${a}`)));
+    const funding = await balance('funding');
+    await inTest(() =>
+      posting.post({
+        application_id: tenant.applicationId,
+        event_type: 'hot_test.fund',
+        entries: [entry(funding, -funded), entry(guarded, funded)],
+      }),
+    );
+    return { guarded, others };
+  }
+
   /**
    * 64 posters, ROUNDS debits each of the guarded balance (and a credit now and then), more than it
    * holds in total: answers what each posting got.
@@ -114,17 +129,8 @@ describe('PostingService on a hot balance (group commit)', () => {
   }
 
   it('never takes a guarded balance below zero under 64 concurrent group-committed posters', async () => {
-    const guarded = await balance('platform_fees');
-    const others = await Promise.all(['m1', 'm2', 'm3', 'm4'].map((a) => balance(`merchant_${a}`)));
-    const funding = await balance('funding');
     const funded = 500_000;
-    await inTest(() =>
-      posting.post({
-        application_id: tenant.applicationId,
-        event_type: 'hot_test.fund',
-        entries: [entry(funding, -funded), entry(guarded, funded)],
-      }),
-    );
+    const { guarded, others } = await fundedRace('platform_fees', ['m1', 'm2', 'm3', 'm4'], funded);
     const outcome = await race(guarded, others, (entries) =>
       inTest(() =>
         posting.post({
@@ -224,17 +230,8 @@ describe('PostingService on a hot balance (group commit)', () => {
   (onPostgres ? it : it.skip)(
     'keeps a guarded balance at or above zero with 64 group-committed posters and 16 in their own transactions on it at once; no caller sees a lock error',
     async () => {
-      const guarded = await balance('platform_fees_mixed');
-      const others = await Promise.all(['x1', 'x2', 'x3'].map((a) => balance(`merchant_${a}`)));
-      const funding = await balance('funding');
       const funded = 400_000;
-      await inTest(() =>
-        posting.post({
-          application_id: tenant.applicationId,
-          event_type: 'hot_test.fund',
-          entries: [entry(funding, -funded), entry(guarded, funded)],
-        }),
-      );
+      const { guarded, others } = await fundedRace('platform_fees_mixed', ['x1', 'x2', 'x3'], funded);
       const db = t.app.get(ModeDb);
       let poster = 0;
       const outcome = await race(guarded, others, (entries) => {
@@ -258,17 +255,8 @@ describe('PostingService on a hot balance (group commit)', () => {
   );
 
   it('never takes a guarded balance below zero under 64 concurrent posters in their own transactions', async () => {
-    const guarded = await balance('payouts_reserve');
-    const others = await Promise.all(['m5', 'm6'].map((a) => balance(`merchant_${a}`)));
-    const funding = await balance('funding');
     const funded = 300_000;
-    await inTest(() =>
-      posting.post({
-        application_id: tenant.applicationId,
-        event_type: 'hot_test.fund',
-        entries: [entry(funding, -funded), entry(guarded, funded)],
-      }),
-    );
+    const { guarded, others } = await fundedRace('payouts_reserve', ['m5', 'm6'], funded);
     const db = t.app.get(ModeDb);
     const outcome = await race(guarded, others, (entries) =>
       inTest(() =>
@@ -416,17 +404,8 @@ describe('PostingService on a hot balance (group commit)', () => {
     });
 
     it('never takes a guarded hot balance below zero under 64 concurrent posters in their own transactions (queued credits, guarded debits)', async () => {
-      const guarded = await balance('hot_clearing');
-      const others = await Promise.all(['m7', 'm8', 'm9'].map((a) => balance(`merchant_${a}`)));
-      const funding = await balance('funding');
       const funded = 400_000;
-      await inTest(() =>
-        posting.post({
-          application_id: tenant.applicationId,
-          event_type: 'hot_test.fund',
-          entries: [entry(funding, -funded), entry(guarded, funded)],
-        }),
-      );
+      const { guarded, others } = await fundedRace('hot_clearing', ['m7', 'm8', 'm9'], funded);
       let queued = 0;
       const outcome = await race(guarded, others, (entries) =>
         inTransaction(async (manager) => {
