@@ -59,7 +59,6 @@ async function main(): Promise<void> {
   const { RequestContext } = await import('../src/common/context/request-context.js');
   const { BalancesService, HotLegsRepository, PostingService } = await import('../src/modules/ledger/index.js');
   const { ModeDb } = await import('../src/common/database/mode-db.js');
-  const { Metrics } = await import('../src/common/observability/metrics.js');
   const { getDataSourceToken } = await import('@nestjs/typeorm');
   const app = await createApp();
   await app.init();
@@ -98,11 +97,6 @@ async function main(): Promise<void> {
      * CONCURRENCY workers repeat `op` (which answers how many journals it posted) for DURATION_MS;
      * `settle` (the queued-legs cases: applying what is still queued) runs after them and counts in the time.
      */
-    const registry = app.get(Metrics).registry;
-    const redone = async () => {
-      const metric = await registry.getSingleMetric('wallet_ledger_batches_redone_total')?.get();
-      return (metric?.values ?? []).reduce((sum, v) => sum + v.value, 0);
-    };
     const measure = async (
       name: string,
       target: number | null,
@@ -112,7 +106,6 @@ async function main(): Promise<void> {
     ) => {
       if (ONLY && !name.includes(ONLY)) return null;
       console.log(`running: ${name}`);
-      const redoneBefore = await redone();
       const latencies: number[] = [];
       let journals = 0;
       const started = performance.now();
@@ -147,8 +140,6 @@ async function main(): Promise<void> {
         post_p99_ms: s.p99,
         load_avg_1m: Math.round(loadavg()[0] * 10) / 10,
         settle_ms: settle ? Math.round(settleMs) : 'n/a',
-        // Pipelined batches done again with their balances locked first (docs/LEDGER.md, "Hot balances").
-        batches_redone: (await redone()) - redoneBefore,
       };
     };
     const entry = (balance_id: string, amount: number, extra: Partial<PostingEntry> = {}): PostingEntry => ({

@@ -47,7 +47,6 @@ import { PendingLegs1764502700000 } from './1764502700000-PendingLegs.js';
 import { AuditPartitions1764502800000 } from './1764502800000-AuditPartitions.js';
 import { IdempotencyKeyPartitions1764502900000 } from './1764502900000-IdempotencyKeyPartitions.js';
 import { MeterEventOutboxPartitions1764503000000 } from './1764503000000-MeterEventOutboxPartitions.js';
-import { LedgerChainPlaces1764503100000 } from './1764503100000-LedgerChainPlaces.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -100,5 +99,4 @@ export const MIGRATIONS = [
   AuditPartitions1764502800000,
   IdempotencyKeyPartitions1764502900000,
   MeterEventOutboxPartitions1764503000000,
-  LedgerChainPlaces1764503100000,
 ];

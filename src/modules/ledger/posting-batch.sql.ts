@@ -27,18 +27,7 @@ export function lockBalancesSql(tables: BatchTables): string {
  * the batch's size, so it is prepared once per connection).
  */
 export function writeBatchSql(tables: BatchTables): string {
-  return `WITH ${rowsCtes(tables)}
-        UPDATE ${tables.balances} AS bal
-           SET available = u.available, hold = u.hold, chain_count = u.chain_count, chain_head = u.chain_head,
-               updated_at = u.updated_at
-          FROM unnest($44::uuid[], $45::bigint[], $46::bigint[], $47::bigint[], $48::text[], $49::timestamptz[])
-            AS u (id, available, hold, chain_count, chain_head, updated_at)
-         WHERE bal.id = u.id`;
-}
-
-/** The journals, entries and queued hold releases of a batch ($1-$43 of {@link writeBatchParams}), as CTEs. */
-function rowsCtes(tables: BatchTables): string {
-  return `j AS (
+  return `WITH j AS (
           INSERT INTO ${tables.journals} (id, application_id, description, event_type, event_id, created_at)
           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
         ), e AS (
@@ -65,7 +54,13 @@ function rowsCtes(tables: BatchTables): string {
         ), r AS (
           INSERT INTO ${tables.holdReleases} (entry_id, application_id, balance_id, amount, available_on)
           SELECT * FROM unnest($39::uuid[], $40::uuid[], $41::uuid[], $42::bigint[], $43::timestamptz[])
-        )`;
+        )
+        UPDATE ${tables.balances} AS bal
+           SET available = u.available, hold = u.hold, chain_count = u.chain_count, chain_head = u.chain_head,
+               updated_at = u.updated_at
+          FROM unnest($44::uuid[], $45::bigint[], $46::bigint[], $47::bigint[], $48::text[], $49::timestamptz[])
+            AS u (id, available, hold, chain_count, chain_head, updated_at)
+         WHERE bal.id = u.id`;
 }
 
 export function writeBatchParams(writes: BatchWrites): unknown[] {
@@ -129,82 +124,4 @@ export function writeBatchParams(writes: BatchWrites): unknown[] {
     column(balances, (b) => b.chain_head),
     column(balances, (b) => updatedAt.get(b.id)),
   ];
-}
-
-/**
- * A pipelined batch's first statement (docs/LEDGER.md, "Hot balances"): the columns of
- * {@link lockBalancesSql}, read without a lock, and the transaction's `lock_timeout` set ($2): a
- * pipelined batch is the one that gives up when it waits too long (see {@link settleBalancesSql}).
- */
-export function readBalancesSql(tables: BatchTables): string {
-  return `SELECT id, application_id, customer_id, account, currency, available::text, hold::text, scaling_factor,
-                 chain_head, chain_count::text,
-                 (SELECT coalesce(sum(p.amount), 0) FROM ${tables.pendingLegs} p
-                   WHERE p.balance_id = b.id AND p.amount < 0)::text AS pending_debits,
-                 set_config('lock_timeout', $2, true) AS lock_timeout
-            FROM ${tables.balances} b WHERE id = ANY($1::uuid[])`;
-}
-
-/**
- * A pipelined batch's rows: the accepted postings' journals, entries and queued hold releases as
- * {@link writeBatchSql} writes them, but not the balances ({@link settleBalancesSql} writes those
- * once they are locked). Entries name their balances through a foreign key, whose check takes a KEY
- * SHARE lock on the balance: a pipelined batch holds its balances FOR NO KEY UPDATE, which does not
- * conflict with it, so these rows go in while an earlier pipelined batch still holds the balances.
- * The other writers (the posting statement, a batch done with its balances locked first, the
- * hot-legs applier) lock FOR UPDATE, as they always have: a batch's rows wait for those, and such a
- * wait never lasts longer than the batch's lock_timeout (it is the one that yields).
- */
-export function writeRowsSql(tables: BatchTables): string {
-  return `WITH ${rowsCtes(tables)}
-        SELECT 1`;
-}
-
-/** The parameters of {@link writeRowsSql}, from the batch's {@link writeBatchParams}. */
-export function writeRowsParams(params: unknown[]): unknown[] {
-  return params.slice(0, 43);
-}
-
-/**
- * A pipelined batch's last statement: locks every balance it read, checks that none moved since the
- * state the batch computed from (`chain_count`: every change of a balance adds to its chain), and
- * only then writes the moved ones' new amounts and chain heads. Answers `ok` false, having written
- * nothing, when one moved: the batch then rolls back and is done again with its balances locked
- * first. The balances an earlier batch of this process is writing ($1) are waited for, in id order;
- * the others ($3) are taken with NOWAIT: a lock on one of those is another writer's (a caller's
- * transaction, the hot-legs applier, another replica), which has moved it or is about to, so the
- * batch fails at once (SQLSTATE 55P03) instead of waiting in a cycle with it (that writer may be
- * waiting for a place in the chain this batch took).
- */
-export function settleBalancesSql(tables: BatchTables): string {
-  return `WITH awaited AS MATERIALIZED (
-          SELECT id, chain_count FROM ${tables.balances} WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE
-        ), free AS MATERIALIZED (
-          SELECT id, chain_count FROM ${tables.balances} WHERE id = ANY($3::uuid[]) FOR NO KEY UPDATE NOWAIT
-        ), stale AS MATERIALIZED (
-          SELECT 1 FROM unnest($1::uuid[] || $3::uuid[], $2::bigint[] || $4::bigint[]) AS e (id, chain_count)
-            LEFT JOIN (SELECT * FROM awaited UNION ALL SELECT * FROM free) l ON l.id = e.id
-           WHERE l.chain_count IS DISTINCT FROM e.chain_count
-           LIMIT 1
-        ), moved AS (
-          UPDATE ${tables.balances} AS bal
-             SET available = u.available, hold = u.hold, chain_count = u.chain_count, chain_head = u.chain_head,
-                 updated_at = u.updated_at
-            FROM unnest($5::uuid[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[], $10::timestamptz[])
-              AS u (id, available, hold, chain_count, chain_head, updated_at)
-           WHERE bal.id = u.id AND NOT EXISTS (SELECT 1 FROM stale)
-        )
-        SELECT NOT EXISTS (SELECT 1 FROM stale) AS ok`;
-}
-
-/**
- * The parameters of {@link settleBalancesSql}: the balances read with the chain counts the batch
- * computed from, those an earlier batch of this process is writing (`awaited`) apart from the
- * others, and the moved ones' new state from the batch's {@link writeBatchParams}.
- */
-export function settleBalancesParams(read: Map<string, number>, awaited: Set<string>, params: unknown[]): unknown[] {
-  const ids = [...read.keys()];
-  const wait = ids.filter((id) => awaited.has(id));
-  const free = ids.filter((id) => !awaited.has(id));
-  return [wait, wait.map((id) => read.get(id)), free, free.map((id) => read.get(id)), ...params.slice(43)];
 }

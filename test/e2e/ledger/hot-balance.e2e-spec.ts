@@ -3,7 +3,6 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { RequestContext } from '../../../src/common/context/request-context.js';
 import { ModeDb } from '../../../src/common/database/mode-db.js';
 import { AppError } from '../../../src/common/errors/app-error.js';
-import { Metrics } from '../../../src/common/observability/metrics.js';
 import {
   BalancesService,
   HotLegsRepository,
@@ -157,102 +156,6 @@ describe('PostingService on a hot balance (group commit)', () => {
     expect(journals.transactions).toBeLessThan(journals.n);
     await expectLedgerInvariants(t, [tenant.applicationId]);
   });
-
-  /** Pipelined batches done again with their balances locked first, so far (wallet_ledger_batches_redone_total). */
-  async function batchesRedone(): Promise<number> {
-    const metric = await t.app.get(Metrics).registry.getSingleMetric('wallet_ledger_batches_redone_total')?.get();
-    return (metric?.values ?? []).reduce((sum, v) => sum + v.value, 0);
-  }
-
-  // A transaction held open while other postings wait needs a second connection: PostgreSQL only
-  // (the embedded database answers one connection at a time).
-  (onPostgres ? it : it.skip)(
-    'redoes a pipelined batch with its balances locked first when another writer took its place in the chain, and loses nothing',
-    async () => {
-      const hot = await balance('platform_fees_pipelined');
-      const merchant = await balance('merchant_pipelined');
-      const redoneBefore = await batchesRedone();
-      const db = t.app.get(ModeDb);
-      let commit!: () => void;
-      const committed = new Promise<void>((resolve) => (commit = resolve));
-      // A caller's transaction posts on the balance (its lock, the chain's next place) and stays open.
-      let posted!: () => void;
-      const postedInTransaction = new Promise<void>((resolve) => (posted = resolve));
-      const caller = inTest(() =>
-        db.transaction(async (manager) => {
-          await posting.post(
-            {
-              application_id: tenant.applicationId,
-              event_type: 'hot_test.caller',
-              entries: [entry(merchant, -500), entry(hot, 500)],
-            },
-            manager,
-          );
-          posted();
-          await committed;
-        }),
-      );
-      await postedInTransaction;
-      // Pipelined batches compute from the committed chain, take the same place and wait for the caller.
-      const grouped = Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          inTest(() =>
-            posting.post({
-              application_id: tenant.applicationId,
-              event_type: 'hot_test.pipelined',
-              entries: [entry(merchant, -(10 + i)), entry(hot, 10 + i)],
-            }),
-          ),
-        ),
-      );
-      // Until one of them waits for the caller's transaction (a condition, not a time).
-      for (let polls = 0; ; polls++) {
-        const [{ waiting }] = await ds.query(
-          `SELECT count(*)::int AS waiting FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-        );
-        if (waiting > 0) break;
-        if (polls > 5_000) throw new Error('no batch ever waited for the open transaction');
-      }
-      commit();
-      await caller;
-      const journals = await grouped;
-      expect(journals).toHaveLength(20);
-      expect(await batchesRedone()).toBeGreaterThan(redoneBefore);
-      // Every posting once, in one chain: 500 + (10 + ... + 29).
-      await expectNeverNegative(hot, 500 + 390);
-      const [b] = await ds.query(`SELECT available::text FROM wallet_test.balances WHERE id = $1`, [hot]);
-      expect(Number(b.available)).toBe(890);
-      await expectLedgerInvariants(t, [tenant.applicationId]);
-    },
-  );
-
-  (onPostgres ? it : it.skip)(
-    'keeps a guarded balance at or above zero with 64 group-committed posters and 16 in their own transactions on it at once; no caller sees a lock error',
-    async () => {
-      const funded = 400_000;
-      const { guarded, others } = await fundedRace('platform_fees_mixed', ['x1', 'x2', 'x3'], funded);
-      const db = t.app.get(ModeDb);
-      let poster = 0;
-      const outcome = await race(guarded, others, (entries) => {
-        const own = poster++ % 4 === 0;
-        const posting_ = {
-          application_id: tenant.applicationId,
-          event_type: own ? 'hot_test.mixed_own' : 'hot_test.mixed_grouped',
-          entries,
-          non_negative_available: [guarded],
-        };
-        return inTest(() =>
-          own ? db.transaction((manager) => posting.post(posting_, manager)) : posting.post(posting_),
-        );
-      });
-      expect(outcome.other).toEqual([]);
-      expect(outcome.ok + outcome.refused).toBe(POSTERS * ROUNDS);
-      expect(outcome.refused).toBeGreaterThan(0);
-      await expectNeverNegative(guarded, funded + 10_000 * POSTERS * ROUNDS);
-      await expectLedgerInvariants(t, [tenant.applicationId]);
-    },
-  );
 
   it('never takes a guarded balance below zero under 64 concurrent posters in their own transactions', async () => {
     const funded = 300_000;
