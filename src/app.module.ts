@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CLS_REQ, ClsModule, ClsServiceManager } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
@@ -14,7 +14,7 @@ import { logsEachRequest } from './common/observability/access-log.js';
 import { stdoutLogDestination } from './common/observability/log-destination.js';
 import { traceLogFields, tracingOn } from './common/observability/trace-context.js';
 import { requestIdOf } from './common/http/request-id.js';
-import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
+import { IdempotencyGuard } from './common/idempotency/idempotency.guard.js';
 import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
 import { PartitionsModule } from './common/database/partitions/partitions.module.js';
 import { createValidationPipe } from './common/http/validation.js';
@@ -155,7 +155,8 @@ function requestBinding(): { req?: unknown } {
     { provide: APP_GUARD, useClass: TenancyGuard },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    // Last: a key is claimed only for a request every other guard let through.
+    { provide: APP_GUARD, useClass: IdempotencyGuard },
   ],
 })
 export class AppModule {}
