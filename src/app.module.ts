@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { CLS_REQ, ClsModule, ClsServiceManager } from 'nestjs-cls';
+import { CLS_REQ, ClsServiceManager } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import type { Request } from 'express';
 import { AuthGuard } from './common/auth/auth.guard.js';
 import { CommonModule } from './common/common.module.js';
+import { RequestContextModule } from './common/context/request-context.module.js';
 import { DatabaseModule } from './common/database/database.module.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { redactUrl } from './common/http/redact-url.js';
@@ -113,8 +114,8 @@ function requestBinding(): { req?: unknown } {
         };
       },
     }),
-    // The request context's middleware is mounted by createApp (requestContextMiddleware), not here.
-    ClsModule.forRoot({ global: true, middleware: { mount: false } }),
+    // The request context's ClsService; its middleware is mounted by createApp (requestContextMiddleware).
+    RequestContextModule,
     CommonModule,
     DatabaseModule.forRoot(),
     IdempotencyModule,
