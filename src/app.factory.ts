@@ -77,7 +77,7 @@ export function buildOpenApi(app: INestApplication) {
         }
       }
     }
-    // The vault's body is card data: never fingerprinted or kept for a replay (see IdempotencyInterceptor).
+    // The vault's body is card data: never fingerprinted or kept for a replay (see IdempotencyGuard).
     if (!item.post || !path.startsWith('/api/v1/') || VAULT_PATH.test(path)) continue;
     item.post.parameters = [
       ...(item.post.parameters ?? []),

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
-import { CLS_REQ, ClsModule, ClsServiceManager } from 'nestjs-cls';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { CLS_REQ, ClsServiceManager } from 'nestjs-cls';
 import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import type { Request } from 'express';
 import { AuthGuard } from './common/auth/auth.guard.js';
 import { CommonModule } from './common/common.module.js';
+import { RequestContextModule } from './common/context/request-context.module.js';
 import { DatabaseModule } from './common/database/database.module.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { redactUrl } from './common/http/redact-url.js';
@@ -14,7 +15,7 @@ import { logsEachRequest } from './common/observability/access-log.js';
 import { stdoutLogDestination } from './common/observability/log-destination.js';
 import { traceLogFields, tracingOn } from './common/observability/trace-context.js';
 import { requestIdOf } from './common/http/request-id.js';
-import { IdempotencyInterceptor } from './common/idempotency/idempotency.interceptor.js';
+import { IdempotencyGuard } from './common/idempotency/idempotency.guard.js';
 import { IdempotencyModule } from './common/idempotency/idempotency.module.js';
 import { PartitionsModule } from './common/database/partitions/partitions.module.js';
 import { createValidationPipe } from './common/http/validation.js';
@@ -113,8 +114,8 @@ function requestBinding(): { req?: unknown } {
         };
       },
     }),
-    // The request context's middleware is mounted by createApp (requestContextMiddleware), not here.
-    ClsModule.forRoot({ global: true, middleware: { mount: false } }),
+    // The request context's ClsService; its middleware is mounted by createApp (requestContextMiddleware).
+    RequestContextModule,
     CommonModule,
     DatabaseModule.forRoot(),
     IdempotencyModule,
@@ -155,7 +156,8 @@ function requestBinding(): { req?: unknown } {
     { provide: APP_GUARD, useClass: TenancyGuard },
     { provide: APP_GUARD, useClass: AuthGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    // Last: a key is claimed only for a request every other guard let through.
+    { provide: APP_GUARD, useClass: IdempotencyGuard },
   ],
 })
 export class AppModule {}

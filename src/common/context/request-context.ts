@@ -17,7 +17,7 @@ export interface WalletStore extends ClsStore {
   mode?: Mode;
   /** The handler tolerates lag and the read replica is within it: ModeDb reads from the replica. */
   readReplica?: boolean;
-  /** The `Idempotency-Key` the request holds while it runs (IdempotencyInterceptor). */
+  /** The `Idempotency-Key` the request holds while it runs (IdempotencyGuard). */
   idempotency?: HeldKey;
   /** The operator running a CLI command (the audit log's actor outside a request). */
   operator?: string;

@@ -6,6 +6,7 @@ import { AppError } from './app-error.js';
 import { type ErrorDefinition, Errors } from './error-catalog.js';
 import { errorDocUrl } from './error-docs.js';
 import { requestIdOf } from '../http/request-id.js';
+import { IdempotentReplay, releaseClaimOf } from '../idempotency/idempotency.guard.js';
 import { logAccessIfNotLogged } from '../observability/early-access-log.js';
 import { Metrics } from '../observability/metrics.js';
 
@@ -153,6 +154,18 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
+    // A repeat of a completed Idempotency-Key: its stored answer, not an error.
+    if (exception instanceof IdempotentReplay) return exception.send(response);
+    // A request that failed while holding an Idempotency-Key lets it go before its error is answered.
+    const released = releaseClaimOf(response);
+    if (released) {
+      void released.then(() => this.answer(exception, request, response));
+      return;
+    }
+    this.answer(exception, request, response);
+  }
+
+  private answer(exception: unknown, request: Request, response: Response): void {
     const error = this.toAppError(exception);
     if (error.definition.code === Errors.E5001.code) {
       // An outage answers every request with 503 E5001: one line each, without the stack, so the

@@ -36,7 +36,7 @@ export interface Lease {
   createdAt: Date;
 }
 
-/** The key a request holds while it runs (bound in the request context by IdempotencyInterceptor). */
+/** The key a request holds while it runs (bound in the request context by IdempotencyGuard). */
 export interface HeldKey {
   ref: KeyRef;
   lease: Lease;

@@ -1,3 +1,4 @@
+import type { ApplicationConfig } from '@nestjs/core';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 describe('foundation pipeline', () => {
@@ -23,6 +24,20 @@ describe('foundation pipeline', () => {
       http_status: expect.any(Number),
       severity: expect.any(String),
     });
+  });
+
+  it('runs no global interceptor, and the idempotency guard after every other guard', () => {
+    // Any global interceptor, even one that only calls next.handle(), puts every request of every
+    // route through Nest's rxjs pipeline (docs/ARCHITECTURE.md, "Request pipeline").
+    const config = (t.app as unknown as { config: ApplicationConfig }).config;
+    expect(config.getGlobalInterceptors()).toEqual([]);
+    expect(config.getGlobalRequestInterceptors()).toEqual([]);
+    expect(config.getGlobalGuards().map((guard) => guard.constructor.name)).toEqual([
+      'TenancyGuard',
+      'AuthGuard',
+      'RateLimitGuard',
+      'IdempotencyGuard',
+    ]);
   });
 
   it('tags the answer to a GET with an ETag (304 for If-None-Match) and the answer to a POST with none', async () => {

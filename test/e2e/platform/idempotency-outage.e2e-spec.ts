@@ -1,6 +1,6 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { LEASE_MS } from '../../../src/common/idempotency/idempotency.interceptor.js';
+import { LEASE_MS } from '../../../src/common/idempotency/idempotency.guard.js';
 import {
   CHARGE_UNANSWERED_AFTER_MS,
   ChargeReconciliationJob,

@@ -5,7 +5,7 @@ import { PartitionMaintenanceJob } from '../../../src/common/database/partitions
 import { IDEMPOTENCY_KEYS } from '../../../src/common/database/partitions/partitioned-tables.js';
 import { partitionName, periodStart } from '../../../src/common/database/partitions/partitions.sql.js';
 import { IdempotencyRepository, type KeyRef } from '../../../src/common/idempotency/idempotency.repository.js';
-import { LEASE_MS } from '../../../src/common/idempotency/idempotency.interceptor.js';
+import { LEASE_MS } from '../../../src/common/idempotency/idempotency.guard.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { LEASE_MS } from '../../../src/common/idempotency/idempotency.interceptor.js';
+import { LEASE_MS } from '../../../src/common/idempotency/idempotency.guard.js';
 import { createTenant, expectErrorObject, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 
 describe('Idempotency-Key on POST', () => {

@@ -19,7 +19,7 @@ import { newId } from '../../../common/ids.js';
 import { type ListEnvelope, type ListQuery, type ListSpec, runList } from '../../../common/list/index.js';
 import type { AllConfig } from '../../../config/app.config.js';
 import type { ApiKey } from '../entities/api-key.entity.js';
-import { generateSecretKey, parseSecretKey, sameHash } from '../secret-key.js';
+import { generateSecretKey, type ParsedKey, parseSecretKey, sameHash } from '../secret-key.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 
 export interface VerifiedKey {
@@ -64,6 +64,8 @@ export const RESTRICTED_KEY_LIST: ListSpec = {
 export const MAX_EXPIRE_OLD_SECONDS = 7 * 24 * 3600;
 
 const API_KEY_CHANNEL = 'api_key';
+/** Parsed keys kept at most (ApiKeysService.parsed). */
+const PARSED_KEYS_MAX = 10_000;
 /** A key that is unknown, revoked or of the other mode: not kept, so a new key works at once. */
 const NOT_VERIFIED = new Error('key not verified');
 
@@ -82,6 +84,15 @@ export class ApiKeysService {
    */
   private readonly verified: TtlCache<VerifiedKey>;
 
+  /**
+   * Well-formed keys as presented, to their cache key (the base64 of their SHA-256): a key sends
+   * every request the same string, so its checksum and hash are worked out once, not per request.
+   * Pure (what a key string parses to never changes), bounded (emptied when full) and emptied with
+   * the verified keys on every change, so a key that is no longer used is not kept in memory past
+   * the next change.
+   */
+  private readonly parsed = new Map<string, { parsed: ParsedKey; cacheKey: string }>();
+
   constructor(
     private readonly repository: ApiKeysRepository,
     private readonly clock: Clock,
@@ -92,7 +103,10 @@ export class ApiKeysService {
     this.verified = new TtlCache(config.get('app.apiKeyCacheMs', { infer: true }), 10_000, () => clock.nowMs());
     // Changes are rare: forgetting every verified key (one lookup each on its next use) keeps
     // the message free of anything derived from a secret.
-    invalidation.subscribe(API_KEY_CHANNEL, () => this.verified.clear());
+    invalidation.subscribe(API_KEY_CHANNEL, () => {
+      this.verified.clear();
+      this.parsed.clear();
+    });
   }
 
   /**
@@ -101,11 +115,12 @@ export class ApiKeysService {
    * rolled key past its `expires_at` answers `expired` (checked on every use, cached or not).
    */
   async verify(key: string): Promise<VerifiedKey | 'expired' | null> {
-    const parsed = parseSecretKey(key);
-    if (!parsed) return null;
+    const known = this.parsed.get(key) ?? this.parse(key);
+    if (!known) return null;
+    const { parsed, cacheKey } = known;
     let verified: VerifiedKey;
     try {
-      verified = await this.verified.getOrLoad(parsed.hash.toString('base64'), async () => {
+      verified = await this.verified.getOrLoad(cacheKey, async () => {
         const row = await this.repository.findByPrefix(parsed.prefix);
         if (!row || row.status !== 'active' || row.mode !== parsed.mode || !sameHash(row.secret_hash, parsed.hash)) {
           throw NOT_VERIFIED;
@@ -123,6 +138,15 @@ export class ApiKeysService {
       throw err;
     }
     return verified.expiresAtMs !== null && verified.expiresAtMs <= this.clock.nowMs() ? 'expired' : verified;
+  }
+
+  private parse(key: string): { parsed: ParsedKey; cacheKey: string } | null {
+    const parsed = parseSecretKey(key);
+    if (!parsed) return null;
+    const known = { parsed, cacheKey: parsed.hash.toString('base64') };
+    if (this.parsed.size >= PARSED_KEYS_MAX) this.parsed.clear();
+    this.parsed.set(key, known);
+    return known;
   }
 
   /** A new secret key (`sk_…`, every permission) of `mode`; the key is in the answer only. */

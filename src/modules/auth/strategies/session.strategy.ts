@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import passport from 'passport';
 import type { Credential } from '../../../common/context/principal.js';
 import { IdempotencyRepository } from '../../../common/idempotency/idempotency.repository.js';
-import { requestHash } from '../../../common/idempotency/idempotency.interceptor.js';
+import { requestHash } from '../../../common/idempotency/idempotency.guard.js';
 import { SessionsService } from '../sessions.service.js';
 
 type Verify = (token: string, req: Request, done: (err: unknown, principal?: Credential | false) => void) => void;
