@@ -3,6 +3,15 @@ import { MODE_SCHEMAS, assertCount, countRows, monthPartition, monthsToMake, ren
 
 const COLUMNS = 'event_id, application_id, attempts, next_attempt_at, created_at, leased_until, traceparent';
 
+/** The outbox's columns, the same before and after: only its key and its storage change. */
+const COLUMN_DEFINITIONS = `event_id uuid NOT NULL,
+           application_id uuid NOT NULL,
+           attempts integer NOT NULL DEFAULT 0,
+           next_attempt_at timestamptz NOT NULL,
+           created_at timestamptz NOT NULL,
+           leased_until timestamptz,
+           traceparent text`;
+
 /**
  * `meter_event_outbox` becomes a table partitioned by month of `created_at` (its event's receipt,
  * docs/METERING.md "Partitions"), in the `meter_events` family: the same months, made ahead and dropped
@@ -26,13 +35,7 @@ export class MeterEventOutboxPartitions1764503000000 implements MigrationInterfa
       const old = await renameAside(queryRunner, s, 'meter_event_outbox');
       for (const sql of [
         `CREATE TABLE ${s}.meter_event_outbox (
-           event_id uuid NOT NULL,
-           application_id uuid NOT NULL,
-           attempts integer NOT NULL DEFAULT 0,
-           next_attempt_at timestamptz NOT NULL,
-           created_at timestamptz NOT NULL,
-           leased_until timestamptz,
-           traceparent text,
+           ${COLUMN_DEFINITIONS},
            PRIMARY KEY (event_id, created_at)
          ) PARTITION BY RANGE (created_at)`,
         `CREATE INDEX meter_event_outbox_due_idx ON ${s}.meter_event_outbox (next_attempt_at)`,
@@ -64,13 +67,8 @@ export class MeterEventOutboxPartitions1764503000000 implements MigrationInterfa
       const old = await renameAside(queryRunner, s, 'meter_event_outbox');
       for (const sql of [
         `CREATE TABLE ${s}.meter_event_outbox (
-           event_id uuid PRIMARY KEY,
-           application_id uuid NOT NULL,
-           attempts integer NOT NULL DEFAULT 0,
-           next_attempt_at timestamptz NOT NULL,
-           created_at timestamptz NOT NULL,
-           leased_until timestamptz,
-           traceparent text
+           ${COLUMN_DEFINITIONS},
+           PRIMARY KEY (event_id)
          ) WITH (fillfactor = 45)`,
         `CREATE INDEX meter_event_outbox_due_idx ON ${s}.meter_event_outbox (next_attempt_at)`,
         `INSERT INTO ${s}.meter_event_outbox (${COLUMNS}) SELECT ${COLUMNS} FROM ${old}`,

@@ -112,15 +112,16 @@ export class PartitionMaintenanceJob extends PeriodicJob {
    */
   async retireFamily(family: PartitionFamily, now: Date, beforeDrop?: BeforeDrop, modes?: Mode[]): Promise<string[][]> {
     const cutoff = new Date(now.getTime() - this.retentionMs(family));
+    const expired: string[] = [];
     const drained: string[] = [];
     const dropped = await this.inScope(family, modes, async (manager, schema) => {
-      const expired = await dropPartitionsBefore(manager, schema, family, cutoff, undefined, beforeDrop);
+      const old = await dropPartitionsBefore(manager, schema, family, cutoff, undefined, beforeDrop);
       const empty = await dropDrainedPartitions(manager, schema, family, now);
+      expired.push(...old);
       drained.push(...empty);
-      return [...expired, ...empty];
+      return [...old, ...empty];
     });
-    const names = dropped.flat().filter((name) => !drained.includes(name));
-    if (names.length) this.logger.log(`dropped partition(s) ${names.join(', ')} (before ${cutoff.toISOString()})`);
+    if (expired.length) this.logger.log(`dropped partition(s) ${expired.join(', ')} (before ${cutoff.toISOString()})`);
     if (drained.length)
       this.logger.log(`dropped drained partition(s) ${drained.join(', ')} (ended by ${now.toISOString()})`);
     return dropped;

@@ -194,8 +194,7 @@ export async function dropDrainedPartitions(
         ((await m.query(`SELECT EXISTS (SELECT 1 FROM ${qualified}) AS rows`)) as Array<{ rows: boolean }>)[0].rows;
       // Skipped while it holds rows, or when another replica's run dropped it since the list was read.
       const skip = await holdsRows(manager).catch((error: unknown) => {
-        const e = error as { code?: string; driverError?: { code?: string } };
-        if ((e.code ?? e.driverError?.code) === '42P01') return true;
+        if (sqlState(error) === '42P01') return true;
         throw error;
       });
       if (skip) continue;
@@ -223,9 +222,16 @@ export async function dropDrainedPartitions(
 
 /** True for PostgreSQL's refusal of a row whose partition key no partition covers (a period not made yet). */
 export function isMissingPartition(error: unknown): boolean {
-  const e = error as { code?: string; message?: string; driverError?: { code?: string } } | null;
-  const code = e?.code ?? e?.driverError?.code;
-  return code === '23514' && /no partition of relation/.test(e?.message ?? '');
+  return (
+    sqlState(error) === '23514' &&
+    /no partition of relation/.test((error as { message?: string } | null)?.message ?? '')
+  );
+}
+
+/** The SQLSTATE of a database error, the driver's or as TypeORM wraps it; undefined for anything else. */
+function sqlState(error: unknown): string | undefined {
+  const e = error as { code?: string; driverError?: { code?: string } } | null;
+  return e?.code ?? e?.driverError?.code;
 }
 
 /**
