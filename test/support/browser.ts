@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 
 /**
  * How long one browser action (a click, a fill, a waitFor, a navigation) may take before it fails:
@@ -114,4 +114,22 @@ export async function saveScreenshots(page: Page, dir: string | undefined, name:
     await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize(PHONE);
+}
+
+/**
+ * The headers a request went out with. Chromium reports the full set (with the cookies and the
+ * headers its network stack adds) in a separate event, and for a request the page's navigation
+ * cancelled that event may never come: `allHeaders()` then never settles (microsoft/playwright
+ * #29833, #27227), and the test would wait until its own limit. After 20 s this takes the
+ * headers the page itself set (`headers()`), which are the only ones its script can have put a
+ * card number in; the check stays the same whichever set it reads.
+ */
+export async function sentHeaders(request: Request): Promise<Record<string, string>> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, 20_000)));
+  try {
+    return (await Promise.race([request.allHeaders(), bound])) ?? request.headers();
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request } from 'playwright-core';
-import { launchBrowser } from '../../support/browser.js';
+import { launchBrowser, sentHeaders } from '../../support/browser.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import {
   CARDS,
@@ -18,6 +18,7 @@ import {
  * 120 s (Jest's default here) when the machine's load average was above 20.
  */
 const BROWSER_TEST_LIMIT_MS = 300_000;
+
 
 /**
  * The hosted checkout page in Debian's Chromium: the buyer opens the checkout `url` (session in
@@ -136,7 +137,7 @@ describe('hosted checkout page in a real browser', () => {
         requests.map(async (request) => ({
           method: request.method(),
           url: request.url(),
-          headers: JSON.stringify(await request.allHeaders()),
+          headers: JSON.stringify(await sentHeaders(request)),
           body: request.postData(),
         })),
       );

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page, Request, Route } from 'playwright-core';
-import { launchBrowser } from '../../support/browser.js';
+import { launchBrowser, sentHeaders } from '../../support/browser.js';
 import { fakeOpn, type FakeProvider } from '../../support/fake-provider.js';
 import { createTenant, startApp, type Tenant, type TestApp } from '../../support/harness.js';
 import { CARDS, createCheckout, createPaymentIntent, expectLedgerInvariants } from '../../factories/checkout.js';
@@ -188,7 +188,7 @@ describe('live card entry with Omise.js and the 3-D Secure return (fake Opn on l
       requests.map(async (request) => ({
         method: request.method(),
         url: request.url(),
-        headers: JSON.stringify(await request.allHeaders()),
+        headers: JSON.stringify(await sentHeaders(request)),
         body: request.postData(),
       })),
     );
