@@ -47,6 +47,7 @@ import { PendingLegs1764502700000 } from './1764502700000-PendingLegs.js';
 import { AuditPartitions1764502800000 } from './1764502800000-AuditPartitions.js';
 import { IdempotencyKeyPartitions1764502900000 } from './1764502900000-IdempotencyKeyPartitions.js';
 import { MeterEventOutboxPartitions1764503000000 } from './1764503000000-MeterEventOutboxPartitions.js';
+import { BalanceTransactionCustomerIndex1764503100000 } from './1764503100000-BalanceTransactionCustomerIndex.js';
 
 /** Every migration, in order. Listed explicitly (not globbed) so the CLI, the app and the tests load the same set. */
 export const MIGRATIONS = [
@@ -99,4 +100,5 @@ export const MIGRATIONS = [
   AuditPartitions1764502800000,
   IdempotencyKeyPartitions1764502900000,
   MeterEventOutboxPartitions1764503000000,
+  BalanceTransactionCustomerIndex1764503100000,
 ];

@@ -126,7 +126,7 @@ export async function saveScreenshots(page: Page, dir: string | undefined, name:
  */
 export async function sentHeaders(request: Request): Promise<Record<string, string>> {
   let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, 20_000)));
+  const bound = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 20_000)));
   try {
     return (await Promise.race([request.allHeaders(), bound])) ?? request.headers();
   } finally {

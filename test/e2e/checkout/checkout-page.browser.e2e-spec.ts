@@ -19,7 +19,6 @@ import {
  */
 const BROWSER_TEST_LIMIT_MS = 300_000;
 
-
 /**
  * The hosted checkout page in Debian's Chromium: the buyer opens the checkout `url` (session in
  * the fragment), pays, and lands on success_url; the API then shows what happened.
