@@ -70,6 +70,12 @@ export async function migratedThrough<T>(
   return withMigrations(url, MIGRATIONS, work, migration);
 }
 
+/** Undoes `migration` on `ds`, and first every migration after it (most recent first). */
+export async function undoneThrough(ds: DataSource, migration: Migration): Promise<void> {
+  const later = MIGRATIONS.length - MIGRATIONS.indexOf(migration) - 1;
+  for (let i = 0; i <= later; i++) await ds.undoLastMigration({ transaction: 'each' });
+}
+
 async function withMigrations<T>(
   url: string,
   migrations: typeof MIGRATIONS,

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import type { DataSource } from 'typeorm';
 import { BalanceTransactionCustomerIndex1764503100000 } from '../../../migrations/1764503100000-BalanceTransactionCustomerIndex.js';
-import { MIGRATIONS } from '../../../migrations/index.js';
-import { migratedBefore, migratedThrough, migrationDatabase } from '../../support/migration-database.js';
+import { migratedBefore, migratedThrough, migrationDatabase, undoneThrough } from '../../support/migration-database.js';
 
 /**
  * docs/LEDGER.md "Hot balances": the per-customer index of balance transactions holds only the entries
@@ -49,8 +48,7 @@ describe('balance transactions: the per-customer index is partial', () => {
       }
 
       // Down through this migration (and the ones after it, first).
-      const later = MIGRATIONS.length - MIGRATIONS.indexOf(BalanceTransactionCustomerIndex1764503100000) - 1;
-      for (let i = 0; i <= later; i++) await ds.undoLastMigration({ transaction: 'each' });
+      await undoneThrough(ds, BalanceTransactionCustomerIndex1764503100000);
       for (const s of ['wallet_test', 'wallet_live']) {
         expect(await definition(ds, s)).toEqual([expect.stringMatching(full)]);
       }

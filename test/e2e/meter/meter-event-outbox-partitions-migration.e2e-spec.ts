@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import type { DataSource } from 'typeorm';
 import { MeterEventOutboxPartitions1764503000000 } from '../../../migrations/1764503000000-MeterEventOutboxPartitions.js';
-import { MIGRATIONS } from '../../../migrations/index.js';
 import { monthPartition } from '../../../migrations/support.js';
-import { migratedBefore, migratedThrough, migrationDatabase } from '../../support/migration-database.js';
+import { migratedBefore, migratedThrough, migrationDatabase, undoneThrough } from '../../support/migration-database.js';
 
 /**
  * docs/METERING.md "Partitions", migration of the outbox: a database with undelivered meter events in
@@ -93,8 +92,7 @@ describe('meter event outbox partitioning migration', () => {
       }
 
       // Down through this migration (and the ones after it, first).
-      const later = MIGRATIONS.length - MIGRATIONS.indexOf(MeterEventOutboxPartitions1764503000000) - 1;
-      for (let i = 0; i <= later; i++) await ds.undoLastMigration({ transaction: 'each' });
+      await undoneThrough(ds, MeterEventOutboxPartitions1764503000000);
       for (const s of ['wallet_test', 'wallet_live']) {
         expect(await kind(ds, s)).toBe('r');
         expect(await rowsOf(ds, s)).toEqual(before[s]);
